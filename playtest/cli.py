@@ -1,0 +1,61 @@
+"""The ``playtest`` command line.
+
+``playtest serve`` runs Voilà over the dashboards folder, bound to 127.0.0.1 unless told
+otherwise, and prints the address of the dashboard index.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+DEFAULT_PORT = 8866
+
+
+def dashboards_dir() -> Path:
+    """The dashboards folder: ``./dashboards`` if there is one, else the one beside the
+    installed package (a source checkout or editable install)."""
+    here = Path.cwd() / "dashboards"
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parent.parent / "dashboards"
+
+
+def voila_command(folder: Path, port: int, ip: str) -> list[str]:
+    """The Voilà command line that ``serve`` runs (shapes: folder is a directory of
+    ``.ipynb`` dashboards; port an int 1..65535; ip an address to bind)."""
+    return [sys.executable, "-m", "voila", str(folder), "--no-browser", f"--port={port}",
+            f"--Voila.ip={ip}", "--Voila.port_retries=0", "--strip_sources=True",
+            "--show_tracebacks=False"]
+
+
+def serve(args: argparse.Namespace) -> int:
+    folder = Path(args.dir) if args.dir else dashboards_dir()
+    if not (folder / "index.ipynb").is_file():
+        print(f"playtest serve: no dashboards in {folder} (expected {folder / 'index.ipynb'}); "
+              "run from the playtest checkout or pass --dir", file=sys.stderr)
+        return 2
+    print(f"Serving the playtest dashboards from {folder}", flush=True)
+    print(f"Open http://{args.ip}:{args.port}/voila/render/index.ipynb  (Ctrl+C stops)", flush=True)
+    try:
+        return subprocess.call(voila_command(folder, args.port, args.ip))
+    except KeyboardInterrupt:
+        return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``playtest`` console script; returns the exit code."""
+    parser = argparse.ArgumentParser(prog="playtest", description="Teach and playtest card games in Jupyter.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("serve", help="serve the Voilà dashboards in a browser")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--ip", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
+    p.add_argument("--dir", help="the dashboards folder (default: ./dashboards or the checkout's)")
+    p.set_defaults(run=serve)
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

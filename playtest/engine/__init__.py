@@ -1,0 +1,15 @@
+"""The game-agnostic engine: game contract, moves, errors, match record and time
+travel, bots. No widget code lives here."""
+from .bots import Bot, RandomBot, Table, make_bot, play_game
+from .errors import IllegalMove, MoveSyntaxError, OptionError, PlaytestError, RecordError
+from .game import SPECTATOR, BaseOptions, Event, Game, Outcome, fingerprint
+from .match import Match, Record
+from .moves import Move
+from .registry import games, get_game, register
+
+__all__ = [
+    "Bot", "RandomBot", "Table", "make_bot", "play_game",
+    "IllegalMove", "MoveSyntaxError", "OptionError", "PlaytestError", "RecordError",
+    "SPECTATOR", "BaseOptions", "Event", "Game", "Outcome", "fingerprint",
+    "Match", "Record", "Move", "games", "get_game", "register",
+]

@@ -1,0 +1,166 @@
+"""Bots, and the table that seats them beside human players.
+
+A bot decides only from what its seat may know: :meth:`Match.bot_view` (the seat's view
+plus its own memory) and the seat's legal moves. It never sees the state.
+"""
+from __future__ import annotations
+
+import random
+from typing import Mapping
+
+from .errors import OptionError
+from .game import Outcome
+from .match import Match
+from .moves import Move
+
+
+class Bot:
+    """Base class of every bot.
+
+    Args:
+        seed: seeds the bot's own random stream (separate from the game's, so the record
+            alone replays the game). Any hashable value; the table passes
+            ``"<match seed>:<seat>"``.
+
+    Subclasses override :meth:`choose`, and :meth:`interject` if they make open moves.
+    """
+
+    name = "bot"
+
+    def __init__(self, seed=None):
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict, legal: list[Move]) -> Move:
+        """Pick one of ``legal`` (never empty) for the seat's pending decision."""
+        raise NotImplementedError
+
+    def interject(self, view: dict, open_moves: list[Move]) -> Move | None:
+        """Offered before every decision: return one of ``open_moves`` to make it now,
+        or None to let play go on. Default: never."""
+        return None
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal moves of its decision; makes an open move now and
+    then (``open_rate``, 2% of the chances by default)."""
+
+    name = "random"
+
+    def __init__(self, seed=None, open_rate: float = 0.02):
+        super().__init__(seed)
+        self.open_rate = open_rate
+
+    def choose(self, view, legal):
+        return self.rng.choice(legal)
+
+    def interject(self, view, open_moves):
+        return self.rng.choice(open_moves) if self.rng.random() < self.open_rate else None
+
+
+class Table:
+    """A match with bots in some seats; the other seats are human.
+
+    Args:
+        match: the match to play.
+        bots: seat -> a Bot, or the name of one of the game's ``BOTS``.
+
+    Raises:
+        OptionError: a seat out of range or an unknown bot name (the message lists the
+            game's bots).
+    """
+
+    def __init__(self, match: Match, bots: Mapping[int, Bot | str]):
+        self.match = match
+        self.bots: dict[int, Bot] = {}
+        for seat, bot in sorted(bots.items()):
+            if not 0 <= seat < match.game.seats:
+                raise OptionError(f"bot seat {seat} is not a seat of this {match.game.seats}-seat game")
+            self.bots[seat] = make_bot(match.game, bot, f"{match.seed}:{seat}")
+
+    @property
+    def humans(self) -> list[int]:
+        """Seats played by people."""
+        return [s for s in range(self.match.game.seats) if s not in self.bots]
+
+    def decision_moves(self, seat: int) -> list[Move]:
+        """The legal moves of ``seat`` that answer its pending decision (open moves left
+        out), or all of them if it has only open moves."""
+        legal = self.match.legal_moves(seat)
+        open_kinds = self.match.game.OPEN_MOVES
+        return [m for m in legal if m.kind not in open_kinds] or legal
+
+    def open_moves(self, seat: int) -> list[Move]:
+        """The open moves ``seat`` may make now (see ``Game.OPEN_MOVES``)."""
+        open_kinds = self.match.game.OPEN_MOVES
+        return [m for m in self.match.legal_moves(seat) if m.kind in open_kinds] if open_kinds else []
+
+    def step_bot(self) -> Move | None:
+        """Let one bot move: an open move if some bot wants one, else the first bot seat
+        with a pending decision. Returns the move played, or None if no bot may move
+        (the game is over, or it waits for a human)."""
+        match = self.match
+        if match.outcome() is not None or not match.at_end:
+            return None
+        for seat, bot in self.bots.items():
+            options = self.open_moves(seat)
+            if options:
+                move = bot.interject(match.bot_view(seat), options)
+                if move is not None:
+                    match.play(move)
+                    return move
+        for seat in match.to_act():
+            if seat in self.bots:
+                move = self.bots[seat].choose(match.bot_view(seat), self.decision_moves(seat))
+                match.play(move)
+                return move
+        return None
+
+    def run_bots(self, limit: int = 100_000) -> list[Move]:
+        """Let bots move until a human must decide or the game ends; at most ``limit``
+        moves. Returns the moves played."""
+        played = []
+        while len(played) < limit:
+            move = self.step_bot()
+            if move is None:
+                break
+            played.append(move)
+        return played
+
+
+def make_bot(game, bot: Bot | str, seed) -> Bot:
+    """A bot instance from a Bot or from the name of one of ``game.BOTS``.
+
+    Raises:
+        OptionError: unknown name; the message lists the game's bots.
+    """
+    if isinstance(bot, Bot):
+        return bot
+    bots = getattr(game, "BOTS", {"random": RandomBot})
+    if bot not in bots:
+        raise OptionError(f"unknown bot {bot!r} for {game.title}; bots: {', '.join(bots)}")
+    return bots[bot](seed)
+
+
+def play_game(game, seats: int, bots: Mapping[int, Bot | str] | str = "random", options=None,
+              seed: int = 0, keep_log: bool = False) -> tuple[Match, Outcome]:
+    """Play one game with bots in every seat.
+
+    Args:
+        game: registry name or Game class. seats: seat count.
+        bots: seat -> bot (or bot name), or one bot name for every seat.
+        options: game options. seed: the game's seed (G-3).
+        keep_log: keep the log events (off for speed).
+
+    Returns:
+        ``(match, outcome)``; an outcome with ``finished=False`` when G-4's
+        ``max_turns`` stopped the game.
+    """
+    match = Match(game, seats, options, seed, keep_log=keep_log)
+    if isinstance(bots, str):
+        bots = {seat: bots for seat in range(seats)}
+    table = Table(match, bots)
+    table.run_bots(limit=10**9)
+    outcome = match.outcome()
+    if outcome is None:
+        raise RuntimeError(f"bots stopped before the game ended; seats to act: {match.to_act()}")
+    return match, outcome

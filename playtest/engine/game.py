@@ -1,0 +1,202 @@
+"""The game contract: what every game implements, and nothing game-specific.
+
+A :class:`Game` is a rules object bound to a seat count and validated options. The
+state it works on is the game's own mutable object (any class with an ``rng``
+attribute and a ``dump()`` method); only the game reads or writes it. Callers go
+through :class:`playtest.engine.match.Match`, which checks legality before applying,
+keeps the record and never hands out the raw state to widgets or bots.
+
+Three shapes of decision are covered by one idea, :meth:`Game.to_act`:
+
+* the seat on turn (the usual case);
+* a seat that is not on turn with a pending decision (a reaction window);
+* several seats at once (secret simultaneous choices: each seat's choice stays in the
+  state, hidden from the others' views, until all have chosen);
+
+plus *open moves* (``OPEN_MOVES``): kinds any seat may make at any moment the game
+allows, even when it is nobody's decision (Lazy Sunday's quick discard).
+"""
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import IllegalMove, OptionError
+from .moves import Move
+
+SPECTATOR = None
+"""Pass as ``seat`` to :meth:`Game.view` for the public view: what a spectator or a
+teacher projecting the table may see (no hidden card at all)."""
+
+
+class BaseOptions(BaseModel):
+    """Options every game has (RULINGS G-2, G-4). Games subclass this model.
+
+    Each field's ``description`` starts with the RULINGS id it comes from; the new-game
+    panel and the error messages show it.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    first_player: int | Literal["random"] = Field(
+        0, description="G-2: the seat that starts, or 'random' (drawn from the game's seeded stream)")
+    max_turns: int = Field(
+        1000, ge=1, description="G-4: safety cap; reaching it ends the game as unfinished")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the game log.
+
+    Attributes:
+        text: what everyone may read (never a hidden card's name).
+        private: seat -> the fuller text that seat may read instead (it saw more).
+    """
+
+    text: str
+    private: Mapping[int, str] = field(default_factory=dict)
+
+    def for_seat(self, seat: int | None) -> str:
+        """The text ``seat`` may read; the public text for ``SPECTATOR`` (None)."""
+        return self.private.get(seat, self.text) if seat is not None else self.text
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended.
+
+    Attributes:
+        finished: False when the G-4 ``max_turns`` cap stopped it (an *unfinished* game).
+        winners: the winning seats (several on a shared win; empty on a draw or when
+            unfinished).
+        scores: one number per seat, in the game's own unit (VP, effort, Care Points).
+        reason: one sentence, e.g. ``"seat 2 called NOT ME! and was lowest"``.
+    """
+
+    finished: bool
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    reason: str
+
+
+class Game(ABC):
+    """A game's rules, bound to a seat count and options.
+
+    Subclasses set the class attributes and implement the abstract methods.
+
+    Args:
+        seats: number of seats, ``min_seats``..``max_seats``.
+        options: a mapping of option name -> value; missing names take their defaults.
+
+    Raises:
+        OptionError: a seat count out of range, an unknown option or a bad value; the
+            message lists the options the game accepts.
+    """
+
+    name: ClassVar[str]                 # registry key, e.g. "lazy_sunday"
+    title: ClassVar[str]                # e.g. "Lazy Sunday"
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    Options: ClassVar[type[BaseOptions]] = BaseOptions
+    OPEN_MOVES: ClassVar[frozenset[str]] = frozenset()
+    MOVE_ARGS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """kind -> the names of its arguments, for move builders and docs."""
+
+    def __init__(self, seats: int, options: Mapping[str, Any] | None = None):
+        if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
+            raise OptionError(
+                f"{self.title} takes {self.min_seats} to {self.max_seats} seats, not {seats!r}")
+        self.seats = seats
+        self.options = self.validate_options(options or {})
+        first = self.options.first_player
+        if isinstance(first, int) and not 0 <= first < seats:
+            raise OptionError(f"option first_player={first} is not a seat: use 0..{seats - 1} or 'random' (G-2)")
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any]) -> BaseOptions:
+        """Validate ``options`` against ``cls.Options``.
+
+        Raises:
+            OptionError: naming each bad option, why, and the options accepted.
+        """
+        if isinstance(options, cls.Options):
+            return options
+        try:
+            return cls.Options(**dict(options))
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']} (got {e.get('input')!r})"
+                for e in exc.errors())
+            raise OptionError(f"bad {cls.title} option: {problems}. Accepted: {cls.describe_options()}") from None
+
+    @classmethod
+    def describe_options(cls) -> str:
+        """One line per option: name, default and its RULINGS description."""
+        return "; ".join(f"{name} (default {f.default!r}) {f.description}"
+                         for name, f in cls.Options.model_fields.items())
+
+    def first_seat(self, rng: random.Random) -> int:
+        """The starting seat per G-2 (``first_player``), drawing from ``rng`` if random."""
+        first = self.options.first_player
+        return rng.randrange(self.seats) if first == "random" else first
+
+    # --- the contract -------------------------------------------------------------
+    @abstractmethod
+    def new_state(self, rng: random.Random):
+        """Set up a new game. ``rng`` is the game's one seeded stream (G-3); keep it as
+        ``state.rng`` and draw every random event from it."""
+
+    @abstractmethod
+    def to_act(self, state) -> tuple[int, ...]:
+        """Seats with a pending decision now, in the order they are asked. Empty once
+        the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state, seat: int) -> list[Move]:
+        """Every move ``seat`` may make now, open moves included. Never raises."""
+
+    @abstractmethod
+    def apply(self, state, move: Move) -> list[Event]:
+        """Apply a move already known to be legal; return the log events."""
+
+    @abstractmethod
+    def view(self, state, seat: int | None) -> dict:
+        """What ``seat`` may know now, as plain JSON data; ``SPECTATOR`` (None) for the
+        public view. This is the only thing widgets and browsers ever receive."""
+
+    @abstractmethod
+    def outcome(self, state) -> Outcome | None:
+        """None while the game goes on."""
+
+    def explain(self, state, move: Move) -> tuple[str, str]:
+        """Why ``move`` is illegal now: ``(ruling id, reason)``. Called only for moves
+        that :meth:`is_legal` refused, so it may be slow and thorough."""
+        return "", f"'{move.kind}' is not one of seat {move.seat}'s moves now"
+
+    def is_legal(self, state, move: Move, legal: list[Move]) -> bool:
+        """Whether ``move`` is legal, given ``legal`` = ``legal_moves(state, move.seat)``.
+        Override only for legal moves too many or too odd to list."""
+        return move in legal
+
+    def bot_view(self, state, seat: int) -> dict:
+        """What a bot at ``seat`` decides from: its view plus what that seat remembers
+        having seen (perfect recall). Defaults to :meth:`view`."""
+        return self.view(state, seat)
+
+    def check(self, state, move: Move, legal: list[Move]) -> None:
+        """Raise :class:`IllegalMove` (naming the ruling and the legal alternatives)
+        unless ``move`` is legal now."""
+        if not self.is_legal(state, move, legal):
+            ruling, reason = self.explain(state, move)
+            raise IllegalMove(move, ruling, reason, legal)
+
+
+def fingerprint(state) -> str:
+    """A canonical text of the whole state, random stream included: two states with the
+    same fingerprint are the same game position, byte for byte (G-3)."""
+    return json.dumps({"state": state.dump(), "rng": state.rng.getstate()}, sort_keys=True, default=list)

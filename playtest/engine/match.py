@@ -1,0 +1,253 @@
+"""A match: one game in progress, its record (the source of truth) and time travel.
+
+The record is (game, seats, options, seed, moves). Replaying it always rebuilds the same
+state, byte for byte (G-3), so rewind, branch, save and load are all built on replay.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import secrets
+import tempfile
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import IllegalMove, OptionError, PlaytestError, RecordError
+from .game import Event, Game, Outcome, fingerprint
+from .moves import Move
+from .registry import get_game
+
+RECORD_FORMAT = "playtest.record"
+RECORD_VERSION = 1
+
+
+class Record(BaseModel):
+    """A saved match, as versioned JSON.
+
+    Fields: ``format`` (always ``"playtest.record"``), ``version`` (1), ``game`` (registry
+    name), ``seats`` (int), ``options`` (name -> value), ``seed`` (int, the G-3 stream's
+    seed), ``moves`` (move text forms, in order).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal["playtest.record"] = RECORD_FORMAT
+    version: Literal[1] = RECORD_VERSION
+    game: str
+    seats: int = Field(ge=1)
+    options: dict[str, Any] = {}
+    seed: int
+    moves: list[str] = []
+
+
+class Match:
+    """One game being played, with its record and a cursor for time travel.
+
+    Args:
+        game: a registry name (``"lazy_sunday"``) or a Game class.
+        seats: number of seats (the game's range).
+        options: option name -> value; missing ones take their RULINGS defaults.
+        seed: the seed of the game's random stream (G-3); None draws a fresh one, which
+            is kept in the record.
+        keep_log: False skips building log events (simulations).
+
+    Raises:
+        OptionError: unknown game, seat count out of range, or a bad option.
+    """
+
+    def __init__(self, game: str | type[Game], seats: int, options: Mapping[str, Any] | None = None,
+                 seed: int | None = None, keep_log: bool = True):
+        self.game: Game = get_game(game)(seats, options)
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise OptionError(f"the seed must be a whole number, not {seed!r}")
+        self.seed = seed
+        self.keep_log = keep_log
+        self.moves: list[Move] = []      # the whole record line, even when rewound
+        self._restart()
+
+    # --- reading ------------------------------------------------------------------
+    @property
+    def cursor(self) -> int:
+        """How many moves of the record the current state has applied."""
+        return self._applied
+
+    @property
+    def at_end(self) -> bool:
+        """True unless the match has been rewound (see :meth:`goto`)."""
+        return self._applied == len(self.moves)
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats with a pending decision now (see :meth:`Game.to_act`)."""
+        return self.game.to_act(self.state)
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        """Every move ``seat`` may make now (empty when rewound: branch first)."""
+        if not self.at_end:
+            return []
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self._legal[seat] = self.game.legal_moves(self.state, seat)
+        return legal
+
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` may know (None: the public spectator view)."""
+        return self.game.view(self.state, seat)
+
+    def bot_view(self, seat: int) -> dict:
+        """What a bot at ``seat`` decides from: its view and its memory."""
+        return self.game.bot_view(self.state, seat)
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        return self.game.outcome(self.state)
+
+    def fingerprint(self) -> str:
+        """The state's canonical text; equal fingerprints mean identical positions."""
+        return fingerprint(self.state)
+
+    def log_for(self, seat: int | None) -> list[tuple[int, str]]:
+        """The log up to the cursor as ``(move number, text)`` pairs, worded for
+        ``seat`` (never naming a card it did not see). Move number 0 is the setup."""
+        return [(n, event.for_seat(seat)) for n, event in self.log]
+
+    # --- playing ------------------------------------------------------------------
+    def play(self, move: Move | str) -> list[Event]:
+        """Check and apply one move; append it to the record.
+
+        Args:
+            move: a Move or its text form, e.g. ``"0 keep 3"``.
+
+        Returns:
+            The log events of the move.
+
+        Raises:
+            MoveSyntaxError: unreadable text.
+            IllegalMove: the move breaks a rule (the error names the ruling and the legal
+                alternatives), or the match is rewound (branch first). Either way the
+                state is left exactly as it was.
+        """
+        move = Move.parse(move)
+        if not self.at_end:
+            raise IllegalMove(move, "", f"the match is rewound to move {self._applied} of "
+                              f"{len(self.moves)}; go to the end, or branch from here first")
+        if not isinstance(move.seat, int) or not 0 <= move.seat < self.game.seats:
+            raise IllegalMove(move, "G-1", f"seats are numbered 0..{self.game.seats - 1}")
+        self.game.check(self.state, move, self.legal_moves(move.seat))
+        self.moves.append(move)
+        return self._apply(move)
+
+    def _apply(self, move: Move) -> list[Event]:
+        events = self.game.apply(self.state, move)
+        self._applied += 1
+        self._legal = {}
+        if self.keep_log:
+            self.log.extend((self._applied, e) for e in events)
+        return events
+
+    def _restart(self) -> None:
+        self.state = self.game.new_state(random.Random(self.seed))
+        self._applied = 0
+        self._legal: dict[int, list[Move]] = {}
+        self.log: list[tuple[int, Event]] = []
+        if self.keep_log:
+            self.log.extend((0, e) for e in getattr(self.state, "setup_events", ()))
+
+    # --- time travel ----------------------------------------------------------------
+    def goto(self, n: int) -> None:
+        """Show the state after the first ``n`` moves of the record, keeping the later
+        moves (so ``goto(len(moves))`` returns to the live game).
+
+        Raises:
+            IndexError: ``n`` is outside 0..len(moves).
+        """
+        if not 0 <= n <= len(self.moves):
+            raise IndexError(f"move {n} is not in the record (0..{len(self.moves)})")
+        if n < self._applied:
+            self._restart()
+        while self._applied < n:
+            self._apply(self.moves[self._applied])
+
+    def branch(self, n: int | None = None) -> "Match":
+        """A new match that shares the first ``n`` moves (default: the cursor) and goes
+        on from there. This match is left untouched."""
+        n = self._applied if n is None else n
+        other = Match(type(self.game), self.game.seats, self.options_dict(), self.seed, self.keep_log)
+        other.moves = list(self.moves[:n])
+        other.goto(n)
+        return other
+
+    # --- saving ---------------------------------------------------------------------
+    def options_dict(self) -> dict[str, Any]:
+        """The options in force, every one of them, as plain data."""
+        return self.game.options.model_dump()
+
+    def record(self) -> Record:
+        """The record of the whole line (all moves, even past a rewound cursor)."""
+        return Record(game=self.game.name, seats=self.game.seats, options=self.options_dict(),
+                      seed=self.seed, moves=[str(m) for m in self.moves])
+
+    def to_json(self) -> str:
+        """The record as versioned JSON text."""
+        return self.record().model_dump_json(indent=1)
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the record to ``path`` atomically: a crash mid-write never leaves a
+        half-written save in place of a good one."""
+        path = Path(path)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent or ".", suffix=".tmp", delete=False) as tmp:
+            tmp.write(self.to_json())
+        os.replace(tmp.name, path)
+        return path
+
+    @classmethod
+    def from_record(cls, record: Record | Mapping[str, Any], keep_log: bool = True) -> "Match":
+        """Rebuild a match by replaying a record.
+
+        Raises:
+            RecordError: wrong format or version, unknown game, bad options, or a move
+                that is unreadable or illegal at its point (named by number). Nothing is
+                returned half-loaded.
+        """
+        try:
+            record = record if isinstance(record, Record) else Record.model_validate(record)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'record'}: {e['msg']}" for e in exc.errors())
+            raise RecordError(f"not a playtest record (format {RECORD_FORMAT!r} version {RECORD_VERSION}): "
+                              f"{problems}") from None
+        try:
+            match = cls(record.game, record.seats, record.options, record.seed, keep_log)
+        except OptionError as exc:
+            raise RecordError(f"record cannot be set up: {exc}") from None
+        for number, text in enumerate(record.moves, 1):
+            try:
+                match.play(text)
+            except PlaytestError as exc:
+                raise RecordError(f"move {number} of {len(record.moves)} ({text!r}): {exc}") from None
+        return match
+
+    @classmethod
+    def from_json(cls, text: str, keep_log: bool = True) -> "Match":
+        """Load a match from record JSON text (see :meth:`from_record`).
+
+        Raises:
+            RecordError: the text is not JSON, or see :meth:`from_record`.
+        """
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RecordError(f"not a playtest record: the file is not valid JSON ({exc})") from None
+        return cls.from_record(data, keep_log)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, keep_log: bool = True) -> "Match":
+        """Load a match saved with :meth:`save`.
+
+        Raises:
+            RecordError: see :meth:`from_json`. OSError: the file cannot be read.
+        """
+        return cls.from_json(Path(path).read_text(encoding="utf-8"), keep_log)

@@ -1,0 +1,1 @@
+"""Generic ipywidgets components every game view is built from."""
