@@ -5,11 +5,11 @@ from .errors import IllegalMove, MoveSyntaxError, OptionError, PlaytestError, Re
 from .game import SPECTATOR, BaseOptions, Event, Game, Outcome, fingerprint
 from .match import Match, Record
 from .moves import Move
-from .registry import games, get_game, register
+from .registry import game_names, games, get_game, register
 
 __all__ = [
     "Bot", "RandomBot", "Table", "make_bot", "play_game",
     "IllegalMove", "MoveSyntaxError", "OptionError", "PlaytestError", "RecordError",
     "SPECTATOR", "BaseOptions", "Event", "Game", "Outcome", "fingerprint",
-    "Match", "Record", "Move", "games", "get_game", "register",
+    "Match", "Record", "Move", "game_names", "games", "get_game", "register",
 ]

@@ -3,46 +3,64 @@ third-party package adds a game by declaring one entry point, without editing ou
 
     [project.entry-points."playtest.games"]
     my_game = "my_package.rules:MyGame"
+
+A game being prototyped in a notebook (or a test's toy game) uses :func:`register`.
 """
 from __future__ import annotations
 
+import warnings
 from functools import cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 
 from .errors import OptionError
 from .game import Game
 
-
-@cache
-def _installed() -> dict[str, type[Game]]:
-    found = {ep.name: ep for ep in entry_points(group="playtest.games")}
-    return {name: found[name].load() for name in sorted(found)}
-
-
 _registered: dict[str, type[Game]] = {}
 
 
+@cache
+def _entry_points() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group="playtest.games")}
+
+
 def register(game: type[Game]) -> type[Game]:
-    """Register a Game class under ``game.name`` for this Python session (a game being
-    prototyped in a notebook, or a test's toy game). Usable as a class decorator."""
+    """Register a Game class under ``game.name`` for this Python session. Usable as a
+    class decorator; returns the class."""
     _registered[game.name] = game
     return game
 
 
-def games() -> dict[str, type[Game]]:
-    """Every game: registry name -> Game class, installed ones and registered ones."""
-    return {**_installed(), **_registered}
+def game_names() -> list[str]:
+    """The names of every game, installed or registered, sorted."""
+    return sorted({*_entry_points(), *_registered})
 
 
 def get_game(name: str | type[Game]) -> type[Game]:
     """The Game class registered as ``name`` (a Game class passes through).
 
     Raises:
-        OptionError: no installed game has that name; the message lists those that do.
+        OptionError: no game has that name (the message lists those that do), or its
+            package fails to import (the message says why).
     """
     if isinstance(name, type) and issubclass(name, Game):
         return name
+    if name in _registered:
+        return _registered[name]
+    if name not in _entry_points():
+        raise OptionError(f"unknown game {name!r}; games: {', '.join(game_names()) or 'none'}")
     try:
-        return games()[name]
-    except KeyError:
-        raise OptionError(f"unknown game {name!r}; installed games: {', '.join(games()) or 'none'}") from None
+        return _entry_points()[name].load()
+    except Exception as exc:  # a broken plugin must not take the other games down
+        raise OptionError(f"game {name!r} failed to load: {type(exc).__name__}: {exc}") from exc
+
+
+def games() -> dict[str, type[Game]]:
+    """Every game that loads: name -> Game class. A game whose package fails to import
+    is left out with a warning saying why."""
+    found = {}
+    for name in game_names():
+        try:
+            found[name] = get_game(name)
+        except OptionError as exc:
+            warnings.warn(str(exc), stacklevel=2)
+    return found

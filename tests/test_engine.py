@@ -1,0 +1,227 @@
+"""The engine contract on its own, proved with the toy game in ``toy_game.py``:
+a reaction window for a seat not on turn, secret simultaneous choices, open moves,
+illegal moves that change nothing, the record (save, load, replay, rewind, branch),
+options (G-2, G-4) and bots."""
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from playtest.engine import (SPECTATOR, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RandomBot,
+                             RecordError, Table, play_game)
+from toy_game import Toy  # noqa: F401  (registers "toy")
+
+
+def new(seats=3, seed=7, **options):
+    return Match("toy", seats, options, seed)
+
+
+# --- the three shapes of decision ------------------------------------------------
+def test_reaction_window_belongs_to_the_target_not_the_seat_on_turn():
+    m = new()
+    m.play("0 poke 2")
+    assert m.to_act() == (2,)
+    assert m.legal_moves(0) == []                      # the attacker waits (CR-7 shape)
+    assert m.legal_moves(2) == [Move(2, "dodge"), Move(2, "take")]
+    with pytest.raises(IllegalMove, match=r"CR-7.*only seat 2 may answer"):
+        m.play("0 pass")
+    m.play("2 take")
+    assert m.view(SPECTATOR)["points"] == [2, 0, 0] and m.to_act() == (1,)
+
+
+def test_secret_simultaneous_choices_stay_hidden_until_everyone_has_chosen():
+    m = new()
+    m.play("0 meeting")
+    assert m.to_act() == (0, 1, 2)
+    m.play("1 choose 3")
+    assert m.to_act() == (0, 2)
+    for seat in (0, 2, SPECTATOR):
+        view = json.dumps(m.view(seat))
+        assert m.view(seat)["chosen"] == [1] and m.view(seat)["my_choice"] is None
+        assert "3" not in view.replace(json.dumps(m.view(seat)["points"]), "")
+    assert m.view(1)["my_choice"] == 3
+    with pytest.raises(IllegalMove):
+        m.play("1 choose 2")                            # committed is committed
+    m.play("2 choose 1")
+    m.play("0 choose 2")
+    assert m.view(SPECTATOR)["points"] == [2, 3, 1] and m.to_act() == (1,)
+
+
+def test_simultaneous_choices_resolve_the_same_in_any_order():
+    a, b = new(), new()
+    for m, order in ((a, "012"), (b, "210")):
+        m.play("0 meeting")
+        for seat in order:
+            m.play(f"{seat} choose {int(seat) + 1}")
+    assert a.fingerprint() == b.fingerprint()
+
+
+def test_open_move_is_legal_for_every_seat_at_any_moment_but_not_a_decision():
+    m = new()
+    assert m.to_act() == (0,)
+    for seat in range(3):
+        assert Move(seat, "slap") in m.legal_moves(seat)
+    m.play("2 slap")                                    # out of turn, nobody waited for it
+    assert m.to_act() == (0,) and m.view(SPECTATOR)["points"] == [0, 0, 1]
+    m.play("0 meeting")
+    assert Move(1, "slap") in m.legal_moves(1)
+    assert Table(m, {}).open_moves(1) == [Move(1, "slap")]
+
+
+def test_hidden_information_reaches_only_its_seat():
+    m = new(seed=11)
+    secrets_ = [m.view(seat)["secret"] for seat in range(3)]
+    assert m.view(SPECTATOR)["secret"] is None
+    assert all(isinstance(s, int) for s in secrets_)
+
+
+# --- illegal moves -------------------------------------------------------------------
+def test_illegal_move_names_ruling_and_alternatives_and_changes_nothing():
+    m = new()
+    before, moves_before = m.fingerprint(), list(m.moves)
+    with pytest.raises(IllegalMove) as err:
+        m.play("1 pass")
+    assert err.value.ruling == "" and "Legal moves for seat 1: 1 slap" in str(err.value)
+    with pytest.raises(IllegalMove, match="G-1"):
+        m.play("9 pass")
+    assert m.fingerprint() == before and m.moves == moves_before
+
+
+@pytest.mark.parametrize("text", ["", "pass", "x pass", "0", "0 'unclosed"])
+def test_unreadable_move_text_is_refused_clearly(text):
+    with pytest.raises(MoveSyntaxError, match="cannot read move"):
+        Move.parse(text)
+
+
+@given(seat=st.integers(0, 9), kind=st.from_regex(r"[a-z_]{1,8}", fullmatch=True),
+       args=st.lists(st.one_of(st.integers(-5, 60), st.text("ab !'\"x", min_size=1, max_size=6)
+                               .filter(lambda t: not t.lstrip("-").isdigit())), max_size=4))
+def test_move_text_form_parses_back_to_the_same_move(seat, kind, args):
+    move = Move(seat, kind, tuple(args))
+    assert Move.parse(str(move)) == move
+
+
+# --- the record ---------------------------------------------------------------------
+def play_some(m, n, seed=3):
+    bots = {s: RandomBot(f"{seed}:{s}", open_rate=0.1) for s in range(m.game.seats)}
+    Table(m, bots).run_bots(limit=n)
+    return m
+
+
+def test_save_load_replays_to_the_identical_state(tmp_path):
+    m = play_some(new(seats=4, seed=5), 40)
+    path = m.save(tmp_path / "game.json")
+    loaded = Match.load(path)
+    assert loaded.fingerprint() == m.fingerprint()
+    assert [str(x) for x in loaded.moves] == [str(x) for x in m.moves]
+    assert json.loads(path.read_text())["format"] == "playtest.record"
+    assert not list(tmp_path.glob("*.tmp"))            # atomic write left nothing behind
+
+
+def test_goto_rewinds_and_returns_without_losing_moves():
+    m = play_some(new(seed=9), 30)
+    end, prints = len(m.moves), {}
+    for n in (0, 10, end):
+        m.goto(n)
+        prints[n] = m.fingerprint()
+    m.goto(10)
+    assert not m.at_end and m.legal_moves(m.to_act()[0]) == []
+    with pytest.raises(IllegalMove, match="rewound"):
+        m.play("0 slap")
+    m.goto(end)
+    assert len(m.moves) == end and m.fingerprint() == prints[end]
+    m.goto(10)
+    assert m.fingerprint() == prints[10]
+    with pytest.raises(IndexError):
+        m.goto(end + 1)
+
+
+def test_branch_goes_its_own_way_and_leaves_the_original_untouched():
+    m = play_some(new(seed=4), 20)
+    original = m.fingerprint()
+    other = m.branch(5)
+    assert other.cursor == 5 and other.at_end
+    seat = other.to_act()[0]
+    other.play(Move(seat, "slap"))
+    assert len(other.moves) == 6 and m.fingerprint() == original and len(m.moves) == 20
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda r: "{not json", "not valid JSON"),
+    (lambda r: json.dumps({**r, "version": 99}), "version"),
+    (lambda r: json.dumps({**r, "format": "other"}), "format"),
+    (lambda r: json.dumps({**r, "game": "chess"}), "unknown game 'chess'"),
+    (lambda r: json.dumps({**r, "options": {"max_turns": 0}}), "max_turns"),
+    (lambda r: json.dumps({**r, "moves": r["moves"][:3] + ["0 fly"] + r["moves"][3:]}), "move 4 of"),
+    (lambda r: json.dumps({**r, "seed": "abc"}), "seed"),
+])
+def test_corrupt_record_is_refused_with_a_clear_error(mutate, message):
+    record = json.loads(play_some(new(), 10).to_json())
+    with pytest.raises(RecordError, match=message):
+        Match.from_json(mutate(record))
+
+
+def test_log_is_worded_per_seat():
+    m = new()
+    m.play("0 meeting")
+    m.play("1 choose 3")
+    assert (2, "You chose 3.") in m.log_for(1)
+    assert (2, "Seat 1 has chosen.") in m.log_for(0)
+    assert m.log_for(SPECTATOR)[0] == (0, "Toy game set up.")
+
+
+# --- options (G-2, G-4) -------------------------------------------------------------
+def test_G2_first_player_option_and_random_first_player_is_seeded():
+    assert new(first_player=2).to_act() == (2,)
+    firsts = {new(seed=s, first_player="random").to_act() for s in range(30)}
+    assert len(firsts) == 3
+    assert new(seed=12, first_player="random").to_act() == new(seed=12, first_player="random").to_act()
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"first_player": 3}, "first_player=3 is not a seat"),
+    ({"first_player": "last"}, "first_player"),
+    ({"max_turns": 0}, "max_turns"),
+    ({"colour": "red"}, "colour: Extra inputs"),
+])
+def test_bad_options_are_refused_listing_what_is_accepted(options, message):
+    with pytest.raises(OptionError, match=message) as err:
+        new(**options)
+    assert "first_player" in str(err.value)
+
+
+def test_bad_seat_count_and_seed_are_refused():
+    with pytest.raises(OptionError, match="2 to 5 seats"):
+        Match("toy", 6)
+    with pytest.raises(OptionError, match="seed"):
+        Match("toy", 2, seed="x")
+
+
+def test_G4_max_turns_ends_the_game_unfinished():
+    match, outcome = play_game("toy", 3, {s: RandomBot(s, open_rate=0) for s in range(3)},
+                               {"max_turns": 5}, seed=1)
+    assert not outcome.finished and outcome.winners == () and match.to_act() == ()
+
+
+# --- bots ----------------------------------------------------------------------------
+def test_random_bots_finish_games_and_are_reproducible():
+    results = [play_game("toy", 4, "random", seed=s) for s in (1, 1, 2)]
+    (m1, o1), (m2, o2), (m3, _) = results
+    assert o1.finished and o1.winners and max(o1.scores) >= 10
+    assert m1.moves == m2.moves and o1 == o2
+    assert m1.moves != m3.moves
+
+
+def test_table_stops_for_humans_and_refuses_unknown_bots():
+    m = new()
+    table = Table(m, {1: "random", 2: "random"})
+    assert table.humans == [0]
+    assert table.run_bots() == []                      # seat 0 (human) is on turn
+    m.play("0 pass")
+    table.run_bots()
+    assert 0 in m.to_act() or m.outcome() is not None
+    with pytest.raises(OptionError, match="unknown bot 'genius'"):
+        Table(m, {1: "genius"})
+    with pytest.raises(OptionError, match="not a seat"):
+        Table(m, {3: "random"})
