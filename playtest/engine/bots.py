@@ -6,7 +6,7 @@ plus its own memory) and the seat's legal moves. It never sees the state.
 from __future__ import annotations
 
 import random
-from typing import Mapping
+from collections.abc import Mapping, Sequence
 
 from .errors import OptionError
 from .game import Outcome
@@ -34,9 +34,12 @@ class Bot:
         """Pick one of ``legal`` (never empty) for the seat's pending decision."""
         raise NotImplementedError
 
-    def interject(self, view: dict, open_moves: list[Move]) -> Move | None:
-        """Offered before every decision: return one of ``open_moves`` to make it now,
-        or None to let play go on. Default: never."""
+    def interject(self, view: Mapping, open_moves: Sequence[Move]) -> Move | None:
+        """Offered before every decision: return one of ``open_moves`` (possibly empty) to
+        make it now, or None to let play go on. Default: never.
+
+        Both arguments are built only when first read, since this is asked of every bot
+        before every move: decide cheaply first where you can."""
         return None
 
 
@@ -54,7 +57,46 @@ class RandomBot(Bot):
         return self.rng.choice(legal)
 
     def interject(self, view, open_moves):
-        return self.rng.choice(open_moves) if self.rng.random() < self.open_rate else None
+        if self.rng.random() < self.open_rate and open_moves:
+            return self.rng.choice(open_moves)
+        return None
+
+
+class _Lazy:
+    """Builds a value on first use (a view or a move list nobody may read)."""
+
+    __slots__ = ("_make", "_value")
+
+    def __init__(self, make):
+        self._make, self._value = make, None
+
+    def get(self):
+        if self._value is None:
+            self._value = self._make()
+        return self._value
+
+
+class LazyView(_Lazy, Mapping):
+    """A view (Mapping) computed on first access."""
+
+    def __getitem__(self, key):
+        return self.get()[key]
+
+    def __iter__(self):
+        return iter(self.get())
+
+    def __len__(self):
+        return len(self.get())
+
+
+class LazyMoves(_Lazy, Sequence):
+    """A list of moves computed on first access."""
+
+    def __getitem__(self, index):
+        return self.get()[index]
+
+    def __len__(self):
+        return len(self.get())
 
 
 class Table:
@@ -101,10 +143,10 @@ class Table:
         match = self.match
         if match.outcome() is not None or not match.at_end:
             return None
-        for seat, bot in self.bots.items():
-            options = self.open_moves(seat)
-            if options:
-                move = bot.interject(match.bot_view(seat), options)
+        if match.game.OPEN_MOVES:
+            for seat, bot in self.bots.items():
+                options = LazyMoves(lambda seat=seat: self.open_moves(seat))
+                move = bot.interject(LazyView(lambda seat=seat: match.bot_view(seat)), options)
                 if move is not None:
                     match.play(move)
                     return move
