@@ -1,0 +1,171 @@
+"""Night Shift bots. They decide from the seat's view only (``bot_view`` = ``view``).
+
+:class:`HeuristicBot` follows two priority lists a designer can edit, in the manner of
+the Dominion simulators' "Big Money" bots: ``PLAY_PRIORITY`` and ``BUY_PRIORITY``, each
+a list of ``(card name, condition)`` rules; the first rule whose card is on offer (a
+legal move) and whose condition holds wins.
+
+A condition is a small text: ``""`` (always), or terms joined by ``" and "``, each
+``"<fact> <op> <whole number>"`` with op one of ``< <= == != >= >``, or a bare fact
+(true when not 0). Facts, read from the view for the bot's own seat:
+
+=================  ==============================================================
+effort, actions    the bot's Effort and Actions left this Shift
+patience, care     the bot's Patience and Care Points
+opp_patience       the opponent's Patience; ``opp_care`` their Care Points
+care_lead          care - opp_care
+shift, shifts_left the Shift number and ``turn_limit - shift`` (both seats counted)
+supply             cards left in the Household Supply
+reshuffle          1 if option ``reshuffle`` (NS-5) is on, else 0
+free_play          1 if option ``play_cost`` is ``"free"`` (NS-2), else 0
+hand, deck         cards in the bot's hand and Personal Deck
+my_structures      the bot's structures in play; ``opp_structures`` the opponent's
+=================  ==============================================================
+"""
+from __future__ import annotations
+
+import operator
+from typing import Callable, Sequence
+
+from playtest.engine import Bot, Move
+
+PLAY_PRIORITY: list[tuple[str, str]] = [
+    ("Sleep Training Plan", "shifts_left >= 8"),   # structures work every later Shift (NS-3)
+    ("Chore Chart", "shifts_left >= 14"),
+    ("Shared Calendar", "shifts_left >= 14"),
+    ("Grandparent Visit", ""),                     # Effort back, a card and a Care Point
+    ("Coffee Refill", ""),                         # net +3 Effort at the printed cost 2
+    ("Bottle Wash", ""),
+    ("Trade Off", ""),
+    ("Nap Token", ""),
+    ("Laundry Load", ""),
+    ("Quick Nap", "patience <= 23"),
+]
+"""Which card to play, best first (a card's rule is used only when playing it is legal,
+i.e. affordable)."""
+
+BUY_PRIORITY: list[tuple[str, str]] = [
+    ("Sleep Training Plan", "reshuffle and shifts_left >= 16"),
+    ("Grandparent Visit", "reshuffle"),
+    ("Trade Off", "reshuffle"),
+    ("Nap Token", "reshuffle and shifts_left >= 4"),
+]
+"""Which card to buy, best first. As written (no reshuffle, NS-5) a bought card is never
+drawn, so the default list buys nothing then and the bot's Actions go to plays. Found by
+a few hundred heuristic-vs-heuristic games: Actions (3 a Shift) are the scarce resource,
+so cards that turn an Action into Care Points beat Effort engines (Coffee Refill,
+Chore Chart) over a 50-Shift game."""
+
+_OPS = {"<=": operator.le, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+        "<": operator.lt, ">": operator.gt}
+FACTS = ("effort", "actions", "patience", "care", "opp_patience", "opp_care", "care_lead", "shift",
+         "shifts_left", "supply", "reshuffle", "free_play", "hand", "deck", "my_structures", "opp_structures")
+
+
+def parse_condition(text: str) -> Callable[[dict], bool]:
+    """Compile a condition (see the module docstring) into ``facts -> bool``.
+
+    ``" or "`` joins alternatives of ``" and "`` groups (``and`` binds tighter).
+
+    Raises:
+        ValueError: an unknown fact, operator or number, naming the condition.
+    """
+    alternatives = []
+    for group in (text.split(" or ") if text.strip() else []):
+        terms = []
+        for term in group.split(" and "):
+            words = term.split()
+            if len(words) == 1:
+                words = [words[0], "!=", "0"]
+            if len(words) != 3 or words[0] not in FACTS or words[1] not in _OPS or not words[2].lstrip("-").isdigit():
+                raise ValueError(f"bad bot condition {text!r} at {term!r}: write '<fact> <op> <number>' "
+                                 f"with op in {' '.join(_OPS)} and fact in {', '.join(FACTS)}")
+            terms.append((words[0], _OPS[words[1]], int(words[2])))
+        alternatives.append(terms)
+    if not alternatives:
+        return lambda facts: True
+    return lambda facts: any(all(op(facts[f], n) for f, op, n in terms) for terms in alternatives)
+
+
+def facts(view: dict) -> dict:
+    """The facts a condition may use, from a Night Shift view for its viewer."""
+    seat = view["viewer"]
+    me, opp = view["players"][seat], view["players"][1 - seat]
+    return {
+        "effort": me["effort"], "actions": me["actions"], "patience": me["patience"], "care": me["care"],
+        "opp_patience": opp["patience"], "opp_care": opp["care"], "care_lead": me["care"] - opp["care"],
+        "shift": view["shift"], "shifts_left": view["turn_limit"] - view["shift"],
+        "supply": view["household_supply"], "reshuffle": int(view["options"]["reshuffle"]),
+        "free_play": int(view["options"]["play_cost"] == "free"), "hand": me["hand_count"],
+        "deck": me["deck_count"],
+        "my_structures": sum(c["type"] == "structure" for c in me["current_shift"]),
+        "opp_structures": sum(c["type"] == "structure" for c in opp["current_shift"]),
+    }
+
+
+class HeuristicBot(Bot):
+    """A rule bot for Night Shift, deciding from its view only.
+
+    Each decision, in order: a Trade Off (any card hurting Patience) that brings the
+    opponent to 0 Patience (NS-10); with 2+ Actions left, the first ``play_priority``
+    rule; the first ``buy_priority`` rule; settle the opponent's strongest structure it
+    can (NS-8); the first ``play_priority`` rule; Tidy Up when Patience is below 25
+    (NS-7); else end the Shift.
+
+    Args:
+        seed: seeds the bot's own random stream (unused: the bot is deterministic).
+        play_priority, buy_priority: ``(card name, condition)`` lists; default the
+            module's ``PLAY_PRIORITY`` and ``BUY_PRIORITY``.
+
+    Raises:
+        ValueError: a condition that does not parse (see :func:`parse_condition`).
+    """
+
+    name = "heuristic"
+
+    def __init__(self, seed=None, play_priority: Sequence[tuple[str, str]] | None = None,
+                 buy_priority: Sequence[tuple[str, str]] | None = None):
+        super().__init__(seed)
+        self.play_rules = [(card, parse_condition(cond)) for card, cond in (play_priority or PLAY_PRIORITY)]
+        self.buy_rules = [(card, parse_condition(cond)) for card, cond in (buy_priority or BUY_PRIORITY)]
+
+    def choose(self, view: dict, legal: list[Move]) -> Move:
+        """Pick one of ``legal`` (Night Shift moves of the viewer) from ``view``."""
+        by = {"play": {}, "buy": {}, "settle": {}}
+        end = tidy = None
+        for move in legal:
+            if move.kind in by:
+                by[move.kind][move.args[0]] = move
+            elif move.kind == "tidy":
+                tidy = move
+            elif move.kind == "end":
+                end = move
+        f = facts(view)
+        me = view["players"][view["viewer"]]
+        for card in me["hand"] or ():
+            hurt = card["play"].get("opponent_patience", 0)
+            if card["name"] in by["play"] and hurt < 0 and f["opp_patience"] + hurt <= 0:
+                return by["play"][card["name"]]
+        if f["actions"] >= 2:
+            move = self._first(self.play_rules, by["play"], f)
+            if move:
+                return move
+        move = self._first(self.buy_rules, by["buy"], f)
+        if move:
+            return move
+        if by["settle"]:
+            health = {c["name"]: c["health"] for c in view["players"][1 - view["viewer"]]["current_shift"]}
+            return by["settle"][max(by["settle"], key=lambda name: health.get(name) or 0)]
+        move = self._first(self.play_rules, by["play"], f)
+        if move:
+            return move
+        if tidy and f["patience"] < 25:
+            return tidy
+        return end or legal[0]
+
+    @staticmethod
+    def _first(rules, offered: dict, f: dict) -> Move | None:
+        for card, condition in rules:
+            if card in offered and condition(f):
+                return offered[card]
+        return None

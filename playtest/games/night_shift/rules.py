@@ -1,0 +1,567 @@
+"""Night Shift: a two-seat deck-builder (rulebook seed 001, RULINGS NS-1..NS-10).
+
+Cards come from ``cards.toml`` beside this file (NS-1). Seats 0 and 1 alternate Shifts;
+a Shift is a sequence of moves by the seat on turn, ended by ``end``, after which Lights
+Out runs automatically and the other seat's Shift starts (NS-6).
+
+Moves (text form ``"<seat> <kind> [args]"``; card names are quoted when they hold
+spaces, e.g. ``0 play 'Laundry Load'``). Only the seat on turn has moves.
+
+==========  ============  ============================================================
+kind        args          what it does (ruling)
+==========  ============  ============================================================
+play        card name     1 Action plus the printed Effort cost (none with option
+                          ``play_cost="free"``): a card from the hand into the Current
+                          Shift, effect resolved; structures do nothing now (NS-2, NS-3)
+buy         card name     1 Action plus the printed cost: a card of the Supply Row
+                          (refilled at once from the Household Supply) or, for a Nap
+                          Token, the top of the Nap Token stack (never refilled); the
+                          card goes to the Laundry Basket (NS-4)
+tidy        -             1 Action, needs 1+ Effort and no opponent structure in play:
+                          all Effort becomes Patience (NS-7)
+settle      card name     1 Action, Effort >= the health of that opponent structure:
+                          pay it; the structure goes to its owner's Laundry Basket (NS-8)
+end         -             end the Shift: Lights Out (hand and non-Permanent cards to the
+                          Laundry Basket, draw 5), end check, next Shift (NS-5, NS-10)
+activate    any           never offered: no card has an ability (NS-9); ``explain`` says so
+==========  ============  ============================================================
+
+Identical cards are interchangeable, so a move names a card, not a copy; legal moves list
+each name once. ``explain(state, move)`` gives ``(ruling id, reason)`` for every refusal.
+
+View (``NightShift.view(state, seat)``, plain JSON; ``seat=None`` is the spectator)::
+
+    {
+     "game": "night_shift", "seats": 2, "viewer": seat | None,
+     "phase": "shift" | "over",
+     "shift": n,                  # 1-based, Shifts of both seats counted together (NS-10)
+     "turn_limit": 50, "turn_seat": seat | None, "to_act": [seat] or [],
+     "options": {"play_cost": "printed"|"free", "reshuffle": bool, "turn_limit": int},
+     "players": [                 # index = seat
+       {"seat": s, "patience": int, "effort": int, "actions": int, "care": int,
+        "hand": [card, ...] | None,   # None unless the viewer is s
+        "hand_count": int, "deck_count": int,         # Personal Deck: count only
+        "current_shift": [card + {"health": int|None}, ...],
+        "laundry_basket": [card, ...],                # face up, bottom first
+        "basket_count": int},
+       ...],
+     "supply_row": [card, ...],   # left to right, at most 5
+     "household_supply": int,     # count only
+     "nap_tokens": int, "nap_card": card | None,      # the stack's top card
+     "outcome": None | {"finished": bool, "winners": [...], "scores": [care, care],
+                        "reason": str},
+    }
+    card = {"name": str, "type": "unit"|"event"|"resource"|"structure",
+            "cost": int | None, "health": int | None, "text": str,
+            "play": {effect: amount}, "start_of_shift": {effect: amount}}
+
+No card id and no order of a hidden pile ever appears in a view. ``bot_view`` is the view.
+For speed, the card dicts of piles are shared between views (one per card kind): treat a
+view as read-only data (copy it before changing it); ``current_shift`` dicts are fresh.
+Events: public text for everyone; the drawing seat's private text names the cards drawn.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from playtest.engine import BaseOptions, Event, Game, Move, Outcome, RandomBot
+
+from .bots import HeuristicBot
+
+CARDS_FILE = Path(__file__).with_name("cards.toml")
+MAX_PATIENCE = 25
+HAND_SIZE = 5
+ROW_SIZE = 5
+EFFECTS = ("effort", "care", "patience", "draw", "opponent_patience")
+
+PRESETS = {"as written": {}, "with reshuffle": {"reshuffle": True}}
+"""Named option sets for the new-game panel: the rulebook as written (NS-5, no
+reshuffle) and with the NS-5 reshuffle option."""
+
+
+# --- card data (NS-1) -------------------------------------------------------------------
+class Effects(BaseModel):
+    """Effect amounts of a card (0 when left out); ``opponent_patience`` < 0 hurts."""
+
+    model_config = ConfigDict(extra="forbid")
+    effort: int = 0
+    care: int = 0
+    patience: int = 0
+    draw: int = Field(0, ge=0)
+    opponent_patience: int = 0
+
+
+class CardSpec(BaseModel):
+    """One ``[[card]]`` entry of cards.toml (see the comments at its top)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1)
+    type: Literal["unit", "event", "resource", "structure"]
+    cost: int | None = Field(None, ge=0)
+    health: int | None = Field(None, ge=1)
+    where: Literal["starter", "supply", "nap"]
+    count: int = Field(ge=0)
+    text: str = ""
+    play: Effects = Effects()
+    start_of_shift: Effects = Effects()
+
+    @model_validator(mode="after")
+    def _structure_fields(self):
+        if self.type == "structure":
+            if self.health is None:
+                raise ValueError("a structure needs a health of 1 or more (NS-1)")
+            if self.play != Effects():
+                raise ValueError("a structure does nothing when played (NS-3): use start_of_shift, not play")
+        else:
+            if self.health is not None:
+                raise ValueError("only structures have health (NS-1)")
+            if self.start_of_shift != Effects():
+                raise ValueError("only structures stay in play for start_of_shift effects (NS-3)")
+        return self
+
+
+class Card(NamedTuple):
+    """A card kind as the rules use it: plain values for speed. ``play`` and ``start``
+    are effect tuples in the order of ``EFFECTS``; ``view`` is the card's view dict."""
+
+    name: str
+    type: str
+    cost: int | None
+    health: int | None
+    where: str
+    structure: bool
+    play: tuple
+    start: tuple
+    view: dict
+
+
+def load_cards(path: str | Path = CARDS_FILE) -> list[CardSpec]:
+    """Read and check a cards file (TOML, a list of ``[[card]]`` tables).
+
+    Args:
+        path: the file; the package's cards.toml by default.
+
+    Returns:
+        One :class:`CardSpec` per entry, in file order.
+
+    Raises:
+        ValueError: the file is not TOML, has no ``[[card]]`` list, an entry is wrong
+            (the message names the file, the entry number and name, the field and why),
+            or a name is used twice.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML: {exc}") from None
+    entries = data.get("card")
+    if not isinstance(entries, list) or not entries:
+        raise ValueError(f"{path}: expected a list of [[card]] tables")
+    specs, names = [], set()
+    for number, entry in enumerate(entries, 1):
+        label = f"{path}: card {number} ({entry.get('name', '?')!r})"
+        try:
+            spec = CardSpec.model_validate(entry)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'entry'}: {e['msg']}" for e in exc.errors())
+            raise ValueError(f"{label}: {problems}") from None
+        if spec.name in names:
+            raise ValueError(f"{label}: the name {spec.name!r} is used twice; one entry per card name")
+        names.add(spec.name)
+        specs.append(spec)
+    return specs
+
+
+def _card(spec: CardSpec) -> Card:
+    def amounts(effects: Effects) -> tuple:
+        return tuple(getattr(effects, e) for e in EFFECTS)
+
+    def nonzero(effects: Effects) -> dict:
+        return {e: getattr(effects, e) for e in EFFECTS if getattr(effects, e)}
+
+    view = {"name": spec.name, "type": spec.type, "cost": spec.cost, "health": spec.health,
+            "text": spec.text, "play": nonzero(spec.play), "start_of_shift": nonzero(spec.start_of_shift)}
+    return Card(spec.name, spec.type, spec.cost, spec.health, spec.where, spec.type == "structure",
+                amounts(spec.play), amounts(spec.start_of_shift), view)
+
+
+def card_ids(specs: list[CardSpec]) -> tuple[list[Card], dict[str, list[int]]]:
+    """Number every physical card: ids in file order, copies consecutive; a starter
+    entry gives ``count`` copies per seat (seat 0's first). Returns ``(cards by id,
+    place -> ids)`` with places ``"starter0"``, ``"starter1"``, ``"supply"``, ``"nap"``."""
+    cards: list[Card] = []
+    places: dict[str, list[int]] = {"starter0": [], "starter1": [], "supply": [], "nap": []}
+    for spec in specs:
+        card = _card(spec)
+        for place in ("starter0", "starter1") if spec.where == "starter" else (spec.where,):
+            for _ in range(spec.count):
+                places[place].append(len(cards))
+                cards.append(card)
+    return cards, places
+
+
+def _copy(view: dict) -> dict:
+    """A card's view dict, copied (for cards that get a per-copy field such as health)."""
+    return {**view, "play": dict(view["play"]), "start_of_shift": dict(view["start_of_shift"])}
+
+
+# --- options ------------------------------------------------------------------------------
+class NightShiftOptions(BaseOptions):
+    """Night Shift options (RULINGS NS-2, NS-5, NS-10, plus G-2 and G-4)."""
+
+    play_cost: Literal["printed", "free"] = Field(
+        "printed", description="NS-2: 'printed' (playing a card costs its printed Effort) or 'free' "
+                               "(only buying costs Effort)")
+    reshuffle: bool = Field(
+        False, description="NS-5: false (as written, an empty Personal Deck draws nothing) or true "
+                           "(an empty Personal Deck is first refilled by shuffling the Laundry Basket)")
+    turn_limit: int = Field(
+        50, ge=1, description="NS-10: the game ends at the end of this Shift (Shifts of both seats "
+                              "counted together)")
+
+
+# --- state --------------------------------------------------------------------------------
+class NightShiftState:
+    """The whole game position. Piles are lists of card ids; the top of a deck or of
+    the Laundry Basket is its last element. Only :class:`NightShift` changes it."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.decks: list[list[int]] = [[], []]      # Personal Decks (hidden order)
+        self.hands: list[list[int]] = [[], []]
+        self.shifts: list[list[int]] = [[], []]     # Current Shifts
+        self.baskets: list[list[int]] = [[], []]    # Laundry Baskets (face up)
+        self.supply: list[int] = []                  # Household Supply (hidden order)
+        self.row: list[int] = []                     # Supply Row
+        self.naps: list[int] = []                    # Nap Token stack
+        self.health: dict[int, int] = {}             # structure id in a Current Shift -> health
+        self.patience = [MAX_PATIENCE, MAX_PATIENCE]
+        self.effort = [0, 0]
+        self.actions = [3, 3]
+        self.care = [0, 0]
+        self.turn = 0
+        self.shift = 1
+        self.result: Outcome | None = None
+        self.setup_events: list[Event] = []
+
+    def dump(self) -> dict:
+        """Everything, as plain data (for fingerprints)."""
+        return {"decks": self.decks, "hands": self.hands, "shifts": self.shifts, "baskets": self.baskets,
+                "supply": self.supply, "row": self.row, "naps": self.naps,
+                "health": sorted(self.health.items()), "patience": self.patience, "effort": self.effort,
+                "actions": self.actions, "care": self.care, "turn": self.turn, "shift": self.shift,
+                "result": self.result and [self.result.finished, self.result.winners,
+                                           self.result.scores, self.result.reason]}
+
+
+# --- the rules ------------------------------------------------------------------------------
+class NightShift(Game):
+    """Night Shift for exactly 2 seats; see the module docstring for moves and view.
+
+    Args:
+        seats: must be 2.
+        options: see :class:`NightShiftOptions` (``play_cost``, ``reshuffle``,
+            ``turn_limit``, ``first_player``, ``max_turns``); ``PRESETS`` names two sets.
+
+    Raises:
+        OptionError: a seat count other than 2 or a bad option.
+
+    ``max_turns`` (G-4) counts Shifts like ``turn_limit``; the game stops unfinished at
+    the end of Shift ``max_turns`` only if no NS-10 ending came first.
+    """
+
+    name = "night_shift"
+    title = "Night Shift"
+    min_seats = max_seats = 2
+    Options = NightShiftOptions
+    MOVE_ARGS = {"play": ("card",), "buy": ("card",), "tidy": (), "settle": ("card",), "end": (),
+                 "activate": ("card",)}
+    BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+    PRESETS = PRESETS
+    CARD_SPECS = load_cards()
+
+    def __init__(self, seats: int = 2, options=None):
+        super().__init__(seats, options)
+        self.cards, self.places = card_ids(self.CARD_SPECS)
+        self.by_name = {c.name: c for c in self.cards}
+
+    # --- setup ------------------------------------------------------------------------
+    def new_state(self, rng) -> NightShiftState:
+        """Shuffle both Starter Shift decks and the Household Supply, stack the Nap
+        Tokens unshuffled, draw 5 each, fill the Supply Row, start the first Shift."""
+        s = NightShiftState(rng)
+        for seat in (0, 1):
+            s.decks[seat] = list(self.places[f"starter{seat}"])
+            rng.shuffle(s.decks[seat])
+        s.supply = list(self.places["supply"])
+        rng.shuffle(s.supply)
+        s.naps = list(self.places["nap"])
+        s.turn = self.first_seat(rng)
+        events = []
+        for seat in (0, 1):
+            events.append(self._draw(s, seat, HAND_SIZE))
+        self._refill(s)
+        events.append(Event("Supply Row: " + ", ".join(self.cards[c].name for c in s.row) + "."))
+        events += self._start_shift(s)
+        s.setup_events = events
+        return s
+
+    # --- whose decision ---------------------------------------------------------------
+    def to_act(self, s) -> tuple[int, ...]:
+        """``(seat on turn,)``, or ``()`` once the game is over."""
+        return () if s.result else (s.turn,)
+
+    def legal_moves(self, s, seat: int) -> list[Move]:
+        """The moves of the seat on turn (the other seat has none): plays, buys, tidy,
+        settles, then ``end``; each card name once."""
+        if s.result or seat != s.turn:
+            return []
+        moves = []
+        effort = s.effort[seat]
+        if s.actions[seat]:
+            cards = self.cards
+            free = self.options.play_cost == "free"
+            seen = set()
+            for cid in s.hands[seat]:
+                c = cards[cid]
+                if c.name not in seen:
+                    seen.add(c.name)
+                    if free or (c.cost or 0) <= effort:
+                        moves.append(Move(seat, "play", (c.name,)))
+            seen = set()
+            for cid in s.row:
+                c = cards[cid]
+                if c.name not in seen:
+                    seen.add(c.name)
+                    if (c.cost or 0) <= effort:
+                        moves.append(Move(seat, "buy", (c.name,)))
+            if s.naps:
+                c = cards[s.naps[-1]]
+                if (c.cost or 0) <= effort:
+                    moves.append(Move(seat, "buy", (c.name,)))
+            other = s.shifts[1 - seat]
+            if effort >= 1 and not any(cards[c].structure for c in other):
+                moves.append(Move(seat, "tidy"))
+            seen = set()
+            for cid in other:
+                c = cards[cid]
+                if c.structure and c.name not in seen and effort >= 1 and s.health[cid] <= effort:
+                    seen.add(c.name)
+                    moves.append(Move(seat, "settle", (c.name,)))
+        moves.append(Move(seat, "end"))
+        return moves
+
+    def explain(self, s, move: Move) -> tuple[str, str]:
+        """Why ``move`` is illegal now, as ``(ruling id, one sentence)``."""
+        seat, kind, args = move.seat, move.kind, move.args
+        if s.result:
+            return "NS-10", "the game is over"
+        if kind == "activate":
+            return "NS-9", "no card has an ability to activate, so Activate an ability is never offered"
+        if kind not in self.MOVE_ARGS:
+            return "", f"'{kind}' is not a Night Shift move; moves are {', '.join(self.MOVE_ARGS)}"
+        if seat != s.turn:
+            return "NS-6", f"it is seat {s.turn}'s Shift, not seat {seat}'s"
+        if len(args) != len(self.MOVE_ARGS[kind]):
+            shape = " ".join(f"<{a}>" for a in self.MOVE_ARGS[kind])
+            return "", f"'{kind}' takes {len(self.MOVE_ARGS[kind])} argument(s): {seat} {kind} {shape}".rstrip()
+        rule = {"play": "NS-2", "buy": "NS-4", "tidy": "NS-7", "settle": "NS-8"}.get(kind, "")
+        name = args[0] if args else None
+        card = self.by_name.get(name)
+        effort = s.effort[seat]
+        if kind == "play":
+            if not any(self.cards[c].name == name for c in s.hands[seat]):
+                return rule, f"there is no {name} in seat {seat}'s hand"
+        elif kind == "buy":
+            if card is not None and card.where == "nap":
+                if not s.naps:
+                    return rule, "the Nap Token stack is empty and never refills"
+            elif not any(self.cards[c].name == name for c in s.row):
+                return rule, f"there is no {name} in the Supply Row"
+        elif kind == "settle":
+            target = next((c for c in s.shifts[1 - seat] if self.cards[c].name == name), None)
+            if target is None:
+                return rule, f"the opponent has no {name} structure in their Current Shift"
+        if s.actions[seat] < 1:
+            return rule, f"seat {seat} has no Actions left this Shift"
+        if kind == "play" and self.options.play_cost == "printed" and (card.cost or 0) > effort:
+            return rule, f"playing {name} costs {card.cost} Effort and seat {seat} has {effort}"
+        if kind == "buy" and (card.cost or 0) > effort:
+            return rule, f"buying {name} costs {card.cost} Effort and seat {seat} has {effort}"
+        if kind == "tidy":
+            if effort < 1:
+                return rule, "Tidy Up needs at least 1 Effort"
+            blocker = next(self.cards[c].name for c in s.shifts[1 - seat] if self.cards[c].structure)
+            return rule, f"Tidy Up is blocked while the opponent has a structure in play ({blocker})"
+        if kind == "settle":
+            return rule, f"settling {name} needs Effort of at least its health {s.health[target]}; seat {seat} has {effort}"
+        return "", f"'{move}' is not one of seat {seat}'s moves now"
+
+    # --- applying -----------------------------------------------------------------------
+    def apply(self, s, move: Move) -> list[Event]:
+        """Apply a legal move (checked by the caller); return the log events."""
+        seat, kind = move.seat, move.kind
+        if kind == "end":
+            return self._end_shift(s, seat)
+        s.actions[seat] -= 1
+        if kind == "tidy":
+            gained = s.effort[seat]
+            s.patience[seat] = min(MAX_PATIENCE, s.patience[seat] + gained)
+            s.effort[seat] = 0
+            return [Event(f"Seat {seat} tidies up: {gained} Effort into Patience (now {s.patience[seat]}).")]
+        name = move.args[0]
+        card = self.by_name[name]
+        if kind == "play":
+            hand = s.hands[seat]
+            cid = next(c for c in hand if self.cards[c].name == name)
+            hand.remove(cid)
+            if self.options.play_cost == "printed" and card.cost:
+                s.effort[seat] -= card.cost
+            s.shifts[seat].append(cid)
+            if card.structure:
+                s.health[cid] = card.health
+                return [Event(f"Seat {seat} plays {name}; it stays in their Current Shift.")]
+            events = [Event(f"Seat {seat} plays {name} ({card.view['text']}).")]
+            return events + self._resolve(s, seat, card.play)
+        if kind == "buy":
+            s.effort[seat] -= card.cost or 0
+            if card.where == "nap":
+                s.baskets[seat].append(s.naps.pop())
+                return [Event(f"Seat {seat} buys {name} from the Nap Token stack ({len(s.naps)} left).")]
+            cid = next(c for c in s.row if self.cards[c].name == name)
+            s.row.remove(cid)
+            s.baskets[seat].append(cid)
+            self._refill(s)
+            return [Event(f"Seat {seat} buys {name} from the Supply Row.")]
+        # settle
+        other = 1 - seat
+        cid = next(c for c in s.shifts[other] if self.cards[c].name == name)
+        s.effort[seat] -= s.health.pop(cid)
+        s.shifts[other].remove(cid)
+        s.baskets[other].append(cid)
+        return [Event(f"Seat {seat} settles seat {other}'s {name}; it goes to their Laundry Basket.")]
+
+    def _resolve(self, s, seat: int, effects: tuple) -> list[Event]:
+        effort, care, patience, draw, hurt = effects
+        events = []
+        s.effort[seat] = max(0, s.effort[seat] + effort)
+        s.care[seat] += care
+        other = 1 - seat
+        s.patience[seat] = min(MAX_PATIENCE, max(0, s.patience[seat] + patience))
+        s.patience[other] = min(MAX_PATIENCE, max(0, s.patience[other] + hurt))
+        if draw:
+            events.append(self._draw(s, seat, draw))
+        losers = [p for p in (0, 1) if s.patience[p] == 0]
+        if losers:
+            winners = () if len(losers) == 2 else (1 - losers[0],)
+            who = " and ".join(f"seat {p}" for p in losers)
+            s.result = Outcome(True, winners, tuple(s.care),
+                               f"NS-10: {who} reached 0 Patience" + (f"; seat {winners[0]} wins" if winners else "; a draw"))
+            events.append(Event(s.result.reason + "."))
+        return events
+
+    def _draw(self, s, seat: int, n: int) -> Event:
+        """Draw up to ``n`` cards (NS-5: reshuffle the Laundry Basket first if the option
+        is on and the deck is empty); one event, private text naming the cards."""
+        deck, hand, drawn, shuffled = s.decks[seat], s.hands[seat], [], ""
+        for _ in range(n):
+            if not deck and self.options.reshuffle and s.baskets[seat]:
+                deck.extend(s.baskets[seat])
+                s.baskets[seat].clear()
+                s.rng.shuffle(deck)
+                shuffled = f" (after shuffling the Laundry Basket, {len(deck)} cards, into the Personal Deck)"
+            if not deck:
+                break
+            drawn.append(deck.pop())
+        hand.extend(drawn)
+        names = ", ".join(self.cards[c].name for c in drawn) or "nothing"
+        return Event(f"Seat {seat} draws {len(drawn)} card(s){shuffled}.",
+                     {seat: f"Seat {seat} (you) draws {names}{shuffled}."})
+
+    def _refill(self, s) -> None:
+        while len(s.row) < ROW_SIZE and s.supply:
+            s.row.append(s.supply.pop())
+
+    def _start_shift(self, s) -> list[Event]:
+        """NS-6: Effort to 0, Actions to 3, then the structures' start effects."""
+        seat = s.turn
+        s.effort[seat], s.actions[seat] = 0, 3
+        events = [Event(f"Shift {s.shift}: seat {seat}'s Shift begins.")]
+        for cid in list(s.shifts[seat]):
+            card = self.cards[cid]
+            if card.structure and any(card.start) and not s.result:
+                events.append(Event(f"Seat {seat}'s {card.name}: {card.view['text']}."))
+                events += self._resolve(s, seat, card.start)
+        return events
+
+    def _end_shift(self, s, seat: int) -> list[Event]:
+        """Lights Out, then NS-10's end-of-Shift endings, then the next Shift."""
+        hand, shift = s.hands[seat], s.shifts[seat]
+        kept = [c for c in shift if self.cards[c].structure]
+        out = len(hand) + len(shift) - len(kept)
+        s.baskets[seat].extend(hand)
+        s.baskets[seat].extend(c for c in shift if not self.cards[c].structure)
+        hand.clear()
+        s.shifts[seat] = kept
+        events = [Event(f"Seat {seat} ends Shift {s.shift}. Lights Out: {out} card(s) to the Laundry Basket.")]
+        events.append(self._draw(s, seat, HAND_SIZE))
+        limit = self.options.turn_limit
+        if not s.supply or s.shift >= limit:
+            why = "the Household Supply is empty" if not s.supply else f"Shift {limit} was the last"
+            s.result = self._final(s, f"NS-10: {why}")
+        elif s.shift >= self.options.max_turns:
+            s.result = Outcome(False, (), tuple(s.care), f"G-4: max_turns ({self.options.max_turns} Shifts) reached")
+        if s.result:
+            return events + [Event(s.result.reason + ".")]
+        s.turn, s.shift = 1 - seat, s.shift + 1
+        return events + self._start_shift(s)
+
+    def _final(self, s, why: str) -> Outcome:
+        """NS-10: most Care Points wins, then most Patience; an exact tie is a draw."""
+        key = [(s.care[p], s.patience[p]) for p in (0, 1)]
+        if key[0] == key[1]:
+            return Outcome(True, (), tuple(s.care), f"{why}; a draw on Care Points and Patience")
+        win = 0 if key[0] > key[1] else 1
+        by = "Care Points" if s.care[0] != s.care[1] else "Patience (Care Points tied)"
+        return Outcome(True, (win,), tuple(s.care), f"{why}; seat {win} wins on {by}")
+
+    # --- reading --------------------------------------------------------------------------
+    def outcome(self, s) -> Outcome | None:
+        """None while the game goes on; scores are Care Points (NS-10)."""
+        return s.result
+
+    def view(self, s, seat: int | None) -> dict:
+        """What ``seat`` may know (``None``: spectator); format in the module docstring."""
+        cards = self.cards
+
+        def show(ids):
+            return [cards[c].view for c in ids]
+
+        players = []
+        for p in (0, 1):
+            current = []
+            for c in s.shifts[p]:
+                d = _copy(cards[c].view)
+                d["health"] = s.health.get(c)
+                current.append(d)
+            players.append({
+                "seat": p, "patience": s.patience[p], "effort": s.effort[p], "actions": s.actions[p],
+                "care": s.care[p], "hand": show(s.hands[p]) if seat == p else None,
+                "hand_count": len(s.hands[p]), "deck_count": len(s.decks[p]), "current_shift": current,
+                "laundry_basket": show(s.baskets[p]), "basket_count": len(s.baskets[p])})
+        r = s.result
+        opts = self.options
+        return {
+            "game": self.name, "seats": 2, "viewer": seat, "phase": "over" if r else "shift",
+            "shift": s.shift, "turn_limit": opts.turn_limit, "turn_seat": None if r else s.turn,
+            "to_act": list(self.to_act(s)),
+            "options": {"play_cost": opts.play_cost, "reshuffle": opts.reshuffle, "turn_limit": opts.turn_limit},
+            "players": players, "supply_row": show(s.row), "household_supply": len(s.supply),
+            "nap_tokens": len(s.naps), "nap_card": cards[s.naps[-1]].view if s.naps else None,
+            "outcome": r and {"finished": r.finished, "winners": list(r.winners), "scores": list(r.scores),
+                              "reason": r.reason},
+        }
