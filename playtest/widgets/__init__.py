@@ -1,1 +1,21 @@
-"""Generic ipywidgets components every game view is built from."""
+"""Generic ipywidgets components every game view is built from (DESIGN "Widgets").
+
+They render view dicts (``Match.view(seat)``) and emit moves; they never touch the
+state. Each is built once and updated in place with ``show``/``update``.
+
+* :class:`Card`, :class:`CardRow`, :class:`Pile`: cards, a seat's row, a pile.
+* :class:`MoveBuilder`: builds a move from the legal moves and ``Game.MOVE_ARGS``.
+* :class:`LogView`, :class:`Timeline`, :class:`NewGamePanel`, :class:`RecordPanel`,
+  :class:`PrivacyScreen`, :class:`ErrorBanner`.
+* :class:`GameApp` wires them to a :class:`~playtest.engine.Table`; a game supplies a
+  :class:`GameBoard`.
+"""
+from .app import GameApp, GameBoard
+from .components import Card, CardRow, ErrorBanner, LogView, Pile, PrivacyScreen, safe, style_widget
+from .moves import MoveBuilder
+from .newgame import HUMAN, NewGamePanel
+from .records import RecordPanel
+from .timeline import Timeline
+
+__all__ = ["GameApp", "GameBoard", "Card", "CardRow", "ErrorBanner", "LogView", "Pile", "PrivacyScreen",
+           "safe", "style_widget", "MoveBuilder", "HUMAN", "NewGamePanel", "RecordPanel", "Timeline"]

@@ -1,0 +1,302 @@
+"""The generic app controller: a :class:`~playtest.engine.Table` (a match with bots)
+wired to a game's board, move controls, open-move panel, log, timeline, new-game panel,
+save/load, privacy screen and error banner.
+
+Who sees what (the security boundary, DESIGN "view"):
+
+* the seat *in control* is the human seat with a pending decision (the first one the
+  game asks); it keeps control until another human seat must decide;
+* with several human seats (hotseat), when control passes to a different human seat a
+  privacy screen goes up and the board shows the spectator view (``Match.view(None)``)
+  and public log until that person clicks "I am seat N — show my cards";
+* only ``Match.view(seat)`` and ``Match.log_for(seat)`` of the unlocked seat (or the
+  spectator's) ever reach a widget; the raw state and bot views never do;
+* a seed drawn at random is never shown while the game runs (it rebuilds every card).
+"""
+from __future__ import annotations
+
+import html
+import time
+from typing import Callable, Mapping
+
+import ipywidgets as w
+
+from ..engine import Match, Move, Table, get_game
+from .components import ErrorBanner, LogView, PrivacyScreen, safe, style_widget
+from .moves import CardArgs, MoveBuilder
+from .newgame import HUMAN, NewGamePanel
+from .records import RecordPanel
+from .timeline import Timeline
+
+
+class GameBoard:
+    """Base class of a game's board: renders a view dict, labels moves, reports card
+    clicks. Subclasses build their widgets once in ``__init__`` and update them in
+    place in :meth:`update`.
+
+    Args:
+        app: the controller; call ``app.card_clicked(seat, pos)`` when a card is clicked
+            and read ``app.seat_name(seat)`` for labels.
+
+    Attributes:
+        widget: the board's box. card_args: see :data:`playtest.widgets.moves.CardArgs`.
+        open_title: caption of the open-move panel (e.g. "Done it!").
+    """
+
+    card_args: CardArgs = {}
+    open_title = "Open moves"
+
+    def __init__(self, app: "GameApp"):
+        self.app = app
+        self.widget = w.VBox()
+
+    def update(self, view: dict, clickable: set[tuple[int, int | None]]) -> None:
+        """Show ``view`` (``Match.view`` of the viewing seat, None = spectator);
+        ``clickable`` = the (seat, position) cards a click would use now."""
+        raise NotImplementedError
+
+    def move_label(self, kind: str, view: dict) -> str:
+        """The button text of a move kind."""
+        return kind
+
+    def move_tooltip(self, kind: str, view: dict) -> str:
+        """The hover text of a move kind (cite RULINGS ids)."""
+        return ""
+
+    def arg_label(self, kind: str, name: str, value, view: dict) -> str:
+        """The dropdown text of one argument value (only what ``view`` says)."""
+        return f"{name} {value}"
+
+
+class GameApp:
+    """A playable game in a notebook or a Voilà dashboard.
+
+    Args:
+        game: registry name or Game class.
+        board: the game's :class:`GameBoard` subclass.
+        seats: seat count of the first game. players: seat -> ``"human"`` or a bot name
+            of ``game.BOTS`` (seats left out are human).
+        options: game options. seed: None draws a random (hidden) seed.
+        start: False builds the app without starting a game (call :meth:`start`).
+        debounce: seconds after a redraw during which clicks are ignored (a double click
+            must not make a second move on the new position); 0 in tests.
+
+    Attributes:
+        widget: the root box to display. table, match: the game being played.
+        control: the human seat in control (None if no seat is human).
+        unlocked: the human seat whose cards are on screen (None behind the privacy
+            screen). viewer: the seat whose view is shown (None = spectator).
+        banner, privacy, board, moves, open_moves, log, timeline, new_game, records:
+            the components.
+
+    Raises:
+        OptionError: bad seat count, options or bot names for the first game.
+    """
+
+    def __init__(self, game, board: type[GameBoard], seats: int, players: Mapping[int, str] | None = None,
+                 options: Mapping | None = None, seed: int | None = None, start: bool = True,
+                 debounce: float = 0.3):
+        self.game = get_game(game)
+        self.debounce = debounce
+        self._settled = 0.0
+        self._drawing = False
+        self.default_players = dict(players or {})
+        self.table: Table | None = None
+        self.players: dict[int, str] = {}
+        self.control = self.unlocked = self.viewer = None
+        self.seed_chosen = False
+        self.banner = ErrorBanner()
+        report = self.banner.show
+        self.privacy = PrivacyScreen(safe(self.unlock, report))
+        self.board = board(self)
+        self.moves = MoveBuilder(self.game.MOVE_ARGS, self.board, safe(self.play, report), self.board.card_args,
+                                 on_change=self._highlight, title="Your move", report=report)
+        self.open_moves = MoveBuilder(self.game.MOVE_ARGS, self.board, safe(self.play, report),
+                                      self.board.card_args, on_change=self._highlight,
+                                      title=self.board.open_title, report=report)
+        self.claimer = w.Dropdown(description="Who", layout=w.Layout(width="180px"))
+        self.claimer.observe(safe(lambda _c: self._drawing or self.refresh(), report), "value")
+        self.open_box = w.VBox([self.open_moves.widget, self.claimer])
+        self.log = LogView()
+        self.timeline = Timeline(safe(self.goto, report), safe(self.branch, report))
+        self.new_game = NewGamePanel(self.game, self.start, seats, dict(players or {}), report=report)
+        self.records = RecordPanel(self._record, self.load, report=report)
+        controls = w.HBox([self.moves.widget, self.open_box], layout=w.Layout(justify_content="space-between"))
+        controls.add_class("pt-controls")
+        setup = w.Accordion(children=[self.new_game.widget, self.records.widget],
+                            titles=("New game", "Save / load record"))
+        self.widget = w.VBox([style_widget(), self.banner.widget, self.privacy.widget, self.board.widget,
+                              controls, self.timeline.widget,
+                              w.HBox([self.log.widget, setup], layout=w.Layout(align_items="flex-start"))])
+        self.widget.add_class("pt-app")
+        self.board.widget.add_class("pt-table")
+        if start:
+            self.start(seats, dict(players or {}), options, seed)
+
+    # --- the game ----------------------------------------------------------------
+    @property
+    def match(self) -> Match:
+        """The match on the table."""
+        return self.table.match
+
+    @property
+    def humans(self) -> list[int]:
+        """The human seats."""
+        return self.table.humans if self.table else []
+
+    def seat_name(self, seat: int) -> str:
+        """A seat's label, e.g. "Seat 2 (you)" or "Seat 1 (heuristic bot)"."""
+        if seat in self.table.bots:
+            return f"Seat {seat} ({self.players.get(seat, 'bot')} bot)"
+        return f"Seat {seat} (you)" if seat == self.viewer else f"Seat {seat}"
+
+    def start(self, seats: int, players: Mapping[int, str], options: Mapping | None = None,
+              seed: int | None = None) -> None:
+        """Start a new game (see the class arguments); bots move until a human must
+        decide.
+
+        Raises:
+            OptionError: bad seats, options or bot names (the running game is kept).
+        """
+        match = Match(self.game, seats, options, seed)
+        self._seat(match, players, seed_chosen=seed is not None)
+
+    def load(self, text: str) -> None:
+        """Load a record (JSON text) and play on from its end. Seats keep the new-game
+        panel's human/bot choice when the seat counts agree; else seat 0 is human and
+        the others are the panel's first bot.
+
+        Raises:
+            RecordError: corrupt or illegal record; the game on the table is kept.
+        """
+        match = Match.from_json(text)
+        seats, players, _, _ = self.new_game.config()
+        if seats != match.game.seats:
+            bot = next((p for p in self.default_players.values() if p != HUMAN), "random")
+            players = {s: bot for s in range(1, match.game.seats)}
+        self._seat(match, players, seed_chosen=True)
+
+    def _seat(self, match: Match, players: Mapping[int, str], seed_chosen: bool) -> None:
+        bots = {s: p for s, p in players.items() if p != HUMAN}
+        table = Table(match, bots)          # raises OptionError before anything changes
+        self.table, self.players, self.seed_chosen = table, dict(bots), seed_chosen
+        self.control = self.unlocked = None
+        self.banner.clear()
+        self.table.run_bots()
+        self.refresh()
+
+    def play(self, move: Move) -> None:
+        """Play a human move, then let the bots move until a human must decide.
+
+        Raises:
+            IllegalMove: the move is not legal now (the state is unchanged).
+        """
+        if self._bouncing():
+            return
+        self.banner.clear()
+        try:
+            self.match.play(move)
+            self.table.run_bots()
+        finally:
+            self.refresh()
+
+    def card_clicked(self, seat: int, pos: int | None) -> None:
+        """A card of ``seat`` at ``pos`` was clicked: it fills an argument of the move
+        being built (the main move first, then the open move)."""
+        if self._bouncing():
+            return
+        for builder in sorted((self.moves, self.open_moves), key=lambda b: b.kind is None):
+            if builder.pick_card(seat, pos):
+                return
+
+    def _bouncing(self) -> bool:
+        return time.monotonic() - self._settled < self.debounce
+
+    def unlock(self, seat: int) -> None:
+        """Seat ``seat``'s person confirmed they hold the device (hotseat)."""
+        if seat == self.control:
+            self.unlocked = seat
+            self.refresh()
+
+    # --- time travel -------------------------------------------------------------
+    def goto(self, n: int) -> None:
+        """Show the position after ``n`` moves (moves are off until back at the end).
+
+        Raises:
+            IndexError: ``n`` outside 0..len(record).
+        """
+        self.match.goto(n)
+        self.refresh()
+
+    def branch(self) -> None:
+        """Play on from the shown position: the later moves of the line are dropped
+        (the timeline asks first). Bots move if it is their turn."""
+        match = self.match.branch()
+        table = Table(match, self.players)
+        self.table = table
+        self.table.run_bots()
+        self.refresh()
+
+    def _record(self) -> tuple[str, bool, str]:
+        return self.match.to_json(), self.match.outcome() is not None, f"{self.game.name}_record.json"
+
+    # --- drawing -----------------------------------------------------------------
+    def refresh(self) -> None:
+        """Redraw every component in place from the views of the match."""
+        self._drawing = True
+        try:
+            self._draw()
+        finally:
+            self._drawing = False
+            self._settled = time.monotonic()
+
+    def _draw(self) -> None:
+        match, humans = self.match, self.humans
+        if match.at_end:
+            pending = [s for s in match.to_act() if s in humans]
+            if pending and self.control not in pending:
+                self.control = pending[0]
+            if self.control is None and humans:
+                self.control = humans[0]
+        if len(humans) == 1:
+            self.unlocked = humans[0]
+        locked = self.control is not None and self.unlocked != self.control
+        self.viewer = None if locked else self.control
+        if locked:
+            self.privacy.show(self.control, self.seat_name(self.control))
+        else:
+            self.privacy.hide()
+        view = match.view(self.viewer)
+        live = match.at_end
+        over = match.outcome() is not None
+        mine = []
+        if self.viewer is not None and live:
+            mine = [m for m in self.table.decision_moves(self.viewer) if m.kind not in self.game.OPEN_MOVES]
+        note = ("The match is rewound: moves are off." if not live else
+                "Game over." if over else "" if mine else "Waiting for another seat." if self.viewer is not None else "")
+        self.moves.show(self.viewer, mine, view, enabled=live, note=note)
+        claimers = [s for s in humans if live and self.table.open_moves(s)]
+        options = [(f"seat {s}", s) for s in claimers]
+        if list(self.claimer.options) != options:
+            keep = self.claimer.value if self.claimer.value in claimers else (
+                self.viewer if self.viewer in claimers else (claimers[0] if claimers else None))
+            self.claimer.options = options
+            self.claimer.value = keep
+        self.claimer.layout.display = None if len(claimers) > 1 else "none"
+        who = self.claimer.value
+        self.open_moves.show(who, self.table.open_moves(who) if who is not None else [], view, enabled=live)
+        self.open_box.layout.display = None if claimers else "none"
+        self.log.show(match.log_for(self.viewer))
+        self.timeline.show(match.cursor, len(match.moves))
+        if not over:
+            self.records.reset()
+        self.board.update(view, self.moves.clickable_cards() | self.open_moves.clickable_cards())
+
+    def _highlight(self) -> None:
+        """A move builder's selection changed: redraw the board's clickable cards."""
+        if not self._drawing and self.table is not None:
+            self.board.update(self.match.view(self.viewer),
+                              self.moves.clickable_cards() | self.open_moves.clickable_cards())
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)

@@ -1,0 +1,208 @@
+"""Small building blocks: card, row of cards, pile, log, error banner, privacy screen.
+
+Each component is built once and updated in place with ``show(...)``; rows of cards
+reuse a pool of :class:`Card` widgets, so a long game never grows the widget tree.
+
+Security (DESIGN "view" boundary): a component only ever receives what a game view
+already decided the viewing seat may see. A face-down card is shown with
+``face_up=False`` and carries no name, effort, tooltip or CSS class that could tell
+cards apart.
+"""
+from __future__ import annotations
+
+import html
+from typing import Callable, Sequence
+
+import ipywidgets as w
+
+from .style import STYLE
+
+
+class Card(w.Button):
+    """One card slot, drawn as a card-sized button (clickable, for move builders).
+
+    Use :meth:`show` to change what it shows; the same widget is reused for other cards.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.show(None)
+
+    def show(self, face_up: bool | None, title: str = "", corner: str = "", kind: str = "",
+             tooltip: str = "", highlight: bool = False, clickable: bool = False) -> None:
+        """Show one card.
+
+        Args:
+            face_up: True for a card whose face the viewer may see; False for a
+                face-down card (drawn as a back: no text, no tooltip, no kind); None for
+                an empty slot (a pile with no card).
+            title: the card's name (face-up only).
+            corner: a short value printed under the name, e.g. the effort ``"3"``.
+            kind: a word for the card's colour class, e.g. ``"chore"`` (face-up only).
+            tooltip: hover text (face-up only), e.g. what an action card does.
+            highlight: the viewer is looking at this card right now.
+            clickable: the card can be picked for the move being built.
+        """
+        classes = ["pt-card"]
+        if face_up:
+            classes += ["pt-face"] + ([f"pt-kind-{kind}"] if kind else [])
+            self.description = f"{title}\n{corner}" if corner != "" else title
+            self.tooltip = tooltip or None
+        else:
+            classes.append("pt-back" if face_up is False else "pt-empty")
+            self.description, self.tooltip = "", None
+        if highlight:
+            classes.append("pt-looking")
+        if clickable:
+            classes.append("pt-clickable")
+        self._dom_classes = tuple(classes)
+
+
+class CardRow:
+    """A labelled row of cards (a seat's list, hand or tableau).
+
+    Args:
+        on_click: called with the card's position (0-based) when a card is clicked.
+
+    Attributes:
+        widget: the ipywidgets box to display.
+    """
+
+    def __init__(self, on_click: Callable[[int], None] | None = None):
+        self._on_click = on_click
+        self.label = w.HTML()
+        self.cards: list[Card] = []
+        self.box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.widget = w.VBox([self.label, self.box], layout=w.Layout(margin="2px 0"))
+        self.widget.add_class("pt-row")
+
+    def show(self, label_html: str, cards: Sequence[dict]) -> None:
+        """Show ``cards`` (each a dict of :meth:`Card.show` keyword arguments) under the
+        label (HTML, already escaped by the caller)."""
+        while len(self.cards) < len(cards):
+            card = Card()
+            card.on_click(lambda _b, pos=len(self.cards): self._on_click and self._on_click(pos))
+            self.cards.append(card)
+        for card, spec in zip(self.cards, cards):
+            card.show(**spec)
+        if self.label.value != label_html:
+            self.label.value = label_html
+        shown = tuple(self.cards[:len(cards)])
+        if self.box.children != shown:
+            self.box.children = shown
+
+
+class Pile:
+    """A pile (deck, discard pile) shown as its top card with a caption under it.
+
+    Args:
+        on_click: called with no argument when the top card is clicked.
+    """
+
+    def __init__(self, on_click: Callable[[], None] | None = None):
+        self.card = Card()
+        if on_click:
+            self.card.on_click(lambda _b: on_click())
+        self.caption = w.HTML()
+        self.widget = w.VBox([self.card, self.caption], layout=w.Layout(align_items="center", margin="0 8px"))
+        self.widget.add_class("pt-pile")
+
+    def show(self, caption: str, **card) -> None:
+        """Show the top card (keyword arguments of :meth:`Card.show`) and a caption
+        (plain text)."""
+        self.card.show(**card)
+        self.caption.value = f"<span class='pt-caption'>{html.escape(caption)}</span>"
+
+
+class LogView:
+    """The game log, newest line first, in a scrolling box."""
+
+    def __init__(self, title: str = "Log", limit: int = 300):
+        self.limit = limit
+        self.html = w.HTML()
+        self.widget = w.VBox([w.HTML(f"<b>{html.escape(title)}</b>"), self.html])
+        self.widget.add_class("pt-log")
+
+    def show(self, lines: Sequence[tuple[int, str]]) -> None:
+        """Show ``lines``: ``(move number, text)`` pairs as from ``Match.log_for(seat)``
+        (already worded for the viewing seat)."""
+        rows = [f"<div><span class='pt-moveno'>{n}</span> {html.escape(text)}</div>"
+                for n, text in reversed(lines[-self.limit:])]
+        self.html.value = "".join(rows) or "<i>nothing yet</i>"
+
+
+class ErrorBanner:
+    """A red banner for errors raised in click handlers (Voilà hides the server log,
+    so the person at the screen must see them here). Hidden while empty."""
+
+    def __init__(self):
+        self.text = w.HTML()
+        self.dismiss = w.Button(description="OK", layout=w.Layout(width="60px"))
+        self.dismiss.on_click(lambda _b: self.clear())
+        self.widget = w.HBox([self.text, self.dismiss], layout=w.Layout(display="none"))
+        self.widget.add_class("pt-error")
+        self.message = ""
+
+    def show(self, error: BaseException | str) -> None:
+        """Show an exception's message (or a text); kept in :attr:`message`."""
+        self.message = str(error) or type(error).__name__
+        self.text.value = f"<b>Error:</b> {html.escape(self.message)}"
+        self.widget.layout.display = "flex"
+
+    def clear(self) -> None:
+        """Hide the banner."""
+        self.message = self.text.value = ""
+        self.widget.layout.display = "none"
+
+
+class PrivacyScreen:
+    """Hotseat privacy screen: asks the next person to take the device.
+
+    Args:
+        on_unlock: called with the seat when its person clicks "I am seat N".
+    """
+
+    def __init__(self, on_unlock: Callable[[int], None]):
+        self.seat: int | None = None
+        self.text = w.HTML()
+        self.button = w.Button(button_style="primary", layout=w.Layout(width="auto"))
+        self.button.on_click(lambda _b: self.seat is not None and on_unlock(self.seat))
+        self.widget = w.VBox([self.text, self.button], layout=w.Layout(display="none"))
+        self.widget.add_class("pt-privacy")
+
+    @property
+    def shown(self) -> bool:
+        """Whether the screen is up."""
+        return self.widget.layout.display != "none"
+
+    def show(self, seat: int, name: str) -> None:
+        """Ask ``seat`` (labelled ``name``, e.g. "Seat 2") to take the device."""
+        self.seat = seat
+        self.text.value = (f"<h3>Pass the device to {html.escape(name)}</h3>"
+                           "<p>Everyone's cards are hidden until they confirm.</p>")
+        self.button.description = f"I am seat {seat} — show my cards"
+        self.widget.layout.display = "flex"
+
+    def hide(self) -> None:
+        """Take the screen down."""
+        self.seat = None
+        self.widget.layout.display = "none"
+
+
+def safe(handler: Callable, report: Callable[[Exception], None] | None) -> Callable:
+    """``handler`` wrapped so that an exception it raises goes to ``report`` (e.g.
+    :meth:`ErrorBanner.show`) instead of the server log; unwrapped if ``report`` is None."""
+    if report is None:
+        return handler
+
+    def run(*args, **kwargs):
+        try:
+            return handler(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - every error must reach the screen
+            report(exc)
+    return run
+
+
+def style_widget() -> w.HTML:
+    """An HTML widget carrying the kit's CSS; put it once in an app's tree."""
+    return w.HTML(STYLE)

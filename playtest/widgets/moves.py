@@ -1,0 +1,262 @@
+"""A generic move builder: from a seat's legal moves and ``Game.MOVE_ARGS``.
+
+Pick the move's kind (one button per kind), then each argument in turn from the values
+the legal moves still allow given the earlier choices (a dropdown per argument, hidden
+when only one value is possible), then Play. Clicking a card can fill a card argument
+(see :meth:`MoveBuilder.pick_card`); a card click that completes the move plays it.
+"""
+from __future__ import annotations
+
+import html
+from typing import Callable, Mapping, Sequence
+
+import ipywidgets as w
+
+from ..engine import Move
+from .components import safe
+
+CardArgs = Mapping[str, Sequence[tuple[str | None, str | None]]]
+"""kind -> the (seat argument, position argument) pairs a card click can fill, in order.
+A seat argument of None means "a card of the moving seat itself"; a position argument of
+None means the click picks a seat only (e.g. Lazy Sunday's ``landlord s``)."""
+
+
+class MoveBuilder:
+    """Builds one move for one seat from its legal moves.
+
+    Args:
+        move_args: the game's ``MOVE_ARGS`` (kind -> argument names).
+        labels: an object with ``move_label(kind, view) -> str``,
+            ``move_tooltip(kind, view) -> str`` and
+            ``arg_label(kind, arg_name, value, view) -> str`` (the game board); labels
+            must say only what ``view`` says.
+        on_move: called with the finished :class:`Move`.
+        card_args: which arguments a card click fills (see :data:`CardArgs`).
+        on_change: called with no argument after the selection changes (so the board
+            can highlight the cards that may be clicked next).
+        title: a caption shown above the buttons.
+        report: where exceptions raised by its click handlers go (e.g.
+            ``ErrorBanner.show``).
+
+    Attributes:
+        widget: the box to display. kind: the kind being built, or None.
+        prefix: the arguments chosen so far.
+    """
+
+    def __init__(self, move_args: Mapping[str, Sequence[str]], labels, on_move: Callable[[Move], None],
+                 card_args: CardArgs | None = None, on_change: Callable[[], None] | None = None,
+                 title: str = "", report: Callable[[Exception], None] | None = None):
+        self.move_args, self.labels, self.on_move = move_args, labels, on_move
+        self.card_args = card_args or {}
+        self.on_change = on_change or (lambda: None)
+        self.report = report
+        self.seat: int | None = None
+        self.moves: list[Move] = []
+        self.view: dict = {}
+        self.kind: str | None = None
+        self.prefix: list = []
+        self.enabled = True
+        self._busy = False
+        self.buttons: dict[str, w.Button] = {}          # one button per kind, ever
+        self.dropdowns: list[w.Dropdown] = []           # pool, one per argument position
+        self.kind_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.play_button = w.Button(description="Play", button_style="success", disabled=True,
+                                    layout=w.Layout(width="auto"))
+        self.play_button.on_click(safe(lambda _b: self._play_chosen(), report))
+        self.cancel_button = w.Button(description="Cancel", layout=w.Layout(width="auto"))
+        self.cancel_button.on_click(safe(lambda _b: self.select(None), report))
+        self.arg_box = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        self.title = w.HTML(f"<b>{html.escape(title)}</b>" if title else "")
+        self.hint = w.HTML()
+        self.widget = w.VBox([self.title, self.kind_box, self.arg_box, self.hint])
+
+    # --- input ------------------------------------------------------------------
+    def show(self, seat: int | None, moves: Sequence[Move], view: dict, enabled: bool = True,
+             note: str = "") -> None:
+        """Offer ``moves`` (all by ``seat``) labelled from ``view``. The choice in
+        progress is kept if it still fits the new moves, else reset.
+
+        Args:
+            enabled: False greys the buttons out (e.g. while the match is rewound).
+            note: a line of text shown under the buttons.
+        """
+        same = seat == self.seat and list(moves) == self.moves
+        self.seat, self.moves, self.view, self.enabled = seat, list(moves), view, enabled
+        kinds = list(dict.fromkeys(m.kind for m in self.moves))
+        for kind in kinds:
+            button = self.buttons.get(kind)
+            if button is None:
+                button = self.buttons[kind] = w.Button(layout=w.Layout(width="auto"))
+                button.on_click(safe(lambda _b, k=kind: self.select(k), self.report))
+            button.description = self.labels.move_label(kind, view)
+            button.tooltip = self.labels.move_tooltip(kind, view) or None
+            button.disabled = not enabled
+        shown = tuple(self.buttons[k] for k in kinds)
+        if self.kind_box.children != shown:
+            self.kind_box.children = shown
+        if not same or not enabled:
+            self.kind, self.prefix = None, []
+        self.hint.value = f"<i>{html.escape(note)}</i>" if note else ""
+        self._sync()
+
+    def select(self, kind: str | None) -> None:
+        """Start building a move of ``kind`` (None: cancel). A kind whose only move
+        has no argument is played at once."""
+        if kind is not None and (not self.enabled or kind not in {m.kind for m in self.moves}):
+            return      # a stale click (the moves changed since the button was drawn)
+        self.kind, self.prefix = kind, []
+        if kind is not None:
+            self._advance()
+            if self._complete() and not self._next_values():
+                return self._emit()
+        self._sync()
+
+    def choose(self, position: int, value) -> None:
+        """Choose ``value`` for argument ``position`` of the kind being built (later
+        choices are dropped).
+
+        Raises:
+            ValueError: no legal move has that value there, given the earlier choices.
+        """
+        if self.kind is None or position > len(self.prefix):
+            raise ValueError("choose the move first")
+        prefix = self.prefix[:position]
+        if value not in self._values(prefix):
+            raise ValueError(f"{value!r} is not a legal choice for "
+                             f"{self._arg_name(position)} of {self.kind} now")
+        self.prefix = prefix + [value]
+        self._advance()
+        self._sync()
+
+    def pick_card(self, seat: int, pos: int | None) -> bool:
+        """A click on card ``pos`` of ``seat``: fill the next card argument of the move
+        being built (choosing the kind first if only one kind can use that card). Plays
+        the move if the click completes it. Returns whether the click was used."""
+        if not self.enabled or not self.moves:
+            return False
+        kinds = [self.kind] if self.kind else [k for k in dict.fromkeys(m.kind for m in self.moves)
+                                               if self._card_prefix(k, [], seat, pos) is not None]
+        if len(kinds) != 1:
+            return False
+        prefix = self._card_prefix(kinds[0], self.prefix if self.kind else [], seat, pos)
+        if prefix is None:
+            return False
+        self.kind, self.prefix = kinds[0], prefix
+        self._advance()
+        if self._complete() and not self._next_values():
+            self._emit()
+        else:
+            self._sync()
+        return True
+
+    def clickable_cards(self) -> set[tuple[int, int | None]]:
+        """The (seat, position) cards whose click :meth:`pick_card` would use now (for
+        highlighting); position None stands for "any card of that seat"."""
+        if not self.enabled:
+            return set()
+        prefix = self.prefix if self.kind else []
+        found: dict[tuple, set] = {}
+        for kind in [self.kind] if self.kind else list(dict.fromkeys(m.kind for m in self.moves)):
+            for seat_arg, pos_arg in self.card_args.get(kind, ()):
+                si, pi = self._pair_raw(kind, seat_arg, pos_arg)
+                idx = [i for i in (si, pi) if i is not None]
+                if not idx or min(idx) != len(prefix):
+                    continue
+                for m in self.moves:
+                    if m.kind == kind and list(m.args[:len(prefix)]) == prefix and len(m.args) > max(idx):
+                        card = (m.args[si] if si is not None else m.seat, m.args[pi] if pi is not None else None)
+                        found.setdefault(card, set()).add(kind)
+        return {card for card, kinds in found.items() if len(kinds) == 1}
+
+    # --- internals ----------------------------------------------------------------
+    def _arg_name(self, i: int) -> str:
+        names = self.move_args.get(self.kind, ())
+        return names[i] if i < len(names) else f"argument {i + 1}"
+
+    def _pair_raw(self, kind, seat_arg, pos_arg):
+        names = list(self.move_args.get(kind, ()))
+        return [names.index(a) if a in names else None for a in (seat_arg, pos_arg)]
+
+    def _pair_indices(self, kind, seat_arg, pos_arg) -> list[int]:
+        return [i for i in self._pair_raw(kind, seat_arg, pos_arg) if i is not None]
+
+    def _card_prefix(self, kind, prefix, seat, pos):
+        """The prefix after a click on (seat, pos) for ``kind``, or None if unusable."""
+        for seat_arg, pos_arg in self.card_args.get(kind, ()):
+            if seat_arg is None and seat != self.seat:
+                continue
+            raw = self._pair_raw(kind, seat_arg, pos_arg)
+            idx = [i for i in raw if i is not None]
+            if not idx or min(idx) != len(prefix) or max(idx) - min(idx) + 1 != len(idx):
+                continue
+            values = {raw[0]: seat, raw[1]: pos}
+            new = list(prefix) + [values[i] for i in sorted(idx)]
+            if any(m.kind == kind and list(m.args[:len(new)]) == new for m in self.moves):
+                return new
+        return None
+
+    def _candidates(self, prefix) -> list[Move]:
+        return [m for m in self.moves if m.kind == self.kind and list(m.args[:len(prefix)]) == list(prefix)]
+
+    def _values(self, prefix) -> list:
+        return list(dict.fromkeys(m.args[len(prefix)] for m in self._candidates(prefix) if len(m.args) > len(prefix)))
+
+    def _next_values(self) -> list:
+        return self._values(self.prefix)
+
+    def _complete(self) -> Move | None:
+        return next((m for m in self._candidates(self.prefix) if list(m.args) == self.prefix), None)
+
+    def _advance(self) -> None:
+        """Fill arguments that have only one possible value."""
+        while not self._complete():
+            values = self._next_values()
+            if len(values) != 1:
+                break
+            self.prefix.append(values[0])
+
+    def _sync(self) -> None:
+        """Redraw the argument dropdowns for the current kind and prefix."""
+        self._busy = True
+        try:
+            shown = []
+            if self.kind is not None:
+                for i in range(len(self.prefix) + 1):
+                    values = self._values(self.prefix[:i])
+                    if len(values) < 2 and not (values and i == len(self.prefix)):
+                        continue
+                    while len(self.dropdowns) <= i:
+                        dd = w.Dropdown(layout=w.Layout(width="auto"))
+                        dd.observe(safe(lambda ch, pos=len(self.dropdowns): self._dropdown_changed(pos, ch),
+                                        self.report), "index")
+                        self.dropdowns.append(dd)
+                    dd = self.dropdowns[i]
+                    name = self._arg_name(i)
+                    dd.options = [(self.labels.arg_label(self.kind, name, v, self.view), v) for v in values]
+                    dd.description = name
+                    dd.index = values.index(self.prefix[i]) if i < len(self.prefix) else None
+                    shown.append(dd)
+                shown += [self.play_button, self.cancel_button]
+            self.play_button.disabled = not self.enabled or self._complete() is None
+            if self.arg_box.children != tuple(shown):
+                self.arg_box.children = tuple(shown)
+            for kind, button in self.buttons.items():
+                button.button_style = "info" if kind == self.kind else ""
+        finally:
+            self._busy = False
+        self.on_change()
+
+    def _dropdown_changed(self, position: int, change) -> None:
+        if self._busy or change["new"] is None or self.kind is None:
+            return
+        self.choose(position, self.dropdowns[position].value)
+
+    def _play_chosen(self) -> None:
+        if self.enabled and self._complete():
+            self._emit()
+
+    def _emit(self) -> None:
+        move = self._complete()
+        self.kind, self.prefix = None, []
+        self._sync()
+        self.on_move(move)

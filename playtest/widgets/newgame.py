@@ -1,0 +1,131 @@
+"""The new-game panel: seat count, human or bot per seat, one input per game option
+(generated from ``Game.Options.model_fields``, with the RULINGS description as tooltip
+and help line), and the seed (blank = random)."""
+from __future__ import annotations
+
+import html
+import types
+from typing import Any, Callable, Literal, Union, get_args, get_origin
+
+import ipywidgets as w
+
+from ..engine import OptionError, RandomBot
+from .components import safe
+
+HUMAN = "human"
+
+
+def _choices(annotation) -> list | None:
+    """The finite list of values an option annotation allows, or None if not finite."""
+    if annotation is bool:
+        return [False, True]
+    if annotation is type(None):
+        return [None]
+    origin = get_origin(annotation)
+    if origin is Literal:
+        return list(get_args(annotation))
+    if origin in (Union, types.UnionType):
+        parts = [_choices(a) for a in get_args(annotation)]
+        return None if any(p is None for p in parts) else [v for p in parts for v in p]
+    return None
+
+
+def _bound(field, kind: str):
+    for meta in field.metadata:
+        if hasattr(meta, kind):
+            return getattr(meta, kind)
+    return None
+
+
+def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
+    """An input widget for one pydantic option field, and a function reading its value.
+
+    bool -> Checkbox; a finite set (Literal, None) -> Dropdown; int -> IntText (bounded
+    by ``ge``/``le``); anything else -> Text, read as an int if it is a whole number,
+    ``none`` as None, else the text.
+    """
+    tip = field.description or ""
+    common = dict(description=name, tooltip=tip, style={"description_width": "initial"})
+    choices = _choices(field.annotation)
+    if field.annotation is bool:
+        box = w.Checkbox(value=bool(field.default), indent=False, **common)
+        return box, lambda: box.value
+    if choices is not None:
+        box = w.Dropdown(options=[("none" if v is None else str(v), v) for v in choices], value=field.default, **common)
+        return box, lambda: box.value
+    if field.annotation is int:
+        lo, hi = _bound(field, "ge"), _bound(field, "le")
+        box = (w.BoundedIntText(min=lo if lo is not None else -10**9, max=hi if hi is not None else 10**9,
+                                value=field.default, **common))
+        return box, lambda: box.value
+    box = w.Text(value="none" if field.default is None else str(field.default), **common)
+
+    def read():
+        text = box.value.strip()
+        if text.lstrip("-").isdigit():
+            return int(text)
+        return None if text.lower() in ("", "none") else text
+    return box, read
+
+
+class NewGamePanel:
+    """Set up a new game of ``game``.
+
+    Args:
+        game: the Game class (its ``min_seats``/``max_seats``, ``BOTS`` and ``Options``).
+        on_start: called with ``(seats: int, players: dict[int, str], options: dict,
+            seed: int | None)`` when Start is clicked; ``players[seat]`` is ``"human"`` or
+            the name of one of the game's bots. Exceptions propagate (the app shows them).
+        seats: default seat count. players: default seat -> ``"human"`` or bot name
+            (seats left out are human).
+        report: where exceptions raised by Start go (e.g. ``ErrorBanner.show``).
+
+    Attributes:
+        widget: the box to display. inputs: option name -> its input widget.
+    """
+
+    def __init__(self, game, on_start: Callable[[int, dict, dict, int | None], None],
+                 seats: int | None = None, players: dict[int, str] | None = None,
+                 report: Callable[[Exception], None] | None = None):
+        self.game, self.on_start = game, on_start
+        bots = list(getattr(game, "BOTS", {"random": RandomBot}))
+        self.seats = w.Dropdown(options=list(range(game.min_seats, game.max_seats + 1)),
+                                value=seats or game.min_seats, description="Seats")
+        self.seats.observe(lambda _c: self._sync(), "value")
+        players = players or {}
+        self.players = [w.Dropdown(options=[("Human", HUMAN)] + [(f"Bot: {b}", b) for b in bots],
+                                   value=players.get(s, HUMAN), description=f"Seat {s}",
+                                   layout=w.Layout(width="220px"))
+                        for s in range(game.max_seats)]
+        self.player_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.inputs: dict[str, w.Widget] = {}
+        self._readers: dict[str, Callable[[], Any]] = {}
+        rows = []
+        for name, field in game.Options.model_fields.items():
+            box, read = option_input(name, field)
+            self.inputs[name], self._readers[name] = box, read
+            help_line = w.HTML(html.escape(field.description or ""))
+            help_line.add_class("pt-help")
+            rows.append(w.HBox([box, help_line], layout=w.Layout(align_items="center")))
+        self.seed = w.Text(description="Seed", placeholder="blank = random",
+                           tooltip="G-3: the seed of the game's random stream; blank draws a random one")
+        self.start = w.Button(description="Start new game", button_style="primary", layout=w.Layout(width="auto"))
+        self.start.on_click(safe(lambda _b: self.on_start(*self.config()), report))
+        self.widget = w.VBox([self.seats, self.player_box, *rows, self.seed, self.start])
+        self._sync()
+
+    def _sync(self) -> None:
+        self.player_box.children = tuple(self.players[:self.seats.value])
+
+    def config(self) -> tuple[int, dict[int, str], dict[str, Any], int | None]:
+        """The chosen ``(seats, players, options, seed)``.
+
+        Raises:
+            OptionError: the seed is not blank and not a whole number.
+        """
+        seats = self.seats.value
+        text = self.seed.value.strip()
+        if text and not text.isdigit():
+            raise OptionError(f"the seed must be a whole number or blank (random), not {text!r}")
+        options = {name: read() for name, read in self._readers.items()}
+        return seats, {s: self.players[s].value for s in range(seats)}, options, int(text) if text else None

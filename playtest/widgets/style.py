@@ -1,0 +1,38 @@
+"""The kit's CSS, shipped in one HTML widget (see ``components.style_widget``).
+
+Class names say what a slot *is* (back, face, looking, clickable), never which card.
+"""
+
+STYLE = """<style>
+.pt-app { font-family: system-ui, sans-serif; max-width: 1100px; }
+.pt-table { background: #2f6b3a; border-radius: 12px; padding: 10px 14px; color: #f4f4f0; }
+.pt-table .widget-html, .pt-table .widget-html-content { color: #f4f4f0; }
+.pt-status { font-size: 15px; }
+.pt-card.jupyter-button, .pt-card.widget-button {
+  width: 78px; height: 104px; margin: 3px; padding: 4px; border-radius: 8px;
+  white-space: pre-line; line-height: 1.2; font-size: 12px; font-weight: 600;
+  display: flex; align-items: center; justify-content: center; text-align: center;
+  box-shadow: 0 1px 3px rgba(0,0,0,.45); overflow: hidden; }
+.pt-card.pt-back { background: repeating-linear-gradient(45deg, #2d4f8b, #2d4f8b 6px, #3a63a8 6px, #3a63a8 12px);
+  border: 3px solid #f4f4f0; }
+.pt-card.pt-face { background: #fffdf6; color: #222; border: 1px solid #999; }
+.pt-card.pt-kind-action { background: #fff0d6; border-color: #c9822b; }
+.pt-card.pt-empty { background: transparent; border: 2px dashed rgba(255,255,255,.5); box-shadow: none; }
+.pt-card.pt-looking { outline: 3px solid #ffd54a; outline-offset: 1px; }
+.pt-card.pt-clickable { cursor: pointer; box-shadow: 0 0 0 3px #7fe3ff, 0 1px 3px rgba(0,0,0,.45); }
+.pt-card.pt-clickable:hover { transform: translateY(-3px); }
+.pt-caption { font-size: 12px; }
+.pt-row { border-top: 1px solid rgba(255,255,255,.15); padding-top: 2px; }
+.pt-seatlabel { font-size: 13px; }
+.pt-seatlabel .pt-turn { background: #ffd54a; color: #222; border-radius: 4px; padding: 0 4px; }
+.pt-controls { background: #f3f1ea; border-radius: 8px; padding: 6px 10px; margin-top: 6px; }
+.pt-error { background: #fde2e1; border: 2px solid #c62828; color: #8e1b1b; border-radius: 6px;
+  padding: 6px 10px; align-items: center; }
+.pt-error .widget-html-content { color: #8e1b1b; white-space: normal; }
+.pt-privacy { background: #263238; color: white; border-radius: 10px; padding: 16px; margin: 6px 0; }
+.pt-privacy .widget-html-content, .pt-privacy h3 { color: white; }
+.pt-log .widget-html-content { max-height: 220px; overflow-y: auto; font-size: 12px; display: block; }
+.pt-moveno { color: #888; display: inline-block; min-width: 2.5em; }
+.pt-help .widget-html-content { font-size: 11px; color: #666; line-height: 1.2; }
+.pt-rewound { background: #fff3cd; border-radius: 6px; padding: 2px 8px; }
+</style>"""

@@ -1,0 +1,340 @@
+"""Generic widget components, driven from Python (clicks via ``button.click()``).
+
+Game-agnostic: they use the engine's toy game (tests/toy_game.py: a seat on turn, a
+reaction window, simultaneous secret choices, an open move ``slap`` and one secret
+number per seat) and view dicts written by hand.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+
+import ipywidgets as w
+from ipywidgets.widgets.widget import _instances
+import pytest
+import toy_game  # noqa: F401  (registers the "toy" game)
+
+from playtest import Match, Move, RecordError
+from playtest.widgets import Card, CardRow, GameApp, GameBoard, MoveBuilder, NewGamePanel, Timeline
+
+
+class ToyBoard(GameBoard):
+    """Each seat shows one card: its secret number, face-up only to that seat."""
+
+    card_args = {"poke": (("target", None),)}
+    open_title = "Slap!"
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.rows = [CardRow(lambda pos, s=s: self.app.card_clicked(s, pos)) for s in range(5)]
+        self.widget.children = tuple(r.widget for r in self.rows)
+
+    def update(self, view, clickable):
+        n = len(view["points"])
+        for seat, row in enumerate(self.rows):
+            mine = seat == view["viewer"]
+            card = dict(face_up=True, title=f"Secret {view['secret']}", corner="") if mine else dict(face_up=False)
+            row.show(f"{self.app.seat_name(seat)}: {view['points'][seat]} points" if seat < n else "",
+                     [dict(card, clickable=(seat, None) in clickable)] if seat < n else [])
+
+    def arg_label(self, kind, name, value, view):
+        return f"seat {value}"
+
+
+def kind_button(builder: MoveBuilder, label: str) -> w.Button:
+    return next(b for b in builder.kind_box.children if b.description == label)
+
+
+def step(app):
+    """Click through one decision of the seat in control: pass if it may, else the first
+    kind offered (dodge a poke, or a choice; a kind with arguments then its first value)."""
+    labels = [b.description for b in app.moves.kind_box.children]
+    kind_button(app.moves, "pass" if "pass" in labels else labels[0]).click()
+    if app.moves.kind is not None:
+        dropdown = app.moves.arg_box.children[0]
+        dropdown.value = dropdown.options[0][1]
+        app.moves.play_button.click()
+
+
+def toy_app(players, seats=3, seed=5, **kw):
+    return GameApp("toy", ToyBoard, seats, players, seed=seed, debounce=0, **kw)
+
+
+# --- card and row -----------------------------------------------------------------
+def test_face_down_card_carries_nothing():
+    card = Card()
+    card.show(True, title="Secret 7", corner="7", kind="chore", tooltip="a tip", highlight=True)
+    assert "Secret 7" in card.description and card.tooltip == "a tip"
+    assert {"pt-face", "pt-kind-chore", "pt-looking"} <= set(card._dom_classes)
+    card.show(False)
+    state = json.dumps(card.get_state(), default=str)
+    assert "Secret" not in state and "chore" not in state and card.description == ""
+    assert "pt-back" in card._dom_classes and card.tooltip is None
+
+
+def test_row_reuses_its_card_pool():
+    clicks = []
+    row = CardRow(clicks.append)
+    row.show("six", [dict(face_up=False)] * 6)
+    first = list(row.box.children)
+    row.show("two", [dict(face_up=False)] * 2)
+    row.show("five", [dict(face_up=True, title="x")] * 5)
+    assert list(row.box.children) == first[:5] and len(row.cards) == 6
+    row.box.children[3].click()
+    assert clicks == [3]
+
+
+# --- move builder -------------------------------------------------------------------
+class Labels:
+    def move_label(self, kind, view):
+        return kind.upper()
+
+    def move_tooltip(self, kind, view):
+        return ""
+
+    def arg_label(self, kind, name, value, view):
+        return f"{name}={value}"
+
+
+def builder(moves, card_args=None):
+    played = []
+    b = MoveBuilder({"trade": ("p", "s", "q"), "take": ("p",), "claim": ("s", "p", "serial"), "go": ()},
+                    Labels(), played.append, card_args or {})
+    b.show(0, moves, {})
+    return b, played
+
+
+def test_builder_offers_only_values_allowed_by_earlier_choices():
+    moves = [Move(0, "trade", (0, 1, 0)), Move(0, "trade", (0, 2, 3)), Move(0, "trade", (1, 2, 0)), Move(0, "go")]
+    b, played = builder(moves)
+    assert [x.description for x in b.kind_box.children] == ["TRADE", "GO"]
+    kind_button(b, "TRADE").click()
+    first = b.arg_box.children[0]
+    assert first.options == (("p=0", 0), ("p=1", 1)) and first.index is None
+    assert b.play_button.disabled
+    first.value = 1           # only trade 1 2 0 is left: s and q are filled in, no dropdown
+    assert b.prefix == [1, 2, 0] and not b.play_button.disabled
+    assert [c for c in b.arg_box.children if isinstance(c, w.Dropdown)] == [first]
+    b.play_button.click()
+    assert played == [Move(0, "trade", (1, 2, 0))] and b.kind is None
+    first.value = 0           # a stale dropdown no longer acts
+    assert len(played) == 1
+
+
+def test_builder_plays_argument_free_move_at_once_and_ignores_stale_clicks():
+    b, played = builder([Move(0, "go"), Move(0, "take", (2,))])
+    go = kind_button(b, "GO")
+    go.click()
+    assert played == [Move(0, "go")]
+    b.show(0, [Move(0, "take", (2,))], {})
+    go.click()                # the button is no longer offered: nothing happens
+    assert played == [Move(0, "go")]
+    kind_button(b, "TAKE").click()   # a kind with one legal move plays at once
+    assert played == [Move(0, "go"), Move(0, "take", (2,))]
+
+
+def test_card_click_fills_card_arguments_and_plays():
+    moves = [Move(0, "trade", (p, s, q)) for p in (0, 1) for s in (1, 2) for q in (0, 1)]
+    moves += [Move(0, "claim", (s, p, 9)) for s in (0, 1) for p in (0, 1)]
+    b, played = builder(moves, {"trade": ((None, "p"), ("s", "q")), "claim": (("s", "p"),)})
+    assert not b.pick_card(2, 0)           # own-card-only first argument, ambiguous kinds
+    kind_button(b, "TRADE").click()
+    assert (0, 1) in b.clickable_cards() and (1, 0) not in b.clickable_cards()
+    assert b.pick_card(0, 1) and b.prefix == [1]
+    assert b.clickable_cards() == {(s, q) for s in (1, 2) for q in (0, 1)}
+    assert not b.pick_card(0, 0)           # own card again: not a legal "s q"
+    assert b.pick_card(2, 0)
+    assert played == [Move(0, "trade", (1, 2, 0))]
+    kind_button(b, "CLAIM").click()
+    b.pick_card(1, 1)                       # the serial has one value: filled and played
+    assert played[-1] == Move(0, "claim", (1, 1, 9))
+
+
+# --- the app ------------------------------------------------------------------------
+def test_click_plays_move_and_bots_answer():
+    app = toy_app({1: "random", 2: "random"})
+    assert app.control == 0 and app.viewer == 0 and not app.privacy.shown
+    kind_button(app.moves, "pass").click()
+    assert app.match.moves[0] == Move(0, "pass")
+    assert len(app.match.moves) > 1          # the bots played their turns
+    assert app.match.to_act() == (0,) or app.match.outcome() is not None
+    assert "Seat 0 passes." in app.log.html.value
+
+
+def test_card_click_fills_target():
+    app = toy_app({1: "random", 2: "random"})
+    kind_button(app.moves, "poke").click()
+    assert {(1, None), (2, None)} <= app.moves.clickable_cards()
+    assert "pt-clickable" in app.board.rows[2].cards[0]._dom_classes
+    app.board.rows[2].cards[0].click()
+    assert app.match.moves[0] == Move(0, "poke", (2,))
+
+
+def test_error_banner_shows_illegal_move_and_game_goes_on():
+    app = toy_app({1: "random", 2: "random"})
+    app.moves.on_move(Move(0, "choose", (2,)))      # not offered now
+    assert "Illegal move '0 choose 2'" in app.banner.message and "Legal moves for seat 0" in app.banner.message
+    assert app.banner.widget.layout.display != "none" and app.match.moves == []
+    kind_button(app.moves, "pass").click()
+    assert app.banner.message == "" and app.match.moves[0] == Move(0, "pass")
+
+
+def test_handler_exceptions_reach_the_banner():
+    app = toy_app({1: "random", 2: "random"})
+    app.new_game.seed.value = "abc"
+    app.new_game.start.click()
+    assert "seed must be a whole number" in app.banner.message
+    app.timeline.on_goto(10**6)
+    assert "not in the record" in app.banner.message
+
+
+def test_timeline_rewind_branch_and_back_to_live():
+    app = toy_app({1: "random", 2: "random"})
+    for _ in range(3):
+        step(app)
+    total = len(app.match.moves)
+    app.timeline.back.click()
+    assert app.match.cursor == total - 1 and app.timeline.rewound
+    assert all(b.disabled for b in app.moves.kind_box.children)
+    assert app.timeline.live.layout.display is None and "Rewound" in app.timeline.label.value
+    app.moves.on_move(Move(0, "pass"))
+    assert "rewound" in app.banner.message and len(app.match.moves) == total
+    app.timeline.slider.value = 1
+    assert app.match.cursor == 1
+    app.timeline.live.click()
+    assert app.match.cursor == total and app.match.at_end
+    app.timeline.first.click()
+    app.timeline.forward.click()
+    app.timeline.branch.click()                   # asks first: nothing dropped yet
+    assert app.timeline.confirm_box.layout.display == "flex" and len(app.match.moves) == total
+    assert f"drops the {total - 1} later moves" in app.timeline.question.value
+    app.timeline.cancel.click()
+    assert len(app.match.moves) == total
+    app.timeline.branch.click()
+    app.timeline.confirm.click()
+    assert len(app.match.moves) >= 1 and app.match.moves[0] == Move(0, "pass") and app.match.at_end
+    assert not app.timeline.rewound
+
+
+def test_new_game_panel_builds_inputs_from_options():
+    from playtest.games.lazy_sunday import LazySunday
+    started = []
+    panel = NewGamePanel(LazySunday, lambda *a: started.append(a), seats=4,
+                         players={1: "heuristic", 2: "random", 3: "heuristic"})
+    assert set(panel.inputs) == set(LazySunday.Options.model_fields)
+    for name, field in LazySunday.Options.model_fields.items():
+        assert panel.inputs[name].tooltip == field.description
+    assert isinstance(panel.inputs["great_escape"], w.Checkbox)
+    assert panel.inputs["match_to"].options == (("100", 100), ("none", None))
+    assert len(panel.player_box.children) == 4
+    panel.seats.value = 2
+    assert len(panel.player_box.children) == 2
+    panel.inputs["rounds"].value = 3
+    panel.inputs["first_player"].value = "random"
+    panel.seed.value = "42"
+    panel.start.click()
+    assert started == [(2, {0: "human", 1: "heuristic"},
+                        {"first_player": "random", "max_turns": 1000, "rounds": 3, "match_to": None,
+                         "great_escape": False}, 42)]
+
+
+def test_new_game_from_panel_and_bad_option():
+    app = toy_app({1: "random", 2: "random"})
+    app.new_game.seats.value = 2
+    app.new_game.players[1].value = "human"
+    app.new_game.inputs["max_turns"].value = 50
+    app.new_game.start.click()
+    assert app.match.game.seats == 2 and app.humans == [0, 1] and app.match.game.options.max_turns == 50
+    old = app.match
+    app.new_game.inputs["first_player"].value = "7"
+    app.new_game.start.click()
+    assert "first_player" in app.banner.message and app.match is old
+
+
+def test_privacy_screen_between_two_human_seats():
+    app = toy_app({2: "random"}, seed=1)
+    assert app.privacy.shown and app.viewer is None       # who holds the device first?
+    assert "Secret" not in json.dumps([x.get_state() for x in app.board.rows[0].cards], default=str)
+    app.privacy.button.click()
+    assert not app.privacy.shown and app.viewer == 0
+    assert app.board.rows[0].cards[0].description.startswith("Secret")
+    kind_button(app.moves, "pass").click()                 # seat 1 (human) is next
+    assert app.control == 1 and app.privacy.shown and app.viewer is None
+    assert "I am seat 1" in app.privacy.button.description
+    states = json.dumps([x.get_state() for x in _instances.values()], default=str)
+    assert "Secret" not in states                           # no seat's secret anywhere
+    assert app.moves.kind_box.children == ()
+    app.privacy.button.click()
+    assert app.viewer == 1 and app.board.rows[1].cards[0].description.startswith("Secret")
+    assert app.board.rows[0].cards[0].description == ""
+
+
+def test_open_move_panel_lets_any_human_seat_move():
+    app = toy_app({2: "random"}, seed=1)
+    app.privacy.button.click()
+    assert [v for _, v in app.claimer.options] == [0, 1]
+    app.claimer.value = 1
+    kind_button(app.open_moves, "slap").click()
+    assert app.match.moves[-1] == Move(1, "slap")
+
+
+def test_record_save_warns_and_load_rejects_corrupt_file():
+    app = toy_app({1: "random", 2: "random"})
+    app.records.save.click()
+    assert "Warning" in app.records.note.value and app.records.link.value == ""
+    app.records.anyway.click()
+    assert "data:application/json;base64," in app.records.link.value
+    step(app)
+    assert app.records.link.value == ""                     # gone at the next move
+    old, moves = app.match, list(app.match.moves)
+    with pytest.raises(RecordError):
+        app.load("{not json")
+    app.records.upload.value = ({"name": "r.json", "type": "application/json", "size": 3,
+                                 "content": memoryview(b"[1]"),
+                                 "last_modified": datetime.datetime.now(datetime.timezone.utc)},)
+    assert "not a playtest record" in app.banner.message
+    assert app.match is old and app.match.moves == moves
+    other = Match("toy", 3, seed=9)
+    other.play("0 pass")
+    app.load(other.to_json())
+    assert app.match.seed == 9 and app.match.moves[0] == Move(0, "pass")
+
+
+def test_double_clicks_are_debounced():
+    app = GameApp("toy", ToyBoard, 3, {1: "random", 2: "random"}, seed=5, debounce=60)
+    app._settled = 0.0
+    step(app)
+    played = len(app.match.moves)
+    app.moves.on_move(Move(0, "pass"))            # right after the redraw: ignored
+    assert len(app.match.moves) == played
+
+
+def test_widgets_are_updated_in_place():
+    app = toy_app({1: "random", 2: "random"})
+    for _ in range(3):
+        step(app)
+    before, cards = len(_instances), [r.cards[0] for r in app.board.rows[:3]]
+    for _ in range(12):
+        if app.match.outcome() is None:
+            step(app)
+    # only first-seen move kinds add a button (3 widgets each: button, layout, style)
+    assert len(_instances) - before <= 3 * 7
+    assert [r.cards[0] for r in app.board.rows[:3]] == cards
+
+
+@pytest.fixture(autouse=True)
+def _close_widgets():
+    yield
+    w.Widget.close_all()
+
+
+def test_timeline_component_alone():
+    calls = []
+    t = Timeline(calls.append, lambda: calls.append("branch"))
+    t.show(5, 5)
+    assert t.live.layout.display == "none" and t.forward.disabled
+    t.show(2, 5)
+    t.forward.click()
+    t.back.click()
+    t.first.click()
+    assert calls == [3, 1, 0]
