@@ -1,0 +1,985 @@
+"""Chore Race: the rules engine (RULINGS G-1..G-4, CR-1..CR-21).
+
+Race to score ``target_vp`` (15) VP by completing chores. On your turn: the Draw step
+(automatic), the Play step (two slots, CR-4), then the Score step (CR-14).
+
+Moves
+=====
+Text form ``"<seat> <kind> <args>"``; positions are ints (0-based). ``P`` is a position in
+the mover's own tableau, ``S`` an opponent seat, ``Q`` a position in S's tableau, ``CARD``
+an action card key (``done finally inspection excuse delegate swap meeting later
+teamwork``; see ``view["keys"]``).
+
+==========  ===============  ==========  ====================================================
+kind        args             phase       meaning
+==========  ===============  ==========  ====================================================
+done        P                play        progress slot: Done, +1 on own chore P (CR-5)
+finally     P                play        progress slot: Finally!, +3 on own chore P (CR-5)
+discard     SLOT CARD        play        SLOT is ``progress`` or ``action``: use that slot to
+                                         discard one CARD from hand (CR-4)
+inspection  S Q              play        action slot: -1 progress on S's chore Q, Q has 1+ (CR-13)
+delegate    S                play        action slot: Delegate on S (CR-9)
+teamwork    S                play        action slot: Teamwork with S (CR-10)
+swap        P S Q            play        action slot: Chore Swap own P with S's Q (CR-11)
+meeting     -                play        action slot: Family Meeting (CR-8)
+later       P                play        action slot: I'll Do It Later, discard own chore P,
+                                         draw a replacement into position P (CR-12)
+end         -                play        leave the unused slots; go to the Score step (CR-4)
+excuse      -                react       target only: Excuse cancels the declared action (CR-7)
+dodge       -                react       target only, vs Inspection: I'll Do It Later as Dodge
+accept      -                react       target only: let the declared action resolve
+place       P                place       active seat: put the pending Done on own chore P
+                                         (CR-9, CR-10)
+stop        -                place       Teamwork without opponent Done: place no more (CR-10)
+give        CARD CARD CARD   meeting     every seat, secretly: the 3 cards it passes to
+                                         seat+1 (all of them if it holds fewer; canonical
+                                         order in ``legal_moves``, any order accepted) (CR-8)
+score       P                score       complete own chore P next (CR-14)
+steal       S                trigger     Take Out the Trash: steal a random card from S (CR-2)
+attic       S Q              trigger     Reorganize the Attic: -2 progress (to 0) on S's Q (CR-2)
+==========  ===============  ==========  ====================================================
+
+Sequencing (how multi-step cards become moves)
+----------------------------------------------
+* The Draw step has no choice and happens automatically when a turn starts (CR-3, CR-15).
+* A targeted action (inspection, delegate, teamwork, swap) is declared with its targets;
+  its card leaves the hand and its slot is used. An Inspection on a seat with an unused
+  Wipe the Counters is cancelled at once (CR-7). Otherwise phase ``react`` opens for the
+  target *always*, even when it holds no reaction card (then ``accept`` is its only
+  move): opening the window only for holders would tell everyone what the target holds.
+* Delegate/Teamwork placements are ``place P`` moves by the active seat, one per Done,
+  opponent's Done first (CR-9, CR-10). A Done placed this way uses no slot.
+* Both slots used: the Score step starts by itself. Completions are ``score P`` when two
+  or more chores are complete (the order is the player's, CR-14); a single one is
+  completed automatically. Triggers that need a choice are ``steal``/``attic``.
+* A decision with exactly one possible answer that depends on public facts only is made
+  automatically (one complete chore, one chore to place on, one trigger target, a
+  Family Meeting hand of 3 cards or fewer). The reaction window is never automatic.
+* Reactions and the hand cap: the cap of 7 limits only the Draw step (CR-3). A held
+  Excuse or I'll Do It Later counts toward it; playing one as a reaction frees the room
+  and draws nothing in return.
+
+View (``Game.view(state, seat)``: plain JSON; ``seat`` None is the spectator)
+------------------------------------------------------------------------------
+::
+
+    {"game": "chore_race", "seats": n, "viewer": seat | None,
+     "phase": "play" | "react" | "place" | "meeting" | "score" | "trigger" | "over",
+     "turn": int (1-based, counts every seat's turns), "turn_seat": seat,
+     "to_act": [seats], "target_vp": int, "tableau_size": int,
+     "slots": {"progress": used?, "action": used?},          # the turn seat's slots
+     "hand": [card names] | None,     # the viewer's own hand, canonical order (CR-21)
+     "hand_sizes": [int per seat],
+     "keys": {card name: move key},   # e.g. "Chore Swap" -> "swap"
+     "tableaus": [[chore, ...] per seat],
+     "scored": [[chore names] per seat], "vp": [int per seat],
+     "action_deck": int, "action_discard": [names, oldest first],
+     "chore_deck": int, "chore_discard": [names, oldest first],
+     "pending": None | {"card": name, "key": key, "by": seat, "target": seat,
+                        "chore": Q | None, "own_chore": P | None},       # phase react
+     "placing": None | {"from": [seats still owing a Done], "optional": int},
+     "meeting": None | {"committed": [seats], "mine": [names] | None},    # CR-8
+     "complete": [P, ...],            # the turn seat's complete chores (phase score)
+     "trigger": None | {"chore": name, "ability": "steal" | "attic"},
+     "revealed": [{"seat": s, "hand": [names]}, ...],  # only right after a reveal, until
+                                                       # the next move (CR-9/10/21)
+     "protected": [bool], "protection_used": [bool],   # CR-16
+     "catch_up": [bool],                               # CR-15, would draw 2 now
+     "quiet_turns": int,                               # CR-18 idle turns with empty decks
+     "outcome": None | {"finished", "winners", "scores", "reason"}}
+
+    chore = {"name", "level", "ability" ("" or steal/attic/no_delegate/wipe/garage),
+             "progress", "cards": [names under it], "wipe_used": bool}
+
+No view holds another seat's hand card names, except ``revealed`` right after a reveal,
+nor any card id. Log events name a drawn, given or stolen card only in the private text
+of the seats that saw it; reveals are announced without naming cards (CR-21).
+"""
+from __future__ import annotations
+
+import itertools
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from playtest.engine import BaseOptions, Event, Game, Move, OptionError, Outcome, RandomBot
+from playtest.engine.errors import PlaytestError
+
+CARDS_FILE = Path(__file__).with_name("cards.toml")
+ACTION_KEYS = ("done", "finally", "inspection", "excuse", "delegate", "swap", "meeting", "later", "teamwork")
+ABILITIES = ("", "steal", "attic", "no_delegate", "wipe", "garage")
+TARGETED = ("inspection", "delegate", "swap", "teamwork")      # CR-7
+START_HAND = 5                                                  # rulebook setup step 3
+HAND_CAP = 7                                                    # CR-3
+MEETING_PASS = 3                                                # CR-8
+CATCH_UP_VP = 5                                                 # CR-15
+PROTECT_VP = 8                                                  # CR-16
+LONG_GAME_VP = 20                                               # CR-19
+
+
+# --- card data (cards.toml) -----------------------------------------------------------
+class CardDataError(PlaytestError, ValueError):
+    """cards.toml cannot be used: the message names the file and the bad entry."""
+
+
+class ActionCard(BaseModel):
+    """One ``[[action]]`` entry of cards.toml (CR-1)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = Field(min_length=1)
+    key: Literal[ACTION_KEYS]
+    kind: str
+    count: int = Field(ge=0)
+    text: str = ""
+
+
+class ChoreCard(BaseModel):
+    """One ``[[chore]]`` entry of cards.toml (CR-2)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = Field(min_length=1)
+    level: int = Field(ge=1)
+    count: int = Field(ge=0)
+    ability: Literal[ABILITIES] = ""
+    text: str = ""
+    bonus_vp: int = Field(0, ge=0)
+    opponent_vp: int = Field(0, ge=0)
+
+
+class CardSet(BaseModel):
+    """The whole of cards.toml: ``action`` and ``chore`` entries."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    action: list[ActionCard]
+    chore: list[ChoreCard]
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        keys = [a.key for a in self.action]
+        missing = [k for k in ACTION_KEYS if k not in keys]
+        if missing or len(keys) != len(set(keys)):
+            raise ValueError(f"each action key must appear exactly once; missing {missing}, "
+                             f"repeated {sorted({k for k in keys if keys.count(k) > 1})}")
+        for kind, entries in (("action", self.action), ("chore", self.chore)):
+            names = [e.name for e in entries]
+            if len(names) != len(set(names)):
+                raise ValueError(f"{kind} names must be unique; repeated "
+                                 f"{sorted({n for n in names if names.count(n) > 1})}")
+        return self
+
+
+def load_cards(path: str | Path = CARDS_FILE) -> CardSet:
+    """Read and validate a Chore Race card file.
+
+    Args:
+        path: a TOML file shaped like the bundled ``cards.toml``.
+
+    Raises:
+        CardDataError: the file is missing, not TOML, or an entry is wrong; the message
+            names the file, the entry (``[[chore]] #5 'Clean Your Room'``) and the field.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CardDataError(f"{path}: cannot read the card file ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CardDataError(f"{path}: not valid TOML ({exc})") from None
+    try:
+        return CardSet.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            loc = err["loc"]
+            where = "file"
+            if len(loc) >= 2 and isinstance(loc[1], int):
+                entries = data.get(loc[0]) or []
+                name = entries[loc[1]].get("name", "?") if loc[1] < len(entries) and isinstance(
+                    entries[loc[1]], dict) else "?"
+                where = f"[[{loc[0]}]] #{loc[1] + 1} {name!r}" + (f" field {loc[2]!r}" if len(loc) > 2 else "")
+            elif loc:
+                where = f"[[{loc[0]}]]"
+            problems.append(f"{where}: {err['msg']}")
+        raise CardDataError(f"{path}: bad card data: " + "; ".join(problems)) from None
+
+
+CARDS = load_cards()
+_ACTION_BY = {**{a.name: a for a in CARDS.action}, **{a.key: a for a in CARDS.action}}
+
+
+# --- options ------------------------------------------------------------------------------
+class Options(BaseOptions):
+    """Chore Race options (RULINGS CR-1, CR-3, CR-11, CR-17, CR-20; G-2, G-4)."""
+
+    action_deck: dict[str, int] | Literal["74"] | None = Field(
+        None, description="CR-1: action card counts; None = cards.toml (66 cards), '74' adds 8 Done, "
+                          "or a mapping card name (or key) -> count overriding those it names")
+    draw_rule: Literal["one", "fill_to_7"] = Field(
+        "one", description="CR-3: 'one' draws 1 (2 on catch-up) never past 7; 'fill_to_7' draws until 7")
+    chore_swap_needs_progress: bool = Field(
+        False, description="CR-11: true = the chore you give in a Chore Swap needs 1+ progress")
+    target_vp: int = Field(
+        15, ge=1, le=500, description="CR-17: VP that wins at once (10 Quick Game, 20 Long Game; "
+                                      "20+ also reshuffles the chore discard, CR-19)")
+    tableau_size: int = Field(
+        3, ge=1, le=6, description="CR-20: chores per tableau (the 2-player variant uses 4)")
+
+    @field_validator("action_deck", mode="before")
+    @classmethod
+    def _deck(cls, value: Any):
+        if value is None or value == "74":
+            return value
+        if not isinstance(value, dict):
+            raise ValueError("CR-1: use a mapping card name -> count, or the preset '74'")
+        for name, count in value.items():
+            if name not in _ACTION_BY:
+                raise ValueError(f"CR-1: unknown action card {name!r}; cards: "
+                                 f"{', '.join(a.name for a in CARDS.action)}")
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise ValueError(f"CR-1: the count of {name!r} must be a whole number >= 0, not {count!r}")
+        return value
+
+
+# --- state --------------------------------------------------------------------------------
+class ChoreRaceState:
+    """A Chore Race position. Only :class:`ChoreRace` reads or writes it.
+
+    Action cards and chores are ids (indexes into the game's card tables); a tableau
+    entry is ``[chore id, progress, [action ids under it], wipe used]`` (CR-6).
+    """
+
+    def __init__(self, rng, seats: int):
+        self.rng = rng
+        self.deck: list[int] = []            # action deck, top = end
+        self.discard: list[int] = []         # action discard, top = end
+        self.hands: list[list[int]] = [[] for _ in range(seats)]
+        self.chore_deck: list[int] = []
+        self.chore_discard: list[int] = []
+        self.tableaus: list[list[list]] = [[] for _ in range(seats)]
+        self.scored: list[list[int]] = [[] for _ in range(seats)]
+        self.vp = [0] * seats
+        self.turn_seat = 0
+        self.turns = 0
+        self.phase = "play"
+        self.slots = [False, False]          # progress used, action used (CR-4)
+        self.pending = None                  # [key, card id, target, args] (CR-7)
+        self.placing = None                  # [[seats owing a Done], optional count, card key]
+        self.meeting = None                  # per seat: None or the committed card ids
+        self.trigger = None                  # [ability, chore id]
+        self.revealed = None                 # [[seat, [card ids]], ...] until the next move
+        self.protected = [False] * seats     # CR-16
+        self.protection_used = [False] * seats
+        self.quiet = 0                       # CR-18: turns in a row with no card played
+        self.acted = False
+        self.result = None                   # [finished, [winners], reason]
+        self.setup_events: list[Event] = []
+
+    def dump(self) -> dict:
+        """The whole state as plain JSON data (for fingerprints and debugging)."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("rng", "setup_events")}
+
+
+# --- the game ---------------------------------------------------------------------------
+class ChoreRace(Game):
+    """Chore Race for 2-6 seats. See the module docstring for moves and views.
+
+    Args:
+        seats: 2..6. options: see :class:`Options`.
+
+    Raises:
+        OptionError: bad options, or an action deck too small to deal 5 cards a seat, or
+            a chore deck too small for the tableaus.
+    """
+
+    name = "chore_race"
+    title = "Chore Race"
+    min_seats, max_seats = 2, 6
+    Options = Options
+    MOVE_ARGS = {
+        "done": ("chore",), "finally": ("chore",), "discard": ("slot", "card"),
+        "inspection": ("seat", "chore"), "delegate": ("seat",), "teamwork": ("seat",),
+        "swap": ("chore", "seat", "their_chore"), "meeting": (), "later": ("chore",), "end": (),
+        "excuse": (), "dodge": (), "accept": (), "place": ("chore",), "stop": (),
+        "give": ("card", "card", "card"), "score": ("chore",), "steal": ("seat",),
+        "attic": ("seat", "chore"),
+    }
+    BOTS: dict = {"random": RandomBot}    # bots.py adds "heuristic"
+    cards = CARDS
+
+    def __init__(self, seats, options=None):
+        super().__init__(seats, options)
+        counts = {a.key: a.count for a in CARDS.action}
+        deck_option = self.options.action_deck
+        if deck_option == "74":
+            counts["done"] += 8
+        elif deck_option:
+            counts.update({_ACTION_BY[name].key: n for name, n in deck_option.items()})
+        self.key_name = {a.key: a.name for a in CARDS.action}
+        self.keys = {a.name: a.key for a in CARDS.action}
+        self.order = {a.key: i for i, a in enumerate(CARDS.action)}       # canonical card order
+        self.akey = tuple(a.key for a in CARDS.action for _ in range(counts[a.key]))
+        self.aname = tuple(self.key_name[k] for k in self.akey)
+        self.chores = tuple(c for c in CARDS.chore for _ in range(c.count))
+        if len(self.akey) < START_HAND * seats:
+            raise OptionError(f"CR-1: the action deck has {len(self.akey)} cards; {seats} seats need "
+                              f"at least {START_HAND * seats} to deal {START_HAND} each")
+        if len(self.chores) < self.options.tableau_size * seats:
+            raise OptionError(f"CR-20: the chore deck has {len(self.chores)} cards; {seats} tableaus of "
+                              f"{self.options.tableau_size} need {self.options.tableau_size * seats}")
+        self.long_game = self.options.target_vp >= LONG_GAME_VP
+        self._static = [{"name": c.name, "level": c.level, "ability": c.ability} for c in self.chores]
+
+    # --- setup -----------------------------------------------------------------------
+    def new_state(self, rng):
+        """Shuffle both decks, deal tableaus and 5-card hands, start turn 1 (G-2, G-3)."""
+        s = ChoreRaceState(rng, self.seats)
+        first = self.first_seat(rng)
+        s.deck = list(range(len(self.akey)))
+        rng.shuffle(s.deck)
+        s.chore_deck = list(range(len(self.chores)))
+        rng.shuffle(s.chore_deck)
+        for seat in range(self.seats):
+            s.tableaus[seat] = [[s.chore_deck.pop(), 0, [], False] for _ in range(self.options.tableau_size)]
+        for seat in range(self.seats):
+            s.hands[seat] = [s.deck.pop() for _ in range(START_HAND)]
+        events = [Event(f"Chore Race, {self.seats} seats, first to {self.options.target_vp} VP. "
+                        f"Each seat gets {self.options.tableau_size} chores and {START_HAND} cards.",
+                        {seat: "Your hand: " + self._names(s.hands[seat]) for seat in range(self.seats)})]
+        self._start_turn(s, first, events)
+        s.setup_events = events
+        return s
+
+    # --- who acts ---------------------------------------------------------------------------
+    def to_act(self, s):
+        """The turn seat; the target in a reaction window (CR-7); every seat still to
+        commit in a Family Meeting (CR-8); nobody once the game is over."""
+        phase = s.phase
+        if phase == "over":
+            return ()
+        if phase == "react":
+            return (s.pending[2],)
+        if phase == "meeting":
+            return tuple(i for i, c in enumerate(s.meeting) if c is None)
+        return (s.turn_seat,)
+
+    # --- legal moves ---------------------------------------------------------------------
+    def legal_moves(self, s, seat):
+        """Every legal move of ``seat`` now, in a fixed order (no set iteration, so random
+        bots replay identically in any process)."""
+        phase = s.phase
+        if phase == "play":
+            return self._play_moves(s, seat) if seat == s.turn_seat else []
+        if phase == "react":
+            if seat != s.pending[2]:
+                return []
+            moves = [Move(seat, "accept")]
+            keys = [self.akey[c] for c in s.hands[seat]]
+            if "excuse" in keys:
+                moves.append(Move(seat, "excuse"))
+            if s.pending[0] == "inspection" and "later" in keys:
+                moves.append(Move(seat, "dodge"))
+            return moves
+        if phase == "meeting":
+            return self._give_moves(s, seat) if s.meeting[seat] is None else []
+        if seat != s.turn_seat:
+            return []
+        if phase == "place":
+            moves = [Move(seat, "place", (p,)) for p in range(len(s.tableaus[seat]))]
+            if not s.placing[0]:
+                moves.append(Move(seat, "stop"))
+            return moves
+        if phase == "score":
+            return [Move(seat, "score", (p,)) for p in self._complete(s, seat)]
+        if phase == "trigger":
+            return self._trigger_moves(s, seat)
+        return []
+
+    def _play_moves(self, s, seat):
+        hand = s.hands[seat]
+        akey = self.akey
+        kinds = {akey[c] for c in hand}
+        held = [k for k in ACTION_KEYS if k in kinds]          # fixed order, never set order
+        own = s.tableaus[seat]
+        own_pos = range(len(own))
+        moves = []
+        if not s.slots[0]:
+            for key in ("done", "finally"):
+                if key in held:
+                    moves += [Move(seat, key, (p,)) for p in own_pos]
+            moves += [Move(seat, "discard", ("progress", k)) for k in held]
+        if not s.slots[1]:
+            opponents = [o for o in range(self.seats) if o != seat]
+            open_ = [o for o in opponents if not s.protected[o]]            # CR-16
+            if "inspection" in held:
+                moves += [Move(seat, "inspection", (o, q)) for o in open_
+                          for q, e in enumerate(s.tableaus[o]) if e[1] > 0]  # CR-13
+            if own:
+                if "delegate" in held:
+                    moves += [Move(seat, "delegate", (o,)) for o in open_ if not self._has(s, o, "no_delegate")]
+                if "teamwork" in held:
+                    moves += [Move(seat, "teamwork", (o,)) for o in opponents]
+            if "swap" in held:
+                mine = [p for p in own_pos if own[p][1] > 0] if self.options.chore_swap_needs_progress else own_pos
+                moves += [Move(seat, "swap", (p, o, q)) for p in mine for o in open_
+                          for q in range(len(s.tableaus[o]))]
+            if "meeting" in held:
+                moves.append(Move(seat, "meeting"))
+            if "later" in held:
+                moves += [Move(seat, "later", (p,)) for p in own_pos]
+            moves += [Move(seat, "discard", ("action", k)) for k in held]
+        moves.append(Move(seat, "end"))
+        return moves
+
+    def _give_moves(self, s, seat):
+        keys = sorted((self.akey[c] for c in s.hands[seat]), key=self.order.__getitem__)
+        count = min(MEETING_PASS, len(keys))
+        return [Move(seat, "give", combo) for combo in dict.fromkeys(itertools.combinations(keys, count))]
+
+    def _trigger_moves(self, s, seat):
+        ability = s.trigger[0]
+        others = [o for o in range(self.seats) if o != seat]
+        if ability == "steal":
+            return [Move(seat, "steal", (o,)) for o in others if s.hands[o]]
+        return [Move(seat, "attic", (o, q)) for o in others if not s.protected[o]       # CR-16
+                for q, e in enumerate(s.tableaus[o]) if e[1] > 0]
+
+    def _complete(self, s, seat):
+        chores = self.chores
+        return [p for p, e in enumerate(s.tableaus[seat]) if e[1] >= chores[e[0]].level]
+
+    def _has(self, s, seat, ability):
+        chores = self.chores
+        return any(chores[e[0]].ability == ability for e in s.tableaus[seat])
+
+    def is_legal(self, s, move, legal):
+        """As listed, and a ``give`` naming its cards in any order (CR-8)."""
+        if move in legal:
+            return True
+        if move.kind == "give" and all(a in self.order for a in move.args):
+            return Move(move.seat, "give", tuple(sorted(move.args, key=self.order.__getitem__))) in legal
+        return False
+
+    # --- applying moves ------------------------------------------------------------------
+    def apply(self, s, move):
+        """Apply a legal move, then run every automatic step up to the next decision."""
+        s.revealed = None                    # a reveal lasts until the next move (CR-21)
+        events: list[Event] = []
+        getattr(self, "_do_" + move.kind)(s, move.seat, move.args, events)
+        self._advance(s, events)
+        return events
+
+    def _take(self, s, seat, key):
+        """Remove one card of ``key`` from ``seat``'s hand and return its id."""
+        hand, akey = s.hands[seat], self.akey
+        for i, c in enumerate(hand):
+            if akey[c] == key:
+                return hand.pop(i)
+        raise AssertionError(f"seat {seat} holds no {key}")   # legal_moves guarantees it
+
+    def _progress(self, s, seat, p, card, amount):
+        entry = s.tableaus[seat][p]
+        entry[1] += amount
+        entry[2].append(card)
+        s.acted = True
+
+    def _do_done(self, s, seat, args, ev):
+        self._progress(s, seat, args[0], self._take(s, seat, "done"), 1)
+        s.slots[0] = True
+        ev.append(Event(f"Seat {seat} plays Done on {self._chore(s, seat, args[0])}."))
+
+    def _do_finally(self, s, seat, args, ev):
+        self._progress(s, seat, args[0], self._take(s, seat, "finally"), 3)
+        s.slots[0] = True
+        ev.append(Event(f"Seat {seat} plays Finally! on {self._chore(s, seat, args[0])} (+3)."))
+
+    def _do_discard(self, s, seat, args, ev):
+        slot, key = args
+        s.discard.append(self._take(s, seat, key))
+        s.slots[slot == "action"] = True
+        s.acted = True
+        ev.append(Event(f"Seat {seat} discards {self.key_name[key]} (its {slot} slot)."))
+
+    def _declare(self, s, seat, key, target, args, ev, text):
+        """A targeted action (CR-7): card out of the hand, action slot used, then the free
+        Wipe the Counters cancel or the target's reaction window."""
+        card = self._take(s, seat, key)
+        s.slots[1] = True
+        s.acted = True
+        ev.append(Event(f"Seat {seat} plays {self.key_name[key]} {text}."))
+        if key == "inspection":
+            for entry in s.tableaus[target]:
+                if self.chores[entry[0]].ability == "wipe" and not entry[3]:
+                    entry[3] = True
+                    s.discard.append(card)
+                    ev.append(Event(f"Wipe the Counters cancels the Inspection on seat {target} for free."))
+                    return
+        s.pending = [key, card, target, list(args)]
+        s.phase = "react"
+
+    def _do_inspection(self, s, seat, args, ev):
+        target, q = args
+        self._declare(s, seat, "inspection", target, args, ev,
+                      f"on seat {target}'s {self._chore(s, target, q)}")
+
+    def _do_delegate(self, s, seat, args, ev):
+        self._declare(s, seat, "delegate", args[0], args, ev, f"on seat {args[0]}")
+
+    def _do_teamwork(self, s, seat, args, ev):
+        self._declare(s, seat, "teamwork", args[0], args, ev, f"with seat {args[0]}")
+
+    def _do_swap(self, s, seat, args, ev):
+        p, target, q = args
+        self._declare(s, seat, "swap", target, args, ev,
+                      f"to trade {self._chore(s, seat, p)} for seat {target}'s {self._chore(s, target, q)}")
+
+    def _do_meeting(self, s, seat, args, ev):
+        s.discard.append(self._take(s, seat, "meeting"))
+        s.slots[1] = True
+        s.acted = True
+        s.meeting = [None] * self.seats
+        s.phase = "meeting"
+        ev.append(Event(f"Seat {seat} calls a Family Meeting: everyone passes "
+                        f"{MEETING_PASS} cards to the left, secretly."))
+
+    def _do_later(self, s, seat, args, ev):
+        p = args[0]
+        s.discard.append(self._take(s, seat, "later"))
+        s.slots[1] = True
+        s.acted = True
+        old = s.tableaus[seat][p]
+        s.discard.extend(old[2])                  # CR-12: its cards to the action discard
+        s.chore_discard.append(old[0])
+        new = self._draw_chore(s)
+        if new is None:
+            del s.tableaus[seat][p]
+        else:
+            s.tableaus[seat][p] = [new, 0, [], False]
+        got = f", draws {self.chores[new].name}" if new is not None else ", no chore left to draw"
+        ev.append(Event(f"Seat {seat} plays I'll Do It Later: discards {self.chores[old[0]].name}{got}."))
+
+    def _do_end(self, s, seat, args, ev):
+        s.phase = "score"
+
+    def _react(self, s, seat, key, ev):
+        card = self._take(s, seat, key)
+        s.discard += [card, s.pending[1]]         # CR-7: both to the discard pile
+        ev.append(Event(f"Seat {seat} reacts with {self.key_name[key]}"
+                        f"{' (Dodge)' if key == 'later' else ''}: the {self.key_name[s.pending[0]]} is cancelled."))
+        s.pending = None
+        s.acted = True
+        s.phase = "play"
+
+    def _do_excuse(self, s, seat, args, ev):
+        self._react(s, seat, "excuse", ev)
+
+    def _do_dodge(self, s, seat, args, ev):
+        self._react(s, seat, "later", ev)
+
+    def _do_accept(self, s, seat, args, ev):
+        key, card, target, targs = s.pending
+        active = s.turn_seat
+        s.pending = None
+        s.phase = "play"
+        s.discard.append(card)
+        if key == "inspection":
+            entry = s.tableaus[target][targs[1]]
+            entry[1] -= 1
+            ev.append(Event(f"The Inspection takes 1 progress off seat {target}'s {self.chores[entry[0]].name}."))
+        elif key == "swap":
+            p, _, q = targs
+            mine, theirs = s.tableaus[active], s.tableaus[target]
+            mine[p], theirs[q] = theirs[q], mine[p]
+            ev.append(Event(f"Seats {active} and {target} swap chores."))
+        elif key == "delegate":
+            if self._holds(s, target, "done"):
+                s.placing = [[target], 0, "delegate"]
+                s.phase = "place"
+                ev.append(Event(f"Seat {target} must give a Done; seat {active} chooses the chore."))
+            else:
+                s.revealed = [[target, list(s.hands[target])]]
+                ev.append(Event(f"Seat {target} holds no Done and shows their hand; the Delegate has no effect."))
+        else:   # teamwork (CR-10)
+            s.revealed = [[active, list(s.hands[active])], [target, list(s.hands[target])]]
+            if self._holds(s, target, "done"):
+                s.placing = [[target] + ([active] if self._holds(s, active, "done") else []), 0, "teamwork"]
+            else:
+                owned = sum(self.akey[c] == "done" for c in s.hands[active])
+                s.placing = [[], min(2, owned), "teamwork"]
+            s.phase = "place"
+            ev.append(Event(f"Seats {active} and {target} show their hands for Teamwork."))
+
+    def _holds(self, s, seat, key):
+        akey = self.akey
+        return any(akey[c] == key for c in s.hands[seat])
+
+    def _do_place(self, s, seat, args, ev):
+        owing = s.placing[0]
+        if owing:
+            source = owing.pop(0)
+        else:                                   # Teamwork: the optional own Done (CR-10)
+            source = seat
+            s.placing[1] -= 1
+        self._progress(s, seat, args[0], self._take(s, source, "done"), 1)
+        ev.append(Event(f"Seat {source}'s Done goes on seat {seat}'s {self._chore(s, seat, args[0])}."))
+
+    def _do_stop(self, s, seat, args, ev):
+        s.placing[1] = 0
+
+    def _do_give(self, s, seat, args, ev):
+        s.meeting[seat] = [self._take(s, seat, key) for key in args]
+        ev.append(Event(f"Seat {seat} has chosen the cards to pass.",
+                        {seat: f"You pass {self._names(s.meeting[seat]) or 'nothing'} to seat {(seat + 1) % self.seats}."}))
+
+    def _do_score(self, s, seat, args, ev):
+        self._score(s, seat, args[0], ev)
+
+    def _do_steal(self, s, seat, args, ev):
+        victim = args[0]
+        card = s.hands[victim].pop(s.rng.randrange(len(s.hands[victim])))   # G-3: seeded stream
+        s.hands[seat].append(card)
+        s.trigger = None
+        s.phase = "score"
+        name = self.aname[card]
+        ev.append(Event(f"Take Out the Trash: seat {seat} steals a random card from seat {victim}.",
+                        {seat: f"Take Out the Trash: you steal {name} from seat {victim}.",
+                         victim: f"Take Out the Trash: seat {seat} steals your {name}."}))
+
+    def _do_attic(self, s, seat, args, ev):
+        target, q = args
+        entry = s.tableaus[target][q]
+        lost = min(2, entry[1])
+        entry[1] -= lost
+        s.trigger = None
+        s.phase = "score"
+        ev.append(Event(f"Reorganize the Attic: seat {target}'s {self.chores[entry[0]].name} loses {lost} progress."))
+
+    # --- automatic steps ----------------------------------------------------------------------
+    def _advance(self, s, ev):
+        """Run automatic steps until some seat has a real decision or the game is over."""
+        while True:
+            phase = s.phase
+            if phase == "play":
+                if not (s.slots[0] and s.slots[1]):
+                    return
+                s.phase = "score"
+            elif phase == "score":
+                seat = s.turn_seat
+                complete = self._complete(s, seat)
+                if len(complete) > 1:
+                    return
+                if complete:
+                    self._score(s, seat, complete[0], ev)
+                else:
+                    self._end_turn(s, ev)
+            elif phase == "trigger":
+                moves = self._trigger_moves(s, s.turn_seat)
+                if len(moves) > 1:
+                    return
+                if moves:
+                    getattr(self, "_do_" + moves[0].kind)(s, s.turn_seat, moves[0].args, ev)
+                else:
+                    ev.append(Event(f"{self.chores[s.trigger[1]].name}: no target, the trigger does nothing."))
+                    s.trigger = None
+                    s.phase = "score"
+            elif phase == "place":
+                seat = s.turn_seat
+                owing, optional, _ = s.placing
+                if not (owing or optional) or not s.tableaus[seat]:
+                    s.placing = None
+                    s.phase = "play"
+                elif owing and len(s.tableaus[seat]) == 1:
+                    self._do_place(s, seat, (0,), ev)
+                else:
+                    return
+            elif phase == "meeting":
+                # only a hand of 3 or fewer is forced; anything else could leak its makeup
+                for seat, chosen in enumerate(s.meeting):
+                    if chosen is None and len(s.hands[seat]) <= MEETING_PASS:
+                        self._do_give(s, seat, tuple(self.akey[c] for c in s.hands[seat]), ev)
+                if any(c is None for c in s.meeting):
+                    return
+                self._pass_cards(s, ev)
+            else:   # react waits for the target; over is over
+                return
+
+    def _pass_cards(self, s, ev):
+        """CR-8: every committed set goes to seat+1 at once."""
+        n = self.seats
+        private = {}
+        for seat, cards in enumerate(s.meeting):
+            s.hands[(seat + 1) % n].extend(cards)
+            private[(seat + 1) % n] = f"You receive {self._names(cards) or 'nothing'} from seat {seat}."
+        s.meeting = None
+        s.phase = "play"
+        ev.append(Event("The Family Meeting cards change hands.", private))
+
+    def _score(self, s, seat, p, ev):
+        """CR-14: complete one chore: VP (with modifier), win check (CR-17), trigger."""
+        entry = s.tableaus[seat].pop(p)
+        chore = self.chores[entry[0]]
+        vp = chore.level
+        if chore.ability == "garage" and any(v >= chore.opponent_vp for o, v in enumerate(s.vp) if o != seat):
+            vp += chore.bonus_vp
+        s.vp[seat] += vp
+        s.scored[seat].append(entry[0])
+        s.discard.extend(entry[2])               # CR-6: its cards to the action discard
+        ev.append(Event(f"Seat {seat} completes {chore.name}: +{vp} VP ({s.vp[seat]})."))
+        if s.vp[seat] >= self.options.target_vp:
+            self._finish(s, [seat], f"CR-17: seat {seat} reached {s.vp[seat]} VP", ev)
+            return
+        if s.vp[seat] >= PROTECT_VP and not s.protection_used[seat]:
+            s.protected[seat] = s.protection_used[seat] = True
+            ev.append(Event(f"Seat {seat} reached {PROTECT_VP}+ VP: protected until their next turn (CR-16)."))
+        if chore.ability in ("steal", "attic"):
+            s.trigger = [chore.ability, entry[0]]
+            s.phase = "trigger"
+
+    def _end_turn(self, s, ev):
+        """Refill the tableau (CR-14), check the CR-18 ends, start the next turn."""
+        seat = s.turn_seat
+        tableau = s.tableaus[seat]
+        while len(tableau) < self.options.tableau_size:
+            new = self._draw_chore(s)
+            if new is None:
+                break
+            tableau.append([new, 0, [], False])
+        s.quiet = s.quiet + 1 if not (s.acted or s.deck or s.discard) else 0
+        if s.quiet >= self.seats:
+            self._finish(s, None, "CR-18: both action piles are empty and a full round passed "
+                                  "with no card played", ev)
+        elif not s.chore_deck and not (self.long_game and s.chore_discard) and not any(s.tableaus):
+            self._finish(s, None, "CR-18: every chore is gone", ev)
+        else:
+            self._start_turn(s, (seat + 1) % self.seats, ev)
+
+    def _start_turn(self, s, seat, ev):
+        """G-4 cap, CR-16 protection ends, then the Draw step (CR-3, CR-15)."""
+        s.turns += 1
+        if s.turns > self.options.max_turns:
+            s.phase = "over"
+            s.result = [False, [], f"G-4: max_turns ({self.options.max_turns}) reached"]
+            ev.append(Event(s.result[2] + "; the game is unfinished."))
+            return
+        s.turn_seat = seat
+        s.phase = "play"
+        s.slots = [False, False]
+        s.acted = False
+        s.protected[seat] = False
+        hand = s.hands[seat]
+        catch_up = self._catch_up(s, seat)
+        if self.options.draw_rule == "fill_to_7":
+            wanted = HAND_CAP - len(hand)
+        else:
+            wanted = min(2 if catch_up else 1, HAND_CAP - len(hand))
+        drawn = []
+        for _ in range(max(0, wanted)):
+            if not s.deck:
+                if not s.discard:
+                    break
+                s.deck, s.discard = s.discard, []                 # CR-18 reshuffle
+                s.rng.shuffle(s.deck)
+                ev.append(Event("The action discard pile is shuffled into a new action deck."))
+            drawn.append(s.deck.pop())
+        hand += drawn
+        extra = " (catch-up)" if catch_up and self.options.draw_rule == "one" else ""
+        ev.append(Event(f"Turn {s.turns}: seat {seat} draws {len(drawn)} card{'s' * (len(drawn) != 1)}{extra}.",
+                        {seat: f"Turn {s.turns}: you draw {self._names(drawn) or 'nothing'}{extra}."}))
+
+    def _catch_up(self, s, seat):
+        """CR-15: 0 VP while an opponent has 5+."""
+        return s.vp[seat] == 0 and any(v >= CATCH_UP_VP for o, v in enumerate(s.vp) if o != seat)
+
+    def _draw_chore(self, s):
+        if not s.chore_deck and self.long_game and s.chore_discard:
+            s.chore_deck, s.chore_discard = s.chore_discard, []   # CR-19
+            s.rng.shuffle(s.chore_deck)
+        return s.chore_deck.pop() if s.chore_deck else None
+
+    def _finish(self, s, winners, reason, ev):
+        """End the game; ``winners`` None means the CR-18 ranking: VP, chores scored,
+        cards in hand; a tie after that is a shared win."""
+        if winners is None:
+            rank = [(s.vp[i], len(s.scored[i]), len(s.hands[i])) for i in range(self.seats)]
+            best = max(rank)
+            winners = [i for i in range(self.seats) if rank[i] == best]
+        s.result = [True, winners, reason]
+        s.phase = "over"
+        ev.append(Event(f"Game over: {reason}. Winner{'s' * (len(winners) > 1)}: "
+                        f"{', '.join(f'seat {w}' for w in winners)}."))
+
+    def outcome(self, s):
+        """None while playing; else the winners and every seat's VP (CR-17, CR-18, G-4)."""
+        if s.result is None:
+            return None
+        finished, winners, reason = s.result
+        return Outcome(finished, tuple(winners), tuple(float(v) for v in s.vp), reason)
+
+    # --- views ---------------------------------------------------------------------------------
+    def _names(self, cards):
+        return ", ".join(self.aname[c] for c in sorted(cards, key=lambda c: (self.order[self.akey[c]], c)))
+
+    def _chore(self, s, seat, p):
+        return self.chores[s.tableaus[seat][p][0]].name
+
+    def _hand(self, cards):
+        order, akey, aname = self.order, self.akey, self.aname
+        return [aname[c] for c in sorted(cards, key=lambda c: order[akey[c]])]
+
+    def view(self, s, seat):
+        """What ``seat`` may know (CR-21); shape in the module docstring. Never raises."""
+        chores, aname, static = self.chores, self.aname, self._static
+        n = self.seats
+        vp = s.vp
+        best = max(vp)      # CR-15: a seat at 0 VP is behind whoever holds the max, if 5+
+        catch_up = [v == 0 and best >= CATCH_UP_VP for v in vp]
+        pending = s.pending
+        complete = self._complete(s, s.turn_seat) if s.phase == "score" else []
+        return {
+            "game": self.name, "seats": n, "viewer": seat, "phase": s.phase,
+            "turn": s.turns, "turn_seat": s.turn_seat, "to_act": list(self.to_act(s)),
+            "target_vp": self.options.target_vp, "tableau_size": self.options.tableau_size,
+            "slots": {"progress": s.slots[0], "action": s.slots[1]},
+            "hand": None if seat is None else self._hand(s.hands[seat]),
+            "hand_sizes": [len(h) for h in s.hands],
+            "keys": dict(self.keys),
+            "tableaus": [[{**static[e[0]], "progress": e[1], "cards": [aname[c] for c in e[2]],
+                           "wipe_used": e[3]} for e in t] for t in s.tableaus],
+            "scored": [[chores[c].name for c in pile] for pile in s.scored],
+            "vp": list(s.vp),
+            "action_deck": len(s.deck), "action_discard": [aname[c] for c in s.discard],
+            "chore_deck": len(s.chore_deck), "chore_discard": [chores[c].name for c in s.chore_discard],
+            "pending": None if pending is None else {
+                "card": self.key_name[pending[0]], "key": pending[0], "by": s.turn_seat, "target": pending[2],
+                "chore": pending[3][-1] if pending[0] in ("inspection", "swap") else None,
+                "own_chore": pending[3][0] if pending[0] == "swap" else None},
+            "placing": None if s.placing is None or s.phase != "place" else {
+                "from": list(s.placing[0]), "optional": s.placing[1]},
+            "meeting": None if s.meeting is None else {
+                "committed": [i for i, c in enumerate(s.meeting) if c is not None],
+                "mine": None if seat is None or s.meeting[seat] is None else self._hand(s.meeting[seat])},
+            "complete": complete,
+            "trigger": None if s.trigger is None else {"chore": chores[s.trigger[1]].name, "ability": s.trigger[0]},
+            "revealed": [{"seat": who, "hand": self._hand(cards)} for who, cards in s.revealed or ()],
+            "protected": list(s.protected), "protection_used": list(s.protection_used),
+            "catch_up": catch_up,
+            "quiet_turns": s.quiet,
+            "outcome": None if s.result is None else {
+                "finished": s.result[0], "winners": list(s.result[1]), "scores": list(s.vp), "reason": s.result[2]},
+        }
+
+    # --- explanations --------------------------------------------------------------------
+    def explain(self, s, move):
+        """Why ``move`` is illegal now, as ``(ruling id, one sentence)``; covers every kind."""
+        seat, kind, args = move.seat, move.kind, move.args
+        if s.phase == "over":
+            return ("G-4" if not s.result[0] else "CR-17"), f"the game is over ({s.result[2]})"
+        if kind not in self.MOVE_ARGS:
+            return "", f"'{kind}' is not a Chore Race move; moves are {', '.join(self.MOVE_ARGS)}"
+        if seat not in self.to_act(s):
+            if s.phase == "react":
+                return "CR-7", f"only seat {s.pending[2]}, the target, may answer the {self.key_name[s.pending[0]]} now"
+            if s.phase == "meeting":
+                return "CR-8", f"seat {seat} has already committed its cards to the Family Meeting"
+            return "CR-4", f"it is seat {s.turn_seat}'s turn"
+        phase_kinds = {"play": ("done", "finally", "discard", "end", *TARGETED, "meeting", "later"),
+                       "react": ("excuse", "dodge", "accept"), "place": ("place", "stop"),
+                       "meeting": ("give",), "score": ("score",), "trigger": ("steal", "attic")}[s.phase]
+        if kind not in phase_kinds:
+            ruling = {"play": "CR-4", "react": "CR-7", "place": "CR-10", "meeting": "CR-8",
+                      "score": "CR-14", "trigger": "CR-14"}[s.phase]
+            return ruling, f"in the {s.phase} step seat {seat} may only {', '.join(phase_kinds)}"
+        want = self.MOVE_ARGS[kind]
+        if kind != "give" and (len(args) != len(want) or not all(
+                isinstance(a, str) if w in ("slot", "card") else isinstance(a, int) for a, w in zip(args, want))):
+            return "", f"'{kind}' takes {' '.join(want) or 'no arguments'}"
+        return getattr(self, "_why_" + s.phase)(s, seat, kind, args)
+
+    def _bad_pos(self, s, seat, p):
+        return not 0 <= p < len(s.tableaus[seat])
+
+    def _bad_seat(self, who, seat):
+        return not 0 <= who < self.seats or who == seat
+
+    def _why_play(self, s, seat, kind, args):
+        key = args[1] if kind == "discard" else kind
+        if kind == "discard" and key not in self.order:
+            return "CR-4", f"there is no action card {key!r}; cards: {', '.join(self.order)}"
+        if kind != "end" and not self._holds(s, seat, key):
+            return "CR-4", f"seat {seat} holds no {self.key_name[key]}"
+        if kind == "discard":
+            if args[0] not in ("progress", "action"):
+                return "CR-4", "the slot must be 'progress' or 'action'"
+            if s.slots[args[0] == "action"]:
+                return "CR-4", f"the {args[0]} slot is already used this turn"
+            return "", "this discard is not allowed now"
+        if kind in ("done", "finally"):
+            if s.slots[0]:
+                return "CR-4", "the progress slot is already used this turn"
+            if self._bad_pos(s, seat, args[0]):
+                return "CR-5", f"there is no chore {args[0]} in seat {seat}'s own tableau"
+        elif kind != "end":
+            if s.slots[1]:
+                return "CR-4", "the action slot is already used this turn"
+            if kind in TARGETED:
+                target = args[1] if kind == "swap" else args[0]
+                if self._bad_seat(target, seat):
+                    return "CR-7", f"{self.key_name[kind]} must name one opponent, not {target}"
+                if kind != "teamwork" and s.protected[target]:
+                    return "CR-16", f"seat {target} is protected until their next turn"
+            if kind == "inspection":
+                if self._bad_pos(s, args[0], args[1]):
+                    return "CR-13", f"seat {args[0]} has no chore {args[1]}"
+                if s.tableaus[args[0]][args[1]][1] == 0:
+                    return "CR-13", "a chore with 0 progress cannot be inspected"
+            if kind in ("delegate", "teamwork") and not s.tableaus[seat]:
+                return ("CR-9" if kind == "delegate" else "CR-10"), "you have no chore to receive the Done"
+            if kind == "delegate" and self._has(s, args[0], "no_delegate"):
+                return "CR-2", f"seat {args[0]} has Clean Your Room: opponents cannot Delegate to them"
+            if kind in ("swap", "later") and self._bad_pos(s, seat, args[0]):
+                return ("CR-11" if kind == "swap" else "CR-12"), f"you have no chore {args[0]}"
+            if kind == "swap":
+                if self._bad_pos(s, args[1], args[2]):
+                    return "CR-11", f"seat {args[1]} has no chore {args[2]}"
+                if self.options.chore_swap_needs_progress and s.tableaus[seat][args[0]][1] == 0:
+                    return "CR-11", "option chore_swap_needs_progress: the chore you give needs 1+ progress"
+        return "", f"'{kind}' is not possible now"
+
+    def _why_react(self, s, seat, kind, args):
+        if kind == "dodge" and s.pending[0] != "inspection":
+            return "CR-7", "I'll Do It Later (Dodge) cancels only an Inspection"
+        key = "later" if kind == "dodge" else "excuse"
+        if not self._holds(s, seat, key):
+            return "CR-7", f"seat {seat} holds no {self.key_name[key]}"
+        return "CR-7", "this reaction is not possible now"
+
+    def _why_place(self, s, seat, kind, args):
+        if kind == "stop":
+            return "CR-10", f"seat {s.placing[0][0]}'s Done must be placed"
+        return ("CR-9" if s.placing[2] == "delegate" else "CR-10"), f"there is no chore {args[0]} in your tableau"
+
+    def _why_meeting(self, s, seat, kind, args):
+        count = min(MEETING_PASS, len(s.hands[seat]))
+        if len(args) != count:
+            return "CR-8", f"seat {seat} must pass exactly {count} cards"
+        unknown = [a for a in args if a not in self.order]
+        if unknown:
+            return "CR-8", f"there is no action card {unknown[0]!r}"
+        return "CR-8", f"seat {seat} does not hold all of {' '.join(map(str, args))}"
+
+    def _why_score(self, s, seat, kind, args):
+        return "CR-14", f"chore {args[0]} is not complete (complete: {self._complete(s, seat)})"
+
+    def _why_trigger(self, s, seat, kind, args):
+        ability = s.trigger[0]
+        if kind != ability:
+            return "CR-14", f"the trigger to resolve is {ability}"
+        target = args[0]
+        if self._bad_seat(target, seat):
+            return "CR-2", f"choose an opponent, not {target}"
+        if kind == "steal":
+            return "CR-2", f"seat {target} has no card to steal"
+        if s.protected[target]:
+            return "CR-16", f"seat {target} is protected until their next turn"
+        return "CR-2", f"seat {target}'s chore {args[1]} does not exist or has no progress"
