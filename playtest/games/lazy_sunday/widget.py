@@ -1,0 +1,190 @@
+"""The Lazy Sunday table: each seat's face-down list, the deck, the DONE pile, the drawn
+card, NOT ME!/final turns/I'm Busy state and scores, built from the generic widgets.
+
+It renders only view dicts (``Match.view(seat)``, the agreed Lazy Sunday view): a
+face-down card's name is shown only when the view contains it (the seat is looking at
+it now, LS-11, or the round is over and lists are revealed, LS-7).
+"""
+from __future__ import annotations
+
+import html
+
+import ipywidgets as w
+
+from ...widgets import CardRow, GameApp, GameBoard, Pile
+from ...widgets.newgame import HUMAN
+
+_PHASE = {"peek": "setup: peeking (LS-3)", "look": "looking at a card", "turn": "on turn",
+          "drawn": "holding a drawn card", "give": "giving a card (LS-5)", "round_over": "round over",
+          "over": "match over"}
+
+_LABELS = {
+    "peek": "Peek at 2 of my cards", "done": "Done looking", "draw": "Draw from the deck",
+    "take": "Take the DONE card", "notme": "NOT ME!", "pass": "Pass", "keep": "Keep it",
+    "discard": "Discard it", "busy": "Burn: next player skips", "double_check": "Burn: look at my card",
+    "nosy": "Burn: look at another's card", "trade": "Burn: trade a card unseen",
+    "switcheroo": "Burn: swap two others' cards", "not_my_job": "Burn: look at two, maybe swap",
+    "swap": "Swap them", "landlord": "Burn: someone adds a deck card", "knock_out": "Burn: knock out my card",
+    "claim": "Done it!", "give": "Give a card", "deal": "Deal the next round",
+}
+
+_TIPS = {
+    "peek": "LS-3: look at 2 of your own cards, once", "draw": "LS-4: draw, then keep it or discard it",
+    "take": "LS-4: swap the DONE top into your list; the replaced card goes onto DONE",
+    "notme": "LS-7: end the round; every other seat gets one final turn, then lowest total wins",
+    "pass": "LS-6: nothing can be drawn or taken", "keep": "LS-4: swap it into your list; the replaced card goes onto DONE",
+    "discard": "LS-4: onto DONE without its action", "claim": "LS-5: a card in any list matches the DONE top. "
+    "Right: it goes onto DONE (someone else's: you give them a card). Wrong: you draw a penalty card",
+    "give": "LS-5: give one of your cards, face-down, into the gap", "deal": "LS-3: deal the next round",
+    "swap": "LS-2: swap the two cards of other players you looked at",
+    "done": "LS-3/LS-2: stop looking (after looking at two other players' cards: leave them)",
+    **{k: "LS-2: burn the drawn action card for its effect (optional)" for k in
+       ("busy", "double_check", "nosy", "trade", "switcheroo", "not_my_job", "landlord", "knock_out")},
+}
+
+
+class LazySundayBoard(GameBoard):
+    """The Lazy Sunday table for :class:`~playtest.widgets.GameApp`.
+
+    Card clicks fill positions (``p``, ``a``, ``b``, ``q``) and seats (``s``, ``t``) of
+    the move being built, e.g. Keep then a card of your list, or Done it! then any card.
+    """
+
+    card_args = {
+        "peek": ((None, "a"), (None, "b")), "take": ((None, "p"),), "keep": ((None, "p"),),
+        "double_check": ((None, "p"),), "knock_out": ((None, "p"),), "give": ((None, "p"),),
+        "nosy": (("s", "p"),), "trade": ((None, "p"), ("s", "q")), "switcheroo": (("s", "p"), ("t", "q")),
+        "not_my_job": (("s", "p"), ("t", "q")), "landlord": (("s", None),), "claim": (("s", "p"),),
+    }
+    open_title = "Done it! — quick discard (LS-5)"
+
+    def __init__(self, app: GameApp):
+        super().__init__(app)
+        self.status = w.HTML()
+        self.status.add_class("pt-status")
+        self.deck = Pile()
+        self.done = Pile()
+        self.drawn = Pile()
+        self.scores = w.HTML()
+        self.rows: list[CardRow] = []
+        self.row_box = w.VBox()
+        piles = w.HBox([self.deck.widget, self.done.widget, self.drawn.widget, self.scores],
+                       layout=w.Layout(align_items="flex-start"))
+        self.widget.children = (self.status, piles, self.row_box)
+
+    def update(self, view: dict, clickable: set) -> None:
+        """Show a Lazy Sunday view dict (see the class docstring)."""
+        n = view["seats"]
+        while len(self.rows) < n:
+            seat = len(self.rows)
+            self.rows.append(CardRow(lambda pos, seat=seat: self.app.card_clicked(seat, pos)))
+        self.row_box.children = tuple(r.widget for r in self.rows[:n])
+        self.status.value = self._status(view)
+        self.deck.show(f"Deck: {view['deck']}", face_up=False if view["deck"] else None)
+        done = view["done"]
+        self.done.show(f"DONE: {done['size']}", **self._face(done["top"]))
+        drawn = view["drawn"]
+        self.drawn.widget.layout.display = None if drawn else "none"
+        if drawn:
+            card = drawn["card"]
+            self.drawn.show(f"Seat {drawn['seat']} drew", **(self._face(card, looking=True) if card else {"face_up": False}))
+        self.scores.value = self._score_table(view)
+        for seat, row in enumerate(self.rows[:n]):
+            cards = [dict(self._face(slot, slot.get("looking", False)) if slot["face_up"] else {"face_up": False},
+                          clickable=(seat, pos) in clickable or (seat, None) in clickable)
+                     for pos, slot in enumerate(view["lists"][seat])]
+            row.show(self._seat_label(view, seat), cards)
+
+    @staticmethod
+    def _face(card: dict | None, looking: bool = False) -> dict:
+        if card is None:
+            return {"face_up": None}
+        return {"face_up": True, "title": card["name"], "corner": str(card["effort"]), "kind": card["kind"],
+                "tooltip": card.get("text", ""), "highlight": looking}
+
+    def _status(self, view: dict) -> str:
+        phase, turn = view["phase"], view["turn_seat"]
+        parts = [f"<b>Round {view['round']}</b>"]
+        if view["outcome"]:
+            o = view["outcome"]
+            won = ", ".join(f"seat {s}" for s in o["winners"]) or "nobody"
+            parts.append(f"<b>Match over</b>: {html.escape(o['reason'])} — winner: {won}")
+        elif phase == "round_over":
+            parts.append("<b>Round over</b>: all lists revealed and scored (LS-9)")
+        else:
+            acting = view["to_act"]
+            who = f"seat {turn}" if phase in ("turn", "drawn") and turn is not None else (
+                ", ".join(f"seat {s}" for s in acting) or "—")
+            parts.append(f"{html.escape(who)}: {_PHASE.get(phase, phase)}")
+        if view["caller"] is not None:
+            owed = ", ".join(str(s) for s in view["final_turns"]) or "none"
+            parts.append(f"NOT ME! called by seat {view['caller']} — final turns owed: {owed} (LS-7)")
+        if view["skip_next"]:
+            parts.append("the next player's turn is skipped (LS-2)")
+        parts.append("quick discards open" if view["claims_open"] else "quick discards closed")
+        return " · ".join(parts)
+
+    def _seat_label(self, view: dict, seat: int) -> str:
+        name = html.escape(self.app.seat_name(seat))
+        marks = []
+        if seat == view["turn_seat"] and view["phase"] in ("turn", "drawn", "look"):
+            marks.append("<span class='pt-turn'>on turn</span>")
+        if seat == view["caller"]:
+            marks.append("called NOT ME!")
+        if seat in view["final_turns"]:
+            marks.append("owes a final turn")
+        return (f"<span class='pt-seatlabel'><b>{name}</b> · score {view['scores'][seat]} · "
+                f"{len(view['lists'][seat])} cards {' · '.join([''] + marks) if marks else ''}</span>")
+
+    def _score_table(self, view: dict) -> str:
+        rounds = view["round_scores"]
+        if not rounds:
+            return ""
+        head = "".join(f"<th>seat {s}</th>" for s in range(view["seats"]))
+        body = "".join(f"<tr><td>round {i + 1}</td>{''.join(f'<td>{v}</td>' for v in r)}</tr>"
+                       for i, r in enumerate(rounds))
+        total = "".join(f"<td><b>{v}</b></td>" for v in view["scores"])
+        return (f"<table class='pt-scores'><tr><th></th>{head}</tr>{body}<tr><td><b>total</b></td>{total}</tr>"
+                "</table>")
+
+    # --- labels (only from the view) -------------------------------------------------
+    def move_label(self, kind: str, view: dict) -> str:
+        """Button text; while looking at two other players' cards, ``done`` reads "Don't swap"."""
+        if kind == "done" and any(seat != view["viewer"] for seat, _ in view["looking"]) and len(view["looking"]) == 2:
+            return "Don't swap"
+        return _LABELS.get(kind, kind)
+
+    def move_tooltip(self, kind: str, view: dict) -> str:
+        """Hover text citing the ruling."""
+        return _TIPS.get(kind, "")
+
+    def arg_label(self, kind: str, name: str, value, view: dict) -> str:
+        """"seat 2", "position 3", or the DONE top's number for ``serial``."""
+        if name in ("s", "t"):
+            return f"seat {value}" + (" (you)" if value == view["viewer"] else "")
+        if name == "serial":
+            return f"DONE card #{value}"
+        return f"position {value}"
+
+
+def make_app(seats: int = 4, players: dict[int, str] | None = None, options: dict | None = None,
+             seed: int | None = None, **kwargs) -> GameApp:
+    """A Lazy Sunday :class:`~playtest.widgets.GameApp`.
+
+    Args:
+        seats: 2..7 (default 4). players: seat -> ``"human"`` or a bot name of
+            ``LazySunday.BOTS``; default seat 0 human, the others the heuristic bot
+            (the random bot if there is no heuristic one).
+        options: Lazy Sunday options (LS-10 ``rounds``/``match_to``/``great_escape``, G-2,
+            G-4). seed: None = random (never shown while the game runs).
+        kwargs: passed to :class:`~playtest.widgets.GameApp` (``start``, ``debounce``).
+
+    Raises:
+        OptionError: bad seats, options or bot names.
+    """
+    from playtest.engine import get_game
+    game = get_game("lazy_sunday")
+    if players is None:
+        bot = "heuristic" if "heuristic" in getattr(game, "BOTS", {}) else "random"
+        players = {0: HUMAN, **{s: bot for s in range(1, seats)}}
+    return GameApp(game, LazySundayBoard, seats, players, options, seed, **kwargs)

@@ -1,0 +1,216 @@
+"""The Lazy Sunday app, driven from Python, and the kernel-side security test: no
+face-down card identity reaches any widget's synced state unless the viewing seat may
+see it now (LS-11)."""
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import ipywidgets as w
+import pytest
+from ipywidgets.widgets.widget import _instances
+
+from playtest import Move
+from playtest.games.lazy_sunday import LazySunday
+from playtest.games.lazy_sunday.widget import make_app
+from playtest.widgets import Card
+
+NAMES = sorted(set(LazySunday(2).cards.names))
+PATTERNS = {name: re.compile(r"(?<![\w'])" + re.escape(name) + r"(?![\w'])") for name in NAMES}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_widgets():
+    w.Widget.close_all()      # every live widget below belongs to the app under test
+    yield
+    w.Widget.close_all()
+
+
+def names_in(text: str) -> set[str]:
+    return {name for name, pattern in PATTERNS.items() if pattern.search(text)}
+
+
+def synced_state() -> str:
+    return json.dumps([x.get_state() for x in list(_instances.values())], default=str)
+
+
+def assert_no_leak(app) -> None:
+    """Every live widget's synced state holds only card names the shown seat's view and
+    log contain; face-down slots carry nothing; a random seed is never shown."""
+    viewer = app.viewer
+    assert viewer is None or viewer == app.control
+    view = app.match.view(viewer)
+    entitled = names_in(json.dumps(view) + "\n".join(t for _, t in app.match.log_for(viewer)))
+    leaked = names_in(synced_state()) - entitled
+    assert not leaked, f"names leaked to seat {viewer}: {leaked}"
+    face_up_slots = sum(slot["face_up"] for lst in view["lists"] for slot in lst)
+    shown = 0
+    for row in app.board.rows[:view["seats"]]:
+        for card in row.box.children:
+            if "pt-back" in card._dom_classes:
+                assert card.description == "" and card.tooltip is None
+                assert set(card._dom_classes) <= {"pt-card", "pt-back", "pt-clickable"}
+            else:
+                shown += 1
+    assert shown == face_up_slots
+    for card in (x for x in _instances.values() if isinstance(x, Card) and "pt-back" in x._dom_classes):
+        assert card.description == "" and card.tooltip is None
+    if app.match.outcome() is None and app.match.seed >= 10**6:   # long enough to grep for
+        assert str(app.match.seed) not in synced_state()
+
+
+def labels(builder):
+    return [b.description for b in builder.kind_box.children]
+
+
+def click_kind(builder, label):
+    next(b for b in builder.kind_box.children if b.description == label).click()
+
+
+def random_step(app, rng: random.Random, mischief: bool = True) -> None:
+    """One thing a person might do, chosen at random, through the widgets only
+    (``mischief``: also rewind and replay, and try illegal moves)."""
+    if app.privacy.shown:
+        app.privacy.button.click()
+        return
+    roll = rng.random()
+    if roll < 0.12 and app.open_box.layout.display != "none":
+        if len(app.claimer.options) > 1:
+            app.claimer.value = rng.choice(app.claimer.options)[1]
+        click_kind(app.open_moves, "Done it!")
+        builder = app.open_moves
+    elif roll < 0.15 and app.match.moves and mischief:
+        app.timeline.back.click()
+        assert_no_leak(app)
+        app.timeline.live.click()
+        return
+    elif roll < 0.17 and app.viewer is not None and mischief:
+        app.moves.on_move(Move(app.viewer, "claim", (0, 0, 10**6)))     # illegal: the banner says why
+        assert "Illegal move" in app.banner.message
+        return
+    else:
+        if not app.moves.kind_box.children:
+            return
+        rng.choice(app.moves.kind_box.children).click()
+        builder = app.moves
+    for _ in range(8):
+        if builder.kind is None:
+            return
+        cards = sorted(c for c in builder.clickable_cards() if c[1] is not None)
+        if cards and rng.random() < 0.6:
+            seat, pos = rng.choice(cards)
+            app.board.rows[seat].box.children[pos].click()
+            continue
+        dropdowns = [d for d in builder.arg_box.children if isinstance(d, w.Dropdown) and d.index is None]
+        if dropdowns:
+            dropdowns[0].value = rng.choice(dropdowns[0].options)[1]
+        else:
+            builder.play_button.click()
+
+
+@pytest.mark.parametrize("game", range(8))
+def test_no_hidden_card_reaches_any_widget(game):
+    rng = random.Random(game)
+    seats = rng.randint(2, 6)
+    humans = rng.sample(range(seats), rng.randint(1, min(3, seats)))
+    players = {s: "human" if s in humans else rng.choice(["random", "heuristic"]) for s in range(seats)}
+    app = make_app(seats, players, options={"rounds": rng.randint(1, 2)}, seed=rng.randrange(10**8, 2**31),
+                   debounce=0)
+    assert_no_leak(app)
+    for _ in range(400):
+        if app.match.outcome() is not None:
+            break
+        random_step(app, rng)
+        assert_no_leak(app)
+    assert app.match.moves, "nothing was played"
+
+
+def test_defaults_four_seats_one_human_three_heuristic_bots():
+    app = make_app(debounce=0)
+    assert app.match.game.seats == 4 and app.humans == [0]
+    assert app.players == {1: "heuristic", 2: "heuristic", 3: "heuristic"}
+    assert [d.value for d in app.new_game.players[:4]] == ["human", "heuristic", "heuristic", "heuristic"]
+    assert app.new_game.seed.value == ""
+    assert "Round 1" in app.board.status.value
+
+
+def test_peek_by_clicking_two_cards_shows_them_to_me_only():
+    app = make_app(3, {0: "human", 1: "random", 2: "random"}, seed=11, debounce=0)
+    assert labels(app.moves) == ["Peek at 2 of my cards"]
+    click_kind(app.moves, "Peek at 2 of my cards")
+    row = app.board.rows[0]
+    # peek a b needs a < b: the first pick is any card but the last, the second one right of it
+    assert [("pt-clickable" in c._dom_classes) for c in row.box.children] == [True] * 5 + [False]
+    assert "pt-clickable" not in app.board.rows[1].box.children[0]._dom_classes
+    row.box.children[1].click()
+    assert [("pt-clickable" in c._dom_classes) for c in row.box.children] == [False] * 2 + [True] * 4
+    row.box.children[4].click()
+    assert app.match.moves[0] == Move(0, "peek", (1, 4))
+    looking = [c for c in row.box.children if "pt-face" in c._dom_classes]
+    assert len(looking) == 2 and all("pt-looking" in c._dom_classes for c in looking)
+    names = {c.description.split("\n")[0] for c in looking}
+    assert names <= set(NAMES)
+    assert labels(app.moves) == ["Done looking"]
+    click_kind(app.moves, "Done looking")
+    assert all("pt-back" in c._dom_classes for c in row.box.children)
+
+
+def play_round_as_human(app, rng):
+    """Seat 0 plays sensibly until the round is over: draw and discard, NOT ME! soon."""
+    turns = 0
+    while app.match.view(0)["phase"] not in ("round_over", "over"):
+        offered = labels(app.moves)
+        if "NOT ME!" in offered and turns >= 2:
+            click_kind(app.moves, "NOT ME!")
+        elif "Draw from the deck" in offered:
+            click_kind(app.moves, "Draw from the deck")
+            turns += 1
+        elif "Discard it" in offered:
+            click_kind(app.moves, "Discard it")
+        elif offered:
+            random_step(app, rng, mischief=False)
+        else:
+            raise AssertionError(f"seat 0 has nothing to do: {app.match.to_act()}")
+        assert app.banner.message == ""
+
+
+def test_full_round_scores_and_record():
+    app = make_app(3, {0: "human", 1: "heuristic", 2: "heuristic"}, seed=4, debounce=0)
+    play_round_as_human(app, random.Random(1))
+    view = app.match.view(0)
+    assert view["outcome"] is not None and "NOT ME! called by seat" in app.board.status.value
+    assert "round 1" in app.board.scores.value and str(view["scores"][0]) in app.board.scores.value
+    app.records.save.click()        # the game is over: no warning, a link at once
+    assert app.records.note.value == "" and "lazy_sunday_record.json" in app.records.link.value
+
+
+def test_done_it_any_human_seat_may_claim():
+    app = make_app(3, {0: "human", 1: "human", 2: "random"}, seed=2, debounce=0)
+    rng = random.Random(3)
+    while not (app.match.view(None)["claims_open"] and app.open_box.layout.display != "none"):
+        random_step(app, rng)
+    assert [v for _, v in app.claimer.options] == [0, 1]
+    app.claimer.value = 1 if app.control == 0 else 0
+    claimer = app.claimer.value
+    click_kind(app.open_moves, "Done it!")
+    target = app.board.rows[2].box.children[0]
+    assert "pt-clickable" in target._dom_classes
+    target.click()
+    move = next(m for m in reversed(app.match.moves) if m.kind == "claim")
+    assert move.seat == claimer and move.args[:2] == (2, 0)
+    assert app.banner.message == ""
+
+
+def test_hotseat_privacy_hides_every_hand():
+    app = make_app(2, {0: "human", 1: "human"}, seed=8, debounce=0)
+    app.privacy.button.click()
+    click_kind(app.moves, "Peek at 2 of my cards")
+    app.board.rows[0].box.children[0].click()
+    app.board.rows[0].box.children[1].click()
+    assert sum("pt-face" in c._dom_classes for c in app.board.rows[0].box.children) == 2
+    click_kind(app.moves, "Done looking")
+    assert app.control == 1 and app.privacy.shown and app.viewer is None
+    assert "I am seat 1" in app.privacy.button.description
+    assert all("pt-back" in c._dom_classes for r in app.board.rows for c in r.box.children)
+    assert_no_leak(app)
