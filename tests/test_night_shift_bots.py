@@ -1,0 +1,85 @@
+"""Night Shift bots: the heuristic bot beats the random bot clearly under both presets,
+decides from its view alone, and follows designer-edited priority lists."""
+import pytest
+
+from playtest.engine import Match, Move, RandomBot, Table, play_game
+from playtest.games.night_shift import PRESETS, HeuristicBot, NightShift
+from playtest.games.night_shift.bots import parse_condition
+from test_night_shift_rules import arrange
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_heuristic_beats_random_clearly(preset):
+    """200 games per preset (100 seeds, each bot in each seat): at least 80% wins and
+    no more than 5% losses for the heuristic bot."""
+    wins = losses = 0
+    for seed in range(100):
+        for heuristic_seat in (0, 1):
+            bots = {heuristic_seat: "heuristic", 1 - heuristic_seat: "random"}
+            _, outcome = play_game("night_shift", 2, bots, options=PRESETS[preset], seed=seed)
+            wins += outcome.winners == (heuristic_seat,)
+            losses += outcome.winners == (1 - heuristic_seat,)
+    assert wins >= 160 and losses <= 10, (wins, losses)
+
+
+def test_bots_are_registered_and_finish_reproducible_games():
+    assert NightShift.BOTS == {"random": RandomBot, "heuristic": HeuristicBot}
+    a, outcome_a = play_game("night_shift", 2, "heuristic", options={"reshuffle": True}, seed=4)
+    b, outcome_b = play_game("night_shift", 2, "heuristic", options={"reshuffle": True}, seed=4)
+    assert a.fingerprint() == b.fingerprint() and outcome_a == outcome_b and outcome_a.finished
+
+
+def test_heuristic_plays_a_lethal_trade_off_first():
+    """NS-10: with the opponent at 3 Patience, Trade Off (-3) wins at once."""
+    game, s = arrange(hands={0: ["Bottle Wash", "Trade Off"]}, patience=[25, 3], effort=[2, 0])
+    move = HeuristicBot().choose(game.view(s, 0), game.legal_moves(s, 0))
+    assert move == Move(0, "play", ("Trade Off",))
+    s.patience[1] = 4
+    assert HeuristicBot().choose(game.view(s, 0), game.legal_moves(s, 0)) == Move(0, "play", ("Bottle Wash",))
+
+
+def test_heuristic_follows_an_edited_buy_priority_list():
+    """The buy list is data: a designer's list changes what the bot buys."""
+    game, s = arrange(options={"reshuffle": True}, row=["Coffee Refill", "Trade Off"], effort=[2, 0], actions=[1, 3])
+    legal = game.legal_moves(s, 0)
+    assert HeuristicBot().choose(game.view(s, 0), legal) == Move(0, "buy", ("Trade Off",))
+    coffee_first = HeuristicBot(buy_priority=[("Coffee Refill", "effort >= 2")])
+    assert coffee_first.choose(game.view(s, 0), legal) == Move(0, "buy", ("Coffee Refill",))
+    never = HeuristicBot(buy_priority=[("Coffee Refill", "effort >= 3")])
+    assert never.choose(game.view(s, 0), legal) == Move(0, "end")        # Patience 25: no Tidy Up either
+
+
+def test_heuristic_as_written_spends_actions_on_care_not_buys():
+    """NS-5 as written: bought cards never come back, so the default list buys nothing."""
+    game, s = arrange(hands={0: ["Laundry Load", "Bottle Wash"]}, row=["Trade Off"], effort=[2, 0], actions=[1, 3])
+    assert HeuristicBot().choose(game.view(s, 0), game.legal_moves(s, 0)) == Move(0, "play", ("Bottle Wash",))
+
+
+def test_bot_sees_only_the_view():
+    """A Table hands the bot its view, in which the opponent's hand is hidden."""
+    seen = []
+
+    class Spy(HeuristicBot):
+        def choose(self, view, legal):
+            seen.append(view)
+            return super().choose(view, legal)
+
+    match = Match("night_shift", 2, seed=2)
+    Table(match, {0: Spy(), 1: "random"}).run_bots(limit=20)
+    assert seen and all(v["viewer"] == 0 and v["players"][1]["hand"] is None for v in seen)
+
+
+@pytest.mark.parametrize("text, facts, expected", [
+    ("", {}, True),
+    ("effort >= 2", {"effort": 2}, True),
+    ("effort >= 2 and reshuffle", {"effort": 2, "reshuffle": 0}, False),
+    ("patience <= 10 or actions >= 2", {"patience": 20, "actions": 2}, True),
+])
+def test_conditions(text, facts, expected):
+    assert parse_condition(text)(facts) is expected
+
+
+@pytest.mark.parametrize("text", ["luck > 2", "effort => 2", "effort >= two", "effort >="])
+def test_bad_conditions_are_refused_clearly(text):
+    with pytest.raises(ValueError, match="bad bot condition"):
+        HeuristicBot(buy_priority=[("Trade Off", text)])
