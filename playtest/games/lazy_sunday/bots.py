@@ -1,0 +1,149 @@
+"""Lazy Sunday bots. They decide only from ``bot_view`` (the seat's view plus its
+memory, LS-11) and the legal moves; the public deck list gives each name's effort."""
+from __future__ import annotations
+
+from playtest.engine import Bot, Move
+
+CALL_MARGIN = 3    # call NOT ME! only when this much below every opponent's estimate
+KEEP_GAIN = 1      # keep a drawn card when it lowers the expected total by more than this
+TAKE_GAIN = 3      # taking DONE gives up a draw, so it must gain more
+HIGH = 7           # a known card this heavy is worth trading away (Let's Trade)
+
+
+class HeuristicBot(Bot):
+    """A memory-keeping bot for Lazy Sunday (plays LS-2..LS-9 from ``bot_view`` only).
+
+    Estimates each list as known efforts plus the deck's mean effort per unknown card;
+    keeps low cards, burns useful actions, claims matches it knows for sure (LS-5) and
+    calls NOT ME! (LS-7) when clearly lowest.
+
+    Args:
+        seed: the bot's own random stream (see :class:`playtest.engine.Bot`).
+    """
+
+    name = "heuristic"
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        from .rules import load_cards  # here, not at import: rules.py imports this module
+
+        cards = load_cards()
+        self.effort = dict(zip(cards.names, cards.efforts))
+        self.mean = sum(cards.efforts) / len(cards.efforts)
+
+    # --- estimates ------------------------------------------------------------------
+    def _value(self, name) -> float:
+        return self.mean if name is None else self.effort[name]
+
+    def _estimate(self, memory, seat) -> float:
+        return sum(self._value(name) for name in memory[seat])
+
+    def _replace_at(self, memory, me, effort, min_gain) -> int | None:
+        """Own position whose known (or expected) effort exceeds ``effort`` by the most,
+        if by more than ``min_gain``."""
+        gains = [(self._value(name) - effort, p) for p, name in enumerate(memory[me])]
+        if gains:
+            gain, p = max(gains)
+            if gain > min_gain:
+                return p
+        return None
+
+    def _dump_at(self, memory, me) -> int:
+        """Own position best to lose: highest known card if above the mean, else an unknown one."""
+        row = memory[me]
+        return max(range(len(row)), key=lambda p: (self._value(row[p]), row[p] is None))
+
+    # --- decisions --------------------------------------------------------------------
+    def choose(self, view, legal):
+        """Pick one of ``legal`` for the pending decision (see the class docstring)."""
+        if len(legal) == 1:
+            return legal[0]
+        by_kind: dict[str, list[Move]] = {}
+        for move in legal:
+            by_kind.setdefault(move.kind, []).append(move)
+        phase, me, memory = view["phase"], view["viewer"], view["memory"]
+        if phase == "look":
+            return by_kind["swap"][0] if "swap" in by_kind and self._swap_helps(view) else by_kind["done"][0]
+        if phase == "turn":
+            return self._turn(view, me, memory, by_kind)
+        if phase == "drawn":
+            return self._drawn(view, me, memory, by_kind)
+        if phase == "give":
+            return Move(me, "give", (self._dump_at(memory, me),))
+        return legal[0]  # peek (any two are unknown alike), deal
+
+    def _turn(self, view, me, memory, by_kind):
+        others = [self._estimate(memory, t) for t in range(view["seats"]) if t != me]
+        mine = self._estimate(memory, me)
+        unknown = memory[me].count(None)
+        if "notme" in by_kind and (mine <= 2 or (unknown <= 1 and mine + CALL_MARGIN <= min(others))):
+            return by_kind["notme"][0]
+        top = view["done"]["top"]
+        if top and memory[me] and "take" in by_kind:
+            p = self._replace_at(memory, me, top["effort"], TAKE_GAIN)
+            if p is not None:
+                return Move(me, "take", (p,))
+        return (by_kind.get("draw") or by_kind.get("take") or by_kind.get("notme") or by_kind["pass"])[0]
+
+    def _drawn(self, view, me, memory, by_kind):
+        card = view["drawn"]["card"]
+        keep_at = self._replace_at(memory, me, card["effort"], KEEP_GAIN) if memory[me] else None
+        burn = self._burn(view, me, memory, by_kind, card, keep_at)
+        if burn is not None:
+            return burn
+        return Move(me, "keep", (keep_at,)) if keep_at is not None else by_kind["discard"][0]
+
+    def _burn(self, view, me, memory, by_kind, card, keep_at) -> Move | None:
+        """A useful burn of the drawn action card, or None (then keep or discard)."""
+        kind = next((k for k in by_kind if k not in ("keep", "discard")), None)
+        if kind is None:
+            return None
+        moves = by_kind[kind]
+        unknown_own = [p for p, name in enumerate(memory[me]) if name is None]
+        rivals = sorted({m.args[0] for m in moves if m.args and kind in ("nosy", "landlord")} - {me},
+                        key=lambda t: self._estimate(memory, t))
+        if kind == "busy":  # light enough to keep over a heavy card; else make someone skip
+            return None if keep_at is not None and self._value(memory[me][keep_at]) >= 4 else moves[0]
+        if kind == "knock_out":
+            return Move(me, kind, (self._dump_at(memory, me),))
+        if kind == "double_check" and unknown_own:
+            return Move(me, kind, (unknown_own[0],))
+        if kind == "nosy" and rivals:  # look at the most dangerous rival's unknown card
+            for m in moves:
+                if m.args[0] == rivals[0] and memory[m.args[0]][m.args[1]] is None:
+                    return m
+        if kind == "landlord" and rivals:  # an extra card for the player closest to winning
+            return Move(me, kind, (rivals[0],))
+        if kind == "trade":
+            return self._trade(memory, me, moves)
+        if kind == "not_my_job":
+            return next((m for m in moves if memory[m.args[0]][m.args[1]] is None
+                         and memory[m.args[2]][m.args[3]] is None), None)
+        return None
+
+    def _trade(self, memory, me, moves) -> Move | None:
+        """Give away a known high card for the lightest card we know of (or an unknown one)."""
+        best, best_gain = None, 0.0
+        for m in moves:
+            p, t, q = m.args
+            mine = memory[me][p]
+            if mine is not None and self.effort[mine] >= HIGH:
+                gain = self.effort[mine] - self._value(memory[t][q])
+                if gain > best_gain:
+                    best, best_gain = m, gain
+        return best
+
+    def _swap_helps(self, view) -> bool:
+        """After Not My Job: swap when it hands the heavier card to the lower estimate."""
+        memory = view["memory"]
+        (t, p), (u, q) = view["looking"]
+        a, b = self.effort[memory[t][p]], self.effort[memory[u][q]]
+        return (self._estimate(memory, t) - self._estimate(memory, u)) * (b - a) < 0
+
+    def interject(self, view, open_moves):
+        """Claim (LS-5) a card remembered to match the DONE top, own cards first."""
+        if not view["claims_open"]:
+            return None
+        top, memory, me = view["done"]["top"], view["memory"], view["viewer"]
+        hits = [(m.args[0] != me, m) for m in open_moves if memory[m.args[0]][m.args[1]] == top["name"]]
+        return min(hits)[1] if hits else None

@@ -1,0 +1,714 @@
+"""Lazy Sunday (rulebook seed 002, RULINGS LS-1..LS-11) on the playtest engine.
+
+The state is plain lists and ints so that ``legal_moves``, ``apply`` and ``view`` stay
+fast enough for bot simulations. Cards are ids 0..N-1 (the order of ``cards.toml``);
+lists, the deck and the DONE pile hold ids, their last element is the top/end. What each
+seat knows (LS-11) is one bitmask per card: bit ``s`` set means seat ``s`` knows where
+that card is now. Public moves (swaps, trades, gifts) move a card without changing
+who knows it, so only looking, discarding and reshuffling touch the masks.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from playtest.engine import BaseOptions, Event, Game, Move, Outcome, PlaytestError, RandomBot
+
+from .bots import HeuristicBot
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+CARDS_FILE = Path(__file__).with_name("cards.toml")
+LIST_SIZE = 6  # LS-3: cards dealt to each list
+_new = tuple.__new__  # Move(...) without the NamedTuple's Python-level __new__: claims are the hot path
+ACTIONS = ("busy", "double_check", "nosy", "trade", "switcheroo", "not_my_job", "landlord", "knock_out")
+
+
+# --- the deck (LS-1, LS-2) ------------------------------------------------------------
+class DeckError(PlaytestError, ValueError):
+    """``cards.toml`` cannot be used; the message names the file and the bad entry."""
+
+
+class CardSpec(BaseModel):
+    """One ``[[card]]`` entry of ``cards.toml`` (LS-1, LS-2): ``name`` (str), ``effort``
+    (int >= 0), ``kind`` ("chore" | "action"), ``count`` (int >= 0), ``action`` (the
+    burn move kind, actions only) and ``text`` (str)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    effort: int = Field(ge=0)
+    kind: Literal["chore", "action"]
+    count: int = Field(ge=0)
+    action: Literal[ACTIONS] | None = None
+    text: str = ""
+
+    @model_validator(mode="after")
+    def _action_iff_action_kind(self):
+        if (self.kind == "action") != (self.action is not None):
+            raise ValueError("an action card needs `action` (one of " + ", ".join(ACTIONS)
+                             + ") and a chore card must not have one")
+        return self
+
+
+@dataclass(frozen=True)
+class Cards:
+    """The deck expanded to card ids: per-id tuples ``names``, ``efforts``, ``kinds``,
+    ``actions`` (burn move kind or None) and ``views`` (the view's card dict), plus the
+    ``specs`` it came from. Two cards match (LS-5) when their names are equal."""
+
+    specs: tuple[CardSpec, ...]
+    names: tuple[str, ...]
+    efforts: tuple[int, ...]
+    kinds: tuple[str, ...]
+    actions: tuple[str | None, ...]
+    views: tuple[dict, ...]
+
+
+def load_cards(path: str | os.PathLike = CARDS_FILE) -> Cards:
+    """Read and validate a deck file (default: this package's ``cards.toml``; LS-1, LS-2).
+
+    Cached per file version, so an edited file is read again by the next new game.
+
+    Raises:
+        DeckError: unreadable TOML, no ``[[card]]`` entries, a bad entry (the message
+            gives the file, the entry's number and name, the field and the problem) or a
+            card name used twice.
+    """
+    path = Path(path)
+    return _parse_cards(str(path), path.stat().st_mtime_ns)
+
+
+@cache
+def _parse_cards(path: str, _mtime_ns: int) -> Cards:
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckError(f"{path}: not valid TOML: {exc}") from None
+    entries = data.get("card")
+    if not isinstance(entries, list) or not entries:
+        raise DeckError(f"{path}: no [[card]] entries found")
+    specs = []
+    for number, entry in enumerate(entries, 1):
+        try:
+            specs.append(CardSpec.model_validate(entry))
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'entry'}: {e['msg']}" for e in exc.errors())
+            name = entry.get("name", "?") if isinstance(entry, dict) else "?"
+            raise DeckError(f"{path}: [[card]] #{number} ({name!r}): {problems}") from None
+    seen = set()
+    for number, spec in enumerate(specs, 1):
+        if spec.name in seen:  # names are what a quick discard matches on (LS-5)
+            raise DeckError(f"{path}: [[card]] #{number} ({spec.name!r}): the name is used twice")
+        seen.add(spec.name)
+    ids = [spec for spec in specs for _ in range(spec.count)]
+    return Cards(
+        specs=tuple(specs),
+        names=tuple(c.name for c in ids),
+        efforts=tuple(c.effort for c in ids),
+        kinds=tuple(c.kind for c in ids),
+        actions=tuple(c.action for c in ids),
+        views=tuple({"name": c.name, "effort": c.effort, "kind": c.kind, "text": c.text} for c in ids),
+    )
+
+
+# --- state ------------------------------------------------------------------------------
+class State:
+    """The whole position of a Lazy Sunday match (plain data; see the module docstring).
+
+    Attributes: ``rng`` (the G-3 stream), ``phase`` (peek | look | turn | drawn | give |
+    round_over | over), ``round`` (1-based), ``start`` (this round's starting seat),
+    ``turn`` (seat on turn, None in setup and between rounds), ``actor`` (the seat with
+    the pending decision), ``deck`` / ``done`` / ``lists`` (card ids, top last),
+    ``serial`` (cards put on DONE this round), ``drawn`` (held card id or None),
+    ``looking`` ([[seat, pos], ...] the actor looks at), ``known`` (per card: bitmask of
+    seats knowing where it is), ``caller``, ``final_turns`` (seats still owed a final
+    turn after the current one), ``skip_next`` (I'm Busy pending), ``give`` ([claimer,
+    to, pos] or None), ``resume`` (phase to return to after a give), ``peekers`` (seats
+    still to peek, current first), ``scores``, ``round_scores``, ``turns`` (G-4 count),
+    ``outcome``.
+    """
+
+    __slots__ = ("rng", "phase", "round", "start", "turn", "actor", "deck", "done", "serial", "lists",
+                 "drawn", "looking", "known", "caller", "final_turns", "skip_next", "give", "resume",
+                 "peekers", "scores", "round_scores", "turns", "outcome", "setup_events")
+    _DUMPED = __slots__[1:-2]
+
+    def dump(self) -> dict:
+        """The complete state (without the rng, which the fingerprint adds) as JSON data."""
+        data = {name: getattr(self, name) for name in self._DUMPED}
+        o = self.outcome
+        data["outcome"] = o and {"finished": o.finished, "winners": list(o.winners), "scores": list(o.scores),
+                                 "reason": o.reason}
+        return data
+
+    @property
+    def seen(self) -> list[set[int]]:
+        """Per seat, the set of card ids whose current place that seat knows (LS-11)."""
+        return [{c for c, mask in enumerate(self.known) if mask >> s & 1} for s in range(len(self.lists))]
+
+
+# --- the game ---------------------------------------------------------------------------
+_CLAIM_PHASES = ("turn", "drawn")       # LS-5: never in setup, action resolution or a give
+_REVEAL_PHASES = ("round_over", "over")  # LS-7: lists are revealed once the round is scored
+_PHASE_KINDS = {
+    "peek": ("peek",), "look": ("done", "swap"), "turn": ("draw", "take", "notme", "pass"),
+    "drawn": ("keep", "discard", *ACTIONS), "give": ("give",), "round_over": ("deal",),
+}
+_KIND_RULING = {"peek": "LS-3", "done": "LS-3", "draw": "LS-4", "take": "LS-4", "notme": "LS-7",
+                "pass": "LS-6", "keep": "LS-4", "discard": "LS-4", "swap": "LS-2", "claim": "LS-5",
+                "give": "LS-5", "deal": "LS-3", **{a: "LS-2" for a in ACTIONS}}
+
+
+class LazySunday(Game):
+    """Lazy Sunday for 2..7 seats (RULINGS LS-1..LS-11, G-1..G-4).
+
+    Args:
+        seats: 2..7. options: see :class:`LazySunday.Options`.
+
+    Raises:
+        OptionError: a bad seat count or option (see :class:`Game`).
+        DeckError: ``cards.toml`` is invalid or has fewer than 6 cards per seat + 1.
+
+    Moves are listed in ``MOVE_ARGS``; ``claim`` (the quick discard) is an open move.
+    """
+
+    name = "lazy_sunday"
+    title = "Lazy Sunday"
+    min_seats, max_seats = 2, 7
+    OPEN_MOVES = frozenset({"claim"})
+    BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+    MOVE_ARGS = {
+        "peek": ("a", "b"), "done": (), "draw": (), "take": ("p",), "notme": (), "pass": (),
+        "keep": ("p",), "discard": (), "busy": (), "double_check": ("p",), "nosy": ("s", "p"),
+        "trade": ("p", "s", "q"), "switcheroo": ("s", "p", "t", "q"), "not_my_job": ("s", "p", "t", "q"),
+        "swap": (), "landlord": ("s",), "knock_out": ("p",), "claim": ("s", "p", "serial"),
+        "give": ("p",), "deal": (),
+    }
+
+    class Options(BaseOptions):
+        """G-2/G-4 options plus LS-10's match options."""
+
+        rounds: int = Field(1, ge=1, description="LS-10: number of rounds, when match_to is not set")
+        match_to: Literal[100] | None = Field(
+            None, description="LS-10: play rounds until a cumulative score is above 100 (None: use rounds)")
+        great_escape: bool = Field(False, description="LS-10: a cumulative score of exactly 100 resets to 50")
+
+    def __init__(self, seats, options=None):
+        super().__init__(seats, options)
+        self.cards = load_cards()
+        if len(self.cards.names) < LIST_SIZE * seats + 1:
+            raise DeckError(f"{CARDS_FILE}: {len(self.cards.names)} cards cannot deal {LIST_SIZE} to each of "
+                            f"{seats} seats plus the first DONE card (LS-3)")
+        self.everyone = (1 << seats) - 1
+
+    # --- setup (LS-3) ---------------------------------------------------------------
+    def new_state(self, rng):
+        """Deal round 1 from ``rng`` (G-3); round 1 starts with ``first_player`` (G-2, LS-3)."""
+        s = State()
+        s.rng = rng
+        s.start = self.first_seat(rng)
+        s.round, s.turns, s.outcome = 1, 0, None
+        s.scores, s.round_scores = [0] * self.seats, []
+        s.setup_events = self._deal(s)
+        return s
+
+    def _deal(self, s: State) -> list[Event]:
+        """Shuffle all cards, deal 6 to each list, flip one onto DONE; memory is reset (LS-3, LS-11)."""
+        n = self.seats
+        s.deck = list(range(len(self.cards.names)))
+        s.rng.shuffle(s.deck)
+        s.lists = [[s.deck.pop() for _ in range(LIST_SIZE)] for _ in range(n)]
+        s.done = [s.deck.pop()]
+        s.serial = 1
+        s.known = [0] * len(self.cards.names)
+        s.known[s.done[0]] = self.everyone
+        s.phase, s.turn, s.drawn, s.looking = "peek", None, None, []
+        s.caller, s.final_turns, s.skip_next, s.give, s.resume = None, [], False, None, None
+        s.peekers = [(s.start + i) % n for i in range(n)]
+        s.actor = s.start
+        return [Event(f"Round {s.round}: seat {s.start} starts; DONE shows {self._label(s.done[0])}. "
+                      f"Each seat peeks at 2 of its cards.")]
+
+    # --- contract ---------------------------------------------------------------------
+    def to_act(self, s):
+        """``(actor,)``, or ``()`` once the match is over."""
+        return () if s.phase == "over" else (s.actor,)
+
+    def outcome(self, s):
+        """The match's Outcome (LS-10, or unfinished per G-4), None while it goes on."""
+        return s.outcome
+
+    def legal_moves(self, s, seat):
+        """The moves of ``seat`` now: its decision's moves (if it is the actor), then its
+        current-serial claims (LS-5). Deterministic order, no duplicates."""
+        moves = []
+        if seat == s.actor and s.phase != "over":
+            moves = getattr(self, "_moves_" + s.phase)(s, seat)
+        if s.phase in _CLAIM_PHASES and s.done:
+            lists, serial, caller = s.lists, s.serial, s.caller
+            mine = lists[seat]
+            for t, lst in enumerate(lists):
+                # another's card needs a card to give back; the caller's list is locked (LS-5, LS-7)
+                if lst and (t == seat or (mine and t != caller)):
+                    moves += [_new(Move, (seat, "claim", (t, p, serial))) for p in range(len(lst))]
+        return moves
+
+    def _moves_peek(self, s, seat):
+        k = len(s.lists[seat])
+        return [Move(seat, "peek", (a, b)) for a in range(k) for b in range(a + 1, k)]
+
+    def _moves_look(self, s, seat):
+        done = [Move(seat, "done")]
+        return done + [Move(seat, "swap")] if self._can_swap(s) else done
+
+    def _moves_turn(self, s, seat):
+        moves = [Move(seat, "draw")] if self._can_draw(s) else []
+        if s.done:
+            k = len(s.lists[seat])
+            moves += [Move(seat, "take", (p,)) for p in range(k)] if k else [Move(seat, "take")]
+        if s.caller is None:
+            moves.append(Move(seat, "notme"))
+        return moves or [Move(seat, "pass")]
+
+    def _moves_drawn(self, s, seat):
+        k = len(s.lists[seat])
+        moves = [Move(seat, "keep", (p,)) for p in range(k)] if k else [Move(seat, "keep")]
+        moves.append(Move(seat, "discard"))
+        action = self.cards.actions[s.drawn]
+        if action:
+            moves += [Move(seat, action, args) for args in self._targets(s, seat, action)]
+        return moves
+
+    def _moves_give(self, s, seat):
+        return [Move(seat, "give", (p,)) for p in range(len(s.lists[seat]))]
+
+    def _moves_round_over(self, s, seat):
+        return [Move(seat, "deal")]
+
+    def _targets(self, s, seat, action) -> list[tuple]:
+        """Argument tuples of the legal burns of ``action`` by ``seat`` (LS-2, LS-8)."""
+        lists = s.lists
+        own = range(len(lists[seat]))
+        others = [t for t in range(self.seats) if t != seat and t != s.caller]  # LS-7: caller locked
+        if action == "busy":
+            return [()]
+        if action in ("double_check", "knock_out"):
+            return [(p,) for p in own]
+        if action == "nosy":
+            return [(t, p) for t in others for p in range(len(lists[t]))]
+        if action == "trade":
+            return [(p, t, q) for p in own for t in others for q in range(len(lists[t]))]
+        if action == "landlord":
+            # after this card lands on DONE, a non-empty DONE can always refill the deck (LS-6)
+            return [(t,) for t in range(self.seats) if t != s.caller] if s.deck or s.done else []
+        return [(t, p, u, q) for i, t in enumerate(others) for u in others[i + 1:]  # switcheroo, not_my_job
+                for p in range(len(lists[t])) for q in range(len(lists[u]))]
+
+    def is_legal(self, s, move, legal):
+        """``move in legal``, plus late claims (LS-5): a claim naming an older DONE top is
+        legal whenever the same claim on the current top is, and is returned."""
+        if move in legal:
+            return True
+        if move.kind == "claim" and len(move.args) == 3 and type(move.args[2]) is int and 1 <= move.args[2] < s.serial:
+            return Move(move.seat, "claim", (*move.args[:2], s.serial)) in legal
+        return False
+
+    # --- applying moves -------------------------------------------------------------
+    def apply(self, s, move):
+        """Apply a legal ``move``; returns its log events (public text never names a
+        face-down card; ``private`` holds what the mover alone saw)."""
+        return getattr(self, "_do_" + move.kind)(s, move.seat, *move.args)
+
+    def _label(self, card: int) -> str:
+        return f"{self.cards.names[card]} ({self.cards.efforts[card]})"
+
+    def _can_draw(self, s) -> bool:
+        """Something can be drawn, counting the LS-6 reshuffle of DONE under its top."""
+        return bool(s.deck) or len(s.done) > 1
+
+    def _can_swap(self, s) -> bool:
+        # only Not My Job looks at two cards during a turn (setup peeks have turn None)
+        return s.turn is not None and len(s.looking) == 2
+
+    def _draw_card(self, s, events) -> int | None:
+        """Pop the top deck card; reshuffle DONE except its top first if the deck is empty
+        (LS-6); None if nothing can be drawn. Reshuffled cards are forgotten (LS-11)."""
+        if not s.deck:
+            if len(s.done) < 2:
+                return None
+            s.deck = s.done[:-1]
+            del s.done[:-1]
+            s.rng.shuffle(s.deck)
+            for card in s.deck:
+                s.known[card] = 0
+            events.append(Event(f"The deck ran out: the DONE pile under its top is shuffled into a new deck "
+                                f"of {len(s.deck)} (LS-6)."))
+        return s.deck.pop()
+
+    def _put_done(self, s, card) -> None:
+        """Card face-up onto DONE: known to all, and a new serial (LS-5)."""
+        s.done.append(card)
+        s.serial += 1
+        s.known[card] = self.everyone
+
+    def _look(self, s, seat, spots) -> None:
+        for t, p in spots:
+            s.known[s.lists[t][p]] |= 1 << seat
+        s.looking = [list(spot) for spot in spots]
+        s.phase = "look"
+
+    def _end_turn(self, s, events) -> list[Event]:
+        """Pass the turn on: I'm Busy skips the next turn (LS-2), final turns follow a
+        call and then the round is scored (LS-7); G-4 stops the match at max_turns."""
+        s.turns += 1
+        s.drawn, s.looking = None, []
+        if s.turns >= self.options.max_turns:
+            s.phase, s.turn = "over", None
+            s.outcome = Outcome(False, (), tuple(s.scores), f"stopped unfinished after {s.turns} turns (G-4 max_turns)")
+            events.append(Event(s.outcome.reason[0].upper() + s.outcome.reason[1:] + "."))
+            return events
+        if s.caller is None:
+            nxt = (s.turn + 1) % self.seats
+            if s.skip_next:
+                events.append(Event(f"Seat {nxt} is skipped (I'm Busy)."))
+                nxt = (nxt + 1) % self.seats
+        else:
+            if s.skip_next and s.final_turns:
+                events.append(Event(f"Seat {s.final_turns.pop(0)} loses its final turn (I'm Busy, LS-7)."))
+            if not s.final_turns:
+                return self._score(s, events)
+            nxt = s.final_turns.pop(0)
+        s.skip_next = False
+        s.turn = s.actor = nxt
+        s.phase = "turn"
+        return events
+
+    def _score(self, s, events) -> list[Event]:
+        """Reveal and score the round (LS-9); end the match per LS-10."""
+        effort = self.cards.efforts
+        totals = [sum(effort[c] for c in lst) for lst in s.lists]
+        c = s.caller
+        lowest = totals[c] <= min(totals)  # ties go to the caller
+        scores = list(totals)
+        scores[c] = 0 if lowest else 50
+        s.round_scores.append(scores)
+        for seat, points in enumerate(scores):
+            s.scores[seat] += points
+            if self.options.great_escape and s.scores[seat] == 100:
+                s.scores[seat] = 50
+        events.append(Event(f"Round {s.round} scored: totals {totals}; seat {c} called NOT ME! and "
+                            f"{'was lowest: 0' if lowest else 'was beaten: 50'}; round scores {scores}, "
+                            f"cumulative {s.scores}."))
+        s.turn = None
+        over = max(s.scores) > 100 if self.options.match_to else s.round >= self.options.rounds
+        if not over:
+            s.phase, s.actor = "round_over", (s.start + 1) % self.seats
+            return events
+        best = min(s.scores)
+        winners = tuple(seat for seat, x in enumerate(s.scores) if x == best)
+        reason = (f"seat{'s' if len(winners) > 1 else ''} {', '.join(map(str, winners))} "
+                  f"{'share' if len(winners) > 1 else 'has'} the lowest total ({best}) after {s.round} "
+                  f"round{'s' if s.round > 1 else ''}")
+        s.phase, s.outcome = "over", Outcome(True, winners, tuple(s.scores), reason)
+        events.append(Event(f"Match over: {reason}."))
+        return events
+
+    def _do_peek(self, s, seat, a, b):
+        self._look(s, seat, [(seat, a), (seat, b)])
+        return [Event(f"Seat {seat} peeks at positions {a} and {b}.",
+                      {seat: f"You peek: {a} is {self._label(s.lists[seat][a])}, "
+                             f"{b} is {self._label(s.lists[seat][b])}."})]
+
+    def _do_done(self, s, seat):
+        if s.turn is not None:
+            return self._end_turn(s, [Event(f"Seat {seat} is done looking.")])
+        s.looking = []
+        s.peekers.pop(0)
+        if s.peekers:
+            s.phase, s.actor = "peek", s.peekers[0]
+        else:
+            s.phase, s.turn, s.actor = "turn", s.start, s.start
+        return [Event(f"Seat {seat} is done peeking.")]
+
+    def _do_draw(self, s, seat):
+        events = []
+        s.drawn = card = self._draw_card(s, events)
+        s.known[card] = 1 << seat
+        s.phase = "drawn"
+        events.append(Event(f"Seat {seat} draws a card.", {seat: f"You drew {self._label(card)}."}))
+        return events
+
+    def _do_take(self, s, seat, p=None):
+        card = s.done.pop()
+        lst = s.lists[seat]
+        if p is None:  # LS-4: an empty list simply gains the card
+            lst.append(card)
+            s.serial += 1  # the DONE top changed, so claims on the old top are late (LS-5)
+            text = f"Seat {seat} takes {self._label(card)} from DONE into its empty list."
+        else:
+            old, lst[p] = lst[p], card
+            self._put_done(s, old)
+            text = f"Seat {seat} takes {self._label(card)} from DONE into position {p}, discarding {self._label(old)}."
+        return self._end_turn(s, [Event(text)])
+
+    def _do_notme(self, s, seat):
+        s.caller = seat
+        s.final_turns = [(seat + i) % self.seats for i in range(1, self.seats)]
+        return self._end_turn(s, [Event(f"Seat {seat} calls NOT ME! Everyone else gets one final turn.")])
+
+    def _do_pass(self, s, seat):
+        return self._end_turn(s, [Event(f"Seat {seat} can neither draw, take nor call, and passes.")])
+
+    def _do_keep(self, s, seat, p=None):
+        lst = s.lists[seat]
+        if p is None:
+            lst.append(s.drawn)
+            text = f"Seat {seat} keeps the drawn card in its empty list."
+        else:
+            old, lst[p] = lst[p], s.drawn
+            self._put_done(s, old)
+            text = f"Seat {seat} keeps the drawn card at position {p}, discarding {self._label(old)}."
+        return self._end_turn(s, [Event(text)])
+
+    def _do_discard(self, s, seat):
+        self._put_done(s, s.drawn)
+        return self._end_turn(s, [Event(f"Seat {seat} discards {self._label(s.drawn)}.")])
+
+    def _burn(self, s, seat, what: str) -> list[Event]:
+        """The drawn action card goes onto DONE before its action (LS-2)."""
+        card = s.drawn
+        self._put_done(s, card)
+        s.drawn = None
+        return [Event(f"Seat {seat} burns {self._label(card)}: {what}.")]
+
+    def _do_busy(self, s, seat):
+        s.skip_next = True
+        return self._end_turn(s, self._burn(s, seat, "the next player who would take a turn skips it"))
+
+    def _do_double_check(self, s, seat, p):
+        events = self._burn(s, seat, f"looks at own position {p}")
+        self._look(s, seat, [(seat, p)])
+        return events
+
+    def _do_nosy(self, s, seat, t, p):
+        events = self._burn(s, seat, f"looks at seat {t}'s position {p}")
+        self._look(s, seat, [(t, p)])
+        return events
+
+    def _do_trade(self, s, seat, p, t, q):
+        events = self._burn(s, seat, f"swaps own position {p} with seat {t}'s position {q}, unseen")
+        a, b = s.lists[seat], s.lists[t]
+        a[p], b[q] = b[q], a[p]
+        return self._end_turn(s, events)
+
+    def _do_switcheroo(self, s, seat, t, p, u, q):
+        events = self._burn(s, seat, f"swaps seat {t}'s position {p} with seat {u}'s position {q}, unseen")
+        a, b = s.lists[t], s.lists[u]
+        a[p], b[q] = b[q], a[p]
+        return self._end_turn(s, events)
+
+    def _do_not_my_job(self, s, seat, t, p, u, q):
+        events = self._burn(s, seat, f"looks at seat {t}'s position {p} and seat {u}'s position {q}")
+        self._look(s, seat, [(t, p), (u, q)])
+        return events
+
+    def _do_swap(self, s, seat):
+        (t, p), (u, q) = s.looking
+        a, b = s.lists[t], s.lists[u]
+        a[p], b[q] = b[q], a[p]
+        return self._end_turn(s, [Event(f"Seat {seat} swaps seat {t}'s position {p} with seat {u}'s position {q}.")])
+
+    def _do_landlord(self, s, seat, t):
+        events = self._burn(s, seat, f"seat {t} adds the top deck card to its list, unseen")
+        s.lists[t].append(self._draw_card(s, events))
+        return self._end_turn(s, events)
+
+    def _do_knock_out(self, s, seat, p):
+        events = self._burn(s, seat, f"knocks out own position {p}")
+        card = s.lists[seat].pop(p)
+        self._put_done(s, card)
+        events.append(Event(f"Seat {seat} discards {self._label(card)} from its list (Knock It Out)."))
+        return self._end_turn(s, events)
+
+    def _do_claim(self, s, seat, t, p, serial):
+        if serial < s.serial:
+            return [Event(f"Seat {seat}'s claim on seat {t}'s position {p} came too late: returned, no penalty (LS-5).")]
+        lst, top = s.lists[t], s.done[-1]
+        whose = "its own" if t == seat else f"seat {t}'s"
+        if self.cards.names[lst[p]] == self.cards.names[top]:
+            card = lst.pop(p)
+            self._put_done(s, card)
+            if t != seat:  # LS-5: the claimer fills the gap with one of its own cards
+                s.give, s.resume = [seat, t, p], s.phase
+                s.phase, s.actor = "give", seat
+            return [Event(f"Done it! Seat {seat} quick-discards {whose} position {p}: {self._label(card)}.")]
+        events = [Event(f"Seat {seat} claims {whose} position {p} matches {self._label(top)}: wrong, "
+                        f"the card stays and seat {seat} takes a penalty card.")]
+        card = self._draw_card(s, events)
+        if card is not None:  # LS-6: no penalty when nothing can be drawn
+            s.lists[seat].append(card)
+        return events
+
+    def _do_give(self, s, seat, p):
+        card = s.lists[seat].pop(p)
+        _, t, gap = s.give
+        s.lists[t].insert(gap, card)
+        s.known[card] |= 1 << seat  # the giver remembers what it gave (LS-5)
+        s.give, s.phase, s.resume, s.actor = None, s.resume, None, s.turn
+        return [Event(f"Seat {seat} gives its position {p} to seat {t}, face-down, into position {gap}.",
+                      {seat: f"You give {self._label(card)} to seat {t}."})]
+
+    def _do_deal(self, s, seat):
+        s.round += 1
+        s.start = (s.start + 1) % self.seats  # LS-3: one seat to the left of the last start
+        return self._deal(s)
+
+    # --- views --------------------------------------------------------------------------
+    def view(self, s, seat):
+        """What ``seat`` may see (None: spectator), as the JSON dict of the agreed contract.
+
+        Face-down cards show only to a seat looking at them now, or to all once the round
+        is scored (LS-11); the drawn card only to the drawer; no card id ever appears.
+        """
+        views = self.cards.views
+        reveal = s.phase in _REVEAL_PHASES
+        looking = s.looking if seat is not None and seat == s.actor else ()
+        if reveal:
+            lists = [[self._slot(c, False) for c in lst] for lst in s.lists]
+        else:
+            lists = [[{"face_up": False} for _ in lst] for lst in s.lists]
+            for t, p in looking:
+                lists[t][p] = self._slot(s.lists[t][p], True)
+        drawn = None
+        if s.drawn is not None:
+            drawn = {"seat": s.turn, "card": dict(views[s.drawn]) if seat == s.turn else None}
+        o = s.outcome
+        return {
+            "game": self.name, "seats": self.seats, "viewer": seat, "phase": s.phase, "round": s.round,
+            "turn_seat": s.turn, "to_act": list(self.to_act(s)), "deck": len(s.deck),
+            "done": {"top": dict(views[s.done[-1]]) if s.done else None, "size": len(s.done), "serial": s.serial},
+            "lists": lists, "drawn": drawn, "looking": [list(spot) for spot in looking],
+            "caller": s.caller, "final_turns": list(s.final_turns), "skip_next": s.skip_next,
+            "claims_open": s.phase in _CLAIM_PHASES and bool(s.done),
+            "give": s.give and {"seat": s.give[0], "to": s.give[1], "pos": s.give[2]},
+            "scores": list(s.scores), "round_scores": [list(r) for r in s.round_scores],
+            "outcome": o and {"finished": o.finished, "winners": list(o.winners), "scores": list(o.scores),
+                              "reason": o.reason},
+        }
+
+    def _slot(self, card, looking):
+        return {"face_up": True, "name": self.cards.names[card], "effort": self.cards.efforts[card],
+                "kind": self.cards.kinds[card], "looking": looking}
+
+    def bot_view(self, s, seat):
+        """:meth:`view` plus ``"memory"``: per seat, per position, the card name ``seat``
+        remembers there or None (LS-11). For bots only, never for a browser."""
+        view = self.view(s, seat)
+        names, known, bit = self.cards.names, s.known, 1 << seat
+        view["memory"] = [[names[c] if known[c] & bit else None for c in lst] for lst in s.lists]
+        return view
+
+    # --- explaining refusals --------------------------------------------------------------
+    def explain(self, s, move):
+        """``(RULINGS id, one sentence)`` saying why ``move`` is illegal now (never raises)."""
+        kind, seat, args = move.kind, move.seat, move.args
+        if kind not in self.MOVE_ARGS:
+            return "", f"'{kind}' is not a Lazy Sunday move; moves are {', '.join(self.MOVE_ARGS)}"
+        ruling = _KIND_RULING[kind]
+        names = self.MOVE_ARGS[kind]
+        optional = kind in ("keep", "take") and not args  # the empty-list form (LS-4)
+        if not optional and (len(args) != len(names) or not all(type(a) is int for a in args)):
+            return ruling, f"'{kind}' takes {len(names)} whole-number argument(s): {' '.join(names) or 'none'}"
+        if s.phase == "over":
+            return ("G-4" if not s.outcome.finished else "LS-10"), "the match is over"
+        if kind == "claim":
+            return self._explain_claim(s, seat, *args)
+        if seat != s.actor:
+            return ("LS-3" if s.turn is None else "G-1"), f"it is not seat {seat}'s decision: {self._waiting(s)}"
+        if kind not in _PHASE_KINDS[s.phase]:
+            return ruling, f"'{kind}' is not possible now: {self._waiting(s)}"
+        lists = s.lists
+        own = len(lists[seat])
+        if kind == "peek":
+            return "LS-3", f"peek at two different positions a < b of your own list, each 0..{own - 1}"
+        if kind == "swap":
+            return "LS-2", "only Not My Job lets you swap the two cards you looked at"
+        if kind == "draw":
+            return "LS-6", "nothing can be drawn: the deck is empty and DONE has only its top card"
+        if kind in ("take", "keep") and own and not args:
+            return ruling, f"name the position (0..{own - 1}) of your list that the card goes to / comes from"
+        if kind == "take" and not s.done:
+            return "LS-4", "the DONE pile is empty"
+        if kind in ("take", "keep"):
+            return "LS-4", (f"your list is empty, so the card is simply added: '{seat} {kind}'" if not own
+                            else f"position {args[0]} is not in your list (0..{own - 1})")
+        if kind == "give":
+            return "LS-5", f"give one of your own cards: position 0..{own - 1}"
+        if kind == "notme":
+            return "LS-7", f"NOT ME! was already called this round by seat {s.caller}"
+        if kind == "pass":
+            return "LS-6", "you may pass only when you can neither draw, take from DONE nor call NOT ME!"
+        if kind in ACTIONS:
+            return self._explain_burn(s, seat, kind, args)
+        return ruling, f"'{move}' is not one of seat {seat}'s moves now"
+
+    def _waiting(self, s) -> str:
+        a = s.actor
+        return {
+            "peek": f"seat {a} is peeking at 2 of its cards (setup)",
+            "look": f"seat {a} is looking at cards and ends with 'done'",
+            "turn": f"seat {a} is starting its turn (draw, take or NOT ME!)",
+            "drawn": f"seat {a} holds a drawn card (keep, discard or burn it)",
+            "give": f"seat {a} must give a card after its correct claim",
+            "round_over": f"the round is over; seat {a} deals the next one",
+        }[s.phase]
+
+    def _explain_burn(self, s, seat, action, args) -> tuple[str, str]:
+        if self.cards.actions[s.drawn] != action:
+            return "LS-2", f"an action triggers only when its own card was just drawn, and seat {seat} did not draw that one"
+        n = self.seats
+        if action in ("switcheroo", "not_my_job") and n - 1 - (s.caller is not None) < 2:
+            return "LS-8", "this action needs two other players who may be targeted; only 'discard' is possible"
+        if action == "landlord" and not (s.deck or s.done):
+            return "LS-6", "nothing can be drawn, so Landlord's Notice can only be discarded"
+        own = range(len(s.lists[seat]))
+        if action in ("double_check", "knock_out", "trade") and args[0] not in own:
+            return "LS-8", f"position {args[0]} is not in your list"
+        spots = {"nosy": [args], "trade": [args[1:]], "switcheroo": [args[:2], args[2:]],
+                 "not_my_job": [args[:2], args[2:]], "landlord": [(args[0], None)]}.get(action, [])
+        for t, p in spots:
+            if not 0 <= t < n:
+                return "LS-8", f"there is no seat {t}"
+            if t == s.caller:
+                return "LS-7", f"seat {t} called NOT ME! and its list is locked until the round is scored"
+            if t == seat and action != "landlord":
+                return "LS-8", "this action must target another player"
+            if p is not None and not 0 <= p < len(s.lists[t]):
+                return "LS-8", f"seat {t} has no card at position {p}"
+        if action in ("switcheroo", "not_my_job") and not args[0] < args[2]:
+            return "LS-8", "name two different other players, the lower seat first"
+        return "LS-8", "not a legal target for this action"
+
+    def _explain_claim(self, s, seat, t, p, serial) -> tuple[str, str]:
+        if s.phase not in _CLAIM_PHASES:
+            why = {"peek": "during setup", "look": "during setup" if s.turn is None else "while an action resolves",
+                   "give": f"until seat {s.actor} has given its card", "round_over": "once the round is over"}
+            return "LS-5", f"no quick discard {why[s.phase]}"
+        if not s.done:
+            return "LS-5", "the DONE pile is empty, so there is nothing to match"
+        if not 0 <= t < self.seats or not 0 <= p < len(s.lists[t]):
+            return "LS-5", f"seat {t} has no card at position {p}"
+        if serial > s.serial or serial < 1:
+            return "LS-5", f"no DONE card has serial {serial}: the top is serial {s.serial}"
+        if t == s.caller and seat != t:
+            return "LS-7", f"seat {t} called NOT ME! and its list is locked until the round is scored"
+        return "LS-5", "claiming another player's card needs a card of your own to give"
