@@ -30,8 +30,9 @@ class Bot:
     def __init__(self, seed=None):
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict, legal: list[Move]) -> Move:
-        """Pick one of ``legal`` (never empty) for the seat's pending decision."""
+    def choose(self, view: Mapping, legal: list[Move]) -> Move:
+        """Pick one of ``legal`` (never empty) for the seat's pending decision. ``view``
+        is built on first read."""
         raise NotImplementedError
 
     def interject(self, view: Mapping, open_moves: Sequence[Move]) -> Move | None:
@@ -152,7 +153,7 @@ class Table:
                     return move
         for seat in match.to_act():
             if seat in self.bots:
-                move = self.bots[seat].choose(match.bot_view(seat), self.decision_moves(seat))
+                move = self.bots[seat].choose(LazyView(lambda: match.bot_view(seat)), self.decision_moves(seat))
                 match.play(move)
                 return move
         return None

@@ -1,0 +1,27 @@
+"""The ``playtest`` command line (serve's arguments; the browser tests start it for real)."""
+import subprocess
+import sys
+
+from playtest.cli import dashboards_dir, main, voila_command
+
+
+def test_serve_binds_to_localhost_on_the_given_port_and_never_wanders(tmp_path):
+    cmd = voila_command(tmp_path, 9123, "127.0.0.1")
+    assert cmd[:3] == [sys.executable, "-m", "voila"]
+    assert "--port=9123" in cmd and "--Voila.ip=127.0.0.1" in cmd
+    assert "--Voila.port_retries=0" in cmd        # the printed URL is the real one
+
+
+def test_serve_without_dashboards_says_where_it_looked(tmp_path, capsys):
+    assert main(["serve", "--dir", str(tmp_path)]) == 2
+    assert str(tmp_path / "index.ipynb") in capsys.readouterr().err
+
+
+def test_default_dashboards_folder_is_the_checkouts():
+    assert (dashboards_dir() / "index.ipynb").is_file()
+
+
+def test_console_script_help_lists_serve():
+    out = subprocess.run([sys.executable, "-m", "playtest.cli", "serve", "--help"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "--port" in out and "127.0.0.1" in out
