@@ -414,3 +414,14 @@ def test_log_names_drawn_cards_only_to_the_drawer():
     private = [text for _, text in m.log_for(0)]
     hand = [c["name"] for c in m.view(0)["players"][0]["hand"]]
     assert any(", ".join(hand) in t for t in private) and not any(", ".join(hand) in t for t in public)
+
+
+@pytest.mark.parametrize("text, ruling, reason", [
+    ("0 dance", "", "'dance' is not a Night Shift move"),
+    ("0 play", "", "'play' takes 1 argument(s): 0 play <card>"),
+    ("0 tidy now", "", "'tidy' takes 0 argument(s)"),
+])
+def test_unknown_kinds_and_wrong_arguments_are_explained(text, ruling, reason):
+    game, s = arrange(hands={0: [LL]}, effort=[2, 0])
+    error = refused(game, s, text)
+    assert error.ruling == ruling and error.reason.startswith(reason)

@@ -89,14 +89,15 @@ def parse_condition(text: str) -> Callable[[dict], bool]:
 
 def facts(view: dict) -> dict:
     """The facts a condition may use, from a Night Shift view for its viewer."""
-    seat = view["viewer"]
-    me, opp = view["players"][seat], view["players"][1 - seat]
+    seat, players, options = view["viewer"], view["players"], view["options"]
+    me, opp = players[seat], players[1 - seat]
+    shift = view["shift"]
     return {
         "effort": me["effort"], "actions": me["actions"], "patience": me["patience"], "care": me["care"],
         "opp_patience": opp["patience"], "opp_care": opp["care"], "care_lead": me["care"] - opp["care"],
-        "shift": view["shift"], "shifts_left": view["turn_limit"] - view["shift"],
-        "supply": view["household_supply"], "reshuffle": int(view["options"]["reshuffle"]),
-        "free_play": int(view["options"]["play_cost"] == "free"), "hand": me["hand_count"],
+        "shift": shift, "shifts_left": options["turn_limit"] - shift,
+        "supply": view["household_supply"], "reshuffle": int(options["reshuffle"]),
+        "free_play": int(options["play_cost"] == "free"), "hand": me["hand_count"],
         "deck": me["deck_count"],
         "my_structures": sum(c["type"] == "structure" for c in me["current_shift"]),
         "opp_structures": sum(c["type"] == "structure" for c in opp["current_shift"]),
@@ -141,7 +142,8 @@ class HeuristicBot(Bot):
             elif move.kind == "end":
                 end = move
         f = facts(view)
-        me = view["players"][view["viewer"]]
+        seat, players = view["viewer"], view["players"]
+        me = players[seat]
         for card in me["hand"] or ():
             hurt = card["play"].get("opponent_patience", 0)
             if card["name"] in by["play"] and hurt < 0 and f["opp_patience"] + hurt <= 0:
@@ -154,7 +156,7 @@ class HeuristicBot(Bot):
         if move:
             return move
         if by["settle"]:
-            health = {c["name"]: c["health"] for c in view["players"][1 - view["viewer"]]["current_shift"]}
+            health = {c["name"]: c["health"] for c in players[1 - seat]["current_shift"]}
             return by["settle"][max(by["settle"], key=lambda name: health.get(name) or 0)]
         move = self._first(self.play_rules, by["play"], f)
         if move:
