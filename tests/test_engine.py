@@ -225,3 +225,16 @@ def test_table_stops_for_humans_and_refuses_unknown_bots():
         Table(m, {1: "genius"})
     with pytest.raises(OptionError, match="not a seat"):
         Table(m, {3: "random"})
+
+
+def test_bots_read_a_lazy_view_like_a_dict():
+    seen = []
+
+    class Reader(RandomBot):
+        def choose(self, view, legal):
+            seen.append((view.get("turn"), view.get("missing", "default"), dict(view)["viewer"]))
+            return super().choose(view, legal)
+
+    m = new()
+    Table(m, {0: Reader(1)}).step_bot()
+    assert seen == [(0, "default", 0)]

@@ -71,7 +71,7 @@ class _Lazy:
     def __init__(self, make):
         self._make, self._value = make, None
 
-    def get(self):
+    def _get(self):
         if self._value is None:
             self._value = self._make()
         return self._value
@@ -81,23 +81,23 @@ class LazyView(_Lazy, Mapping):
     """A view (Mapping) computed on first access."""
 
     def __getitem__(self, key):
-        return self.get()[key]
+        return self._get()[key]
 
     def __iter__(self):
-        return iter(self.get())
+        return iter(self._get())
 
     def __len__(self):
-        return len(self.get())
+        return len(self._get())
 
 
 class LazyMoves(_Lazy, Sequence):
     """A list of moves computed on first access."""
 
     def __getitem__(self, index):
-        return self.get()[index]
+        return self._get()[index]
 
     def __len__(self):
-        return len(self.get())
+        return len(self._get())
 
 
 class Table:

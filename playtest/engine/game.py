@@ -106,6 +106,9 @@ class Game(ABC):
     OPEN_MOVES: ClassVar[frozenset[str]] = frozenset()
     MOVE_ARGS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """kind -> the names of its arguments, for move builders and docs."""
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    """Named option sets a playtester picks in one click (e.g. Night Shift's
+    ``"with reshuffle"``): preset name -> options."""
 
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None):
         if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
