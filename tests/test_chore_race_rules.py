@@ -589,6 +589,14 @@ def test_G4_max_turns_ends_the_game_unfinished():
     refused(m, "1 end", "G-4")
 
 
+def test_CR17_CR19_CR20_presets_are_valid_option_sets():
+    """The rulebook's Quick Game, Long Game and 2-Player Variant as one-click presets."""
+    assert ChoreRace(2, ChoreRace.PRESETS["Quick Game"]).options.target_vp == 10
+    assert ChoreRace(2, ChoreRace.PRESETS["Long Game"]).long_game
+    assert ChoreRace(2, ChoreRace.PRESETS["2-Player Variant"]).options.tableau_size == 4
+    assert len(ChoreRace(2, ChoreRace.PRESETS["74-card action deck"]).akey) == 74
+
+
 def test_options_have_ruling_descriptions_and_bad_values_are_refused():
     """G-2/G-4/CR-*: every option's description starts with its ruling id."""
     for name, field in ChoreRace.Options.model_fields.items():

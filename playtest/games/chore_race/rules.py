@@ -305,6 +305,12 @@ class ChoreRace(Game):
         "give": ("card", "card", "card"), "score": ("chore",), "steal": ("seat",),
         "attic": ("seat", "chore"),
     }
+    PRESETS = {                           # the rulebook's variants (CR-1, CR-17, CR-19, CR-20)
+        "Quick Game": {"target_vp": 10},
+        "Long Game": {"target_vp": 20},
+        "2-Player Variant": {"tableau_size": 4},
+        "74-card action deck": {"action_deck": "74"},
+    }
     BOTS: dict = {"random": RandomBot}    # bots.py adds "heuristic"
     cards = CARDS
 
