@@ -2,11 +2,10 @@
 real match arranged with ``arrange`` (see test_chore_race_helpers.py)."""
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-from playtest.engine import SPECTATOR, IllegalMove, Match, Move, OptionError
+from playtest.engine import SPECTATOR, IllegalMove, Move, OptionError
 from playtest.games.chore_race import CardDataError, ChoreRace, load_cards
 from playtest.games.chore_race.rules import CARDS_FILE
 from test_chore_race_helpers import all_cards_once, arrange, keys, new_match

@@ -39,6 +39,10 @@ steal       S                trigger     Take Out the Trash: steal a random card
 attic       S Q              trigger     Reorganize the Attic: -2 progress (to 0) on S's Q (CR-2)
 ==========  ===============  ==========  ====================================================
 
+Options: see :class:`Options` (``action_deck``, ``draw_rule``, ``chore_swap_needs_progress``,
+``target_vp``, ``tableau_size``, plus G-2 ``first_player`` and G-4 ``max_turns``);
+``ChoreRace.PRESETS`` holds the rulebook's Quick Game, Long Game and 2-Player Variant.
+
 Sequencing (how multi-step cards become moves)
 ----------------------------------------------
 * The Draw step has no choice and happens automatically when a turn starts (CR-3, CR-15).
