@@ -144,6 +144,10 @@ class HeuristicBot(Bot):
         """Claim (LS-5) a card remembered to match the DONE top, own cards first."""
         if not view["claims_open"]:
             return None
-        top, memory, me = view["done"]["top"], view["memory"], view["viewer"]
-        hits = [(m.args[0] != me, m) for m in open_moves if memory[m.args[0]][m.args[1]] == top["name"]]
-        return min(hits)[1] if hits else None
+        me, memory, done = view["viewer"], view["memory"], view["done"]
+        name = done["top"]["name"]
+        spots = sorted((t != me, t, p) for t, row in enumerate(memory) for p, known in enumerate(row) if known == name)
+        if not spots:
+            return None  # the usual case: decided without building the move list
+        allowed = set(open_moves[:])  # one slice: iterating the lazy sequence item by item is slow
+        return next((move for _, t, p in spots if (move := Move(me, "claim", (t, p, done["serial"]))) in allowed), None)

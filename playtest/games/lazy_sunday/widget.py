@@ -67,7 +67,7 @@ class LazySundayBoard(GameBoard):
         self.drawn = Pile()
         self.scores = w.HTML()
         self.rows: list[CardRow] = []
-        self.row_box = w.VBox()
+        self.row_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         piles = w.HBox([self.deck.widget, self.done.widget, self.drawn.widget, self.scores],
                        layout=w.Layout(align_items="flex-start"))
         self.widget.children = (self.status, piles, self.row_box)
@@ -157,6 +157,13 @@ class LazySundayBoard(GameBoard):
     def move_tooltip(self, kind: str, view: dict) -> str:
         """Hover text citing the ruling."""
         return _TIPS.get(kind, "")
+
+    def arg_title(self, kind: str, name: str) -> str:
+        """Dropdown captions: whose card and which position."""
+        if name == "p":
+            return "my card" if kind in ("take", "keep", "double_check", "knock_out", "give", "trade") else "card"
+        return {"a": "my card", "b": "and my card", "s": "seat", "t": "and seat", "q": "their card",
+                "serial": "DONE card"}.get(name, name)
 
     def arg_label(self, kind: str, name: str, value, view: dict) -> str:
         """"seat 2", "position 3", or the DONE top's number for ``serial``."""
