@@ -624,6 +624,13 @@ def test_LS10_great_escape_exactly_100_resets_to_50():
     assert m2.state.scores == [110, 50] and m2.outcome().winners == (1,)
 
 
+def test_LS10_presets_are_valid_options():
+    """LS-10: the presets are the rulebook's optional rules and validate as options."""
+    assert LazySunday.PRESETS["match to 100, Great Escape"] == {"match_to": 100, "great_escape": True}
+    for options in LazySunday.PRESETS.values():
+        assert LazySunday(2, options).options.model_dump(exclude_defaults=True) == options
+
+
 def test_LS10_options_are_validated():
     """LS-10: match_to is None or 100; rounds >= 1; descriptions cite LS-10."""
     for bad in ({"match_to": 50}, {"rounds": 0}, {"great_escape": "maybe"}):

@@ -186,6 +186,10 @@ class LazySunday(Game):
     min_seats, max_seats = 2, 7
     OPEN_MOVES = frozenset({"claim"})
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+    PRESETS = {  # the rulebook's optional rules (LS-10)
+        "one round": {}, "match to 100": {"match_to": 100},
+        "match to 100, Great Escape": {"match_to": 100, "great_escape": True},
+    }
     MOVE_ARGS = {
         "peek": ("a", "b"), "done": (), "draw": (), "take": ("p",), "notme": (), "pass": (),
         "keep": ("p",), "discard": (), "busy": (), "double_check": ("p",), "nosy": ("s", "p"),
