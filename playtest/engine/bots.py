@@ -96,6 +96,12 @@ class LazyMoves(_Lazy, Sequence):
     def __getitem__(self, index):
         return self._get()[index]
 
+    def __iter__(self):
+        return iter(self._get())
+
+    def __contains__(self, move):
+        return move in self._get()
+
     def __len__(self):
         return len(self._get())
 
@@ -130,6 +136,8 @@ class Table:
         out), or all of them if it has only open moves."""
         legal = self.match.legal_moves(seat)
         open_kinds = self.match.game.OPEN_MOVES
+        if not open_kinds:
+            return legal
         return [m for m in legal if m.kind not in open_kinds] or legal
 
     def open_moves(self, seat: int) -> list[Move]:
