@@ -16,6 +16,7 @@ import toy_game  # noqa: F401  (registers the "toy" game)
 
 from playtest import Match, Move, RecordError
 from playtest.widgets import Card, CardRow, GameApp, GameBoard, MoveBuilder, NewGamePanel, Timeline
+from playtest.widgets.components import BLANK
 
 
 class ToyBoard(GameBoard):
@@ -57,7 +58,7 @@ def step(app):
 
 
 def toy_app(players, seats=3, seed=5, **kw):
-    return GameApp("toy", ToyBoard, seats, players, seed=seed, debounce=0, **kw)
+    return GameApp("toy", ToyBoard, seats, players, seed=seed, **kw)
 
 
 # --- card and row -----------------------------------------------------------------
@@ -68,8 +69,8 @@ def test_face_down_card_carries_nothing():
     assert {"pt-face", "pt-kind-chore", "pt-looking"} <= set(card._dom_classes)
     card.show(False)
     state = json.dumps(card.get_state(), default=str)
-    assert "Secret" not in state and "chore" not in state and card.description == ""
-    assert "pt-back" in card._dom_classes and card.tooltip is None
+    assert "Secret" not in state and "chore" not in state and card.description == BLANK
+    assert "pt-back" in card._dom_classes and card.tooltip == ""
 
 
 def test_row_reuses_its_card_pool():
@@ -91,6 +92,9 @@ class Labels:
 
     def move_tooltip(self, kind, view):
         return ""
+
+    def arg_title(self, kind, name):
+        return name
 
     def arg_label(self, kind, name, value, view):
         return f"{name}={value}"
@@ -225,16 +229,17 @@ def test_new_game_panel_builds_inputs_from_options():
     for name, field in LazySunday.Options.model_fields.items():
         assert panel.inputs[name].tooltip == field.description
     assert isinstance(panel.inputs["great_escape"], w.Checkbox)
-    assert panel.inputs["match_to"].options == (("100", 100), ("none", None))
+    assert panel.inputs["match_to"].options == ("100", "none") and panel.inputs["match_to"].value == "none"
     assert len(panel.player_box.children) == 4
     panel.seats.value = 2
     assert len(panel.player_box.children) == 2
     panel.inputs["rounds"].value = 3
+    panel.inputs["match_to"].value = "100"
     panel.inputs["first_player"].value = "random"
     panel.seed.value = "42"
     panel.start.click()
     assert started == [(2, {0: "human", 1: "heuristic"},
-                        {"first_player": "random", "max_turns": 1000, "rounds": 3, "match_to": None,
+                        {"first_player": "random", "max_turns": 1000, "rounds": 3, "match_to": 100,
                          "great_escape": False}, 42)]
 
 
@@ -266,7 +271,7 @@ def test_privacy_screen_between_two_human_seats():
     assert app.moves.kind_box.children == ()
     app.privacy.button.click()
     assert app.viewer == 1 and app.board.rows[1].cards[0].description.startswith("Secret")
-    assert app.board.rows[0].cards[0].description == ""
+    assert app.board.rows[0].cards[0].description == BLANK
 
 
 def test_open_move_panel_lets_any_human_seat_move():
@@ -300,13 +305,17 @@ def test_record_save_warns_and_load_rejects_corrupt_file():
     assert app.match.seed == 9 and app.match.moves[0] == Move(0, "pass")
 
 
-def test_double_clicks_are_debounced():
-    app = GameApp("toy", ToyBoard, 3, {1: "random", 2: "random"}, seed=5, debounce=60)
-    app._settled = 0.0
-    step(app)
-    played = len(app.match.moves)
-    app.moves.on_move(Move(0, "pass"))            # right after the redraw: ignored
-    assert len(app.match.moves) == played
+def test_stale_double_clicks_do_nothing():
+    app = toy_app({1: "random", 2: "random"}, seed=6)    # seat 0 passes on two turns running
+    stale = kind_button(app.moves, "pass")
+    stale.click()
+    played = list(app.match.moves)
+    assert "pass" in [b.description for b in app.moves.kind_box.children]   # offered again, new decision
+    stale.click()                       # the second half of a double click: ignored
+    assert app.match.moves == played and app.banner.message == ""
+    assert kind_button(app.moves, "pass") is not stale
+    kind_button(app.moves, "pass").click()
+    assert len(app.match.moves) > len(played)
 
 
 def test_widgets_are_updated_in_place():

@@ -15,6 +15,7 @@ from playtest import Move
 from playtest.games.lazy_sunday import LazySunday
 from playtest.games.lazy_sunday.widget import make_app
 from playtest.widgets import Card
+from playtest.widgets.components import BLANK
 
 NAMES = sorted(set(LazySunday(2).cards.names))
 PATTERNS = {name: re.compile(r"(?<![\w'])" + re.escape(name) + r"(?![\w'])") for name in NAMES}
@@ -49,13 +50,13 @@ def assert_no_leak(app) -> None:
     for row in app.board.rows[:view["seats"]]:
         for card in row.box.children:
             if "pt-back" in card._dom_classes:
-                assert card.description == "" and card.tooltip is None
+                assert card.description == BLANK and card.tooltip == ""
                 assert set(card._dom_classes) <= {"pt-card", "pt-back", "pt-clickable"}
             else:
                 shown += 1
     assert shown == face_up_slots
     for card in (x for x in _instances.values() if isinstance(x, Card) and "pt-back" in x._dom_classes):
-        assert card.description == "" and card.tooltip is None
+        assert card.description == BLANK and card.tooltip == ""
     if app.match.outcome() is None and app.match.seed >= 10**6:   # long enough to grep for
         assert str(app.match.seed) not in synced_state()
 
@@ -115,8 +116,7 @@ def test_no_hidden_card_reaches_any_widget(game):
     seats = rng.randint(2, 6)
     humans = rng.sample(range(seats), rng.randint(1, min(3, seats)))
     players = {s: "human" if s in humans else rng.choice(["random", "heuristic"]) for s in range(seats)}
-    app = make_app(seats, players, options={"rounds": rng.randint(1, 2)}, seed=rng.randrange(10**8, 2**31),
-                   debounce=0)
+    app = make_app(seats, players, options={"rounds": rng.randint(1, 2)}, seed=rng.randrange(10**8, 2**31))
     assert_no_leak(app)
     for _ in range(400):
         if app.match.outcome() is not None:
@@ -127,7 +127,7 @@ def test_no_hidden_card_reaches_any_widget(game):
 
 
 def test_defaults_four_seats_one_human_three_heuristic_bots():
-    app = make_app(debounce=0)
+    app = make_app()
     assert app.match.game.seats == 4 and app.humans == [0]
     assert app.players == {1: "heuristic", 2: "heuristic", 3: "heuristic"}
     assert [d.value for d in app.new_game.players[:4]] == ["human", "heuristic", "heuristic", "heuristic"]
@@ -136,7 +136,7 @@ def test_defaults_four_seats_one_human_three_heuristic_bots():
 
 
 def test_peek_by_clicking_two_cards_shows_them_to_me_only():
-    app = make_app(3, {0: "human", 1: "random", 2: "random"}, seed=11, debounce=0)
+    app = make_app(3, {0: "human", 1: "random", 2: "random"}, seed=11)
     assert labels(app.moves) == ["Peek at 2 of my cards"]
     click_kind(app.moves, "Peek at 2 of my cards")
     row = app.board.rows[0]
@@ -147,6 +147,8 @@ def test_peek_by_clicking_two_cards_shows_them_to_me_only():
     assert [("pt-clickable" in c._dom_classes) for c in row.box.children] == [False] * 2 + [True] * 4
     row.box.children[4].click()
     assert app.match.moves[0] == Move(0, "peek", (1, 4))
+    row.box.children[4].click()         # a double click's second half: nothing is played
+    assert len(app.match.moves) == 1
     looking = [c for c in row.box.children if "pt-face" in c._dom_classes]
     assert len(looking) == 2 and all("pt-looking" in c._dom_classes for c in looking)
     names = {c.description.split("\n")[0] for c in looking}
@@ -176,7 +178,7 @@ def play_round_as_human(app, rng):
 
 
 def test_full_round_scores_and_record():
-    app = make_app(3, {0: "human", 1: "heuristic", 2: "heuristic"}, seed=4, debounce=0)
+    app = make_app(3, {0: "human", 1: "heuristic", 2: "heuristic"}, seed=4)
     play_round_as_human(app, random.Random(1))
     view = app.match.view(0)
     assert view["outcome"] is not None and "NOT ME! called by seat" in app.board.status.value
@@ -186,7 +188,7 @@ def test_full_round_scores_and_record():
 
 
 def test_done_it_any_human_seat_may_claim():
-    app = make_app(3, {0: "human", 1: "human", 2: "random"}, seed=2, debounce=0)
+    app = make_app(3, {0: "human", 1: "human", 2: "random"}, seed=2)
     rng = random.Random(3)
     while not (app.match.view(None)["claims_open"] and app.open_box.layout.display != "none"):
         random_step(app, rng)
@@ -203,7 +205,7 @@ def test_done_it_any_human_seat_may_claim():
 
 
 def test_hotseat_privacy_hides_every_hand():
-    app = make_app(2, {0: "human", 1: "human"}, seed=8, debounce=0)
+    app = make_app(2, {0: "human", 1: "human"}, seed=8)
     app.privacy.button.click()
     click_kind(app.moves, "Peek at 2 of my cards")
     app.board.rows[0].box.children[0].click()

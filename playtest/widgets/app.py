@@ -12,11 +12,15 @@ Who sees what (the security boundary, DESIGN "view"):
 * only ``Match.view(seat)`` and ``Match.log_for(seat)`` of the unlocked seat (or the
   spectator's) ever reach a widget; the raw state and bot views never do;
 * a seed drawn at random is never shown while the game runs (it rebuilds every card).
+
+Double clicks: a click arriving after the position changed must not act on the new
+position. Kind buttons are one per kind, so a stale click names a kind that is no longer
+offered and is ignored; a card click that has to guess the kind only selects it (Play
+confirms); only a card click that completes an explicitly chosen kind plays at once.
 """
 from __future__ import annotations
 
 import html
-import time
 from typing import Callable, Mapping
 
 import ipywidgets as w
@@ -63,6 +67,10 @@ class GameBoard:
         """The hover text of a move kind (cite RULINGS ids)."""
         return ""
 
+    def arg_title(self, kind: str, name: str) -> str:
+        """The caption of an argument's dropdown (default: its ``MOVE_ARGS`` name)."""
+        return name
+
     def arg_label(self, kind: str, name: str, value, view: dict) -> str:
         """The dropdown text of one argument value (only what ``view`` says)."""
         return f"{name} {value}"
@@ -78,8 +86,6 @@ class GameApp:
             of ``game.BOTS`` (seats left out are human).
         options: game options. seed: None draws a random (hidden) seed.
         start: False builds the app without starting a game (call :meth:`start`).
-        debounce: seconds after a redraw during which clicks are ignored (a double click
-            must not make a second move on the new position); 0 in tests.
 
     Attributes:
         widget: the root box to display. table, match: the game being played.
@@ -94,11 +100,8 @@ class GameApp:
     """
 
     def __init__(self, game, board: type[GameBoard], seats: int, players: Mapping[int, str] | None = None,
-                 options: Mapping | None = None, seed: int | None = None, start: bool = True,
-                 debounce: float = 0.3):
+                 options: Mapping | None = None, seed: int | None = None, start: bool = True):
         self.game = get_game(game)
-        self.debounce = debounce
-        self._settled = 0.0
         self._drawing = False
         self.default_players = dict(players or {})
         self.table: Table | None = None
@@ -191,8 +194,6 @@ class GameApp:
         Raises:
             IllegalMove: the move is not legal now (the state is unchanged).
         """
-        if self._bouncing():
-            return
         self.banner.clear()
         try:
             self.match.play(move)
@@ -202,15 +203,12 @@ class GameApp:
 
     def card_clicked(self, seat: int, pos: int | None) -> None:
         """A card of ``seat`` at ``pos`` was clicked: it fills an argument of the move
-        being built (the main move first, then the open move)."""
-        if self._bouncing():
-            return
-        for builder in sorted((self.moves, self.open_moves), key=lambda b: b.kind is None):
-            if builder.pick_card(seat, pos):
-                return
-
-    def _bouncing(self) -> bool:
-        return time.monotonic() - self._settled < self.debounce
+        being built: the open move if one is being built (open moves are chosen by
+        their button first), else the seat's own move."""
+        if self.open_moves.kind is not None:
+            self.open_moves.pick_card(seat, pos)
+        else:
+            self.moves.pick_card(seat, pos)
 
     def unlock(self, seat: int) -> None:
         """Seat ``seat``'s person confirmed they hold the device (hotseat)."""
@@ -248,7 +246,6 @@ class GameApp:
             self._draw()
         finally:
             self._drawing = False
-            self._settled = time.monotonic()
 
     def _draw(self) -> None:
         match, humans = self.match, self.humans
@@ -274,7 +271,8 @@ class GameApp:
             mine = [m for m in self.table.decision_moves(self.viewer) if m.kind not in self.game.OPEN_MOVES]
         note = ("The match is rewound: moves are off." if not live else
                 "Game over." if over else "" if mine else "Waiting for another seat." if self.viewer is not None else "")
-        self.moves.show(self.viewer, mine, view, enabled=live, note=note)
+        decision = (id(match), match.cursor, len(match.moves), self.viewer)
+        self.moves.show(self.viewer, mine, view, enabled=live, note=note, decision=decision)
         claimers = [s for s in humans if live and self.table.open_moves(s)]
         options = [(f"seat {s}", s) for s in claimers]
         if list(self.claimer.options) != options:
@@ -284,19 +282,22 @@ class GameApp:
             self.claimer.value = keep
         self.claimer.layout.display = None if len(claimers) > 1 else "none"
         who = self.claimer.value
-        self.open_moves.show(who, self.table.open_moves(who) if who is not None else [], view, enabled=live)
+        self.open_moves.show(who, self.table.open_moves(who) if who is not None else [], view, enabled=live,
+                             decision=decision)
         self.open_box.layout.display = None if claimers else "none"
         self.log.show(match.log_for(self.viewer))
         self.timeline.show(match.cursor, len(match.moves))
         if not over:
             self.records.reset()
-        self.board.update(view, self.moves.clickable_cards() | self.open_moves.clickable_cards())
+        self.board.update(view, self._clickable())
+
+    def _clickable(self) -> set:
+        return self.open_moves.clickable_cards() if self.open_moves.kind is not None else self.moves.clickable_cards()
 
     def _highlight(self) -> None:
         """A move builder's selection changed: redraw the board's clickable cards."""
         if not self._drawing and self.table is not None:
-            self.board.update(self.match.view(self.viewer),
-                              self.moves.clickable_cards() | self.open_moves.clickable_cards())
+            self.board.update(self.match.view(self.viewer), self._clickable())
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)

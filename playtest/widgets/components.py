@@ -18,6 +18,13 @@ import ipywidgets as w
 from .style import STYLE
 
 
+BLANK = "\u00a0"
+"""The text of a face-down or empty card: a no-break space, never "". ipywidgets 8's
+ButtonView leaves the old text in the page when the description becomes "" (it only
+redraws a non-empty description or icon), which would keep a card's name on screen
+after it is turned face-down."""
+
+
 class Card(w.Button):
     """One card slot, drawn as a card-sized button (clickable, for move builders).
 
@@ -47,10 +54,10 @@ class Card(w.Button):
         if face_up:
             classes += ["pt-face"] + ([f"pt-kind-{kind}"] if kind else [])
             self.description = f"{title}\n{corner}" if corner != "" else title
-            self.tooltip = tooltip or None
+            self.tooltip = tooltip
         else:
             classes.append("pt-back" if face_up is False else "pt-empty")
-            self.description, self.tooltip = "", None
+            self.description, self.tooltip = BLANK, ""
         if highlight:
             classes.append("pt-looking")
         if clickable:

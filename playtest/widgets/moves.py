@@ -3,7 +3,7 @@
 Pick the move's kind (one button per kind), then each argument in turn from the values
 the legal moves still allow given the earlier choices (a dropdown per argument, hidden
 when only one value is possible), then Play. Clicking a card can fill a card argument
-(see :meth:`MoveBuilder.pick_card`); a card click that completes the move plays it.
+(see :meth:`MoveBuilder.pick_card`); a card click that completes a chosen move plays it.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ class MoveBuilder:
         move_args: the game's ``MOVE_ARGS`` (kind -> argument names).
         labels: an object with ``move_label(kind, view) -> str``,
             ``move_tooltip(kind, view) -> str`` and
+            ``arg_title(kind, arg_name) -> str`` and
             ``arg_label(kind, arg_name, value, view) -> str`` (the game board); labels
             must say only what ``view`` says.
         on_move: called with the finished :class:`Move`.
@@ -57,7 +58,12 @@ class MoveBuilder:
         self.prefix: list = []
         self.enabled = True
         self._busy = False
-        self.buttons: dict[str, w.Button] = {}          # one button per kind, ever
+        # two pools of kind buttons, one per kind each, used in turn: a new decision
+        # switches pools, so a click meant for the previous decision lands on a button
+        # that is no longer shown and is ignored (double clicks)
+        self._pools: tuple[dict[str, w.Button], dict[str, w.Button]] = ({}, {})
+        self._pool = 0
+        self._decision = object()
         self.dropdowns: list[w.Dropdown] = []           # pool, one per argument position
         self.kind_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.play_button = w.Button(description="Play", button_style="success", disabled=True,
@@ -71,23 +77,32 @@ class MoveBuilder:
         self.widget = w.VBox([self.title, self.kind_box, self.arg_box, self.hint])
 
     # --- input ------------------------------------------------------------------
+    @property
+    def buttons(self) -> dict[str, w.Button]:
+        """Kind -> its button for the current decision."""
+        return self._pools[self._pool]
+
     def show(self, seat: int | None, moves: Sequence[Move], view: dict, enabled: bool = True,
-             note: str = "") -> None:
+             note: str = "", decision=None) -> None:
         """Offer ``moves`` (all by ``seat``) labelled from ``view``. The choice in
-        progress is kept if it still fits the new moves, else reset.
+        progress is kept if the decision and its moves are unchanged, else reset.
 
         Args:
             enabled: False greys the buttons out (e.g. while the match is rewound).
             note: a line of text shown under the buttons.
+            decision: any value that changes when a new decision starts (e.g. the
+                match's move count); clicks made for an earlier decision are ignored.
         """
-        same = seat == self.seat and list(moves) == self.moves
+        same = seat == self.seat and list(moves) == self.moves and decision == self._decision
+        if decision != self._decision:
+            self._pool, self._decision = 1 - self._pool, decision
         self.seat, self.moves, self.view, self.enabled = seat, list(moves), view, enabled
         kinds = list(dict.fromkeys(m.kind for m in self.moves))
         for kind in kinds:
             button = self.buttons.get(kind)
             if button is None:
                 button = self.buttons[kind] = w.Button(layout=w.Layout(width="auto"))
-                button.on_click(safe(lambda _b, k=kind: self.select(k), self.report))
+                button.on_click(safe(lambda _b, k=kind, pool=self._pool: self._clicked(pool, k), self.report))
             button.description = self.labels.move_label(kind, view)
             button.tooltip = self.labels.move_tooltip(kind, view) or None
             button.disabled = not enabled
@@ -98,6 +113,10 @@ class MoveBuilder:
             self.kind, self.prefix = None, []
         self.hint.value = f"<i>{html.escape(note)}</i>" if note else ""
         self._sync()
+
+    def _clicked(self, pool: int, kind: str) -> None:
+        if pool == self._pool:
+            self.select(kind)
 
     def select(self, kind: str | None) -> None:
         """Start building a move of ``kind`` (None: cancel). A kind whose only move
@@ -130,8 +149,10 @@ class MoveBuilder:
 
     def pick_card(self, seat: int, pos: int | None) -> bool:
         """A click on card ``pos`` of ``seat``: fill the next card argument of the move
-        being built (choosing the kind first if only one kind can use that card). Plays
-        the move if the click completes it. Returns whether the click was used."""
+        being built, or, with no kind chosen, choose the one kind that can use that card.
+        Plays the move if the click completes a kind chosen before it (a click that had
+        to guess the kind never plays: a stale double click must not move). Returns
+        whether the click was used."""
         if not self.enabled or not self.moves:
             return False
         kinds = [self.kind] if self.kind else [k for k in dict.fromkeys(m.kind for m in self.moves)
@@ -141,9 +162,10 @@ class MoveBuilder:
         prefix = self._card_prefix(kinds[0], self.prefix if self.kind else [], seat, pos)
         if prefix is None:
             return False
+        chosen = self.kind is not None
         self.kind, self.prefix = kinds[0], prefix
         self._advance()
-        if self._complete() and not self._next_values():
+        if chosen and self._complete() and not self._next_values():
             self._emit()
         else:
             self._sync()
@@ -233,7 +255,7 @@ class MoveBuilder:
                     dd = self.dropdowns[i]
                     name = self._arg_name(i)
                     dd.options = [(self.labels.arg_label(self.kind, name, v, self.view), v) for v in values]
-                    dd.description = name
+                    dd.description = self.labels.arg_title(self.kind, name)
                     dd.index = values.index(self.prefix[i]) if i < len(self.prefix) else None
                     shown.append(dd)
                 shown += [self.play_button, self.cancel_button]

@@ -50,9 +50,10 @@ def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
     if field.annotation is bool:
         box = w.Checkbox(value=bool(field.default), indent=False, **common)
         return box, lambda: box.value
-    if choices is not None:
-        box = w.Dropdown(options=[("none" if v is None else str(v), v) for v in choices], value=field.default, **common)
-        return box, lambda: box.value
+    if choices is not None:     # by index: a Dropdown cannot hold None as a chosen value
+        box = w.Dropdown(options=["none" if v is None else str(v) for v in choices],
+                         index=choices.index(field.default), **common)
+        return box, lambda: choices[box.index]
     if field.annotation is int:
         lo, hi = _bound(field, "ge"), _bound(field, "le")
         box = (w.BoundedIntText(min=lo if lo is not None else -10**9, max=hi if hi is not None else 10**9,

@@ -9,8 +9,8 @@ STYLE = """<style>
 .pt-table .widget-html, .pt-table .widget-html-content { color: #f4f4f0; }
 .pt-status { font-size: 15px; }
 .pt-card.jupyter-button, .pt-card.widget-button {
-  width: 78px; height: 104px; margin: 3px; padding: 4px; border-radius: 8px;
-  white-space: pre-line; line-height: 1.2; font-size: 12px; font-weight: 600;
+  width: 66px; height: 90px; margin: 3px; padding: 3px; border-radius: 7px;
+  white-space: pre-line; line-height: 1.15; font-size: 11px; font-weight: 600;
   display: flex; align-items: center; justify-content: center; text-align: center;
   box-shadow: 0 1px 3px rgba(0,0,0,.45); overflow: hidden; }
 .pt-card.pt-back { background: repeating-linear-gradient(45deg, #2d4f8b, #2d4f8b 6px, #3a63a8 6px, #3a63a8 12px);
@@ -22,7 +22,7 @@ STYLE = """<style>
 .pt-card.pt-clickable { cursor: pointer; box-shadow: 0 0 0 3px #7fe3ff, 0 1px 3px rgba(0,0,0,.45); }
 .pt-card.pt-clickable:hover { transform: translateY(-3px); }
 .pt-caption { font-size: 12px; }
-.pt-row { border-top: 1px solid rgba(255,255,255,.15); padding-top: 2px; }
+.pt-row { border-top: 1px solid rgba(255,255,255,.15); padding-top: 2px; min-width: 470px; flex: 1 1 470px; }
 .pt-seatlabel { font-size: 13px; }
 .pt-seatlabel .pt-turn { background: #ffd54a; color: #222; border-radius: 4px; padding: 0 4px; }
 .pt-controls { background: #f3f1ea; border-radius: 8px; padding: 6px 10px; margin-top: 6px; }

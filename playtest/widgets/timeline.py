@@ -33,7 +33,7 @@ class Timeline:
             b.on_click(lambda _b: handler())
             return b
 
-        self.first = button("⏮", "Go to the start (setup)", lambda: self.on_goto(0))
+        self.first = button("|◀ Start", "Go to the start (setup)", lambda: self.on_goto(0))
         self.back = button("◀", "One move back", lambda: self.on_goto(max(self.cursor - 1, 0)))
         self.forward = button("▶", "One move forward", lambda: self.on_goto(min(self.cursor + 1, self.total)))
         self.live = button("Back to live", "Show the latest position and play on", lambda: self.on_goto(self.total),

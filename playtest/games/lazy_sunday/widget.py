@@ -184,7 +184,7 @@ def make_app(seats: int = 4, players: dict[int, str] | None = None, options: dic
             (the random bot if there is no heuristic one).
         options: Lazy Sunday options (LS-10 ``rounds``/``match_to``/``great_escape``, G-2,
             G-4). seed: None = random (never shown while the game runs).
-        kwargs: passed to :class:`~playtest.widgets.GameApp` (``start``, ``debounce``).
+        kwargs: passed to :class:`~playtest.widgets.GameApp` (``start``).
 
     Raises:
         OptionError: bad seats, options or bot names.
