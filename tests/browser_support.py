@@ -1,0 +1,85 @@
+"""Helpers for the Playwright tests: serve the dashboards with ``playtest serve`` on a
+free local port, and launch the system Chromium (Playwright's own download cannot
+work here). Without /usr/bin/chromium the tests skip, except under CI=true, where
+they fail."""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def require_chromium() -> None:
+    """Skip (or fail under CI=true) when the system Chromium or Playwright is missing."""
+    problem = None
+    if not os.access(CHROMIUM, os.X_OK):
+        problem = f"system Chromium not found at {CHROMIUM} (install the 'chromium' package)"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            problem = "Playwright is not installed (pip install -e '.[test]')"
+    if problem:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser test cannot run in CI: {problem}")
+        pytest.skip(problem)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def dashboard_server(timeout: float = 90.0):
+    """Run ``playtest serve --port <free>`` (Voilà on 127.0.0.1) for the duration of the
+    block; yields the base URL. The server's process group is killed at the end."""
+    port = free_port()
+    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"playtest_serve_{port}.log", "w+")
+    proc = subprocess.Popen([sys.executable, "-m", "playtest.cli", "serve", "--port", str(port)],
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                raise RuntimeError(f"playtest serve exited with {proc.returncode}:\n{log.read()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{base}/voila/tree", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"playtest serve did not answer on {base} within {timeout}s") from None
+                time.sleep(0.3)
+        yield base
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+        log.close()
+
+
+def launch_chromium(playwright):
+    """The system Chromium, headless, with the flags that work in a sandboxed container."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

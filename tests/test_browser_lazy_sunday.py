@@ -1,0 +1,194 @@
+"""Drive the Lazy Sunday dashboard in headless Chromium (Playwright, system Chromium).
+
+Starts ``playtest serve`` on a free port, opens the dashboard, starts a 3-seat game
+(seat 0 human, two heuristic bots), plays a full round by clicking (peek, draw and
+discard, double clicks, NOT ME!), checks the scores and that no error banner shows,
+then checks what reached the browser: no face-down card name in the page or in the
+widget messages on the websocket beyond what seat 0 was entitled to see (replaying the
+saved record to know), and no face-down card slot carrying a name.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+import time
+
+import pytest
+from browser_support import dashboard_server, launch_chromium, require_chromium
+
+from playtest import Match
+from playtest.games.lazy_sunday import LazySunday
+
+pytestmark = pytest.mark.browser
+
+NAMES = sorted(set(LazySunday(2).cards.names))
+PATTERNS = {n: re.compile(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])") for n in NAMES}
+SCREENSHOT = "/tmp/ls_dashboard.png"
+
+
+def names_in(text: str) -> set[str]:
+    return {n for n, p in PATTERNS.items() if p.search(text)}
+
+
+def decode(payload) -> list[dict]:
+    """The Jupyter messages in one websocket frame: JSON text, or the binary
+    ``v1.kernel.websocket.jupyter.org`` form (offset count, offsets, channel, header,
+    parent header, metadata, content, buffers)."""
+    if isinstance(payload, str):
+        try:
+            return [json.loads(payload)]
+        except ValueError:
+            return []
+    n = int.from_bytes(payload[:8], "little")
+    offsets = [int.from_bytes(payload[8 * (i + 1):8 * (i + 2)], "little") for i in range(n)] + [len(payload)]
+    parts = [payload[offsets[i]:offsets[i + 1]] for i in range(n)]
+    try:
+        return [{"channel": parts[0].decode(), "header": json.loads(parts[1]), "content": json.loads(parts[4])}]
+    except (IndexError, ValueError):
+        return []
+
+
+def frame_text(payload) -> str:
+    return payload if isinstance(payload, str) else payload.decode("utf-8", errors="replace")
+
+
+def widget_states(messages):
+    """Every widget state (full or partial update) in the messages."""
+    for msg in messages:
+        data = msg.get("content", {}).get("data", {})
+        if isinstance(data, dict) and isinstance(data.get("state"), dict):
+            yield data["state"]
+
+
+def move_button(page, label):
+    return page.locator(".pt-controls").get_by_role("button", name=label, exact=True)
+
+
+def offered(page) -> list[str]:
+    """The move buttons on offer in the controls (visible ones)."""
+    return [b.inner_text().strip() for b in page.locator(".pt-controls .widget-hbox button").all() if b.is_visible()]
+
+
+def assert_backs_blank(page) -> None:
+    """Every face-down or empty card in the page shows no text and no hover title."""
+    texts = page.eval_on_selector_all(".pt-back, .pt-empty", "els => els.map(e => e.textContent + (e.title || ''))")
+    assert texts and all(not t.strip() for t in texts), [t for t in texts if t.strip()]
+
+
+def wait_for_moves(page, timeout=30.0) -> list[str]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+        labels = [x for x in offered(page) if x not in ("Play", "Cancel")]
+        status = page.locator(".pt-status").inner_text()
+        if labels or "Match over" in status or "Round over" in status:
+            assert_backs_blank(page)
+            return labels
+    raise AssertionError(f"no move offered to seat 0; status: {page.locator('.pt-status').inner_text()}")
+
+
+def test_play_a_round_in_the_browser():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    frames: list = []
+    with dashboard_server() as base, sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1100})
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+            page.goto(f"{base}/voila/render/index.ipynb", timeout=120_000)
+            page.get_by_role("link", name="Lazy Sunday").click()
+            page.wait_for_selector(".pt-card", timeout=120_000)
+
+            # a new 3-seat game: seat 0 human, two bots (the panel's defaults)
+            page.locator(".pt-app").get_by_text("New game", exact=True).click()
+            page.locator(".widget-dropdown", has_text="Seats").locator("select").select_option(label="3")
+            frames_at_start = len(frames)      # the page's first game (4 seats) is not ours
+            page.get_by_role("button", name="Start new game").click()
+            page.wait_for_function("document.querySelectorAll('.pt-row').length === 3 || "
+                                   "[...document.querySelectorAll('.pt-row')].filter(e => e.offsetParent).length === 3")
+            page.wait_for_timeout(500)
+            assert "Seat 2 (heuristic bot)" in page.inner_text(".pt-table")
+
+            # setup: peek at the first two cards by clicking them
+            labels = wait_for_moves(page)
+            assert labels == ["Peek at 2 of my cards"]
+            move_button(page, "Peek at 2 of my cards").click()
+            my_cards = page.locator(".pt-row").first.locator(".pt-card")
+            my_cards.nth(0).click()
+            page.wait_for_timeout(300)
+            my_cards.nth(1).click()
+            page.wait_for_selector(".pt-row .pt-card.pt-looking")
+            assert page.locator(".pt-row .pt-face").count() == 2
+            move_button(page, "Done looking").click()
+            move_button(page, "Done looking").wait_for(state="hidden", timeout=30_000)
+
+            turns, cursor_before_call = 0, None
+            for _ in range(60):
+                labels = wait_for_moves(page)
+                status = page.locator(".pt-status").inner_text()
+                if "Match over" in status:
+                    break
+                if "NOT ME!" in labels and turns >= 2:
+                    cursor_before_call = int(re.search(r"Move (\d+)", page.locator(".pt-timeline").inner_text())[1])
+                    page.screenshot(path=SCREENSHOT, full_page=True)
+                    frames_before_call = len(frames)
+                    html_before_call = page.content()
+                    move_button(page, "NOT ME!").click()
+                    page.wait_for_function("document.querySelector('.pt-status').innerText.includes('Match over')",
+                                           timeout=30_000)
+                elif "Draw from the deck" in labels:
+                    move_button(page, "Draw from the deck").dblclick()     # the second click must do nothing
+                    move_button(page, "Discard it").wait_for(state="visible", timeout=30_000)
+                    assert "Drawn" not in offered(page) and page.locator(".pt-pile .pt-face").count() == 2
+                    move_button(page, "Discard it").dblclick()
+                    move_button(page, "Discard it").wait_for(state="hidden", timeout=30_000)
+                    turns += 1
+                elif labels:
+                    move_button(page, labels[0]).click()
+                    page.wait_for_timeout(1000)
+                assert not page.locator(".pt-error").is_visible(), page.locator(".pt-error").inner_text()
+            status = page.locator(".pt-status").inner_text()
+            assert "Match over" in status and "NOT ME! called by seat" in status
+            assert cursor_before_call is not None, "seat 0 never called NOT ME!"
+            scores = page.locator(".pt-scores")
+            assert scores.is_visible() and "round 1" in scores.inner_text() and "total" in scores.inner_text()
+            assert not page.locator(".pt-error").is_visible()
+            assert not errors, errors
+
+            # the record (offered without warning now the game is over) tells us what seat 0 saw
+            page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
+            page.get_by_role("button", name="Save record").click()
+            href = page.locator("a.pt-download").get_attribute("href", timeout=10_000)
+            record = base64.b64decode(href.split(",", 1)[1]).decode()
+            page.screenshot(path=SCREENSHOT.replace(".png", "_end.png"), full_page=True)
+        finally:
+            browser.close()
+
+    match = Match.from_json(record)
+    assert match.moves[0].seat == 0 and str(match.moves[0]) == "0 peek 0 1"
+    assert sum(1 for m in match.moves if m.seat == 0 and m.kind == "draw") == turns  # double clicks: one draw each
+    entitled: set[str] = set()
+    for n in range(cursor_before_call + 1):
+        match.goto(n)
+        entitled |= names_in(json.dumps(match.view(0)) + "\n".join(t for _, t in match.log_for(0)))
+    early = [frame_text(f) for f in frames[frames_at_start:frames_before_call]]
+    leaked = names_in("\n".join(early)) - entitled
+    assert not leaked, f"websocket carried {leaked} before the reveal: " + " | ".join(
+        f[:2000] for f in early if names_in(f) & leaked)
+    page_names = names_in(html.unescape(html_before_call))
+    assert not page_names - entitled, f"page showed {page_names - entitled} before the reveal"
+    assert len(entitled) < len(NAMES), "the check needs names seat 0 never saw"
+    checked = 0
+    for state in widget_states(m for f in frames for m in decode(f)):
+        classes = state.get("_dom_classes") or ()
+        if "pt-back" in classes:
+            checked += 1
+            assert not (state.get("description") or "").strip() and not state.get("tooltip"), state
+    assert checked, "no face-down card state seen on the websocket"
