@@ -411,6 +411,9 @@ def test_LS5_stale_claim_is_returned_without_penalty():
     assert Move(1, "claim", (0, 0, 1)) not in m.legal_moves(1)  # only current serials are listed
     events = m.play("1 claim 0 0 1")
     assert m.state.dump() == before and "too late" in events[0].text
+    # seat 0's list shrank: the slapped position is gone, and the late claim is still returned
+    events = m.play("1 claim 0 1 1")
+    assert m.state.dump() == before and "too late" in events[0].text
     refused(m, "1 claim 0 0 3", "LS-5")
 
 

@@ -318,13 +318,16 @@ class LazySunday(Game):
                 for p in range(len(lists[t])) for q in range(len(lists[u]))]
 
     def is_legal(self, s, move, legal):
-        """``move in legal``, plus late claims (LS-5): a claim naming an older DONE top is
-        legal whenever the same claim on the current top is, and is returned."""
+        """``move in legal``, plus late claims (LS-5): while claims are open, a claim naming
+        an older DONE top is returned with no penalty, even if the card it named has moved
+        since (the player slapped it when it was there)."""
         if move in legal:
             return True
-        if move.kind == "claim" and len(move.args) == 3 and type(move.args[2]) is int and 1 <= move.args[2] < s.serial:
-            return Move(move.seat, "claim", (*move.args[:2], s.serial)) in legal
-        return False
+        if move.kind != "claim" or len(move.args) != 3 or s.phase not in _CLAIM_PHASES:
+            return False
+        t, p, serial = move.args
+        return (all(type(x) is int for x in move.args) and 0 <= t < self.seats and p >= 0
+                and 1 <= serial < s.serial)
 
     # --- applying moves -------------------------------------------------------------
     def apply(self, s, move):
