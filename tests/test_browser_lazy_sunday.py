@@ -146,7 +146,9 @@ def test_play_a_round_in_the_browser():
                 elif "Draw from the deck" in labels:
                     move_button(page, "Draw from the deck").dblclick()     # the second click must do nothing
                     move_button(page, "Discard it").wait_for(state="visible", timeout=30_000)
-                    assert "Drawn" not in offered(page) and page.locator(".pt-pile .pt-face").count() == 2
+                    # the drawn card shows face-up to its drawer, beside the DONE top
+                    page.wait_for_function("document.querySelectorAll('.pt-pile .pt-face').length === 2",
+                                           timeout=30_000)
                     move_button(page, "Discard it").dblclick()
                     move_button(page, "Discard it").wait_for(state="hidden", timeout=30_000)
                     turns += 1
@@ -192,3 +194,14 @@ def test_play_a_round_in_the_browser():
             checked += 1
             assert not (state.get("description") or "").strip() and not state.get("tooltip"), state
     assert checked, "no face-down card state seen on the websocket"
+
+
+def test_missing_chromium_skips_but_fails_under_ci(monkeypatch):
+    import browser_support
+    monkeypatch.setattr(browser_support, "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setenv("CI", "false")
+    with pytest.raises(pytest.skip.Exception, match="Chromium not found"):
+        browser_support.require_chromium()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="cannot run in CI"):
+        browser_support.require_chromium()

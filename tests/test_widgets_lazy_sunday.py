@@ -57,6 +57,9 @@ def assert_no_leak(app) -> None:
     assert shown == face_up_slots
     for card in (x for x in _instances.values() if isinstance(x, Card) and "pt-back" in x._dom_classes):
         assert card.description == BLANK and card.tooltip == ""
+    for builder in (app.moves, app.open_moves):     # move buttons not on show say nothing
+        shown = set(builder.kind_box.children)
+        assert all(not b.description for pool in builder._pools for b in pool.values() if b not in shown)
     if app.match.outcome() is None and app.match.seed >= 10**6:   # long enough to grep for
         assert str(app.match.seed) not in synced_state()
 

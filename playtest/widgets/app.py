@@ -270,6 +270,7 @@ class GameApp:
         if self.viewer is not None and live:
             mine = [m for m in self.table.decision_moves(self.viewer) if m.kind not in self.game.OPEN_MOVES]
         note = ("The match is rewound: moves are off." if not live else
+                f"Hidden until seat {self.control} confirms." if locked else
                 "Game over." if over else "" if mine else "Waiting for another seat." if self.viewer is not None else "")
         decision = (id(match), match.cursor, len(match.moves), self.viewer)
         self.moves.show(self.viewer, mine, view, enabled=live, note=note, decision=decision)

@@ -25,7 +25,8 @@ class MoveBuilder:
     """Builds one move for one seat from its legal moves.
 
     Args:
-        move_args: the game's ``MOVE_ARGS`` (kind -> argument names).
+        move_args: the game's ``MOVE_ARGS`` (kind -> argument names); list every kind
+            there, so that the set of button widgets reveals nothing.
         labels: an object with ``move_label(kind, view) -> str``,
             ``move_tooltip(kind, view) -> str`` and
             ``arg_title(kind, arg_name) -> str`` and
@@ -61,9 +62,15 @@ class MoveBuilder:
         # two pools of kind buttons, one per kind each, used in turn: a new decision
         # switches pools, so a click meant for the previous decision lands on a button
         # that is no longer shown and is ignored (double clicks)
+        # Every kind of MOVE_ARGS gets its buttons up front, and a button not on show
+        # is blanked: which buttons exist, and what hidden ones say, must not tell
+        # another hotseat player which moves (e.g. which drawn action) a seat had.
         self._pools: tuple[dict[str, w.Button], dict[str, w.Button]] = ({}, {})
         self._pool = 0
         self._decision = object()
+        for pool in (0, 1):
+            for kind in move_args:
+                self._button(pool, kind)
         self.dropdowns: list[w.Dropdown] = []           # pool, one per argument position
         self.kind_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.play_button = w.Button(description="Play", button_style="success", disabled=True,
@@ -98,11 +105,12 @@ class MoveBuilder:
             self._pool, self._decision = 1 - self._pool, decision
         self.seat, self.moves, self.view, self.enabled = seat, list(moves), view, enabled
         kinds = list(dict.fromkeys(m.kind for m in self.moves))
+        for pool in self._pools:
+            for kind, button in pool.items():
+                if (pool is not self.buttons or kind not in kinds) and button.description:
+                    button.description, button.tooltip = "", ""
         for kind in kinds:
-            button = self.buttons.get(kind)
-            if button is None:
-                button = self.buttons[kind] = w.Button(layout=w.Layout(width="auto"))
-                button.on_click(safe(lambda _b, k=kind, pool=self._pool: self._clicked(pool, k), self.report))
+            button = self._button(self._pool, kind)
             button.description = self.labels.move_label(kind, view)
             button.tooltip = self.labels.move_tooltip(kind, view) or None
             button.disabled = not enabled
@@ -113,6 +121,13 @@ class MoveBuilder:
             self.kind, self.prefix = None, []
         self.hint.value = f"<i>{html.escape(note)}</i>" if note else ""
         self._sync()
+
+    def _button(self, pool: int, kind: str) -> w.Button:
+        button = self._pools[pool].get(kind)
+        if button is None:
+            button = self._pools[pool][kind] = w.Button(layout=w.Layout(width="auto"))
+            button.on_click(safe(lambda _b: self._clicked(pool, kind), self.report))
+        return button
 
     def _clicked(self, pool: int, kind: str) -> None:
         if pool == self._pool:
@@ -262,6 +277,9 @@ class MoveBuilder:
             self.play_button.disabled = not self.enabled or self._complete() is None
             if self.arg_box.children != tuple(shown):
                 self.arg_box.children = tuple(shown)
+            for dd in self.dropdowns:
+                if dd not in shown and dd.options:
+                    dd.options = ()
             for kind, button in self.buttons.items():
                 button.button_style = "info" if kind == self.kind else ""
         finally:

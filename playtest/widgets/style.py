@@ -31,7 +31,7 @@ STYLE = """<style>
 .pt-error .widget-html-content { color: #8e1b1b; white-space: normal; }
 .pt-privacy { background: #263238; color: white; border-radius: 10px; padding: 16px; margin: 6px 0; }
 .pt-privacy .widget-html-content, .pt-privacy h3 { color: white; }
-.pt-log .widget-html-content { max-height: 220px; overflow-y: auto; font-size: 12px; display: block; }
+.pt-log .widget-html-content { max-height: 240px; overflow-y: auto; font-size: 12px; line-height: 1.45; display: block; }
 .pt-moveno { color: #888; display: inline-block; min-width: 2.5em; }
 .pt-help .widget-html-content { font-size: 11px; color: #666; line-height: 1.2; }
 .pt-rewound { background: #fff3cd; border-radius: 6px; padding: 2px 8px; }
