@@ -31,7 +31,7 @@ class RecordPanel:
     def __init__(self, get_record: Callable[[], tuple[str, bool, str]], on_load: Callable[[str], None],
                  report: Callable[[Exception], None] | None = None):
         self.get_record, self.on_load = get_record, on_load
-        self.save = w.Button(description="Save record", icon="download", layout=w.Layout(width="auto"))
+        self.save = w.Button(description="Save record", icon="download", layout=w.Layout(width="150px"))
         self.save.on_click(safe(lambda _b: self.request(), report))
         self.anyway = w.Button(description="Download anyway", button_style="warning",
                                layout=w.Layout(width="auto", display="none"))
