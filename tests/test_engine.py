@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from playtest.engine import (SPECTATOR, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RandomBot,
-                             RecordError, Table, play_game)
+                             RecordError, Table, get_game, play_game)
 from toy_game import Toy  # noqa: F401  (registers "toy")
 
 
@@ -238,3 +238,17 @@ def test_bots_read_a_lazy_view_like_a_dict():
     m = new()
     Table(m, {0: Reader(1)}).step_bot()
     assert seen == [(0, "default", 0)]
+
+
+@pytest.mark.parametrize("name", ["toy", "lazy_sunday", "chore_race", "night_shift"])
+def test_every_legal_move_kind_is_declared_in_move_args(name):
+    """Move builders create their controls from MOVE_ARGS: a kind missing there could not
+    be played from a dashboard."""
+    game = get_game(name)
+    for seed in range(3):
+        match, _ = play_game(name, game.min_seats, "random", seed=seed, keep_log=False)
+        for n in range(0, len(match.moves), 7):
+            match.goto(n)
+            for seat in range(match.game.seats):
+                for move in match.game.legal_moves(match.state, seat):
+                    assert len(move.args) <= len(game.MOVE_ARGS[move.kind]), move

@@ -37,7 +37,8 @@ class ToyState:
 class Toy(Game):
     name, title, min_seats, max_seats = "toy", "Toy", 2, 5
     OPEN_MOVES = frozenset({"slap"})
-    MOVE_ARGS = {"poke": ("target",), "choose": ("number",)}
+    MOVE_ARGS = {"poke": ("target",), "dodge": (), "take": (), "meeting": (), "choose": ("number",),
+                 "pass": (), "slap": ()}
 
     def new_state(self, rng):
         return ToyState(rng, self.seats, self.first_seat(rng))

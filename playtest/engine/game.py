@@ -105,7 +105,8 @@ class Game(ABC):
     Options: ClassVar[type[BaseOptions]] = BaseOptions
     OPEN_MOVES: ClassVar[frozenset[str]] = frozenset()
     MOVE_ARGS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
-    """kind -> the names of its arguments, for move builders and docs."""
+    """Every move kind the game has -> the names of its arguments (``()`` for none).
+    Move builders create one control per kind up front from it, so list them all."""
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Named option sets a playtester picks in one click (e.g. Night Shift's
     ``"with reshuffle"``): preset name -> options."""
