@@ -32,7 +32,7 @@ class Bot:
 
     def choose(self, view: Mapping, legal: list[Move]) -> Move:
         """Pick one of ``legal`` (never empty) for the seat's pending decision. ``view``
-        is built on first read."""
+        is built on first read and valid during the call only."""
         raise NotImplementedError
 
     def interject(self, view: Mapping, open_moves: Sequence[Move]) -> Move | None:
@@ -40,7 +40,8 @@ class Bot:
         make it now, or None to let play go on. Default: never.
 
         Both arguments are built only when first read, since this is asked of every bot
-        before every move: decide cheaply first where you can."""
+        before every move: decide cheaply first where you can. Both are valid during the
+        call only (``dict(view)`` keeps a copy)."""
         return None
 
 
@@ -70,6 +71,10 @@ class _Lazy:
 
     def __init__(self, make):
         self._make, self._value = make, None
+
+    def reset(self):
+        """Forget the value: the next read builds it again (after a move)."""
+        self._value = None
 
     def _get(self):
         if self._value is None:
@@ -125,6 +130,9 @@ class Table:
             if not 0 <= seat < match.game.seats:
                 raise OptionError(f"bot seat {seat} is not a seat of this {match.game.seats}-seat game")
             self.bots[seat] = make_bot(match.game, bot, f"{match.seed}:{seat}")
+        # one lazy view and open-move list per bot seat, reset after every move (cheap)
+        self._lazy = {seat: (LazyView(lambda seat=seat: match.bot_view(seat)),
+                             LazyMoves(lambda seat=seat: self.open_moves(seat))) for seat in self.bots}
 
     @property
     def humans(self) -> list[int]:
@@ -152,16 +160,20 @@ class Table:
         match = self.match
         if match.outcome() is not None or not match.at_end:
             return None
+        lazy = self._lazy
+        for view, moves in lazy.values():
+            view.reset()
+            moves.reset()
         if match.game.OPEN_MOVES:
             for seat, bot in self.bots.items():
-                options = LazyMoves(lambda seat=seat: self.open_moves(seat))
-                move = bot.interject(LazyView(lambda seat=seat: match.bot_view(seat)), options)
+                view, moves = lazy[seat]
+                move = bot.interject(view, moves)
                 if move is not None:
                     match.play(move)
                     return move
         for seat in match.to_act():
             if seat in self.bots:
-                move = self.bots[seat].choose(LazyView(lambda: match.bot_view(seat)), self.decision_moves(seat))
+                move = self.bots[seat].choose(lazy[seat][0], self.decision_moves(seat))
                 match.play(move)
                 return move
         return None
