@@ -1,0 +1,501 @@
+"""The Night Shift table: both seats' meters (Patience, Effort, Actions, Care Points),
+hands, Current Shifts with structure health, Personal Decks and Laundry Baskets, the
+Supply Row, Household Supply and Nap Token stack; one button per legal action with its
+cost; Activate (NS-9) and a blocked Tidy Up (NS-7) shown as unavailable with the reason.
+
+Built from the generic widgets (:mod:`playtest.widgets`). It renders only view dicts
+(``Match.view(seat)``, see :mod:`playtest.games.night_shift.rules`): the opponent's hand
+is a row of backs, Personal Decks and the Household Supply are counts.
+
+Pieces written here that the shared layer lacks (candidates to lift into it):
+
+* :class:`ActionButtons`: a :class:`~playtest.widgets.MoveBuilder` with one button per
+  legal *move* (kind and arguments), not per kind, so a label can carry the move's
+  cost; it keeps the builder's per-decision button pools and blanking.
+* :class:`PresetPicker`: picks one of ``Game.PRESETS`` in the new-game panel.
+* :func:`show_row`: :meth:`CardRow.show` that also blanks the pooled cards it no longer
+  shows (the shared row keeps their old text in the synced state).
+* :class:`NightShiftApp`: a :class:`~playtest.widgets.GameApp` whose move controls are
+  :class:`ActionButtons` plus a row of unavailable actions.
+"""
+from __future__ import annotations
+
+import html
+from collections import Counter
+from typing import Callable, Mapping, Sequence
+
+import ipywidgets as w
+
+from ...engine import Move, get_game
+from ...widgets import CardRow, GameApp, GameBoard, MoveBuilder, Pile, safe
+from ...widgets.newgame import HUMAN, NewGamePanel
+from .rules import MAX_PATIENCE
+
+STYLE = """<style>
+.pt-card.pt-kind-unit { background: #eef6ff; border-color: #4a7fc1; }
+.pt-card.pt-kind-event { background: #fff0d6; border-color: #c9822b; }
+.pt-card.pt-kind-resource { background: #eefbea; border-color: #4f9a3f; }
+.pt-card.pt-kind-structure { background: #f3e8ff; border-color: #7b4bb7; border-width: 2px; }
+.ns-meters { font-size: 13px; line-height: 1.5; }
+.ns-meters .ns-bar { display: inline-block; vertical-align: middle; width: 110px; height: 10px;
+  background: rgba(255,255,255,.25); border-radius: 5px; overflow: hidden; margin: 0 4px; }
+.ns-meters .ns-fill { display: block; height: 100%; background: #ffd54a; }
+.ns-meters .ns-fill.ns-low { background: #ff7a6b; }
+.ns-meters .ns-num { font-weight: 700; font-size: 15px; }
+.ns-meter { display: inline-block; margin-right: 16px; }
+.ns-seat { border-top: 1px solid rgba(255,255,255,.25); padding-top: 4px; margin-top: 4px; }
+.ns-basket .widget-html-content { font-size: 11px; max-width: 200px; white-space: normal; line-height: 1.3; }
+.ns-middle { background: rgba(0,0,0,.12); border-radius: 8px; padding: 4px 8px; margin: 4px 0; }
+.ns-result { background: #ffd54a; color: #222; border-radius: 6px; padding: 2px 8px; }
+.ns-unavailable.jupyter-button { background: #e6e3da; color: #666; border: 1px dashed #999; }
+.ns-why .widget-html-content { font-size: 12px; color: #555; }
+</style>"""
+
+_TIPS = {"play": "NS-2: 1 Action plus the printed Effort cost; structures stay in your Current Shift (NS-3)",
+         "buy": "NS-4: 1 Action plus the printed cost; the card goes to your Laundry Basket",
+         "tidy": "NS-7: 1 Action; all your Effort becomes Patience (at most 25)",
+         "settle": "NS-8: 1 Action plus Effort equal to the structure's health; it goes to its owner's "
+                   "Laundry Basket",
+         "end": "NS-5/NS-6: Lights Out (hand and played non-structures to the Laundry Basket, draw 5); "
+                "then the other seat's Shift"}
+
+
+def flat_kind(move: Move) -> str:
+    """The button key of a move: ``"end"``, ``"tidy"``, ``"play:Laundry Load"``."""
+    return ":".join([move.kind, *map(str, move.args)])
+
+
+def show_row(row: CardRow, label_html: str, cards: Sequence[dict]) -> None:
+    """:meth:`CardRow.show`, then blank the row's pooled cards that are not shown, so a
+    card once shown face-up keeps no name in the synced state when the row shrinks."""
+    row.show(label_html, cards)
+    for card in row.cards[len(cards):]:
+        card.show(None)
+
+
+class ActionButtons(MoveBuilder):
+    """Move controls with one button per legal move (kind and arguments), labelled by
+    ``labels.move_label(flat_kind(move), view)`` so that a label can say the cost, e.g.
+    "Buy Coffee Refill (1 Action + 2 Effort)". A click plays the move at once.
+
+    Args:
+        keys: the flat kinds (see :func:`flat_kind`) whose buttons are made up front (a
+            hidden button is blank, so which buttons exist tells nothing); others are
+            made when first needed.
+        labels, on_move, report, title: as for :class:`~playtest.widgets.MoveBuilder`;
+            ``on_move`` gets the real :class:`~playtest.engine.Move`.
+
+    Double clicks: the builder's two button pools switch at every new decision, so the
+    second click of a double click lands on a button no longer shown and is ignored.
+    """
+
+    def __init__(self, keys: Sequence[str], labels, on_move: Callable[[Move], None], title: str = "",
+                 report: Callable[[Exception], None] | None = None):
+        self._real: dict[str, Move] = {}
+        super().__init__({k: () for k in keys}, labels, lambda flat: on_move(self._real[flat.kind]),
+                         title=title, report=report)
+
+    def show(self, seat: int | None, moves: Sequence[Move], view: dict, enabled: bool = True,
+             note: str = "", decision=None) -> None:
+        """Offer ``moves`` (real moves of ``seat``), one button each."""
+        self._real = {flat_kind(m): m for m in moves}
+        super().show(seat, [Move(m.seat, flat_kind(m)) for m in moves], view, enabled, note, decision)
+
+    def labels_shown(self) -> list[str]:
+        """The texts of the buttons on show, in order."""
+        return [b.description for b in self.kind_box.children]
+
+    def click(self, label: str) -> None:
+        """Click the button on show whose text is ``label`` (or starts with it).
+
+        Raises:
+            KeyError: no such button on show.
+        """
+        for button in self.kind_box.children:
+            if button.description == label:
+                return button.click()
+        for button in self.kind_box.children:
+            if button.description.startswith(label):
+                return button.click()
+        raise KeyError(f"no button {label!r} on show; on show: {self.labels_shown()}")
+
+
+class PresetPicker:
+    """A dropdown of ``game.PRESETS`` for a :class:`~playtest.widgets.NewGamePanel`:
+    picking a preset sets every option input to the game's default, then the preset's
+    values. Changing an input by hand afterwards clears the choice (shown blank:
+    custom options).
+
+    Args:
+        panel: the new-game panel (its ``inputs`` are set; the picker is shown in its
+            box, after the seat choices).
+        presets: preset name -> options; defaults: the panel's ``game.PRESETS``.
+        default: the preset picked at first (None: none).
+
+    Raises:
+        KeyError: ``default`` is not a preset.
+    """
+
+    def __init__(self, panel: NewGamePanel, presets: Mapping[str, Mapping] | None = None,
+                 default: str | None = None):
+        self.panel = panel
+        self.presets = dict(panel.game.PRESETS if presets is None else presets)
+        self._busy = False
+        self.dropdown = w.Dropdown(options=list(self.presets), value=None, description="Preset",
+                                   tooltip="A named set of options (RULINGS)",
+                                   style={"description_width": "initial"})
+        self.dropdown.observe(lambda ch: self._busy or ch["new"] is None or self.apply(ch["new"]), "value")
+        for box in panel.inputs.values():
+            box.observe(lambda _c: self._busy or self._manual(), "value")
+        children = list(panel.widget.children)
+        children.insert(children.index(panel.player_box) + 1, self.dropdown)
+        panel.widget.children = tuple(children)
+        if default is not None:
+            self.dropdown.value = default
+
+    def apply(self, name: str) -> None:
+        """Set the panel's option inputs to preset ``name``.
+
+        Raises:
+            KeyError: an unknown preset.
+        """
+        self.set_options(self.presets[name])
+
+    def set_options(self, values: Mapping) -> None:
+        """Set every option input to ``values`` (the game's default where left out) and
+        show the preset those options are, if any."""
+        fields = self.panel.game.Options.model_fields
+        self._busy = True
+        try:
+            for option, box in self.panel.inputs.items():
+                value = values.get(option, fields[option].default)
+                if isinstance(box, w.Dropdown):
+                    box.index = list(box.options).index("none" if value is None else str(value))
+                elif isinstance(box, w.Text):
+                    box.value = "none" if value is None else str(value)
+                else:
+                    box.value = value
+            self.dropdown.value = self.matching()
+        finally:
+            self._busy = False
+
+    def matching(self) -> str | None:
+        """The preset whose options (defaults elsewhere) the panel's inputs hold now."""
+        fields = self.panel.game.Options.model_fields
+        chosen = self.panel.config()[2]
+        for name, values in self.presets.items():
+            if all(chosen[k] == values.get(k, f.default) for k, f in fields.items() if k in chosen):
+                return name
+        return None
+
+    def _manual(self) -> None:
+        """An input changed by hand: show the preset the inputs now match, if any."""
+        self._busy = True
+        try:
+            self.dropdown.value = self.matching()
+        finally:
+            self._busy = False
+
+
+class SeatPanel:
+    """One seat's part of the table: meters, hand, Current Shift, Personal Deck and
+    Laundry Basket. Built once; :meth:`show` updates it in place."""
+
+    def __init__(self):
+        self.meters = w.HTML()
+        self.meters.add_class("ns-meters")
+        self.hand = CardRow()
+        self.shift = CardRow()
+        self.deck = Pile()
+        self.basket = Pile()
+        self.basket_list = w.HTML()
+        self.basket_list.add_class("ns-basket")
+        piles = w.HBox([self.deck.widget, self.basket.widget, self.basket_list],
+                       layout=w.Layout(align_items="flex-start"))
+        rows = w.HBox([self.hand.widget, self.shift.widget], layout=w.Layout(flex_flow="row wrap"))
+        self.widget = w.VBox([self.meters, w.HBox([rows, piles], layout=w.Layout(flex_flow="row wrap"))])
+        self.widget.add_class("ns-seat")
+
+    def show(self, name: str, player: dict, on_turn: bool, viewer: int | None) -> None:
+        """Show ``player`` (one entry of the view's ``players``), labelled ``name``."""
+        seat = player["seat"]
+        turn = " <span class='pt-turn'>on Shift</span>" if on_turn else ""
+        self.meters.value = (f"<span class='pt-seatlabel'><b>{html.escape(name)}</b>{turn}</span><br>"
+                             + meters_html(player))
+        hand = player["hand"]
+        if hand is None:
+            cards = [{"face_up": False}] * player["hand_count"]
+            label = f"Hand: {player['hand_count']} card(s), hidden"
+        else:
+            cards = [card_face(c) for c in hand]
+            label = f"Hand: {len(hand)} card(s)" + (" (yours)" if seat == viewer else "")
+        show_row(self.hand, f"<span class='pt-caption'>{html.escape(label)}</span>", cards)
+        current = player["current_shift"]
+        show_row(self.shift, f"<span class='pt-caption'>Current Shift: {len(current)} card(s)</span>",
+                 [card_face(c) for c in current] or [{"face_up": None}])
+        count = player["deck_count"]
+        self.deck.show(f"Personal Deck: {count}", face_up=False if count else None)
+        basket = player["laundry_basket"]
+        top = basket[-1] if basket else None
+        self.basket.show(f"Laundry Basket: {player['basket_count']}", **(card_face(top) if top else {"face_up": None}))
+        tally = Counter(c["name"] for c in basket)
+        self.basket_list.value = ("<b>In the basket</b> (face up):<br>" + ", ".join(
+            f"{html.escape(n)} ×{k}" for n, k in sorted(tally.items()))) if tally else ""
+
+
+def meters_html(player: dict) -> str:
+    """Patience (a bar out of 25), Effort, Actions (a bar out of 3) and Care Points."""
+    patience, actions = player["patience"], player["actions"]
+
+    def bar(value, top, low):
+        width = max(0, min(100, round(100 * value / top)))
+        return (f"<span class='ns-bar'><span class='ns-fill{' ns-low' if low else ''}' "
+                f"style='width:{width}%'></span></span>")
+
+    return (f"<span class='ns-meter' title='NS-6/NS-10: 0..25; at 0 you lose'>Patience"
+            f"{bar(patience, MAX_PATIENCE, patience <= 8)}<span class='ns-num'>{patience}</span>/{MAX_PATIENCE}</span>"
+            f"<span class='ns-meter' title='NS-6: 0 at the start of your Shift'>Effort "
+            f"<span class='ns-num'>{player['effort']}</span></span>"
+            f"<span class='ns-meter' title='NS-6: 3 at the start of your Shift'>Actions"
+            f"{bar(actions, 3, False)}<span class='ns-num'>{actions}</span>/3</span>"
+            f"<span class='ns-meter' title='NS-10: most Care Points wins'>Care Points "
+            f"<span class='ns-num'>{player['care']}</span></span>")
+
+
+def card_face(card: dict) -> dict:
+    """:meth:`Card.show` arguments of a face-up Night Shift card: name, then its cost
+    ("–" for no printed cost) and, for a structure, its health."""
+    cost = "–" if card["cost"] is None else str(card["cost"])
+    corner = f"cost {cost}"
+    if card["type"] == "structure":
+        corner += f" ♥{card['health']}"
+    tip = f"{card['type']}: {card['text']}" if card["text"] else card["type"]
+    return {"face_up": True, "title": card["name"], "corner": corner, "kind": card["type"], "tooltip": tip}
+
+
+class NightShiftBoard(GameBoard):
+    """The Night Shift table for :class:`NightShiftApp`: the opponent's seat on top, the
+    Supply Row, Household Supply and Nap Token stack in the middle, the viewing seat
+    (seat 0 for the spectator) at the bottom; a status line and the final result.
+
+    It also owns the "not available now" controls (:attr:`unavailable`): Activate, never
+    offered (NS-9), and Tidy Up while it is the viewer's Shift but Tidy Up is not legal
+    (NS-7); clicking one sends the move, and the error banner says why it is refused.
+    """
+
+    def __init__(self, app: "NightShiftApp"):
+        super().__init__(app)
+        self.status = w.HTML()
+        self.status.add_class("pt-status")
+        self.seats = [SeatPanel(), SeatPanel()]          # [top, bottom]
+        self.row = CardRow()
+        self.supply = Pile()
+        self.naps = Pile()
+        middle = w.HBox([self.row.widget, self.supply.widget, self.naps.widget],
+                        layout=w.Layout(align_items="flex-start", flex_flow="row wrap"))
+        middle.add_class("ns-middle")
+        self.widget.children = (w.HTML(STYLE), self.status, self.seats[0].widget, middle, self.seats[1].widget)
+        self.activate = w.Button(description="Activate an ability (1 Action)", layout=w.Layout(width="auto"),
+                                 tooltip="NS-9: no card has an ability, so this action is never offered")
+        self.tidy = w.Button(description="Tidy Up (1 Action + all Effort)", layout=w.Layout(width="auto"),
+                             tooltip=_TIPS["tidy"])
+        for button in (self.activate, self.tidy):
+            button.add_class("ns-unavailable")
+        self.activate.on_click(safe(lambda _b: self._refused("activate"), app.banner.show))
+        self.tidy.on_click(safe(lambda _b: self._refused("tidy"), app.banner.show))
+        self.why = w.HTML()
+        self.why.add_class("ns-why")
+        self.unavailable = w.VBox([w.HTML("<b>Not available now</b>"), w.HBox([self.activate, self.tidy]), self.why],
+                                  layout=w.Layout(display="none"))
+        self._view: dict = {}
+
+    def update(self, view: dict, clickable: set) -> None:
+        """Show a Night Shift view dict (``Match.view``; viewer None = spectator)."""
+        self._view = view
+        viewer = view["viewer"]
+        bottom = viewer if viewer is not None else 0
+        self.status.value = self._status(view)
+        for panel, seat in zip(self.seats, (1 - bottom, bottom)):
+            panel.show(self.app.seat_name(seat), view["players"][seat], seat == view["turn_seat"], viewer)
+        row = view["supply_row"]
+        show_row(self.row, f"<span class='pt-caption'>Supply Row: {len(row)} card(s), buy for 1 Action + "
+                           "the cost (NS-4)</span>", [card_face(c) for c in row] or [{"face_up": None}])
+        left = view["household_supply"]
+        self.supply.show(f"Household Supply: {left}", face_up=False if left else None)
+        nap = view["nap_card"]
+        self.naps.show(f"Nap Tokens: {view['nap_tokens']} (never refills)",
+                       **(card_face(nap) if nap else {"face_up": None}))
+        self._unavailable(view)
+
+    def _status(self, view: dict) -> str:
+        parts = [f"<b>Shift {view['shift']} of {view['turn_limit']}</b>"]
+        outcome = view["outcome"]
+        if outcome:
+            winners = outcome["winners"]
+            who = " and ".join(html.escape(self.app.seat_name(s)) for s in winners) or "nobody (a draw)"
+            verb = "wins" if len(winners) == 1 else ""
+            head = "Game over" if outcome["finished"] else "Game stopped unfinished"
+            scores = " – ".join(str(s) for s in outcome["scores"])
+            parts.append(f"<span class='ns-result'><b>{head}</b>: {who} {verb} · Care Points {scores}</span> "
+                         f"<i>{html.escape(outcome['reason'])}</i>")
+        else:
+            parts.append(f"{html.escape(self.app.seat_name(view['turn_seat']))} on Shift")
+        opts = view["options"]
+        parts.append("reshuffle on (NS-5)" if opts["reshuffle"] else "no reshuffle, as written (NS-5)")
+        if opts["play_cost"] == "free":
+            parts.append("playing is free (NS-2)")
+        return " · ".join(parts)
+
+    def _unavailable(self, view: dict) -> None:
+        """Show Activate (NS-9) and, if not on offer, Tidy Up (NS-7) with the reason,
+        while it is the viewer's Shift in a live game."""
+        viewer = view["viewer"]
+        mine = (viewer is not None and viewer == view["turn_seat"] and self.app.match.at_end
+                and view["outcome"] is None)
+        self.unavailable.layout.display = None if mine else "none"
+        if not mine:
+            self.why.value = ""
+            return
+        reasons = ["Activate: no card has an ability to activate (NS-9)."]
+        tidy_reason = self._tidy_reason(view)
+        self.tidy.layout.display = None if tidy_reason else "none"
+        if tidy_reason:
+            reasons.append(f"Tidy Up: {tidy_reason} (NS-7).")
+        self.why.value = "<br>".join(html.escape(r) for r in reasons)
+
+    @staticmethod
+    def _tidy_reason(view: dict) -> str:
+        """Why the viewer may not Tidy Up now, from the view ("" if they may)."""
+        me = view["players"][view["viewer"]]
+        them = view["players"][1 - view["viewer"]]
+        blockers = [c["name"] for c in them["current_shift"] if c["type"] == "structure"]
+        if me["actions"] < 1:
+            return "no Actions left"
+        if blockers:
+            return f"blocked while the opponent has a structure in play ({', '.join(blockers)})"
+        if me["effort"] < 1:
+            return "needs at least 1 Effort"
+        return ""
+
+    def _refused(self, kind: str) -> None:
+        """An unavailable action was clicked: send it (the engine refuses it and the
+        banner says why). A stale click on Tidy Up once it is legal is ignored."""
+        viewer = self.app.viewer
+        if viewer is None or not self.app.match.at_end:
+            return
+        if any(m.kind == kind for m in self.app.table.decision_moves(viewer)):
+            return
+        self.app.play(Move(viewer, kind))
+
+    # --- labels (only from the view) ---------------------------------------------------
+    def move_label(self, kind: str, view: dict) -> str:
+        """"Play Laundry Load (1 Action)", "Buy Coffee Refill (1 Action + 2 Effort)",
+        "Settle Chore Chart (1 Action + 4 Effort)", "Tidy Up (1 Action + all 5 Effort)",
+        "End Shift (no cost)"; ``kind`` is a :func:`flat_kind`."""
+        base, _, name = kind.partition(":")
+        if base == "end":
+            return "End Shift (no cost)"
+        if base == "tidy":
+            effort = view["players"][view["viewer"]]["effort"]
+            return f"Tidy Up (1 Action + all {effort} Effort → Patience)"
+        card = self._card(base, name, view)
+        if base == "settle":
+            return f"Settle {name} (1 Action + {card['health'] if card else '?'} Effort)"
+        cost = card["cost"] if card else None
+        if base == "play" and view["options"]["play_cost"] == "free":
+            cost = None
+        price = f"1 Action + {cost} Effort" if cost else "1 Action"
+        nap = view["nap_card"]
+        where = " from the stack" if base == "buy" and nap and nap["name"] == name else ""
+        return f"{base.capitalize()} {name}{where} ({price})"
+
+    def move_tooltip(self, kind: str, view: dict) -> str:
+        """Hover text citing the ruling, and the card's text."""
+        base, _, name = kind.partition(":")
+        card = self._card(base, name, view) if name else None
+        return _TIPS.get(base, "") + (f" — {name}: {card['text']}" if card and card["text"] else "")
+
+    @staticmethod
+    def _card(base: str, name: str, view: dict) -> dict | None:
+        """The view's card dict a move names (hand, Supply Row, Nap stack, opponent's
+        Current Shift), or None."""
+        viewer = view["viewer"]
+        if viewer is None:
+            return None
+        if base == "play":
+            pool = view["players"][viewer]["hand"] or []
+        elif base == "buy":
+            pool = list(view["supply_row"]) + ([view["nap_card"]] if view["nap_card"] else [])
+        else:
+            pool = view["players"][1 - viewer]["current_shift"]
+        return next((c for c in pool if c["name"] == name), None)
+
+
+class NightShiftApp(GameApp):
+    """A :class:`~playtest.widgets.GameApp` for Night Shift: its move controls are
+    :class:`ActionButtons` (one button per legal move, with the cost) plus the board's
+    unavailable actions, and its new-game panel has a :class:`PresetPicker`.
+
+    Args: as :class:`~playtest.widgets.GameApp`, without ``game``/``board``; plus
+        ``preset``: the preset picked in the new-game panel (default ``"as written"``;
+        it sets the panel's inputs, not ``options`` of the first game).
+
+    Attributes:
+        presets: the :class:`PresetPicker`.
+
+    Raises:
+        OptionError: bad seat count, options or bot names for the first game.
+    """
+
+    def __init__(self, seats: int = 2, players: Mapping[int, str] | None = None, options: Mapping | None = None,
+                 seed: int | None = None, start: bool = True, preset: str | None = "as written"):
+        game = get_game("night_shift")
+        super().__init__(game, NightShiftBoard, seats, players, options, seed, start=False)
+        old = self.moves
+        keys = _move_keys(game)
+        self.moves = ActionButtons(keys, self.board, safe(self.play, self.banner.show), title="Your move",
+                                   report=self.banner.show)
+        controls = next(c for c in self.widget.children if "pt-controls" in getattr(c, "_dom_classes", ()))
+        controls.children = (w.VBox([self.moves.widget, self.board.unavailable]), self.open_box)
+        _close_builder(old)
+        self.presets = PresetPicker(self.new_game, default=preset)
+        if options:
+            self.presets.set_options(options)       # the panel shows the first game's options
+        if start:
+            self.start(seats, dict(players or {}), options, seed)
+
+
+def _move_keys(game) -> list[str]:
+    """Every flat move kind a Night Shift game can offer (see :func:`flat_kind`)."""
+    specs = game.CARD_SPECS
+    return ([f"play:{c.name}" for c in specs] + [f"buy:{c.name}" for c in specs if c.where != "starter"]
+            + ["tidy"] + [f"settle:{c.name}" for c in specs if c.type == "structure"] + ["end"])
+
+
+def _close_builder(builder: MoveBuilder) -> None:
+    """Close the widgets of a move builder that is no longer used."""
+    widgets = [b for pool in builder._pools for b in pool.values()] + builder.dropdowns + [
+        builder.play_button, builder.cancel_button, builder.kind_box, builder.arg_box, builder.title,
+        builder.hint, builder.widget]
+    for widget in widgets:
+        widget.close()
+
+
+def make_app(players: dict[int, str] | None = None, options: dict | None = None, seed: int | None = None,
+             **kwargs) -> NightShiftApp:
+    """A Night Shift app (always 2 seats, RULINGS "Exactly 2 players").
+
+    Args:
+        players: seat -> ``"human"`` or a bot of ``NightShift.BOTS`` (``"heuristic"``,
+            ``"random"``); default seat 0 human, seat 1 the heuristic bot.
+        options: Night Shift options (NS-2 ``play_cost``, NS-5 ``reshuffle``, NS-10
+            ``turn_limit``, G-2, G-4); default the preset "as written" (no options).
+        seed: None = random (never shown while the game runs).
+        kwargs: passed to :class:`NightShiftApp` (``start``, ``preset``).
+
+    Raises:
+        OptionError: bad options or bot names.
+    """
+    if players is None:
+        players = {0: HUMAN, 1: "heuristic"}
+    return NightShiftApp(2, players, options, seed, **kwargs)
