@@ -1,0 +1,479 @@
+"""The Chore Race table: every seat's tableau of chores (progress against target, ability),
+the hand of the seat in control (face-up to that seat only), the play slots, the reaction
+prompt, Family Meeting choices, scores with leader protection and catch-up, the decks and
+discard piles, built from the generic widgets (:mod:`playtest.widgets`).
+
+It renders only view dicts (``Match.view(seat)``, shape in :mod:`.rules`): another
+seat's hand is a row of card backs unless the view reveals it (CR-9, CR-10, CR-21), a
+Family Meeting choice shows only to the seat that made it (CR-8), and the decks show
+their sizes only.
+
+Clicks: a chore fills a chore argument (Done, Finally!, I'll Do It Later, place, score;
+an opponent's chore for Inspection, Chore Swap and the Attic trigger); any card of a seat
+fills a seat argument (Delegate, Teamwork, the steal trigger). A card of your hand picks
+what to do with it: a card with several possible targets selects its move, the card to
+discard once "Discard a card" and its slot are chosen, and the cards to pass in a Family
+Meeting (then Play).
+
+Generic pieces written here for now (candidates for :mod:`playtest.widgets`):
+:class:`PresetPicker` (game ``PRESETS`` in the new-game panel) and the hand-card picks of
+:meth:`ChoreRaceBoard.hand_clicked` (arguments whose values are card names, not
+positions).
+"""
+from __future__ import annotations
+
+import html
+from typing import Any, Mapping
+
+import ipywidgets as w
+
+from ...widgets import CardRow, GameApp, GameBoard, Pile
+from ...widgets.newgame import HUMAN, NewGamePanel
+from .rules import CARDS, ChoreRace, HAND_CAP, MEETING_PASS, PROTECT_VP
+
+ACTION_TEXT = {a.name: a.text for a in CARDS.action}
+ACTION_KIND = {a.name: a.kind for a in CARDS.action}
+CHORE_TEXT = {c.name: c.text for c in CARDS.chore}
+CARD_TEXT = {**ACTION_TEXT, **CHORE_TEXT}
+"""Printed card text by card name (public card data, shown as hover text)."""
+
+ABILITY = {"": "", "steal": "On score: steal a card", "attic": "On score: −2 progress to a foe",
+           "no_delegate": "Immune to Delegate", "wipe": "Blocks 1st Inspection", "garage": "5 VP if a foe has 7+"}
+"""The short ability line printed on a chore card (CR-2); the full text is the hover text."""
+
+PLAY_KIND = {"done": "done", "finally": "finally", "inspection": "inspection", "delegate": "delegate",
+             "teamwork": "teamwork", "swap": "swap", "later": "later"}
+"""Card key -> the move a click on that card in hand starts (cards with targets only)."""
+
+_PHASE = {"play": "play step", "react": "reaction window (CR-7)", "place": "placing a Done (CR-9/CR-10)",
+          "meeting": "Family Meeting (CR-8)", "score": "score step (CR-14)", "trigger": "chore trigger (CR-2)",
+          "over": "game over"}
+
+_TIPS = {
+    "done": "CR-5: +1 progress on one of your chores (uses the progress slot)",
+    "finally": "CR-5: +3 progress on one of your chores; nothing can react (progress slot)",
+    "discard": "CR-4: use a slot to discard one card from your hand",
+    "inspection": "CR-13: -1 progress on an opponent's chore that has 1+ (action slot; the target may react, CR-7)",
+    "delegate": "CR-9: the opponent places a Done on your chore, or shows their hand (action slot; CR-7)",
+    "teamwork": "CR-10: both hands are shown; Done cards go on your chores (action slot; CR-7)",
+    "swap": "CR-11: trade one of your chores for an opponent's, progress and all (action slot; CR-7)",
+    "meeting": "CR-8: everyone secretly passes 3 cards to seat+1 (action slot; cannot be cancelled)",
+    "later": "CR-12: discard one of your chores (no VP) and draw a replacement (action slot)",
+    "end": "CR-4: leave the unused slots and go to the score step (CR-14)",
+    "excuse": "CR-7: cancel the action; both cards go to the discard pile",
+    "dodge": "CR-7: cancel the Inspection with this card instead",
+    "accept": "CR-7: let the action resolve",
+    "place": "CR-9/CR-10: choose the chore of yours that gets the Done",
+    "stop": "CR-10: place no more of your own Done cards",
+    "give": "CR-8: choose the cards you pass to the player on your left (secret until all have chosen)",
+    "score": "CR-14: complete your chores one at a time, in the order you choose",
+    "steal": "CR-2 Take Out the Trash: steal 1 random card from the opponent you choose",
+    "attic": "CR-2 Reorganize the Attic: remove up to 2 progress from an opponent's chore",
+}
+
+STYLE = """<style>
+.cr-board .pt-card.pt-kind-chore2, .cr-board .pt-card.pt-kind-chore3, .cr-board .pt-card.pt-kind-chore4 {
+  width: 112px; height: 104px; font-size: 11.5px; }
+.cr-board .pt-card.pt-kind-chore2 { background: #e9f6e4; border: 2px solid #5b9a4a; }
+.cr-board .pt-card.pt-kind-chore3 { background: #e6f0fb; border: 2px solid #4a78b0; }
+.cr-board .pt-card.pt-kind-chore4 { background: #f6e8f7; border: 2px solid #8a4a9a; }
+.cr-board .pt-card.pt-kind-action { background: #fff0d6; border-color: #c9822b; }
+.cr-board .pt-card.pt-kind-reaction { background: #ffe0e0; border: 1px solid #c0392b; }
+.cr-board .pt-card.pt-kind-progress { background: #fffbe0; border: 1px solid #b59a1b; }
+.cr-seat { background: rgba(0,0,0,.13); border-radius: 10px; padding: 4px 8px; margin: 4px 0; }
+.cr-seat.cr-turn { box-shadow: 0 0 0 3px #ffd54a; }
+.cr-seat .pt-row { min-width: 0; flex: 0 1 auto; border-top: none; margin-right: 14px !important; }
+.cr-badge { border-radius: 4px; padding: 0 5px; margin-left: 4px; font-size: 12px; }
+.cr-used { background: #b0b0b0; color: #222; } .cr-free { background: #8fe08f; color: #143; }
+.cr-prot { background: #7fd3ff; color: #123; } .cr-catch { background: #ffcf7f; color: #321; }
+.cr-turnmark { background: #ffd54a; color: #222; }
+.cr-prompt .widget-html-content { background: #fff8d0; color: #3a2c00 !important; border-radius: 8px;
+  padding: 6px 10px; font-size: 15px; display: block; }
+.cr-vp { font-size: 15px; font-weight: 700; }
+</style>"""
+
+
+def _chore_card(chore: dict, clickable: bool, highlight: bool) -> dict:
+    """Card.show arguments of one chore of a tableau (public, CR-21)."""
+    level, progress = chore["level"], chore["progress"]
+    dots = "●" * min(progress, level) + "○" * max(level - progress, 0)
+    ability = ABILITY.get(chore["ability"], "")
+    if chore["ability"] == "wipe" and chore["wipe_used"]:
+        ability += " (used)"
+    under = ", ".join(chore["cards"]) or "none"
+    tip = (f"{chore['name']}: level {level}, needs {level} progress, {level} VP. "
+           f"{CHORE_TEXT.get(chore['name'], '')} Cards under it: {under} (CR-6).")
+    return {"face_up": True, "title": chore["name"], "corner": f"{progress}/{level} {dots}\n{ability}".rstrip(),
+            "kind": f"chore{min(max(level, 2), 4)}", "tooltip": tip, "clickable": clickable, "highlight": highlight}
+
+
+def _action_card(name: str, clickable: bool = False, highlight: bool = False) -> dict:
+    """Card.show arguments of a face-up action card."""
+    kind = ACTION_KIND.get(name, "")
+    return {"face_up": True, "title": name, "corner": kind, "tooltip": ACTION_TEXT.get(name, ""),
+            "kind": kind if kind in ("reaction", "progress") else "action", "clickable": clickable,
+            "highlight": highlight}
+
+
+class _SeatPanel:
+    """One seat's area: label, tableau, hand, and (viewer only) the Family Meeting pass."""
+
+    def __init__(self, board: "ChoreRaceBoard", seat: int):
+        self.label = w.HTML()
+        self.tableau = CardRow(lambda pos: board.app.card_clicked(seat, pos))
+        self.hand = CardRow(lambda pos: board.hand_clicked(seat, pos))
+        self.passing = CardRow()
+        self.widget = w.VBox([self.label, w.HBox([self.tableau.widget, self.hand.widget, self.passing.widget],
+                                                 layout=w.Layout(flex_flow="row wrap"))])
+        self.widget.add_class("cr-seat")
+
+
+class ChoreRaceBoard(GameBoard):
+    """The Chore Race table for :class:`~playtest.widgets.GameApp` (see the module
+    docstring for what a click does). Built once; :meth:`update` redraws in place."""
+
+    card_args = {
+        "done": ((None, "chore"),), "finally": ((None, "chore"),), "later": ((None, "chore"),),
+        "place": ((None, "chore"),), "score": ((None, "chore"),),
+        "inspection": (("seat", "chore"),), "attic": (("seat", "chore"),),
+        "delegate": (("seat", None),), "teamwork": (("seat", None),), "steal": (("seat", None),),
+        "swap": ((None, "chore"), ("seat", "their_chore")),
+    }
+
+    def __init__(self, app: GameApp):
+        super().__init__(app)
+        self.view: dict = {}
+        self.picked: list[int] = []          # hand positions picked for a Family Meeting pass
+        self.status = w.HTML()
+        self.status.add_class("pt-status")
+        self.prompt = w.HTML()
+        self.prompt.add_class("cr-prompt")
+        self.action_deck, self.discard = Pile(), Pile()
+        self.chore_deck, self.chore_discard = Pile(), Pile()
+        piles = w.HBox([self.action_deck.widget, self.discard.widget, self.chore_deck.widget,
+                        self.chore_discard.widget], layout=w.Layout(align_items="flex-start"))
+        self.seats: list[_SeatPanel] = []
+        self.seat_box = w.VBox()
+        self.widget.children = (w.HTML(STYLE), self.status, self.prompt, piles, self.seat_box)
+        self.widget.add_class("cr-board")
+
+    # --- drawing -----------------------------------------------------------------------
+    def update(self, view: dict, clickable: set) -> None:
+        """Show a Chore Race view dict; ``clickable`` = the (seat, position) cards a click
+        would use now ((seat, None): any card of that seat)."""
+        self.view = view
+        n, me = view["seats"], view["viewer"]
+        while len(self.seats) < n:
+            self.seats.append(_SeatPanel(self, len(self.seats)))
+        shown = tuple(p.widget for p in self.seats[:n])
+        if self.seat_box.children != shown:
+            self.seat_box.children = shown
+        if self.app.moves.kind != "give":
+            self.picked = []
+        self.status.value = self._status(view)
+        self.prompt.value = self._prompt(view)
+        self.prompt.layout.display = None if self.prompt.value else "none"
+        self.action_deck.show(f"Action deck: {view['action_deck']}", face_up=False if view["action_deck"] else None)
+        pile = view["action_discard"]
+        self.discard.show(f"Discard: {len(pile)}", **(_action_card(pile[-1]) if pile else {"face_up": None}))
+        self.chore_deck.show(f"Chore deck: {view['chore_deck']}", face_up=False if view["chore_deck"] else None)
+        gone = view["chore_discard"]
+        self.chore_discard.show(f"Chore discard: {len(gone)}",
+                                **({"face_up": True, "title": gone[-1], "kind": "chore",
+                                    "tooltip": CHORE_TEXT.get(gone[-1], "")} if gone else {"face_up": None}))
+        revealed = {r["seat"]: r["hand"] for r in view["revealed"]}
+        hand_clicks = self._hand_clickable(view)
+        pending = view["pending"] or {}
+        for seat, panel in enumerate(self.seats[:n]):
+            marked = set(view["complete"]) if seat == view["turn_seat"] else set()
+            if pending and seat == pending["target"] and pending["chore"] is not None:
+                marked.add(pending["chore"])
+            if pending and seat == pending["by"] and pending["own_chore"] is not None:
+                marked.add(pending["own_chore"])
+            chores = [_chore_card(c, (seat, p) in clickable or (seat, None) in clickable, p in marked)
+                      for p, c in enumerate(view["tableaus"][seat])]
+            panel.tableau.show("<b>Chores</b>" if chores else "<b>Chores</b>: none left", chores)
+            seat_click = (seat, None) in clickable
+            if seat == me:
+                cards = [_action_card(name, pos in hand_clicks, pos in self.picked)
+                         for pos, name in enumerate(view["hand"])]
+                title = f"<b>Your hand</b> ({len(cards)}, draws stop at {HAND_CAP}, CR-3)"
+            elif seat in revealed:
+                cards = [_action_card(name, seat_click, True) for name in revealed[seat]]
+                title = "<b>Hand revealed</b> (CR-21, until the next move)"
+            else:
+                cards = [{"face_up": False, "clickable": seat_click}] * view["hand_sizes"][seat]
+                title = f"<b>Hand</b>: {view['hand_sizes'][seat]} cards"
+            panel.hand.show(title, cards)
+            mine = (view["meeting"] or {}).get("mine") if seat == me else None
+            panel.passing.widget.layout.display = None if mine else "none"
+            panel.passing.show(f"<b>You pass</b> to seat {(seat + 1) % n}" if mine else "",
+                               [_action_card(name) for name in mine or ()])
+            panel.label.value = self._seat_label(view, seat)
+            if seat == view["turn_seat"] and view["phase"] != "over":
+                panel.widget.add_class("cr-turn")
+            else:
+                panel.widget.remove_class("cr-turn")
+
+    def _status(self, view: dict) -> str:
+        turn = view["turn_seat"]
+        parts = [f"<b>Turn {view['turn']}</b>", f"first to <b>{view['target_vp']} VP</b> (CR-17)"]
+        if view["outcome"]:
+            o = view["outcome"]
+            won = ", ".join(f"seat {s}" for s in o["winners"]) or "nobody"
+            parts.append(f"<b>Game over</b>: {html.escape(o['reason'])} — winner: {won}")
+        else:
+            parts.append(f"seat {turn}: {_PHASE.get(view['phase'], view['phase'])}")
+            slots = view["slots"]
+            parts.append("slots (CR-4): " + " ".join(
+                f"<span class='cr-badge {'cr-used' if slots[s] else 'cr-free'}'>{s} {'used' if slots[s] else 'free'}"
+                "</span>" for s in ("progress", "action")))
+        return " · ".join(parts)
+
+    def _prompt(self, view: dict) -> str:
+        """The line that tells the viewer what is being asked, and of whom."""
+        me, phase = view["viewer"], view["phase"]
+        if view["outcome"]:
+            o = view["outcome"]
+            who = "You win!" if me in o["winners"] else "Winner: " + ", ".join(f"seat {s}" for s in o["winners"])
+            return f"<b>{html.escape(who)}</b> Final VP: " + ", ".join(
+                f"seat {s} {v}" for s, v in enumerate(o["scores"]))
+        parts = []
+        for r in view["revealed"]:
+            parts.append(f"Seat {r['seat']}'s hand is shown to everyone (CR-21).")
+        pending = view["pending"]
+        if phase == "react" and pending:
+            what = html.escape(pending["card"])
+            tableaus = view["tableaus"]
+            detail = ""
+            if pending["chore"] is not None:
+                detail = f" on {html.escape(tableaus[pending['target']][pending['chore']]['name'])}"
+            if pending["key"] == "swap" and pending["own_chore"] is not None:
+                detail = (f": their {html.escape(tableaus[pending['by']][pending['own_chore']]['name'])} for"
+                          f"{detail.replace(' on', '')}")
+            if me == pending["target"]:
+                parts.append(f"<b>Seat {pending['by']} plays {what} against you{detail}.</b> "
+                             "React or let it happen (CR-7).")
+            else:
+                parts.append(f"Seat {pending['by']} plays {what} against seat {pending['target']}{detail}; "
+                             f"seat {pending['target']} may react (CR-7).")
+        elif phase == "meeting" and view["meeting"] is not None:
+            waiting = [s for s in range(view["seats"]) if s not in view["meeting"]["committed"]]
+            if me in waiting:
+                count = min(MEETING_PASS, len(view["hand"] or ()))
+                parts.append(f"<b>Family Meeting</b>: choose {count} cards to pass to seat "
+                             f"{(me + 1) % view['seats']} (click them, then Play). Secret until all have chosen (CR-8).")
+            else:
+                parts.append("Family Meeting: waiting for " + ", ".join(f"seat {s}" for s in waiting) + " (CR-8).")
+        elif phase == "place" and view["placing"] is not None:
+            owed = view["placing"]["from"]
+            src = f"seat {owed[0]}'s Done" if owed else "one of your own Done cards"
+            parts.append(f"Seat {view['turn_seat']} chooses the chore for {src} (click a chore).")
+        elif phase == "score" and len(view["complete"]) > 1:
+            parts.append(f"Seat {view['turn_seat']} has {len(view['complete'])} complete chores: "
+                         "choose which to score first (CR-14).")
+        elif phase == "trigger" and view["trigger"]:
+            t = view["trigger"]
+            parts.append(f"{html.escape(t['chore'])}: seat {view['turn_seat']} chooses "
+                         + ("an opponent to steal a random card from (click their hand)." if t["ability"] == "steal"
+                            else "an opponent's chore to lose 2 progress (click it)."))
+        return " ".join(parts)
+
+    def _seat_label(self, view: dict, seat: int) -> str:
+        name = html.escape(self.app.seat_name(seat))
+        marks = []
+        if seat == view["turn_seat"] and view["phase"] != "over":
+            marks.append("<span class='cr-badge cr-turnmark'>on turn</span>")
+        if seat in view["to_act"] and seat != view["turn_seat"]:
+            marks.append("<span class='cr-badge cr-turnmark'>to answer</span>")
+        if view["protected"][seat]:
+            marks.append(f"<span class='cr-badge cr-prot' title='CR-16: reached {PROTECT_VP}+ VP; cannot be "
+                         "targeted until their next turn'>protected (CR-16)</span>")
+        elif view["protection_used"][seat]:
+            marks.append("<span class='cr-badge cr-used'>protection used</span>")
+        if view["catch_up"][seat]:
+            marks.append("<span class='cr-badge cr-catch' title='CR-15: 0 VP while an opponent has 5+'>"
+                         "catch-up: draws 2 (CR-15)</span>")
+        scored = view["scored"][seat]
+        done = f" · scored: {html.escape(', '.join(scored))}" if scored else ""
+        return (f"<span class='pt-seatlabel'><b>{name}</b> · <span class='cr-vp'>{view['vp'][seat]} VP</span>"
+                f"{done} {''.join(marks)}</span>")
+
+    # --- hand clicks (arguments whose values are card names) ----------------------------
+    def _hand_clickable(self, view: dict) -> set[int]:
+        """Positions of the viewer's hand a click would use now."""
+        hand = view["hand"] or []
+        builder = self.app.moves
+        if view["viewer"] is None or not builder.enabled or builder.seat != view["viewer"]:
+            return set()
+        keys = view["keys"]
+        if builder.kind == "give":
+            return set(range(len(hand)))
+        if builder.kind == "discard" and len(builder.prefix) == 1:
+            legal = {m.args[1] for m in builder.moves if m.kind == "discard" and m.args[0] == builder.prefix[0]}
+            return {p for p, name in enumerate(hand) if keys[name] in legal}
+        if builder.kind is None:
+            return {p for p, name in enumerate(hand) if self._starts(keys[name])}
+        return set()
+
+    def _starts(self, key: str) -> bool:
+        """Whether a click on a ``key`` card in hand may start its move: only a move with
+        several choices (a click that has to guess never plays)."""
+        kind = PLAY_KIND.get(key)
+        return kind is not None and sum(m.kind == kind for m in self.app.moves.moves) >= 2
+
+    def hand_clicked(self, seat: int, pos: int) -> None:
+        """A card of ``seat``'s hand row was clicked. Another seat's card picks that seat
+        (Delegate, Teamwork, steal). One of the viewer's own cards: with "Pass" chosen it
+        toggles the card in the Family Meeting choice (the move is filled in once enough
+        are picked; Play confirms); with "Discard a card" and a slot chosen it discards
+        that card; with no move chosen it starts the move of that card if it has several
+        targets (CR-5, CR-9..CR-13)."""
+        view, builder = self.view, self.app.moves
+        if seat != view.get("viewer"):
+            self.app.card_clicked(seat, None)
+            return
+        if pos not in self._hand_clickable(view):
+            return
+        key = view["keys"][view["hand"][pos]]
+        if builder.kind == "give":
+            count = min(MEETING_PASS, len(view["hand"]))
+            picked = [p for p in self.picked if p != pos] if pos in self.picked else self.picked + [pos]
+            self.picked = picked[-count:]
+            builder.select("give")          # restart the choice (redraws the board)
+            if len(self.picked) == count:
+                order = list(view["keys"].values())
+                for i, k in enumerate(sorted((view["keys"][view["hand"][p]] for p in self.picked), key=order.index)):
+                    builder.choose(i, k)
+        elif builder.kind == "discard":
+            builder.choose(1, key)
+            if not builder.play_button.disabled:
+                builder.play_button.click()
+        else:
+            builder.select(PLAY_KIND[key])
+
+    # --- labels (only from the view) -----------------------------------------------------
+    def move_label(self, kind: str, view: dict) -> str:
+        """Button text of a move kind."""
+        pending = view.get("pending") or {}
+        placing = view.get("placing") or {}
+        return {
+            "done": "Play Done", "finally": "Play Finally! (+3)", "discard": "Discard a card",
+            "inspection": "Play Inspection", "delegate": "Play Delegate", "teamwork": "Play Teamwork",
+            "swap": "Play Chore Swap", "meeting": "Play Family Meeting", "later": "Play I'll Do It Later",
+            "end": "End play step", "excuse": "Excuse: cancel it", "dodge": "Dodge with I'll Do It Later",
+            "accept": f"Let the {pending.get('card', 'action')} happen",
+            "place": "Place a Done" if placing.get("from") else "Place my own Done", "stop": "Place no more",
+            "give": f"Pass {min(MEETING_PASS, len(view.get('hand') or ()))} cards", "score": "Score a chore",
+            "steal": "Steal a card from…", "attic": "Attic: take progress from…",
+        }.get(kind, kind)
+
+    def move_tooltip(self, kind: str, view: dict) -> str:
+        """Hover text citing the ruling."""
+        return _TIPS.get(kind, "")
+
+    def arg_title(self, kind: str, name: str) -> str:
+        """Dropdown captions."""
+        if kind == "give":
+            return "pass"
+        return {"chore": "my chore" if kind not in ("inspection", "attic") else "their chore",
+                "seat": "opponent", "their_chore": "their chore", "slot": "using slot", "card": "card"}.get(name, name)
+
+    def arg_label(self, kind: str, name: str, value, view: dict) -> str:
+        """"seat 2", a chore's name and progress, a card's name, or a slot."""
+        if name == "seat":
+            return f"seat {value}"
+        if name == "slot":
+            return f"{value} slot"
+        if name == "card":
+            return next((n for n, k in view["keys"].items() if k == value), str(value))
+        seat = view["viewer"]
+        prefix = self.app.moves.prefix
+        if kind in ("inspection", "attic") and prefix:
+            seat = prefix[0]
+        elif name == "their_chore" and len(prefix) > 1:
+            seat = prefix[1]
+        try:
+            chore = view["tableaus"][seat][value]
+        except (IndexError, TypeError):
+            return f"chore {value}"
+        return f"{chore['name']} ({chore['progress']}/{chore['level']})"
+
+
+class PresetPicker:
+    """A "Preset" dropdown for a :class:`~playtest.widgets.NewGamePanel`: choosing one of
+    ``game.PRESETS`` sets every option input to its default, then to the preset's values
+    (e.g. Chore Race "Quick Game" = ``target_vp`` 10, CR-17). Choosing "custom" leaves
+    the inputs as they are.
+
+    Args:
+        panel: the new-game panel whose option inputs it sets; the picker is put at the
+            top of ``panel.widget``.
+
+    Attributes:
+        widget: the dropdown.
+    """
+
+    def __init__(self, panel: NewGamePanel):
+        self.panel = panel
+        presets = dict(getattr(panel.game, "PRESETS", {}))
+        self.presets = presets
+        self.widget = w.Dropdown(options=[("custom / defaults", None)] + [(name, name) for name in presets],
+                                 value=None, description="Preset", style={"description_width": "initial"},
+                                 tooltip="The rulebook's variants: sets the options below")
+        self.widget.observe(lambda change: self.apply(change["new"]), "value")
+        panel.widget.children = (self.widget, *panel.widget.children)
+
+    def apply(self, name: str | None) -> None:
+        """Set the panel's option inputs to defaults plus preset ``name`` (None: no change).
+
+        Raises:
+            KeyError: ``name`` is not a preset of the game.
+        """
+        if name is None:
+            return
+        values = {k: f.default for k, f in self.panel.game.Options.model_fields.items()}
+        values.update(self.presets[name])
+        for option, value in values.items():
+            box = self.panel.inputs.get(option)
+            if box is not None:
+                _set_input(box, value)
+
+
+def _set_input(box: w.Widget, value: Any) -> None:
+    """Put ``value`` in an input made by ``playtest.widgets.newgame.option_input``."""
+    if isinstance(box, w.Checkbox):
+        box.value = bool(value)
+    elif isinstance(box, w.Dropdown):
+        box.index = list(box.options).index("none" if value is None else str(value))
+    elif isinstance(box, (w.BoundedIntText, w.IntText)):
+        box.value = value
+    else:
+        box.value = "none" if value is None else str(value)
+
+
+def make_app(seats: int = 3, players: Mapping[int, str] | None = None, options: Mapping | None = None,
+             seed: int | None = None, preset: str | None = None, **kwargs) -> GameApp:
+    """A Chore Race :class:`~playtest.widgets.GameApp`.
+
+    Args:
+        seats: 2..6 (default 3). players: seat -> ``"human"`` or a bot name of
+            ``ChoreRace.BOTS``; default seat 0 human, the others the heuristic bot.
+        options: Chore Race options (CR-1, CR-3, CR-11, CR-17, CR-20, G-2, G-4), applied
+            over ``preset``. preset: a name of ``ChoreRace.PRESETS`` (e.g. "Quick Game"),
+            also shown in the new-game panel. seed: None = random (never shown while the
+            game runs).
+        kwargs: passed to :class:`~playtest.widgets.GameApp` (``start``).
+
+    Raises:
+        OptionError: bad seats, options or bot names. KeyError: unknown preset.
+    """
+    if players is None:
+        bot = "heuristic" if "heuristic" in ChoreRace.BOTS else "random"
+        players = {0: HUMAN, **{s: bot for s in range(1, seats)}}
+    chosen = {**(ChoreRace.PRESETS[preset] if preset else {}), **(options or {})}
+    app = GameApp(ChoreRace, ChoreRaceBoard, seats, players, chosen or None, seed, **kwargs)
+    app.presets = PresetPicker(app.new_game)
+    if preset:
+        app.presets.widget.value = preset
+    return app
