@@ -413,7 +413,7 @@ class NightShiftBoard(GameBoard):
         """Hover text citing the ruling, and the card's text."""
         base, _, name = kind.partition(":")
         card = self._card(base, name, view) if name else None
-        return _TIPS.get(base, "") + (f" — {name}: {card['text']}" if card and card["text"] else "")
+        return _TIPS.get(base, "") + (f" — the card: {card['text']}" if card and card["text"] else "")
 
     @staticmethod
     def _card(base: str, name: str, view: dict) -> dict | None:
