@@ -142,7 +142,7 @@ def test_defaults_two_seats_human_against_heuristic_as_written():
     app = make_app(seed=0)
     assert app.match.game.seats == 2 and app.humans == [0] and app.players == {1: "heuristic"}
     assert [d.value for d in app.new_game.players[:2]] == ["human", "heuristic"]
-    assert app.presets.dropdown.value == "as written" and app.new_game.config()[2]["reshuffle"] is False
+    assert app.presets.value == "as written" and app.new_game.config()[2]["reshuffle"] is False
     assert app.match.game.options.reshuffle is False
     bottom, top = app.board.seats[1], app.board.seats[0]
     assert "Seat 0 (you)" in bottom.meters.value and "Seat 1 (heuristic bot)" in top.meters.value
@@ -280,22 +280,22 @@ def test_end_shift_lets_the_bot_play_and_comes_back():
 def test_preset_picker_sets_reshuffle():
     app = make_app(seed=0)
     panel = app.new_game
-    app.presets.dropdown.value = "with reshuffle"
+    app.presets.dropdown.label = "with reshuffle"
     assert panel.inputs["reshuffle"].value is True
     panel.inputs["turn_limit"].value = 6            # a change by hand: no preset matches now
-    assert app.presets.dropdown.value is None
+    assert app.presets.value is None and app.presets.dropdown.label == "(custom options)"
     panel.inputs["turn_limit"].value = 50
-    assert app.presets.dropdown.value == "with reshuffle"
+    assert app.presets.value == "with reshuffle"
     panel.start.click()
     assert app.match.game.options.reshuffle is True and app.banner.message == ""
     assert "reshuffle on (NS-5)" in app.board.status.value
-    app.presets.dropdown.value = "as written"
+    app.presets.dropdown.label = "as written"
     assert panel.inputs["reshuffle"].value is False
 
 
 def test_first_game_options_shown_in_the_panel():
     app = make_app(options={"reshuffle": True}, seed=1)
-    assert app.presets.dropdown.value == "with reshuffle" and app.new_game.inputs["reshuffle"].value is True
+    assert app.presets.value == "with reshuffle" and app.new_game.inputs["reshuffle"].value is True
 
 
 def test_full_game_shows_the_result():

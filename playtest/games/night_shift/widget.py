@@ -26,7 +26,7 @@ from typing import Callable, Mapping, Sequence
 
 import ipywidgets as w
 
-from ...engine import Move, get_game
+from ...engine import Move, OptionError, get_game
 from ...widgets import CardRow, GameApp, GameBoard, MoveBuilder, Pile, safe
 from ...widgets.newgame import HUMAN, NewGamePanel
 from .rules import MAX_PATIENCE
@@ -36,6 +36,7 @@ STYLE = """<style>
 .pt-card.pt-kind-event { background: #fff0d6; border-color: #c9822b; }
 .pt-card.pt-kind-resource { background: #eefbea; border-color: #4f9a3f; }
 .pt-card.pt-kind-structure { background: #f3e8ff; border-color: #7b4bb7; border-width: 2px; }
+.ns-table .pt-card.jupyter-button, .ns-table .pt-card.widget-button { width: 78px; font-size: 10.5px; }
 .ns-meters { font-size: 13px; line-height: 1.5; }
 .ns-meters .ns-bar { display: inline-block; vertical-align: middle; width: 110px; height: 10px;
   background: rgba(255,255,255,.25); border-radius: 5px; overflow: hidden; margin: 0 4px; }
@@ -94,6 +95,7 @@ class ActionButtons(MoveBuilder):
         self._real: dict[str, Move] = {}
         super().__init__({k: () for k in keys}, labels, lambda flat: on_move(self._real[flat.kind]),
                          title=title, report=report)
+        self.kind_box.add_class("ns-actions")
 
     def show(self, seat: int | None, moves: Sequence[Move], view: dict, enabled: bool = True,
              note: str = "", decision=None) -> None:
@@ -123,8 +125,8 @@ class ActionButtons(MoveBuilder):
 class PresetPicker:
     """A dropdown of ``game.PRESETS`` for a :class:`~playtest.widgets.NewGamePanel`:
     picking a preset sets every option input to the game's default, then the preset's
-    values. Changing an input by hand afterwards clears the choice (shown blank:
-    custom options).
+    values. Changing an input by hand shows the preset the inputs now match, or
+    "(custom options)".
 
     Args:
         panel: the new-game panel (its ``inputs`` are set; the picker is shown in its
@@ -141,17 +143,20 @@ class PresetPicker:
         self.panel = panel
         self.presets = dict(panel.game.PRESETS if presets is None else presets)
         self._busy = False
-        self.dropdown = w.Dropdown(options=list(self.presets), value=None, description="Preset",
+        self.names = list(self.presets)
+        self.dropdown = w.Dropdown(options=self.names + ["(custom options)"], index=len(self.names),
+                                   description="Preset",
                                    tooltip="A named set of options (RULINGS)",
                                    style={"description_width": "initial"})
-        self.dropdown.observe(lambda ch: self._busy or ch["new"] is None or self.apply(ch["new"]), "value")
+        self.dropdown.observe(lambda ch: self._busy or ch["new"] is None or ch["new"] >= len(self.names)
+                              or self.apply(self.names[ch["new"]]), "index")
         for box in panel.inputs.values():
             box.observe(lambda _c: self._busy or self._manual(), "value")
         children = list(panel.widget.children)
         children.insert(children.index(panel.player_box) + 1, self.dropdown)
         panel.widget.children = tuple(children)
         if default is not None:
-            self.dropdown.value = default
+            self.apply(default)
 
     def apply(self, name: str) -> None:
         """Set the panel's option inputs to preset ``name``.
@@ -175,14 +180,33 @@ class PresetPicker:
                     box.value = "none" if value is None else str(value)
                 else:
                     box.value = value
-            self.dropdown.value = self.matching()
+            self._show(self.matching())
         finally:
             self._busy = False
+
+    @property
+    def value(self) -> str | None:
+        """The preset shown, or None for custom options."""
+        index = self.dropdown.index
+        return self.names[index] if index is not None and index < len(self.names) else None
+
+    @value.setter
+    def value(self, name: str | None) -> None:
+        if name is None:
+            self._show(None)
+        else:
+            self.apply(name)
+
+    def _show(self, name: str | None) -> None:
+        self.dropdown.index = self.names.index(name) if name is not None else len(self.names)
 
     def matching(self) -> str | None:
         """The preset whose options (defaults elsewhere) the panel's inputs hold now."""
         fields = self.panel.game.Options.model_fields
-        chosen = self.panel.config()[2]
+        try:
+            chosen = self.panel.config()[2]
+        except OptionError:         # a bad seed text; the options themselves are read fine
+            return None
         for name, values in self.presets.items():
             if all(chosen[k] == values.get(k, f.default) for k, f in fields.items() if k in chosen):
                 return name
@@ -192,7 +216,7 @@ class PresetPicker:
         """An input changed by hand: show the preset the inputs now match, if any."""
         self._busy = True
         try:
-            self.dropdown.value = self.matching()
+            self._show(self.matching())
         finally:
             self._busy = False
 
@@ -294,6 +318,7 @@ class NightShiftBoard(GameBoard):
         middle = w.HBox([self.row.widget, self.supply.widget, self.naps.widget],
                         layout=w.Layout(align_items="flex-start", flex_flow="row wrap"))
         middle.add_class("ns-middle")
+        self.widget.add_class("ns-table")
         self.widget.children = (w.HTML(STYLE), self.status, self.seats[0].widget, middle, self.seats[1].widget)
         self.activate = w.Button(description="Activate an ability (1 Action)", layout=w.Layout(width="auto"),
                                  tooltip="NS-9: no card has an ability, so this action is never offered")
