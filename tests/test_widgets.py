@@ -346,3 +346,14 @@ def test_timeline_component_alone():
     t.back.click()
     t.first.click()
     assert calls == [3, 1, 0]
+
+
+def test_card_row_blanks_pooled_cards_it_no_longer_shows():
+    """A row that shrinks must not keep a card's name in the synced state of the pooled
+    card widgets it hides (a hand that shrinks in hotseat would leak otherwise)."""
+    from playtest.widgets import CardRow
+    row = CardRow()
+    row.show("hand", [{"face_up": True, "title": "Secret Card", "corner": "3"}] * 3)
+    row.show("hand", [{"face_up": True, "title": "Other", "corner": "1"}])
+    hidden = row.cards[1:]
+    assert len(hidden) == 2 and all("Secret" not in str(card.get_state()) for card in hidden)

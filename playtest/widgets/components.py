@@ -92,6 +92,8 @@ class CardRow:
             self.cards.append(card)
         for card, spec in zip(self.cards, cards):
             card.show(**spec)
+        for card in self.cards[len(cards):]:  # pooled, not shown: keep no name in synced state
+            card.show(None)
         if self.label.value != label_html:
             self.label.value = label_html
         shown = tuple(self.cards[:len(cards)])

@@ -13,8 +13,6 @@ Pieces written here that the shared layer lacks (candidates to lift into it):
   legal *move* (kind and arguments), not per kind, so a label can carry the move's
   cost; it keeps the builder's per-decision button pools and blanking.
 * :class:`PresetPicker`: picks one of ``Game.PRESETS`` in the new-game panel.
-* :func:`show_row`: :meth:`CardRow.show` that also blanks the pooled cards it no longer
-  shows (the shared row keeps their old text in the synced state).
 * :class:`NightShiftApp`: a :class:`~playtest.widgets.GameApp` whose move controls are
   :class:`ActionButtons` plus a row of unavailable actions.
 """
@@ -64,14 +62,6 @@ _TIPS = {"play": "NS-2: 1 Action plus the printed Effort cost; structures stay i
 def flat_kind(move: Move) -> str:
     """The button key of a move: ``"end"``, ``"tidy"``, ``"play:Laundry Load"``."""
     return ":".join([move.kind, *map(str, move.args)])
-
-
-def show_row(row: CardRow, label_html: str, cards: Sequence[dict]) -> None:
-    """:meth:`CardRow.show`, then blank the row's pooled cards that are not shown, so a
-    card once shown face-up keeps no name in the synced state when the row shrinks."""
-    row.show(label_html, cards)
-    for card in row.cards[len(cards):]:
-        card.show(None)
 
 
 class ActionButtons(MoveBuilder):
@@ -253,9 +243,9 @@ class SeatPanel:
         else:
             cards = [card_face(c) for c in hand]
             label = f"Hand: {len(hand)} card(s)" + (" (yours)" if seat == viewer else "")
-        show_row(self.hand, f"<span class='pt-caption'>{html.escape(label)}</span>", cards)
+        self.hand.show(f"<span class='pt-caption'>{html.escape(label)}</span>", cards)
         current = player["current_shift"]
-        show_row(self.shift, f"<span class='pt-caption'>Current Shift: {len(current)} card(s)</span>",
+        self.shift.show(f"<span class='pt-caption'>Current Shift: {len(current)} card(s)</span>",
                  [card_face(c) for c in current] or [{"face_up": None}])
         count = player["deck_count"]
         self.deck.show(f"Personal Deck: {count}", face_up=False if count else None)
@@ -343,7 +333,7 @@ class NightShiftBoard(GameBoard):
         for panel, seat in zip(self.seats, (1 - bottom, bottom)):
             panel.show(self.app.seat_name(seat), view["players"][seat], seat == view["turn_seat"], viewer)
         row = view["supply_row"]
-        show_row(self.row, f"<span class='pt-caption'>Supply Row: {len(row)} card(s), buy for 1 Action + "
+        self.row.show(f"<span class='pt-caption'>Supply Row: {len(row)} card(s), buy for 1 Action + "
                            "the cost (NS-4)</span>", [card_face(c) for c in row] or [{"face_up": None}])
         left = view["household_supply"]
         self.supply.show(f"Household Supply: {left}", face_up=False if left else None)
