@@ -234,7 +234,9 @@ class ChoreRaceBoard(GameBoard):
             won = ", ".join(f"seat {s}" for s in o["winners"]) or "nobody"
             parts.append(f"<b>Game over</b>: {html.escape(o['reason'])} — winner: {won}")
         else:
-            parts.append(f"seat {turn}: {_PHASE.get(view['phase'], view['phase'])}")
+            parts.append(f"seat {turn}'s turn: {_PHASE.get(view['phase'], view['phase'])}")
+            if view["phase"] in ("react", "meeting"):
+                parts.append("to answer: " + ", ".join(f"seat {s}" for s in view["to_act"]))
             slots = view["slots"]
             parts.append("slots (CR-4): " + " ".join(
                 f"<span class='cr-badge {'cr-used' if slots[s] else 'cr-free'}'>{s} {'used' if slots[s] else 'free'}"
