@@ -364,3 +364,36 @@ def test_widgets_are_updated_in_place():
             break
         random_step(app, rng, mischief=False)
     assert len(_instances) <= count + 40      # pools grow to the largest hand, not per move
+
+
+def reveal_record() -> tuple[str, int, int]:
+    """A 2-seat record ending right after a Delegate or Teamwork showed a hand (CR-9, CR-10)."""
+    for seed in range(500):
+        match, rng = Match("chore_race", 2, seed=seed), random.Random(seed)
+        while match.outcome() is None and len(match.moves) < 300:
+            view = match.view(None)
+            shown = [r["seat"] for r in view["revealed"] if r["seat"] != view["turn_seat"]]
+            if shown and match.to_act() == (view["turn_seat"],):
+                return match.to_json(), view["turn_seat"], shown[0]
+            match.play(rng.choice(match.legal_moves(match.to_act()[0])))
+    raise AssertionError("no reveal found")
+
+
+def test_revealed_hand_shows_until_the_next_move():
+    record, seat, other = reveal_record()
+    app = make_app(2, {seat: "human", other: "random"}, start=False)
+    app.load(record)
+    shown = app.match.view(seat)["revealed"]
+    names = next(r["hand"] for r in shown if r["seat"] == other)
+    row = hand(app, other)
+    assert [c.description.split("\n")[0] for c in row] == names
+    assert all("pt-looking" in c._dom_classes for c in row)
+    assert f"Seat {other}'s hand is shown to everyone" in app.board.prompt.value
+    assert_no_leak(app)
+    rng, count = random.Random(1), len(app.match.moves)
+    while len(app.match.moves) == count:
+        random_step(app, rng, mischief=False)
+    view = app.match.view(app.viewer)
+    if not any(r["seat"] == other for r in view["revealed"]):
+        assert all("pt-back" in c._dom_classes for c in hand(app, other))
+    assert_no_leak(app)
