@@ -478,6 +478,9 @@ def make_app(seats: int = 3, players: Mapping[int, str] | None = None, options: 
             game runs).
         kwargs: passed to :class:`~playtest.widgets.GameApp` (``start``).
 
+    Returns:
+        The app; ``app.presets`` is its :class:`PresetPicker`.
+
     Raises:
         OptionError: bad seats, options or bot names. KeyError: unknown preset.
     """
