@@ -28,7 +28,6 @@ from typing import Any, Mapping
 import ipywidgets as w
 
 from ...widgets import CardRow, GameApp, GameBoard, Pile
-from ...widgets.components import BLANK
 from ...widgets.newgame import HUMAN, NewGamePanel
 from .rules import CARDS, ChoreRace, HAND_CAP, MEETING_PASS, PROTECT_VP
 
@@ -116,16 +115,6 @@ def _action_card(name: str, clickable: bool = False, highlight: bool = False) ->
             "highlight": highlight}
 
 
-def show_row(row: CardRow, label: str, cards: list[dict]) -> None:
-    """``row.show``, then the row's pooled cards not on show are blanked: a pooled card
-    keeps its last face in its synced state while off screen, so a hand that shrinks or
-    turns face-down would leave card names behind (harmless if CardRow does it too)."""
-    row.show(label, cards)
-    for card in row.cards[len(cards):]:
-        if card.description != BLANK or card.tooltip:
-            card.show(None)
-
-
 class _SeatPanel:
     """One seat's area: label, tableau, hand, and (viewer only) the Family Meeting pass."""
 
@@ -203,7 +192,7 @@ class ChoreRaceBoard(GameBoard):
                 marked.add(pending["own_chore"])
             chores = [_chore_card(c, (seat, p) in clickable or (seat, None) in clickable, p in marked)
                       for p, c in enumerate(view["tableaus"][seat])]
-            show_row(panel.tableau, "<b>Chores</b>" if chores else "<b>Chores</b>: none left", chores)
+            panel.tableau.show("<b>Chores</b>" if chores else "<b>Chores</b>: none left", chores)
             seat_click = (seat, None) in clickable
             if seat == me:
                 cards = [_action_card(name, pos in hand_clicks, pos in self.picked)
@@ -215,10 +204,10 @@ class ChoreRaceBoard(GameBoard):
             else:
                 cards = [{"face_up": False, "clickable": seat_click}] * view["hand_sizes"][seat]
                 title = f"<b>Hand</b>: {view['hand_sizes'][seat]} cards"
-            show_row(panel.hand, title, cards)
+            panel.hand.show(title, cards)
             mine = (view["meeting"] or {}).get("mine") if seat == me else None
             panel.passing.widget.layout.display = None if mine else "none"
-            show_row(panel.passing, f"<b>You pass</b> to seat {(seat + 1) % n}" if mine else "",
+            panel.passing.show(f"<b>You pass</b> to seat {(seat + 1) % n}" if mine else "",
                                [_action_card(name) for name in mine or ()])
             panel.label.value = self._seat_label(view, seat)
             if seat == view["turn_seat"] and view["phase"] != "over":
