@@ -20,8 +20,7 @@ confirms); only a card click that completes an explicitly chosen kind plays at o
 """
 from __future__ import annotations
 
-import html
-from typing import Callable, Mapping
+from typing import Mapping
 
 import ipywidgets as w
 
@@ -45,6 +44,8 @@ class GameBoard:
     Attributes:
         widget: the board's box. card_args: see :data:`playtest.widgets.moves.CardArgs`.
         open_title: caption of the open-move panel (e.g. "Done it!").
+        extra_controls: widgets shown under the move controls (e.g. Night Shift's
+            unavailable actions with their reasons).
     """
 
     card_args: CardArgs = {}
@@ -53,6 +54,7 @@ class GameBoard:
     def __init__(self, app: "GameApp"):
         self.app = app
         self.widget = w.VBox()
+        self.extra_controls: list[w.Widget] = []
 
     def update(self, view: dict, clickable: set[tuple[int, int | None]]) -> None:
         """Show ``view`` (``Match.view`` of the viewing seat, None = spectator);
@@ -84,7 +86,9 @@ class GameApp:
         board: the game's :class:`GameBoard` subclass.
         seats: seat count of the first game. players: seat -> ``"human"`` or a bot name
             of ``game.BOTS`` (seats left out are human).
-        options: game options. seed: None draws a random (hidden) seed.
+        options: game options, applied over ``preset``. seed: None draws a random
+            (hidden) seed.
+        preset: a name of ``game.PRESETS`` (e.g. Chore Race's "Quick Game").
         start: False builds the app without starting a game (call :meth:`start`).
 
     Attributes:
@@ -92,15 +96,17 @@ class GameApp:
         control: the human seat in control (None if no seat is human).
         unlocked: the human seat whose cards are on screen (None behind the privacy
             screen). viewer: the seat whose view is shown (None = spectator).
-        banner, privacy, board, moves, open_moves, log, timeline, new_game, records:
-            the components.
+        banner, privacy, board, moves, open_moves, log, timeline, new_game, records,
+        presets: the components (``presets`` is None for a game without PRESETS).
 
     Raises:
         OptionError: bad seat count, options or bot names for the first game.
+        KeyError: an unknown preset.
     """
 
     def __init__(self, game, board: type[GameBoard], seats: int, players: Mapping[int, str] | None = None,
-                 options: Mapping | None = None, seed: int | None = None, start: bool = True):
+                 options: Mapping | None = None, seed: int | None = None, start: bool = True,
+                 preset: str | None = None):
         self.game = get_game(game)
         self._drawing = False
         self.default_players = dict(players or {})
@@ -112,8 +118,7 @@ class GameApp:
         report = self.banner.show
         self.privacy = PrivacyScreen(safe(self.unlock, report))
         self.board = board(self)
-        self.moves = MoveBuilder(self.game.MOVE_ARGS, self.board, safe(self.play, report), self.board.card_args,
-                                 on_change=self._highlight, title="Your move", report=report)
+        self.moves = self.make_move_controls()
         self.open_moves = MoveBuilder(self.game.MOVE_ARGS, self.board, safe(self.play, report),
                                       self.board.card_args, on_change=self._highlight,
                                       title=self.board.open_title, report=report)
@@ -124,7 +129,8 @@ class GameApp:
         self.timeline = Timeline(safe(self.goto, report), safe(self.branch, report))
         self.new_game = NewGamePanel(self.game, self.start, seats, dict(players or {}), report=report)
         self.records = RecordPanel(self._record, self.load, report=report)
-        controls = w.HBox([self.moves.widget, self.open_box], layout=w.Layout(justify_content="space-between"))
+        controls = w.HBox([w.VBox([self.moves.widget, *self.board.extra_controls]), self.open_box],
+                          layout=w.Layout(justify_content="space-between"))
         controls.add_class("pt-controls")
         setup = w.Accordion(children=[self.new_game.widget, self.records.widget],
                             titles=("New game", "Save / load record"))
@@ -133,8 +139,19 @@ class GameApp:
                               w.HBox([self.log.widget, setup], layout=w.Layout(align_items="flex-start"))])
         self.widget.add_class("pt-app")
         self.board.widget.add_class("pt-table")
+        self.presets = self.new_game.presets
+        options = {**(self.game.PRESETS[preset] if preset else {}), **(options or {})} or None
+        if self.presets:
+            self.presets.set_options(options or {})   # the panel shows the first game's options
         if start:
             self.start(seats, dict(players or {}), options, seed)
+
+    def make_move_controls(self) -> MoveBuilder:
+        """The controls of the seat in control's moves; a game's app may override it
+        (e.g. one button per move, with its cost in the label)."""
+        return MoveBuilder(self.game.MOVE_ARGS, self.board, safe(self.play, self.banner.show),
+                           self.board.card_args, on_change=self._highlight, title="Your move",
+                           report=self.banner.show)
 
     # --- the game ----------------------------------------------------------------
     @property

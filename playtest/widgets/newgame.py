@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import types
-from typing import Any, Callable, Literal, Union, get_args, get_origin
+from typing import Any, Callable, Literal, Mapping, Union, get_args, get_origin
 
 import ipywidgets as w
 
@@ -83,6 +83,7 @@ class NewGamePanel:
 
     Attributes:
         widget: the box to display. inputs: option name -> its input widget.
+        presets: a :class:`PresetPicker` of ``game.PRESETS`` (None for a game without).
     """
 
     def __init__(self, game, on_start: Callable[[int, dict, dict, int | None], None],
@@ -114,6 +115,7 @@ class NewGamePanel:
         self.start.on_click(safe(lambda _b: self.on_start(*self.config()), report))
         self.widget = w.VBox([self.seats, self.player_box, *rows, self.seed, self.start])
         self._sync()
+        self.presets = PresetPicker(self) if getattr(game, "PRESETS", None) else None
 
     def _sync(self) -> None:
         self.player_box.children = tuple(self.players[:self.seats.value])
@@ -130,3 +132,104 @@ class NewGamePanel:
             raise OptionError(f"the seed must be a whole number or blank (random), not {text!r}")
         options = {name: read() for name, read in self._readers.items()}
         return seats, {s: self.players[s].value for s in range(seats)}, options, int(text) if text else None
+
+
+class PresetPicker:
+    """A dropdown of ``game.PRESETS`` for a :class:`~playtest.widgets.NewGamePanel`:
+    picking a preset sets every option input to the game's default, then the preset's
+    values. Changing an input by hand shows the preset the inputs now match, or
+    "(custom options)".
+
+    The new-game panel makes one itself for a game with ``PRESETS`` (``panel.presets``).
+
+    Args:
+        panel: the new-game panel (its ``inputs`` are set; the picker is shown in its
+            box, after the seat choices).
+        presets: preset name -> options; defaults: the panel's ``game.PRESETS``.
+        default: the preset picked at first (None: none).
+
+    Raises:
+        KeyError: ``default`` is not a preset.
+    """
+
+    def __init__(self, panel: NewGamePanel, presets: Mapping[str, Mapping] | None = None,
+                 default: str | None = None):
+        self.panel = panel
+        self.presets = dict(panel.game.PRESETS if presets is None else presets)
+        self._busy = False
+        self.names = list(self.presets)
+        self.dropdown = w.Dropdown(options=self.names + ["(custom options)"], index=len(self.names),
+                                   description="Preset",
+                                   tooltip="A named set of options (RULINGS)",
+                                   style={"description_width": "initial"})
+        self.dropdown.observe(lambda ch: self._busy or ch["new"] is None or ch["new"] >= len(self.names)
+                              or self.apply(self.names[ch["new"]]), "index")
+        for box in panel.inputs.values():
+            box.observe(lambda _c: self._busy or self._manual(), "value")
+        children = list(panel.widget.children)
+        children.insert(children.index(panel.player_box) + 1, self.dropdown)
+        panel.widget.children = tuple(children)
+        if default is not None:
+            self.apply(default)
+
+    def apply(self, name: str) -> None:
+        """Set the panel's option inputs to preset ``name``.
+
+        Raises:
+            KeyError: an unknown preset.
+        """
+        self.set_options(self.presets[name])
+
+    def set_options(self, values: Mapping) -> None:
+        """Set every option input to ``values`` (the game's default where left out) and
+        show the preset those options are, if any."""
+        fields = self.panel.game.Options.model_fields
+        self._busy = True
+        try:
+            for option, box in self.panel.inputs.items():
+                value = values.get(option, fields[option].default)
+                if isinstance(box, w.Dropdown):
+                    box.index = list(box.options).index("none" if value is None else str(value))
+                elif isinstance(box, w.Text):
+                    box.value = "none" if value is None else str(value)
+                else:
+                    box.value = value
+            self._show(self.matching())
+        finally:
+            self._busy = False
+
+    @property
+    def value(self) -> str | None:
+        """The preset shown, or None for custom options."""
+        index = self.dropdown.index
+        return self.names[index] if index is not None and index < len(self.names) else None
+
+    @value.setter
+    def value(self, name: str | None) -> None:
+        if name is None:
+            self._show(None)
+        else:
+            self.apply(name)
+
+    def _show(self, name: str | None) -> None:
+        self.dropdown.index = self.names.index(name) if name is not None else len(self.names)
+
+    def matching(self) -> str | None:
+        """The preset whose options (defaults elsewhere) the panel's inputs hold now."""
+        fields = self.panel.game.Options.model_fields
+        try:
+            chosen = self.panel.config()[2]
+        except OptionError:         # a bad seed text; the options themselves are read fine
+            return None
+        for name, values in self.presets.items():
+            if all(chosen[k] == values.get(k, f.default) for k, f in fields.items() if k in chosen):
+                return name
+        return None
+
+    def _manual(self) -> None:
+        """An input changed by hand: show the preset the inputs now match, if any."""
+        self._busy = True
+        try:
+            self._show(self.matching())
+        finally:
+            self._busy = False

@@ -23,12 +23,12 @@ positions).
 from __future__ import annotations
 
 import html
-from typing import Any, Mapping
+from typing import Mapping
 
 import ipywidgets as w
 
 from ...widgets import CardRow, GameApp, GameBoard, Pile
-from ...widgets.newgame import HUMAN, NewGamePanel
+from ...widgets.newgame import HUMAN
 from .rules import CARDS, ChoreRace, HAND_CAP, MEETING_PASS, PROTECT_VP
 
 ACTION_TEXT = {a.name: a.text for a in CARDS.action}
@@ -402,58 +402,6 @@ class ChoreRaceBoard(GameBoard):
         return f"{chore['name']} ({chore['progress']}/{chore['level']})"
 
 
-class PresetPicker:
-    """A "Preset" dropdown for a :class:`~playtest.widgets.NewGamePanel`: choosing one of
-    ``game.PRESETS`` sets every option input to its default, then to the preset's values
-    (e.g. Chore Race "Quick Game" = ``target_vp`` 10, CR-17). Choosing "custom" leaves
-    the inputs as they are.
-
-    Args:
-        panel: the new-game panel whose option inputs it sets; the picker is put at the
-            top of ``panel.widget``.
-
-    Attributes:
-        widget: the dropdown.
-    """
-
-    def __init__(self, panel: NewGamePanel):
-        self.panel = panel
-        presets = dict(getattr(panel.game, "PRESETS", {}))
-        self.presets = presets
-        self.widget = w.Dropdown(options=[("custom / defaults", None)] + [(name, name) for name in presets],
-                                 value=None, description="Preset", style={"description_width": "initial"},
-                                 tooltip="The rulebook's variants: sets the options below")
-        self.widget.observe(lambda change: self.apply(change["new"]), "value")
-        panel.widget.children = (self.widget, *panel.widget.children)
-
-    def apply(self, name: str | None) -> None:
-        """Set the panel's option inputs to defaults plus preset ``name`` (None: no change).
-
-        Raises:
-            KeyError: ``name`` is not a preset of the game.
-        """
-        if name is None:
-            return
-        values = {k: f.default for k, f in self.panel.game.Options.model_fields.items()}
-        values.update(self.presets[name])
-        for option, value in values.items():
-            box = self.panel.inputs.get(option)
-            if box is not None:
-                _set_input(box, value)
-
-
-def _set_input(box: w.Widget, value: Any) -> None:
-    """Put ``value`` in an input made by ``playtest.widgets.newgame.option_input``."""
-    if isinstance(box, w.Checkbox):
-        box.value = bool(value)
-    elif isinstance(box, w.Dropdown):
-        box.index = list(box.options).index("none" if value is None else str(value))
-    elif isinstance(box, (w.BoundedIntText, w.IntText)):
-        box.value = value
-    else:
-        box.value = "none" if value is None else str(value)
-
-
 def make_app(seats: int = 3, players: Mapping[int, str] | None = None, options: Mapping | None = None,
              seed: int | None = None, preset: str | None = None, **kwargs) -> GameApp:
     """A Chore Race :class:`~playtest.widgets.GameApp`.
@@ -467,18 +415,9 @@ def make_app(seats: int = 3, players: Mapping[int, str] | None = None, options: 
             game runs).
         kwargs: passed to :class:`~playtest.widgets.GameApp` (``start``).
 
-    Returns:
-        The app; ``app.presets`` is its :class:`PresetPicker`.
-
     Raises:
         OptionError: bad seats, options or bot names. KeyError: unknown preset.
     """
     if players is None:
-        bot = "heuristic" if "heuristic" in ChoreRace.BOTS else "random"
-        players = {0: HUMAN, **{s: bot for s in range(1, seats)}}
-    chosen = {**(ChoreRace.PRESETS[preset] if preset else {}), **(options or {})}
-    app = GameApp(ChoreRace, ChoreRaceBoard, seats, players, chosen or None, seed, **kwargs)
-    app.presets = PresetPicker(app.new_game)
-    if preset:
-        app.presets.widget.value = preset
-    return app
+        players = {0: HUMAN, **{s: "heuristic" for s in range(1, seats)}}
+    return GameApp(ChoreRace, ChoreRaceBoard, seats, players, options, seed, preset=preset, **kwargs)

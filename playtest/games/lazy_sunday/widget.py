@@ -180,18 +180,14 @@ def make_app(seats: int = 4, players: dict[int, str] | None = None, options: dic
 
     Args:
         seats: 2..7 (default 4). players: seat -> ``"human"`` or a bot name of
-            ``LazySunday.BOTS``; default seat 0 human, the others the heuristic bot
-            (the random bot if there is no heuristic one).
+            ``LazySunday.BOTS``; default seat 0 human, the others the heuristic bot.
         options: Lazy Sunday options (LS-10 ``rounds``/``match_to``/``great_escape``, G-2,
             G-4). seed: None = random (never shown while the game runs).
-        kwargs: passed to :class:`~playtest.widgets.GameApp` (``start``).
+        kwargs: passed to :class:`~playtest.widgets.GameApp` (``start``, ``preset``).
 
     Raises:
         OptionError: bad seats, options or bot names.
     """
-    from playtest.engine import get_game
-    game = get_game("lazy_sunday")
     if players is None:
-        bot = "heuristic" if "heuristic" in getattr(game, "BOTS", {}) else "random"
-        players = {0: HUMAN, **{s: bot for s in range(1, seats)}}
-    return GameApp(game, LazySundayBoard, seats, players, options, seed, **kwargs)
+        players = {0: HUMAN, **{s: "heuristic" for s in range(1, seats)}}
+    return GameApp("lazy_sunday", LazySundayBoard, seats, players, options, seed, **kwargs)

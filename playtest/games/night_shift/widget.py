@@ -7,14 +7,8 @@ Built from the generic widgets (:mod:`playtest.widgets`). It renders only view d
 (``Match.view(seat)``, see :mod:`playtest.games.night_shift.rules`): the opponent's hand
 is a row of backs, Personal Decks and the Household Supply are counts.
 
-Pieces written here that the shared layer lacks (candidates to lift into it):
-
-* :class:`ActionButtons`: a :class:`~playtest.widgets.MoveBuilder` with one button per
-  legal *move* (kind and arguments), not per kind, so a label can carry the move's
-  cost; it keeps the builder's per-decision button pools and blanking.
-* :class:`PresetPicker`: picks one of ``Game.PRESETS`` in the new-game panel.
-* :class:`NightShiftApp`: a :class:`~playtest.widgets.GameApp` whose move controls are
-  :class:`ActionButtons` plus a row of unavailable actions.
+Its move controls are :class:`ActionButtons`: one button per legal *move* (kind and
+arguments), not per kind, so a label can carry the move's cost.
 """
 from __future__ import annotations
 
@@ -24,9 +18,9 @@ from typing import Callable, Mapping, Sequence
 
 import ipywidgets as w
 
-from ...engine import Move, OptionError, get_game
+from ...engine import Move, get_game
 from ...widgets import CardRow, GameApp, GameBoard, MoveBuilder, Pile, safe
-from ...widgets.newgame import HUMAN, NewGamePanel
+from ...widgets.newgame import HUMAN
 from .rules import MAX_PATIENCE
 
 STYLE = """<style>
@@ -110,105 +104,6 @@ class ActionButtons(MoveBuilder):
             if button.description.startswith(label):
                 return button.click()
         raise KeyError(f"no button {label!r} on show; on show: {self.labels_shown()}")
-
-
-class PresetPicker:
-    """A dropdown of ``game.PRESETS`` for a :class:`~playtest.widgets.NewGamePanel`:
-    picking a preset sets every option input to the game's default, then the preset's
-    values. Changing an input by hand shows the preset the inputs now match, or
-    "(custom options)".
-
-    Args:
-        panel: the new-game panel (its ``inputs`` are set; the picker is shown in its
-            box, after the seat choices).
-        presets: preset name -> options; defaults: the panel's ``game.PRESETS``.
-        default: the preset picked at first (None: none).
-
-    Raises:
-        KeyError: ``default`` is not a preset.
-    """
-
-    def __init__(self, panel: NewGamePanel, presets: Mapping[str, Mapping] | None = None,
-                 default: str | None = None):
-        self.panel = panel
-        self.presets = dict(panel.game.PRESETS if presets is None else presets)
-        self._busy = False
-        self.names = list(self.presets)
-        self.dropdown = w.Dropdown(options=self.names + ["(custom options)"], index=len(self.names),
-                                   description="Preset",
-                                   tooltip="A named set of options (RULINGS)",
-                                   style={"description_width": "initial"})
-        self.dropdown.observe(lambda ch: self._busy or ch["new"] is None or ch["new"] >= len(self.names)
-                              or self.apply(self.names[ch["new"]]), "index")
-        for box in panel.inputs.values():
-            box.observe(lambda _c: self._busy or self._manual(), "value")
-        children = list(panel.widget.children)
-        children.insert(children.index(panel.player_box) + 1, self.dropdown)
-        panel.widget.children = tuple(children)
-        if default is not None:
-            self.apply(default)
-
-    def apply(self, name: str) -> None:
-        """Set the panel's option inputs to preset ``name``.
-
-        Raises:
-            KeyError: an unknown preset.
-        """
-        self.set_options(self.presets[name])
-
-    def set_options(self, values: Mapping) -> None:
-        """Set every option input to ``values`` (the game's default where left out) and
-        show the preset those options are, if any."""
-        fields = self.panel.game.Options.model_fields
-        self._busy = True
-        try:
-            for option, box in self.panel.inputs.items():
-                value = values.get(option, fields[option].default)
-                if isinstance(box, w.Dropdown):
-                    box.index = list(box.options).index("none" if value is None else str(value))
-                elif isinstance(box, w.Text):
-                    box.value = "none" if value is None else str(value)
-                else:
-                    box.value = value
-            self._show(self.matching())
-        finally:
-            self._busy = False
-
-    @property
-    def value(self) -> str | None:
-        """The preset shown, or None for custom options."""
-        index = self.dropdown.index
-        return self.names[index] if index is not None and index < len(self.names) else None
-
-    @value.setter
-    def value(self, name: str | None) -> None:
-        if name is None:
-            self._show(None)
-        else:
-            self.apply(name)
-
-    def _show(self, name: str | None) -> None:
-        self.dropdown.index = self.names.index(name) if name is not None else len(self.names)
-
-    def matching(self) -> str | None:
-        """The preset whose options (defaults elsewhere) the panel's inputs hold now."""
-        fields = self.panel.game.Options.model_fields
-        try:
-            chosen = self.panel.config()[2]
-        except OptionError:         # a bad seed text; the options themselves are read fine
-            return None
-        for name, values in self.presets.items():
-            if all(chosen[k] == values.get(k, f.default) for k, f in fields.items() if k in chosen):
-                return name
-        return None
-
-    def _manual(self) -> None:
-        """An input changed by hand: show the preset the inputs now match, if any."""
-        self._busy = True
-        try:
-            self._show(self.matching())
-        finally:
-            self._busy = False
 
 
 class SeatPanel:
@@ -322,6 +217,7 @@ class NightShiftBoard(GameBoard):
         self.why.add_class("ns-why")
         self.unavailable = w.VBox([w.HTML("<b>Not available now</b>"), w.HBox([self.activate, self.tidy]), self.why],
                                   layout=w.Layout(display="none"))
+        self.extra_controls = [self.unavailable]
         self._view: dict = {}
 
     def update(self, view: dict, clickable: set) -> None:
@@ -447,37 +343,25 @@ class NightShiftBoard(GameBoard):
 
 
 class NightShiftApp(GameApp):
-    """A :class:`~playtest.widgets.GameApp` for Night Shift: its move controls are
-    :class:`ActionButtons` (one button per legal move, with the cost) plus the board's
-    unavailable actions, and its new-game panel has a :class:`PresetPicker`.
+    """A :class:`~playtest.widgets.GameApp` for Night Shift whose move controls are
+    :class:`ActionButtons` (one button per legal move, with its cost); the board adds
+    the unavailable actions with their reasons under them.
 
-    Args: as :class:`~playtest.widgets.GameApp`, without ``game``/``board``; plus
-        ``preset``: the preset picked in the new-game panel (default ``"as written"``;
-        it sets the panel's inputs, not ``options`` of the first game).
-
-    Attributes:
-        presets: the :class:`PresetPicker`.
+    Args: as :class:`~playtest.widgets.GameApp`, without ``game``/``board``.
 
     Raises:
         OptionError: bad seat count, options or bot names for the first game.
+        KeyError: an unknown preset.
     """
 
     def __init__(self, seats: int = 2, players: Mapping[int, str] | None = None, options: Mapping | None = None,
-                 seed: int | None = None, start: bool = True, preset: str | None = "as written"):
-        game = get_game("night_shift")
-        super().__init__(game, NightShiftBoard, seats, players, options, seed, start=False)
-        old = self.moves
-        keys = _move_keys(game)
-        self.moves = ActionButtons(keys, self.board, safe(self.play, self.banner.show), title="Your move",
-                                   report=self.banner.show)
-        controls = next(c for c in self.widget.children if "pt-controls" in getattr(c, "_dom_classes", ()))
-        controls.children = (w.VBox([self.moves.widget, self.board.unavailable]), self.open_box)
-        _close_builder(old)
-        self.presets = PresetPicker(self.new_game, default=preset)
-        if options:
-            self.presets.set_options(options)       # the panel shows the first game's options
-        if start:
-            self.start(seats, dict(players or {}), options, seed)
+                 seed: int | None = None, start: bool = True, preset: str | None = None):
+        super().__init__(get_game("night_shift"), NightShiftBoard, seats, players, options, seed, start, preset)
+
+    def make_move_controls(self) -> MoveBuilder:
+        """:class:`ActionButtons` for every move Night Shift can offer."""
+        return ActionButtons(_move_keys(self.game), self.board, safe(self.play, self.banner.show),
+                             title="Your move", report=self.banner.show)
 
 
 def _move_keys(game) -> list[str]:
@@ -485,15 +369,6 @@ def _move_keys(game) -> list[str]:
     specs = game.CARD_SPECS
     return ([f"play:{c.name}" for c in specs] + [f"buy:{c.name}" for c in specs if c.where != "starter"]
             + ["tidy"] + [f"settle:{c.name}" for c in specs if c.type == "structure"] + ["end"])
-
-
-def _close_builder(builder: MoveBuilder) -> None:
-    """Close the widgets of a move builder that is no longer used."""
-    widgets = [b for pool in builder._pools for b in pool.values()] + builder.dropdowns + [
-        builder.play_button, builder.cancel_button, builder.kind_box, builder.arg_box, builder.title,
-        builder.hint, builder.widget]
-    for widget in widgets:
-        widget.close()
 
 
 def make_app(players: dict[int, str] | None = None, options: dict | None = None, seed: int | None = None,
