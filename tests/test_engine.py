@@ -5,7 +5,7 @@ options (G-2, G-4) and bots."""
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from playtest.engine import (SPECTATOR, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RandomBot,
@@ -252,3 +252,47 @@ def test_every_legal_move_kind_is_declared_in_move_args(name):
             for seat in range(match.game.seats):
                 for move in match.game.legal_moves(match.state, seat):
                     assert len(move.args) <= len(game.MOVE_ARGS[move.kind]), move
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.view(7), lambda m: m.view(-1), lambda m: m.view("0"), lambda m: m.view(0.0),
+    lambda m: m.legal_moves(12), lambda m: m.bot_view(None), lambda m: m.goto(2.5), lambda m: m.goto("3"),
+])
+def test_seats_and_move_numbers_out_of_range_are_refused_clearly(call):
+    m = new()
+    before = m.fingerprint()
+    with pytest.raises(IndexError, match=r"use (a seat number|a whole number)"):
+        call(m)
+    assert m.fingerprint() == before
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"max_turns": "2"}, "max_turns: Input should be a valid integer"),
+    ({"first_player": "1"}, "first_player"),
+    ([1, 2], "options are a mapping"),
+])
+def test_options_are_strict_and_must_be_a_mapping(options, message):
+    with pytest.raises(OptionError, match=message):
+        Match("toy", 3, options)
+
+
+def test_negative_seed_is_refused():
+    with pytest.raises(OptionError, match="0 or more"):
+        Match("toy", 2, seed=-1)
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "the file is empty"), (b"\xff\xfe\x00binary", "not a text file"),
+    (b'{"format": "playtest.record", "version": 7}', "format version 7; this kit reads version 1"),
+])
+def test_unreadable_record_files_raise_record_error(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(RecordError, match=message):
+        Match.load(path)
+
+
+def test_loading_a_folder_or_missing_file_raises_record_error(tmp_path):
+    for path in (tmp_path, tmp_path / "missing.json"):
+        with pytest.raises(RecordError, match="cannot read the record"):
+            Match.load(path)

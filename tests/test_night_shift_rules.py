@@ -383,7 +383,7 @@ def test_bad_options_are_refused_naming_the_ruling(options, message):
 
 
 def test_exactly_two_seats_presets_and_registry():
-    with pytest.raises(OptionError, match="2 to 2 seats"):
+    with pytest.raises(OptionError, match="exactly 2 seats"):
         Match("night_shift", 3)
     assert get_game("night_shift") is NightShift and NightShift.title == "Night Shift"
     assert set(PRESETS) == {"as written", "with reshuffle"}

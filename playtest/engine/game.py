@@ -41,7 +41,8 @@ class BaseOptions(BaseModel):
     panel and the error messages show it.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: "2" is not 2 and "yes" is not True; records and panels pass real values
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     first_player: int | Literal["random"] = Field(
         0, description="G-2: the seat that starts, or 'random' (drawn from the game's seeded stream)")
@@ -112,9 +113,10 @@ class Game(ABC):
     ``"with reshuffle"``): preset name -> options."""
 
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None):
-        if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
-            raise OptionError(
-                f"{self.title} takes {self.min_seats} to {self.max_seats} seats, not {seats!r}")
+        if type(seats) is not int or not self.min_seats <= seats <= self.max_seats:
+            allowed = (f"exactly {self.min_seats}" if self.min_seats == self.max_seats
+                       else f"{self.min_seats} to {self.max_seats}")
+            raise OptionError(f"{self.title} takes {allowed} seats, not {seats!r}")
         self.seats = seats
         self.options = self.validate_options(options or {})
         first = self.options.first_player
@@ -130,12 +132,13 @@ class Game(ABC):
         """
         if isinstance(options, cls.Options):
             return options
+        if not isinstance(options, Mapping):
+            raise OptionError(f"{cls.title} options are a mapping of name -> value, not {options!r}. "
+                              f"Accepted: {cls.describe_options()}")
         try:
             return cls.Options(**dict(options))
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']} (got {e.get('input')!r})"
-                for e in exc.errors())
+            problems = "; ".join(_problem(e) for e in exc.errors())
             raise OptionError(f"bad {cls.title} option: {problems}. Accepted: {cls.describe_options()}") from None
 
     @classmethod
@@ -198,6 +201,13 @@ class Game(ABC):
         if not self.is_legal(state, move, legal):
             ruling, reason = self.explain(state, move)
             raise IllegalMove(move, ruling, reason, legal)
+
+
+def _problem(error: dict) -> str:
+    """One pydantic error as ``name: message (got value)``; a union's branches (e.g.
+    ``first_player.int``) are named by the option alone."""
+    name = str(error["loc"][0]) if error["loc"] else "options"
+    return f"{name}: {error['msg']} (got {error.get('input')!r})"
 
 
 def fingerprint(state) -> str:

@@ -63,8 +63,8 @@ class Match:
         self.game: Game = get_game(game)(seats, options)
         if seed is None:
             seed = secrets.randbelow(2**31)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise OptionError(f"the seed must be a whole number, not {seed!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise OptionError(f"the seed must be a whole number 0 or more, not {seed!r}")
         self.seed = seed
         self.keep_log = keep_log
         self.moves: list[Move] = []      # the whole record line, even when rewound
@@ -85,8 +85,21 @@ class Match:
         """Seats with a pending decision now (see :meth:`Game.to_act`)."""
         return self.game.to_act(self.state)
 
+    def _seat(self, seat, spectator_ok: bool = False) -> None:
+        if seat is None and spectator_ok:
+            return
+        if type(seat) is not int or not 0 <= seat < self.game.seats:
+            who = "a seat number or None (spectator)" if spectator_ok else "a seat number"
+            raise IndexError(f"{seat!r} is not a seat of this {self.game.seats}-seat game: "
+                             f"use {who}, 0..{self.game.seats - 1} (G-1)")
+
     def legal_moves(self, seat: int) -> list[Move]:
-        """Every move ``seat`` may make now (empty when rewound: branch first)."""
+        """Every move ``seat`` may make now (empty when rewound: branch first).
+
+        Raises:
+            IndexError: ``seat`` is not a seat of this game (G-1).
+        """
+        self._seat(seat)
         if not self.at_end:
             return []
         legal = self._legal.get(seat)
@@ -95,11 +108,21 @@ class Match:
         return legal
 
     def view(self, seat: int | None) -> dict:
-        """What ``seat`` may know (None: the public spectator view)."""
+        """What ``seat`` may know (None: the public spectator view).
+
+        Raises:
+            IndexError: ``seat`` is neither None nor a seat of this game (G-1).
+        """
+        self._seat(seat, spectator_ok=True)
         return self.game.view(self.state, seat)
 
     def bot_view(self, seat: int) -> dict:
-        """What a bot at ``seat`` decides from: its view and its memory."""
+        """What a bot at ``seat`` decides from: its view and its memory.
+
+        Raises:
+            IndexError: ``seat`` is not a seat of this game (G-1).
+        """
+        self._seat(seat)
         return self.game.bot_view(self.state, seat)
 
     def outcome(self) -> Outcome | None:
@@ -165,8 +188,8 @@ class Match:
         Raises:
             IndexError: ``n`` is outside 0..len(moves).
         """
-        if not 0 <= n <= len(self.moves):
-            raise IndexError(f"move {n} is not in the record (0..{len(self.moves)})")
+        if type(n) is not int or not 0 <= n <= len(self.moves):
+            raise IndexError(f"move {n!r} is not in the record: use a whole number 0..{len(self.moves)}")
         if n < self._applied:
             self._restart()
         while self._applied < n:
@@ -213,6 +236,10 @@ class Match:
                 that is unreadable or illegal at its point (named by number). Nothing is
                 returned half-loaded.
         """
+        if isinstance(record, Mapping) and record.get("format") == RECORD_FORMAT and record.get("version") not in (
+                None, RECORD_VERSION):
+            raise RecordError(f"this record is format version {record.get('version')!r}; this kit reads "
+                              f"version {RECORD_VERSION}")
         try:
             record = record if isinstance(record, Record) else Record.model_validate(record)
         except ValidationError as exc:
@@ -237,6 +264,8 @@ class Match:
         Raises:
             RecordError: the text is not JSON, or see :meth:`from_record`.
         """
+        if not text.strip():
+            raise RecordError("not a playtest record: the file is empty")
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -248,6 +277,12 @@ class Match:
         """Load a match saved with :meth:`save`.
 
         Raises:
-            RecordError: see :meth:`from_json`. OSError: the file cannot be read.
+            RecordError: the file cannot be read as text (missing, a folder, binary), or
+                see :meth:`from_json`.
         """
-        return cls.from_json(Path(path).read_text(encoding="utf-8"), keep_log)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not a text file"
+            raise RecordError(f"cannot read the record {str(path)!r}: {reason}") from None
+        return cls.from_json(text, keep_log)
