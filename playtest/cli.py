@@ -6,6 +6,7 @@ otherwise, and prints the address of the dashboard index.
 from __future__ import annotations
 
 import argparse
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -30,11 +31,33 @@ def voila_command(folder: Path, port: int, ip: str) -> list[str]:
             "--show_tracebacks=False"]
 
 
+def port_problem(ip: str, port: int) -> str | None:
+    """Why ``ip:port`` cannot be listened on now (e.g. "address already in use"), or
+    None if it can: checked before the address is printed, so the printed URL is real."""
+    try:
+        with socket.create_server((ip, port)):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+
+
+def port_number(text: str) -> int:
+    """argparse type: a TCP port 1..65535."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number 1..65535")
+    return int(text)
+
+
 def serve(args: argparse.Namespace) -> int:
     folder = Path(args.dir) if args.dir else dashboards_dir()
     if not (folder / "index.ipynb").is_file():
         print(f"playtest serve: no dashboards in {folder} (expected {folder / 'index.ipynb'}); "
               "run from the playtest checkout or pass --dir", file=sys.stderr)
+        return 2
+    problem = port_problem(args.ip, args.port)
+    if problem:
+        print(f"playtest serve: cannot listen on {args.ip}:{args.port}: {problem}; "
+              f"choose another with --port", file=sys.stderr)
         return 2
     print(f"Serving the playtest dashboards from {folder}", flush=True)
     print(f"Open http://{args.ip}:{args.port}/voila/render/index.ipynb  (Ctrl+C stops)", flush=True)
@@ -49,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="playtest", description="Teach and playtest card games in Jupyter.")
     commands = parser.add_subparsers(dest="command", required=True)
     p = commands.add_parser("serve", help="serve the Voilà dashboards in a browser")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--ip", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
     p.add_argument("--dir", help="the dashboards folder (default: ./dashboards or the checkout's)")
     p.set_defaults(run=serve)

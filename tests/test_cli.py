@@ -25,3 +25,19 @@ def test_console_script_help_lists_serve():
     out = subprocess.run([sys.executable, "-m", "playtest.cli", "serve", "--help"],
                          capture_output=True, text=True, check=True).stdout
     assert "--port" in out and "127.0.0.1" in out
+
+
+def test_serve_refuses_a_port_out_of_range(capsys):
+    import pytest
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--port", "99999"])
+    assert exit_.value.code == 2 and "not a port number 1..65535" in capsys.readouterr().err
+
+
+def test_serve_refuses_a_busy_port_before_printing_its_address(capsys):
+    import socket
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    captured = capsys.readouterr()
+    assert f"cannot listen on 127.0.0.1:{port}" in captured.err and "Open http" not in captured.out
