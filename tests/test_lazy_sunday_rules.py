@@ -192,7 +192,7 @@ def test_LS4_keep_swaps_in_and_discards_the_replaced_card_face_up():
     m = arrange([SIX, LOW], deck=["Water the Plants"])
     serial = m.state.serial
     events = m.play("0 draw")
-    assert "Water the Plants" not in events[-1].text and "Water the Plants" in events[-1].private[0]
+    assert "Water the Plants" not in events[-1].for_seat(0)        # LS-11: not even the drawer's log
     assert m.view(0)["drawn"]["card"]["name"] == "Water the Plants" and m.view(1)["drawn"] == {"seat": 0, "card": None}
     m.play("0 keep 3")
     assert names(m, 0)[3] == "Water the Plants" and top(m) == "Clean the Oven" and m.state.serial == serial + 1
@@ -656,14 +656,18 @@ def test_LS11_drawn_and_kept_card_known_only_to_drawer_and_done_known_to_all():
     assert m.state.lists[0][0] not in m.state.seen[1]
 
 
-def test_LS11_events_never_name_face_down_cards_publicly():
-    """LS-11: the public log text of a draw, keep and give never names the hidden card."""
+def test_LS11_the_log_never_names_a_face_down_card_not_even_to_the_seat_that_saw_it():
+    """LS-11: memory is the game, so no seat's log keeps the name of a card that is
+    face-down now: not of a peek, a draw kept, or a card given after a claim."""
     m = arrange([SIX, ["Load the Dishwasher"], ["Vacuum the Stairs"]], deck=["Scrub the Bathroom"])
     events = m.play("0 draw") + m.play("0 keep 0")
-    assert all("Scrub the Bathroom" not in e.text for e in events)
-    assert any("Scrub the Bathroom" in e.for_seat(0) for e in events)
+    assert all("Scrub the Bathroom" not in e.for_seat(seat) for e in events for seat in (None, 0, 1, 2))
     events = m.play("2 claim 1 0 2") + m.play("2 give 0")
-    assert all("Vacuum the Stairs" not in e.text for e in events)
+    assert all("Vacuum the Stairs" not in e.for_seat(seat) for e in events for seat in (None, 0, 1, 2))
+    fresh = Match(LazySunday, 3, seed=4)
+    peeked = fresh.play("0 peek 0 1")
+    looked_at = [slot["name"] for slot in fresh.view(0)["lists"][0][:2]]
+    assert all(name not in e.for_seat(0) for e in peeked for name in looked_at)
 
 
 # --- G-4 ------------------------------------------------------------------------------------------

@@ -332,7 +332,7 @@ class LazySunday(Game):
     # --- applying moves -------------------------------------------------------------
     def apply(self, s, move):
         """Apply a legal ``move``; returns its log events (public text never names a
-        face-down card; ``private`` holds what the mover alone saw)."""
+        face-down card, not even to the seat that saw it: LS-11, memory is the game)."""
         return getattr(self, "_do_" + move.kind)(s, move.seat, *move.args)
 
     def _label(self, card: int) -> str:
@@ -431,9 +431,9 @@ class LazySunday(Game):
 
     def _do_peek(self, s, seat, a, b):
         self._look(s, seat, [(seat, a), (seat, b)])
-        return [Event(f"Seat {seat} peeks at positions {a} and {b}.",
-                      {seat: f"You peek: {a} is {self._label(s.lists[seat][a])}, "
-                             f"{b} is {self._label(s.lists[seat][b])}."})]
+        # LS-11: the log never names a face-down card, the looker's own included (memory
+        # is the game); the cards show on the table while the seat looks
+        return [Event(f"Seat {seat} peeks at positions {a} and {b}.")]
 
     def _do_done(self, s, seat):
         if s.turn is not None:
@@ -451,7 +451,7 @@ class LazySunday(Game):
         s.drawn = card = self._draw_card(s, events)
         s.known[card] = 1 << seat
         s.phase = "drawn"
-        events.append(Event(f"Seat {seat} draws a card.", {seat: f"You drew {self._label(card)}."}))
+        events.append(Event(f"Seat {seat} draws a card."))  # shown to the drawer while held (LS-11)
         return events
 
     def _do_take(self, s, seat, p=None):
@@ -571,8 +571,7 @@ class LazySunday(Game):
         s.lists[t].insert(gap, card)
         s.known[card] |= 1 << seat  # the giver remembers what it gave (LS-5)
         s.give, s.phase, s.resume, s.actor = None, s.resume, None, s.turn
-        return [Event(f"Seat {seat} gives its position {p} to seat {t}, face-down, into position {gap}.",
-                      {seat: f"You give {self._label(card)} to seat {t}."})]
+        return [Event(f"Seat {seat} gives its position {p} to seat {t}, face-down, into position {gap}.")]
 
     def _do_deal(self, s, seat):
         s.round += 1
