@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 DEFAULT_PORT = 8866
+CULL_IDLE_SECONDS = 1800
 
 
 def dashboards_dir() -> Path:
@@ -28,7 +29,11 @@ def voila_command(folder: Path, port: int, ip: str) -> list[str]:
     ``.ipynb`` dashboards; port an int 1..65535; ip an address to bind)."""
     return [sys.executable, "-m", "voila", str(folder), "--no-browser", f"--port={port}",
             f"--Voila.ip={ip}", "--Voila.port_retries=0", "--strip_sources=True",
-            "--show_tracebacks=False"]
+            "--show_tracebacks=False",
+            # a closed or reloaded page does not always shut its kernel down (Voilà issue
+            # #1458); cull kernels left idle and unconnected for 30 minutes (games autosave)
+            f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_SECONDS}",
+            "--MappingKernelManager.cull_interval=300"]
 
 
 def port_problem(ip: str, port: int) -> str | None:

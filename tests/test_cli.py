@@ -10,6 +10,7 @@ def test_serve_binds_to_localhost_on_the_given_port_and_never_wanders(tmp_path):
     assert cmd[:3] == [sys.executable, "-m", "voila"]
     assert "--port=9123" in cmd and "--Voila.ip=127.0.0.1" in cmd
     assert "--Voila.port_retries=0" in cmd        # the printed URL is the real one
+    assert "--MappingKernelManager.cull_idle_timeout=1800" in cmd   # orphaned kernels do not pile up
 
 
 def test_serve_without_dashboards_says_where_it_looked(tmp_path, capsys):
