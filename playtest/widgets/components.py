@@ -145,8 +145,9 @@ class ErrorBanner:
     so the person at the screen must see them here). Hidden while empty."""
 
     def __init__(self):
-        self.text = w.HTML()
-        self.dismiss = w.Button(description="OK", layout=w.Layout(width="60px"))
+        # the message takes the room left and wraps; the OK button keeps its size
+        self.text = w.HTML(layout=w.Layout(flex="1 1 auto", min_width="0"))
+        self.dismiss = w.Button(description="OK", layout=w.Layout(width="60px", min_width="60px", flex="0 0 auto"))
         self.dismiss.on_click(lambda _b: self.clear())
         self.widget = w.HBox([self.text, self.dismiss], layout=w.Layout(display="none"))
         self.widget.add_class("pt-error")

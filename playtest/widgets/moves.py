@@ -4,16 +4,26 @@ Pick the move's kind (one button per kind), then each argument in turn from the 
 the legal moves still allow given the earlier choices (a dropdown per argument, hidden
 when only one value is possible), then Play. Clicking a card can fill a card argument
 (see :meth:`MoveBuilder.pick_card`); a card click that completes a chosen move plays it.
+
+Double clicks: a click on a move button within :data:`CLICK_GUARD` seconds of the
+buttons changing to a new decision is ignored (kernel-side, by ``time.monotonic``): the
+second click of a double click must not land on the button of the next decision drawn in
+the same spot (e.g. "Discard it" then "Draw from the deck").
 """
 from __future__ import annotations
 
 import html
+import time
 from typing import Callable, Mapping, Sequence
 
 import ipywidgets as w
 
 from ..engine import Move
 from .components import safe
+
+CLICK_GUARD = 0.4
+"""Seconds after the move buttons change to a new decision during which clicks on them
+are ignored (the second half of a double click); see :attr:`MoveBuilder.guard`."""
 
 CardArgs = Mapping[str, Sequence[tuple[str | None, str | None]]]
 """kind -> the (seat argument, position argument) pairs a card click can fill, in order.
@@ -39,16 +49,26 @@ class MoveBuilder:
         title: a caption shown above the buttons.
         report: where exceptions raised by its click handlers go (e.g.
             ``ErrorBanner.show``).
+        guard: see :attr:`guard`; None = :data:`CLICK_GUARD`.
 
     Attributes:
         widget: the box to display. kind: the kind being built, or None.
         prefix: the arguments chosen so far.
+        guard: seconds after a new decision during which move button clicks are
+            ignored (0 turns the guard off, e.g. in tests). clock: the time source
+            (``time.monotonic``; tests may pass a fake one). ignored: how many clicks
+            the guard has dropped.
     """
 
     def __init__(self, move_args: Mapping[str, Sequence[str]], labels, on_move: Callable[[Move], None],
                  card_args: CardArgs | None = None, on_change: Callable[[], None] | None = None,
-                 title: str = "", report: Callable[[Exception], None] | None = None):
+                 title: str = "", report: Callable[[Exception], None] | None = None,
+                 guard: float | None = None):
         self.move_args, self.labels, self.on_move = move_args, labels, on_move
+        self.guard = CLICK_GUARD if guard is None else guard
+        self.clock: Callable[[], float] = time.monotonic
+        self.ignored = 0
+        self._changed_at = float("-inf")
         self.card_args = card_args or {}
         self.on_change = on_change or (lambda: None)
         self.report = report
@@ -103,6 +123,7 @@ class MoveBuilder:
         same = seat == self.seat and list(moves) == self.moves and decision == self._decision
         if decision != self._decision:
             self._pool, self._decision = 1 - self._pool, decision
+            self._changed_at = self.clock()
         self.seat, self.moves, self.view, self.enabled = seat, list(moves), view, enabled
         kinds = list(dict.fromkeys(m.kind for m in self.moves))
         for pool in self._pools:
@@ -130,8 +151,12 @@ class MoveBuilder:
         return button
 
     def _clicked(self, pool: int, kind: str) -> None:
-        if pool == self._pool:
-            self.select(kind)
+        if pool != self._pool:
+            return                  # a button of an earlier decision
+        if self.guard > 0 and self.clock() - self._changed_at < self.guard:
+            self.ignored += 1       # too soon after the buttons changed: a double click's second half
+            return
+        self.select(kind)
 
     def select(self, kind: str | None) -> None:
         """Start building a move of ``kind`` (None: cancel). A kind whose only move

@@ -15,6 +15,13 @@ from .components import safe
 HUMAN = "human"
 
 
+def default_bot(game) -> str:
+    """The bot a new seat gets by default: the game's ``"heuristic"`` bot if it has one,
+    else its first bot."""
+    bots = list(getattr(game, "BOTS", None) or {"random": RandomBot})
+    return "heuristic" if "heuristic" in bots else bots[0]
+
+
 def _choices(annotation) -> list | None:
     """The finite list of values an option annotation allows, or None if not finite."""
     if annotation is bool:
@@ -78,7 +85,9 @@ class NewGamePanel:
             seed: int | None)`` when Start is clicked; ``players[seat]`` is ``"human"`` or
             the name of one of the game's bots. Exceptions propagate (the app shows them).
         seats: default seat count. players: default seat -> ``"human"`` or bot name
-            (seats left out are human).
+            (seats of the default count left out are human; seats beyond it, shown when
+            the count is raised, default to :func:`default_bot`; seat 0 is human unless
+            given).
         report: where exceptions raised by Start go (e.g. ``ErrorBanner.show``).
 
     Attributes:
@@ -95,8 +104,10 @@ class NewGamePanel:
                                 value=seats or game.min_seats, description="Seats")
         self.seats.observe(lambda _c: self._sync(), "value")
         players = players or {}
+        first = self.seats.value
         self.players = [w.Dropdown(options=[("Human", HUMAN)] + [(f"Bot: {b}", b) for b in bots],
-                                   value=players.get(s, HUMAN), description=f"Seat {s}",
+                                   value=players.get(s, HUMAN if s == 0 or s < first else default_bot(game)),
+                                   description=f"Seat {s}",
                                    layout=w.Layout(width="220px"))
                         for s in range(game.max_seats)]
         self.player_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))

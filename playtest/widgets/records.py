@@ -55,7 +55,7 @@ class RecordPanel:
         text, _, filename = self.get_record()
         data = base64.b64encode(text.encode()).decode()
         self.link.value = (f"<a class='pt-download' download='{html.escape(filename)}' "
-                           f"href='data:application/json;base64,{data}'>⬇ {html.escape(filename)}</a>")
+                           f"href='data:application/json;base64,{data}' title='Download the record'>⬇ Download {html.escape(filename)}</a>")
         self.anyway.layout.display = "none"
 
     def reset(self) -> None:

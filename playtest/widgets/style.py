@@ -28,7 +28,16 @@ STYLE = """<style>
 .pt-controls { background: #f3f1ea; border-radius: 8px; padding: 6px 10px; margin-top: 6px; }
 .pt-error { background: #fde2e1; border: 2px solid #c62828; color: #8e1b1b; border-radius: 6px;
   padding: 6px 10px; align-items: center; }
-.pt-error .widget-html-content { color: #8e1b1b; white-space: normal; }
+.pt-error .widget-html-content { color: #8e1b1b; white-space: normal; overflow-wrap: anywhere; }
+.pt-error > .widget-html { flex: 1 1 auto; min-width: 0; }
+.pt-error > .jupyter-button, .pt-error > .widget-button { flex: 0 0 auto; min-width: 60px; }
+a.pt-download, a.pt-download:visited { display: inline-block; padding: 4px 12px; margin: 2px 6px;
+  background: #1976d2; color: #fff; border-radius: 4px; text-decoration: none; font-weight: 600;
+  cursor: pointer; box-shadow: 0 1px 2px rgba(0,0,0,.3); }
+a.pt-download:hover { background: #125ea8; text-decoration: underline; }
+.pt-resume { background: #e8f5e9; border: 2px solid #2e7d32; border-radius: 6px; padding: 6px 10px; margin: 4px 0; }
+.pt-rules .widget-html-content { font-size: 13px; line-height: 1.45; white-space: normal; }
+.pt-rules li { margin-bottom: 2px; }
 .pt-privacy { background: #263238; color: white; border-radius: 10px; padding: 16px; margin: 6px 0; }
 .pt-privacy .widget-html-content, .pt-privacy h3 { color: white; }
 .pt-log .widget-html-content { max-height: 240px; overflow-y: auto; font-size: 12px; line-height: 1.45; display: block; }
