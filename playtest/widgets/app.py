@@ -15,19 +15,29 @@ Who sees what (the security boundary, DESIGN "view"):
 
 Double clicks: a click arriving after the position changed must not act on the new
 position. Kind buttons are one per kind, so a stale click names a kind that is no longer
-offered and is ignored; a card click that has to guess the kind only selects it (Play
-confirms); only a card click that completes an explicitly chosen kind plays at once.
+offered and is ignored; a click on a move button within ``CLICK_GUARD`` seconds of the
+controls changing to a new decision is ignored too (the second click of a double click
+landing on the new button drawn in the same spot); a card click that has to guess the
+kind only selects it (Play confirms); only a card click that completes an explicitly
+chosen kind plays at once.
+
+Never lose a user's game: after every move the game (record and seat setup) is saved on
+the server (:mod:`playtest.widgets.autosave`); a new app of the same game offers to
+resume an unfinished one.
 """
 from __future__ import annotations
 
+import html
+import json
 from typing import Mapping
 
 import ipywidgets as w
 
-from ..engine import Match, Move, Table, get_game
+from ..engine import Match, Move, RecordError, Table, get_game
+from . import autosave
 from .components import ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from .moves import CardArgs, MoveBuilder
-from .newgame import HUMAN, NewGamePanel
+from .newgame import HUMAN, NewGamePanel, default_bot
 from .records import RecordPanel
 from .timeline import Timeline
 
@@ -46,10 +56,13 @@ class GameBoard:
         open_title: caption of the open-move panel (e.g. "Done it!").
         extra_controls: widgets shown under the move controls (e.g. Night Shift's
             unavailable actions with their reasons).
+        rules_html: a short "How to play" (HTML, citing RULINGS ids); the app shows it
+            in a collapsed panel ("" = no panel).
     """
 
     card_args: CardArgs = {}
     open_title = "Open moves"
+    rules_html = ""
 
     def __init__(self, app: "GameApp"):
         self.app = app
@@ -90,6 +103,10 @@ class GameApp:
             (hidden) seed.
         preset: a name of ``game.PRESETS`` (e.g. Chore Race's "Quick Game").
         start: False builds the app without starting a game (call :meth:`start`).
+        click_guard: seconds after the move controls change to a new decision during
+            which clicks on move buttons are ignored (double clicks); None =
+            :data:`playtest.widgets.moves.CLICK_GUARD`. Tests pass 0.
+        autosave: False never reads or writes the autosave file.
 
     Attributes:
         widget: the root box to display. table, match: the game being played.
@@ -98,6 +115,11 @@ class GameApp:
             screen). viewer: the seat whose view is shown (None = spectator).
         banner, privacy, board, moves, open_moves, log, timeline, new_game, records,
         presets: the components (``presets`` is None for a game without PRESETS).
+        rules: the "How to play" accordion (hidden if the board has no ``rules_html``).
+        resume_box, resume_button, discard_button, resume_note: the offer to resume an
+            unfinished autosaved game, shown when the app starts and one exists.
+        saved: the unfinished :class:`~playtest.widgets.autosave.Autosave` on offer, or
+            None. autosave_path: where this game is autosaved (None: autosave off).
 
     Raises:
         OptionError: bad seat count, options or bot names for the first game.
@@ -106,8 +128,10 @@ class GameApp:
 
     def __init__(self, game, board: type[GameBoard], seats: int, players: Mapping[int, str] | None = None,
                  options: Mapping | None = None, seed: int | None = None, start: bool = True,
-                 preset: str | None = None):
+                 preset: str | None = None, click_guard: float | None = None, autosave: bool = True):
         self.game = get_game(game)
+        self.autosave_path = _autosave_path(self.game.name) if autosave else None
+        self.saved: "autosave.Autosave | None" = None
         self._drawing = False
         self.default_players = dict(players or {})
         self.table: Table | None = None
@@ -122,6 +146,9 @@ class GameApp:
         self.open_moves = MoveBuilder(self.game.MOVE_ARGS, self.board, safe(self.play, report),
                                       self.board.card_args, on_change=self._highlight,
                                       title=self.board.open_title, report=report)
+        if click_guard is not None:
+            self.moves.guard = self.open_moves.guard = click_guard
+        self._claim_viewer = None
         self.claimer = w.Dropdown(description="Who", layout=w.Layout(width="180px"))
         self.claimer.observe(safe(lambda _c: self._drawing or self.refresh(), report), "value")
         self.open_box = w.VBox([self.open_moves.widget, self.claimer])
@@ -134,8 +161,21 @@ class GameApp:
         controls.add_class("pt-controls")
         setup = w.Accordion(children=[self.new_game.widget, self.records.widget],
                             titles=("New game", "Save / load record"))
-        self.widget = w.VBox([style_widget(), self.banner.widget, self.privacy.widget, self.board.widget,
-                              controls, self.timeline.widget,
+        rules = w.HTML(self.board.rules_html)
+        rules.add_class("pt-rules")
+        self.rules = w.Accordion(children=[rules], titles=("How to play",), selected_index=None,
+                                 layout=w.Layout(display=None if self.board.rules_html else "none"))
+        self.resume_note = w.HTML()
+        self.resume_button = w.Button(button_style="success", icon="play", layout=w.Layout(width="auto"))
+        self.resume_button.on_click(safe(lambda _b: self.resume(), report))
+        self.discard_button = w.Button(description="Discard it", layout=w.Layout(width="auto"),
+                                       tooltip="Delete the autosaved game and keep this new one")
+        self.discard_button.on_click(safe(lambda _b: self.discard_saved(), report))
+        self.resume_box = w.VBox([self.resume_note, w.HBox([self.resume_button, self.discard_button])],
+                                 layout=w.Layout(display="none"))
+        self.resume_box.add_class("pt-resume")
+        self.widget = w.VBox([style_widget(), self.banner.widget, self.resume_box, self.rules, self.privacy.widget,
+                              self.board.widget, controls, self.timeline.widget,
                               w.HBox([self.log.widget, setup], layout=w.Layout(align_items="flex-start"))])
         self.widget.add_class("pt-app")
         self.board.widget.add_class("pt-table")
@@ -143,6 +183,7 @@ class GameApp:
         options = {**(self.game.PRESETS[preset] if preset else {}), **(options or {})} or None
         if self.presets:
             self.presets.set_options(options or {})   # the panel shows the first game's options
+        self._offer_saved()         # read before the first game: it must not replace the save
         if start:
             self.start(seats, dict(players or {}), options, seed)
 
@@ -187,23 +228,58 @@ class GameApp:
         the others are the panel's first bot.
 
         Raises:
-            RecordError: corrupt or illegal record; the game on the table is kept.
+            RecordError: corrupt or illegal record, or a record of another game (the
+                message names both games); the game on the table is kept.
         """
+        self._check_game(text)
         match = Match.from_json(text)
+        if match.game.name != self.game.name:
+            raise RecordError(self._other_game(match.game.name))
         seats, players, _, _ = self.new_game.config()
         if seats != match.game.seats:
-            bot = next((p for p in self.default_players.values() if p != HUMAN), "random")
+            bot = next((p for p in self.default_players.values() if p != HUMAN), None) or default_bot(self.game)
             players = {s: bot for s in range(1, match.game.seats)}
         self._seat(match, players, seed_chosen=True)
 
+    def _check_game(self, text: str) -> None:
+        """Refuse a record of another game before replaying it."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError):
+            return                           # Match.from_json says what is wrong
+        other = data.get("game") if isinstance(data, dict) else None
+        if isinstance(other, str) and other != self.game.name:
+            raise RecordError(self._other_game(other))
+
+    def _other_game(self, name: str) -> str:
+        try:
+            title = get_game(name).title
+        except Exception:  # noqa: BLE001 - an unknown game is still named
+            title = name
+        here = self.game.title
+        return (f"this is a {title} record, not a {here} one; open it in the {title} dashboard "
+                f"(the {here} game on the table is unchanged)")
+
     def _seat(self, match: Match, players: Mapping[int, str], seed_chosen: bool) -> None:
+        """Put ``match`` on the table, atomically: the new table is built, its bots move
+        and every component draws it; if any of that fails, the running game comes back
+        exactly as it was and the error propagates."""
         bots = {s: p for s, p in players.items() if p != HUMAN}
         table = Table(match, bots)          # raises OptionError before anything changes
-        self.table, self.players, self.seed_chosen = table, dict(bots), seed_chosen
-        self.control = self.unlocked = None
-        self.banner.clear()
-        self.table.run_bots()
-        self.refresh()
+        old = (self.table, self.players, self.seed_chosen, self.control, self.unlocked, self.viewer,
+               self._claim_viewer)
+        try:
+            table.run_bots()
+            self.table, self.players, self.seed_chosen = table, dict(bots), seed_chosen
+            self.control = self.unlocked = None
+            self.banner.clear()
+            self.refresh()
+        except BaseException:
+            (self.table, self.players, self.seed_chosen, self.control, self.unlocked, self.viewer,
+             self._claim_viewer) = old
+            if self.table is not None:
+                self.refresh()
+            raise
 
     def play(self, move: Move) -> None:
         """Play a human move, then let the bots move until a human must decide.
@@ -215,6 +291,7 @@ class GameApp:
         try:
             self.match.play(move)
             self.table.run_bots()
+            self._autosave()
         finally:
             self.refresh()
 
@@ -233,6 +310,71 @@ class GameApp:
             self.unlocked = seat
             self.refresh()
 
+    # --- autosave ----------------------------------------------------------------
+    def _autosave(self) -> None:
+        """Save the game on the server (after every move); a finished game deletes its
+        save. The first save of a new game replaces an unfinished one still on offer."""
+        path = self.autosave_path
+        if path is None or self.table is None:
+            return
+        if self.match.outcome() is not None:
+            path.unlink(missing_ok=True)
+        else:
+            autosave.write(path, self.match, self.players, self.seed_chosen)
+        self._hide_offer()
+
+    def _offer_saved(self) -> None:
+        """Offer to resume an unfinished autosaved game of this game, if there is one;
+        a save that cannot be read is ignored with a one-line notice."""
+        path = self.autosave_path
+        if path is None or not path.exists():
+            return
+        try:
+            saved = autosave.read(path, self.game.name)
+        except Exception as exc:  # noqa: BLE001 - a bad save must never stop the app
+            self.saved = None
+            self.resume_note.value = (f"<i>An autosaved {html.escape(self.game.title)} game could not be read "
+                                      f"and was ignored ({html.escape(str(exc)[:200])}).</i>")
+            self.resume_button.layout.display = self.discard_button.layout.display = "none"
+            self.resume_box.layout.display = "flex"
+            return
+        if saved.match.outcome() is not None:
+            path.unlink(missing_ok=True)
+            return
+        self.saved = saved
+        self.resume_note.value = ("<b>You have an unfinished game.</b> Resume it, or discard it; "
+                                  "your first move in another game replaces it.")
+        self.resume_button.description = f"Resume your unfinished game ({saved.describe()})"
+        self.resume_button.layout.display = self.discard_button.layout.display = None
+        self.resume_box.layout.display = "flex"
+
+    def _hide_offer(self) -> None:
+        self.saved = None
+        self.resume_box.layout.display = "none"
+        self.resume_note.value = ""
+
+    def resume(self) -> None:
+        """Resume the autosaved game on offer: the same match (replayed) and seats.
+
+        Raises:
+            RecordError: no game on offer any more.
+        """
+        saved = self.saved
+        if saved is None:
+            raise RecordError("there is no autosaved game to resume")
+        self._seat(saved.match, saved.players, saved.seed_chosen)
+        seats = saved.match.game.seats
+        self.new_game.seats.value = seats
+        for seat in range(seats):
+            self.new_game.players[seat].value = saved.players.get(seat, HUMAN)
+        self._hide_offer()
+
+    def discard_saved(self) -> None:
+        """Delete the autosaved game on offer and keep the game on the table."""
+        if self.saved is not None and self.autosave_path is not None:
+            self.autosave_path.unlink(missing_ok=True)
+        self._hide_offer()
+
     # --- time travel -------------------------------------------------------------
     def goto(self, n: int) -> None:
         """Show the position after ``n`` moves (moves are off until back at the end).
@@ -250,6 +392,7 @@ class GameApp:
         table = Table(match, self.players)
         self.table = table
         self.table.run_bots()
+        self._autosave()
         self.refresh()
 
     def _record(self) -> tuple[str, bool, str]:
@@ -293,11 +436,16 @@ class GameApp:
         self.moves.show(self.viewer, mine, view, enabled=live, note=note, decision=decision)
         claimers = [s for s in humans if live and self.table.open_moves(s)]
         options = [(f"seat {s}", s) for s in claimers]
-        if list(self.claimer.options) != options:
-            keep = self.claimer.value if self.claimer.value in claimers else (
+        # the claimer follows the seat on screen: a newly confirmed seat claims as itself
+        follow = self.viewer is not None and self.viewer != self._claim_viewer and self.viewer in claimers
+        if list(self.claimer.options) != options or follow:
+            keep = self.viewer if follow else self.claimer.value if self.claimer.value in claimers else (
                 self.viewer if self.viewer in claimers else (claimers[0] if claimers else None))
-            self.claimer.options = options
+            if list(self.claimer.options) != options:
+                self.claimer.options = options
             self.claimer.value = keep
+        if self.viewer is not None and self.viewer in claimers:
+            self._claim_viewer = self.viewer
         self.claimer.layout.display = None if len(claimers) > 1 else "none"
         who = self.claimer.value
         self.open_moves.show(who, self.table.open_moves(who) if who is not None else [], view, enabled=live,
@@ -319,3 +467,7 @@ class GameApp:
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _autosave_path(name: str):
+    return autosave.autosave_path(name)
