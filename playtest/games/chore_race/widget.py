@@ -71,6 +71,29 @@ _TIPS = {
     "attic": "CR-2 Reorganize the Attic: remove up to 2 progress from an opponent's chore",
 }
 
+
+RULES_HTML = """
+<p><b>Goal.</b> Be the first to reach the target VP (15; Quick Game 10, Long Game 20, CR-17)
+by completing chores. A chore of level 2, 3 or 4 needs that many progress and scores that
+many VP (CR-2); some have an ability (hover a chore to read it).</p>
+<p><b>Your turn</b>: 1. <i>Draw</i> 1 action card, never past a hand of 7 (2 with the catch-up
+rule: 0 VP while an opponent has 5+, CR-3, CR-15). 2. <i>Play</i>: two slots, each used at
+most once — a progress card (Done +1, Finally! +3 on one of your chores) and an action card;
+either slot may instead discard a card, or stay unused (CR-4, CR-5). 3. <i>Score</i> your
+complete chores one at a time, in your order, then refill your tableau (CR-14).</p>
+<p><b>Actions</b>: Inspection (−1 progress on an opponent's chore with 1+, CR-13), Delegate
+(the opponent places a Done on your chore, or shows their hand, CR-9), Teamwork (both hands
+shown; Done cards go on your chores, CR-10), Chore Swap (trade a chore, progress and all,
+CR-11), Family Meeting (everyone secretly passes 3 cards to the next seat, CR-8), I'll Do It
+Later (discard one of your chores, draw a replacement, CR-12).</p>
+<p><b>Reacting</b> (CR-7): when Inspection, Delegate, Chore Swap or Teamwork targets you, you
+may answer with Excuse (cancels it) or, against Inspection, I'll Do It Later as Dodge.
+Reactions use no slot.</p>
+<p><b>Leader protection</b> (CR-16): the first time a player reaches 8+ VP, nobody may target
+them until their next turn. Hands are secret; tableaus and scores are public (CR-21).</p>
+"""
+"""The "How to play" panel of the Chore Race app (rulebook with RULINGS CR-1..CR-21)."""
+
 STYLE = """<style>
 .cr-board .pt-card.pt-kind-chore2, .cr-board .pt-card.pt-kind-chore3, .cr-board .pt-card.pt-kind-chore4 {
   width: 112px; height: 104px; font-size: 11.5px; }
@@ -139,6 +162,7 @@ class ChoreRaceBoard(GameBoard):
         "delegate": (("seat", None),), "teamwork": (("seat", None),), "steal": (("seat", None),),
         "swap": ((None, "chore"), ("seat", "their_chore")),
     }
+    rules_html = RULES_HTML
 
     def __init__(self, app: GameApp):
         super().__init__(app)

@@ -12,6 +12,7 @@ import html
 import ipywidgets as w
 
 from ...widgets import CardRow, GameApp, GameBoard, Pile
+from ...widgets.components import BLANK
 from ...widgets.newgame import HUMAN
 
 _PHASE = {"peek": "setup: peeking (LS-3)", "look": "looking at a card", "turn": "on turn",
@@ -42,6 +43,46 @@ _TIPS = {
        ("busy", "double_check", "nosy", "trade", "switcheroo", "not_my_job", "landlord", "knock_out")},
 }
 
+RULES_HTML = """
+<p><b>Goal.</b> End each round with the lowest total effort in your chore list: 6 face-down
+cards, each worth its effort (Nap 0 … Clean the Oven 9; action cards 1–13, LS-1, LS-2).
+Lowest cumulative score wins (LS-10).</p>
+<p><b>Setup and peeking.</b> Before the first turn you peek at 2 of your own cards, once
+(LS-3). After that you see a card only while you look at it (LS-11): remember it by its
+position. Positions count from 0 at the left; a card leaving a list (Done it!, Knock It
+Out, a give) closes the gap, so the cards to its right move one place left; penalty and
+Landlord cards join at the right end.</p>
+<p><b>Your turn</b> — do one (LS-4): <i>Draw from the deck</i>, look at it, then <i>Keep it</i>
+(swap it for one of your cards, which goes face-up onto DONE) or <i>Discard it</i> onto DONE;
+or <i>Take the DONE card</i> (swap it into your list; taking never triggers an action); or
+call <i>NOT ME!</i>. If nothing can be drawn, you pass (LS-6).</p>
+<p><b>Action cards</b> act only when you draw one from the deck and discard it (burn it), and
+only if you choose to; kept in a list they are dead weight at their effort (LS-2):</p>
+<ul>
+<li><b>I'm Busy</b> (1): the next player who would take a turn skips it.</li>
+<li><b>Double Check</b> (10): look at one of your own cards.</li>
+<li><b>Nosy Neighbour</b> (10): look at one card of another player.</li>
+<li><b>Let's Trade</b> (11): swap one of your cards with one of another player's, unseen.</li>
+<li><b>Switcheroo</b> (11): swap one card between two other players, unseen.</li>
+<li><b>Not My Job</b> (12): look at one card each of two other players, then you may swap them.</li>
+<li><b>Landlord's Notice</b> (12): any player, you included, adds the top deck card to their list, unseen.</li>
+<li><b>Knock It Out</b> (13): discard one card of your own list face-up onto DONE.</li>
+</ul>
+<p>Switcheroo and Not My Job need two other players (with 2 players they do nothing, LS-8).</p>
+<p><b>Done it!</b> (quick discard, LS-5): at any moment outside setup and an action, anyone may
+claim that a card in any list has the same name as the DONE top (pick it in the
+<i>Done it!</i> panel). Right on your own card: it goes onto DONE and your list shrinks.
+Right on another player's card: it goes onto DONE and you give them one of your cards,
+face-down, into the gap. Wrong: the card stays and you take a penalty card from the deck,
+unseen. A claim that comes after the DONE top changed is returned with no penalty.</p>
+<p><b>NOT ME!</b> (LS-7): call it at the start of your turn instead of taking one, once a
+round. Everyone else gets exactly one final turn; meanwhile nobody else may touch the
+caller's list. Then all lists are revealed and scored (LS-9): if the caller has the lowest
+total, or ties for it, the caller scores 0; if anyone is strictly lower, the caller scores
+50. Everyone else scores their own total.</p>
+"""
+"""The "How to play" panel of the Lazy Sunday app (rulebook v1.1 with RULINGS LS-1..LS-11)."""
+
 
 class LazySundayBoard(GameBoard):
     """The Lazy Sunday table for :class:`~playtest.widgets.GameApp`.
@@ -57,6 +98,7 @@ class LazySundayBoard(GameBoard):
         "not_my_job": (("s", "p"), ("t", "q")), "landlord": (("s", None),), "claim": (("s", "p"),),
     }
     open_title = "Done it! — quick discard (LS-5)"
+    rules_html = RULES_HTML
 
     def __init__(self, app: GameApp):
         super().__init__(app)
@@ -88,6 +130,8 @@ class LazySundayBoard(GameBoard):
         if drawn:
             card = drawn["card"]
             self.drawn.show(f"Seat {drawn['seat']} drew", **(self._face(card, looking=True) if card else {"face_up": False}))
+        elif self.drawn.card.description != BLANK:
+            self.drawn.show("", face_up=None)   # hidden, but must not keep the last drawn card's name
         self.scores.value = self._score_table(view)
         for seat, row in enumerate(self.rows[:n]):
             cards = [dict(self._face(slot, slot.get("looking", False)) if slot["face_up"] else {"face_up": False},

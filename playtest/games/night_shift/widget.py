@@ -44,6 +44,31 @@ STYLE = """<style>
 .ns-why .widget-html-content { font-size: 12px; color: #555; }
 </style>"""
 
+RULES_HTML = """
+<p><b>Goal.</b> Two players, each with a Personal Deck, 25 Patience, 0 Effort and 3 Actions.
+Score the most Care Points; a player whose Patience reaches 0 loses at once. The game ends
+after the Shift in which the Household Supply runs out, or after Shift 50; then most Care
+Points wins, then most Patience (NS-10).</p>
+<p><b>Your Shift</b> (NS-6): Effort goes to 0, Actions to 3, then your structures give their
+effect. Each action costs 1 Action (NS-2..NS-8):</p>
+<ul>
+<li><b>Play</b> a card from your hand, paying its printed Effort cost (cards with no cost are
+free): units, events and resources act at once; a structure stays in your Current Shift and
+acts at the start of each of your later Shifts (NS-3).</li>
+<li><b>Buy</b> a card of the Supply Row (refilled at once) or the top Nap Token, paying its
+cost; it goes to your Laundry Basket (NS-4).</li>
+<li><b>Tidy Up</b>: all your Effort becomes Patience (max 25); needs 1+ Effort and no
+opponent structure in play (NS-7).</li>
+<li><b>Settle</b> an opponent's structure: pay Effort equal to its health; it goes to its
+owner's Laundry Basket (NS-8).</li>
+</ul>
+<p><b>End Shift</b> (free): your hand and played cards (not structures) go to your Laundry
+Basket, then you draw 5 (NS-5: as written, an empty Personal Deck draws nothing; the
+reshuffle option refills it from the Laundry Basket). Activate is never available: no card
+has an ability (NS-9).</p>
+"""
+"""The "How to play" panel of the Night Shift app (rulebook with RULINGS NS-1..NS-10)."""
+
 _TIPS = {"play": "NS-2: 1 Action plus the printed Effort cost; structures stay in your Current Shift (NS-3)",
          "buy": "NS-4: 1 Action plus the printed cost; the card goes to your Laundry Basket",
          "tidy": "NS-7: 1 Action; all your Effort becomes Patience (at most 25)",
@@ -191,6 +216,8 @@ class NightShiftBoard(GameBoard):
     offered (NS-9), and Tidy Up while it is the viewer's Shift but Tidy Up is not legal
     (NS-7); clicking one sends the move, and the error banner says why it is refused.
     """
+
+    rules_html = RULES_HTML
 
     def __init__(self, app: "NightShiftApp"):
         super().__init__(app)
@@ -347,7 +374,8 @@ class NightShiftApp(GameApp):
     :class:`ActionButtons` (one button per legal move, with its cost); the board adds
     the unavailable actions with their reasons under them.
 
-    Args: as :class:`~playtest.widgets.GameApp`, without ``game``/``board``.
+    Args: as :class:`~playtest.widgets.GameApp`, without ``game``/``board`` (``kwargs``:
+        ``click_guard``, ``autosave``).
 
     Raises:
         OptionError: bad seat count, options or bot names for the first game.
@@ -355,8 +383,9 @@ class NightShiftApp(GameApp):
     """
 
     def __init__(self, seats: int = 2, players: Mapping[int, str] | None = None, options: Mapping | None = None,
-                 seed: int | None = None, start: bool = True, preset: str | None = None):
-        super().__init__(get_game("night_shift"), NightShiftBoard, seats, players, options, seed, start, preset)
+                 seed: int | None = None, start: bool = True, preset: str | None = None, **kwargs):
+        super().__init__(get_game("night_shift"), NightShiftBoard, seats, players, options, seed, start, preset,
+                         **kwargs)
 
     def make_move_controls(self) -> MoveBuilder:
         """:class:`ActionButtons` for every move Night Shift can offer."""
