@@ -16,6 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from playtest.widgets.moves import CLICK_GUARD
+
+GUARD_MS = CLICK_GUARD * 1000
+"""The double-click guard in ms (read at import, before the test suite's fixtures turn
+it off for Python-side widget tests; the dashboard server runs with the real one)."""
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -78,6 +84,20 @@ def dashboard_server(timeout: float = 90.0):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(10)
         log.close()
+
+
+def guard_wait(page) -> None:
+    """Wait out the double-click guard: move buttons ignore clicks for CLICK_GUARD
+    seconds after they change to a new decision (call it before clicking a move button
+    that may have just appeared)."""
+    page.wait_for_timeout(GUARD_MS)
+
+
+def page_html(page) -> str:
+    """The page's HTML without the "How to play" panel (public rules text that names
+    cards), for checks that no hidden card name reached the page."""
+    return page.evaluate("() => { const c = document.documentElement.cloneNode(true); "
+                         "c.querySelectorAll('.pt-rules').forEach(e => e.remove()); return c.outerHTML; }")
 
 
 def launch_chromium(playwright):

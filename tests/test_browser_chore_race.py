@@ -25,7 +25,7 @@ import time
 from collections import Counter
 
 import pytest
-from browser_support import dashboard_server, launch_chromium, require_chromium
+from browser_support import dashboard_server, guard_wait, launch_chromium, require_chromium
 
 from playtest import Match
 from playtest.games.chore_race import CARDS
@@ -110,6 +110,7 @@ def best_chore(page) -> int:
 
 
 def click_move(page, label: str):
+    guard_wait(page)        # a button that just appeared ignores clicks for CLICK_GUARD
     page.locator(".pt-controls").get_by_role("button", name=label, exact=True).click()
 
 

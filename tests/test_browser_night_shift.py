@@ -19,7 +19,8 @@ import time
 from collections import Counter
 
 import pytest
-from browser_support import dashboard_server, launch_chromium, require_chromium
+from browser_support import dashboard_server, guard_wait, launch_chromium, require_chromium
+from browser_support import page_html as browser_page_html
 
 from playtest import Match
 from playtest.games.night_shift import NightShift
@@ -58,6 +59,7 @@ def assert_backs_blank(page) -> None:
 def click_and_wait(page, label: str, timeout: float = 60.0) -> None:
     """Click the action button ``label`` and wait until the record has grown."""
     before = timeline(page)
+    guard_wait(page)        # a button that just appeared ignores clicks for CLICK_GUARD
     page.locator(".ns-actions").get_by_role("button", name=label, exact=True).click()
     deadline = time.monotonic() + timeout
     while timeline(page) == before:
@@ -142,7 +144,7 @@ def test_play_a_short_game_in_the_browser():
             assert not errors, errors
             assert bought and shot
             assert_backs_blank(page)
-            page_html = html.unescape(page.content())
+            page_html = html.unescape(browser_page_html(page))
             faces = Counter(t.split("\n")[0].strip() for t in page.eval_on_selector_all(
                 ".pt-face", "els => els.map(e => e.innerText)"))
 

@@ -357,3 +357,198 @@ def test_card_row_blanks_pooled_cards_it_no_longer_shows():
     row.show("hand", [{"face_up": True, "title": "Other", "corner": "1"}])
     hidden = row.cards[1:]
     assert len(hidden) == 2 and all("Secret" not in str(card.get_state()) for card in hidden)
+
+
+# --- new-user test fixes ------------------------------------------------------------
+def test_load_refuses_another_games_record_and_keeps_the_game():
+    from playtest.games.lazy_sunday.widget import make_app
+    app = make_app(seed=3)
+    kind_button(app.moves, "Peek at 2 of my cards").click()
+    app.board.rows[0].cards[0].click()
+    app.board.rows[0].cards[1].click()
+    old, moves, fp = app.match, list(app.match.moves), app.match.fingerprint()
+    other = Match("chore_race", 3, seed=4)
+    with pytest.raises(RecordError, match="this is a Chore Race record.*open it in the Chore Race dashboard") as err:
+        app.load(other.to_json())
+    assert "Lazy Sunday" in str(err.value)
+    assert app.match is old and app.match.moves == moves and app.match.fingerprint() == fp
+    # through the upload button: the banner says it and the game plays on
+    app.records.upload.value = ({"name": "cr.json", "type": "application/json", "size": 3,
+                                 "content": memoryview(other.to_json().encode()),
+                                 "last_modified": datetime.datetime.now(datetime.timezone.utc)},)
+    assert "Chore Race record" in app.banner.message and app.match is old
+    assert [b.description for b in app.moves.kind_box.children] == ["Done looking"]
+    kind_button(app.moves, "Done looking").click()
+    assert len(app.match.moves) > len(moves)
+
+
+def test_a_new_game_that_fails_to_draw_leaves_the_running_game_untouched():
+    app = toy_app({1: "random", 2: "random"})
+    step(app)
+    old, moves, players = app.match, list(app.match.moves), dict(app.players)
+    update = app.board.update
+
+    def broken(view, clickable):
+        if len(view["points"]) == 2:
+            raise KeyError("looking")
+        update(view, clickable)
+    app.board.update = broken
+    with pytest.raises(KeyError):
+        app.start(2, {1: "random"})
+    assert app.match is old and app.match.moves == moves and app.players == players
+    assert app.board.rows[2].label.value.startswith("Seat 2")      # the old 3-seat table is on screen
+    step(app)
+    assert len(app.match.moves) > len(moves)
+
+
+def test_clicks_right_after_the_buttons_change_are_ignored():
+    """The second click of a double click lands on the next decision's button, drawn in
+    the same spot 80-250 ms later: it must not play (fake clock)."""
+    import time
+    now = [time.monotonic()]
+    app = toy_app({1: "random", 2: "random"}, seed=6, click_guard=0.4)   # seat 0 passes on two turns running
+    app.moves.clock = lambda: now[0]
+    now[0] += 1.0                                # the first decision has been on screen a while
+    kind_button(app.moves, "pass").click()
+    played = list(app.match.moves)
+    assert played[0] == Move(0, "pass")
+    now[0] += 0.15                               # the second click of the double click
+    kind_button(app.moves, "pass").click()       # the new decision's button
+    assert app.match.moves == played and app.moves.ignored == 1 and app.banner.message == ""
+    now[0] += 0.3                                # 0.45 s after the change: a real click
+    kind_button(app.moves, "pass").click()
+    assert len(app.match.moves) > len(played)
+
+
+def test_click_guard_defaults_to_the_module_constant():
+    import playtest.widgets.moves as moves
+    assert moves.CLICK_GUARD == 0.0               # the test suite turns it off (conftest)
+    b = MoveBuilder({"go": ()}, Labels(), lambda m: None, guard=None)
+    assert b.guard == 0.0
+    assert MoveBuilder({"go": ()}, Labels(), lambda m: None, guard=0.4).guard == 0.4
+
+
+def test_new_seats_default_to_the_heuristic_bot_and_seat_0_to_human():
+    from playtest.games.lazy_sunday import LazySunday
+    panel = NewGamePanel(LazySunday, lambda *a: None, seats=4,
+                         players={0: "human", 1: "heuristic", 2: "random", 3: "heuristic"})
+    panel.seats.value = 7
+    assert panel.config()[1] == {0: "human", 1: "heuristic", 2: "random", 3: "heuristic",
+                                 4: "heuristic", 5: "heuristic", 6: "heuristic"}
+    toy = NewGamePanel(get_toy(), lambda *a: None, seats=2)
+    toy.seats.value = 4                           # the toy game has only the random bot
+    assert toy.config()[1] == {0: "human", 1: "human", 2: "random", 3: "random"}
+
+
+def get_toy():
+    from playtest.engine import get_game
+    return get_game("toy")
+
+
+def test_claimer_follows_the_confirmed_seat():
+    app = toy_app({2: "random"}, seed=1)
+    app.privacy.button.click()                    # "I am seat 0"
+    assert app.viewer == 0 and app.claimer.value == 0
+    kind_button(app.moves, "pass").click()
+    assert app.control == 1 and app.privacy.shown
+    app.privacy.button.click()                    # "I am seat 1"
+    assert app.viewer == 1 and app.claimer.value == 1
+    kind_button(app.open_moves, "slap").click()
+    assert app.match.moves[-1] == Move(1, "slap")
+    app.claimer.value = 0                         # a hand-picked claimer is kept while seat 1 plays
+    app.refresh()
+    assert app.claimer.value == 0
+
+
+def test_error_banner_keeps_its_button_whole_and_the_link_looks_like_a_button():
+    from playtest.widgets.style import STYLE
+    app = toy_app({1: "random", 2: "random"})
+    app.banner.show("x " * 400)
+    assert app.banner.dismiss.layout.flex == "0 0 auto" and app.banner.dismiss.layout.min_width == "60px"
+    assert app.banner.text.layout.flex == "1 1 auto"
+    app.records.save.click()
+    app.records.anyway.click()
+    assert "class='pt-download'" in app.records.link.value and "Download" in app.records.link.value
+    assert "a.pt-download" in STYLE and "background" in STYLE.split("a.pt-download", 1)[1].split("}")[0]
+
+
+@pytest.mark.parametrize("game", ["lazy_sunday", "chore_race", "night_shift"])
+def test_how_to_play_panel_is_there_and_closed(game):
+    import importlib
+    make_app = importlib.import_module(f"playtest.games.{game}.widget").make_app
+    app = make_app(seed=1)
+    assert app.rules.selected_index is None and app.rules.layout.display != "none"
+    text = app.rules.children[0].value
+    assert app.rules.get_title(0) == "How to play" and len(text) > 500
+    ids = {"lazy_sunday": ["LS-2", "LS-3", "LS-4", "LS-5", "LS-7", "LS-9", "LS-11", "Knock It Out", "Landlord's Notice",
+                           "I'm Busy", "Switcheroo", "Not My Job", "Nosy Neighbour", "Double Check", "Let's Trade",
+                           "scores 0", "50"],
+           "chore_race": ["CR-4", "CR-7", "CR-17", "Excuse"], "night_shift": ["NS-2", "NS-7", "NS-10"]}[game]
+    for needle in ids:
+        assert needle in text, needle
+    assert toy_app({1: "random", 2: "random"}).rules.layout.display == "none"   # a board without rules
+
+
+def test_dashboard_intros_hold_for_any_seat_count():
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "dashboards"
+    for name in ("lazy_sunday", "chore_race", "night_shift"):
+        intro = "".join(json.loads((root / f"{name}.ipynb").read_text())["cells"][0]["source"])
+        assert not any(w in intro for w in ("three bots", "two bots", "against 3", "against 2")), name
+        assert "How to play" in intro
+
+
+# --- autosave -----------------------------------------------------------------------
+def autosave_file(tmp=None):
+    from playtest.widgets.autosave import autosave_path
+    return autosave_path("toy")
+
+
+def test_autosave_after_every_move_then_resume_restores_match_and_seats():
+    import os
+    path = autosave_file()
+    assert str(path).startswith(os.environ["PLAYTEST_AUTOSAVE_DIR"])
+    app = toy_app({1: "random", 2: "heuristic" if False else "random"}, seed=None)
+    assert not path.exists() and app.resume_box.layout.display == "none"
+    step(app)
+    step(app)
+    data = json.loads(path.read_text())
+    assert data["format"] == "playtest.autosave" and data["players"] == {"1": "random", "2": "random"}
+    assert data["record"]["moves"] == [str(m) for m in app.match.moves]
+    seed, moves, fp = app.match.seed, list(app.match.moves), app.match.fingerprint()
+    states = json.dumps([x.get_state() for x in _instances.values()], default=str)
+    assert str(path) not in states and str(seed) not in states or seed < 1000
+    w.Widget.close_all()
+    # "reload the page": a new app of the same game, with another first game
+    again = GameApp("toy", ToyBoard, 2, {}, seed=77)
+    assert again.resume_box.layout.display == "flex" and again.match.seed == 77
+    label = again.resume_button.description
+    assert label.startswith("Resume your unfinished game (3 seats: seat 0 human, seats 1–2 random bot; "
+                            f"{len(moves)} moves, saved at ")
+    again.resume_button.click()
+    assert again.match.seed == seed and again.match.moves == moves and again.match.fingerprint() == fp
+    assert again.players == {1: "random", 2: "random"} and again.humans == [0]
+    assert not again.seed_chosen and again.resume_box.layout.display == "none"
+    assert again.new_game.config()[:2] == (3, {0: "human", 1: "random", 2: "random"})
+
+
+def test_autosave_discard_finish_and_corrupt_file():
+    path = autosave_file()
+    app = toy_app({1: "random", 2: "random"})
+    step(app)
+    assert path.exists()
+    again = toy_app({1: "random", 2: "random"})
+    again.discard_button.click()
+    assert not path.exists() and again.resume_box.layout.display == "none"
+    for _ in range(200):                          # a finished game deletes its save
+        if again.match.outcome() is not None:
+            break
+        step(again)
+        assert path.exists() == (again.match.outcome() is None)
+    assert again.match.outcome() is not None and not path.exists()
+    path.write_text('{"format": "playtest.autosave", "version": 1, "game": "toy", "rec')
+    broken = toy_app({1: "random", 2: "random"})   # never a crash: a one-line notice
+    assert broken.resume_box.layout.display == "flex" and "could not be read" in broken.resume_note.value
+    assert broken.resume_button.layout.display == "none" and broken.banner.message == ""
+    step(broken)                                  # the next move overwrites it
+    assert json.loads(path.read_text())["game"] == "toy" and broken.resume_box.layout.display == "none"

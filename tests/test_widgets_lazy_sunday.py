@@ -33,7 +33,10 @@ def names_in(text: str) -> set[str]:
 
 
 def synced_state() -> str:
-    return json.dumps([x.get_state() for x in list(_instances.values())], default=str)
+    """Every live widget's synced state, but the "How to play" text (public rules that
+    name every action card)."""
+    return json.dumps([x.get_state() for x in list(_instances.values()) if "pt-rules" not in
+                       getattr(x, "_dom_classes", ())], default=str)
 
 
 def assert_no_leak(app) -> None:
@@ -218,4 +221,29 @@ def test_hotseat_privacy_hides_every_hand():
     assert app.control == 1 and app.privacy.shown and app.viewer is None
     assert "I am seat 1" in app.privacy.button.description
     assert all("pt-back" in c._dom_classes for r in app.board.rows for c in r.box.children)
+    assert_no_leak(app)
+
+
+def test_hidden_drawn_pile_keeps_no_card_name():
+    """Once the drawn card is kept or discarded, the hidden drawn-card slot must not keep
+    its name in the synced state (it leaked to the next hotseat player before)."""
+    app = make_app(2, {0: "human", 1: "human"}, seed=3)
+    for _ in range(40):
+        if app.privacy.shown:
+            app.privacy.button.click()
+        elif "Draw from the deck" in labels(app.moves):
+            click_kind(app.moves, "Draw from the deck")
+            assert app.board.drawn.card.description != BLANK
+            click_kind(app.moves, "Discard it")
+            break
+        elif "Peek at 2 of my cards" in labels(app.moves):
+            click_kind(app.moves, "Peek at 2 of my cards")
+            app.board.rows[app.viewer].cards[0].click()
+            app.board.rows[app.viewer].cards[1].click()
+        else:
+            click_kind(app.moves, labels(app.moves)[0])
+    else:
+        raise AssertionError("seat never drew")
+    assert app.board.drawn.widget.layout.display == "none"
+    assert app.board.drawn.card.description == BLANK and app.board.drawn.card.tooltip == ""
     assert_no_leak(app)
