@@ -33,7 +33,7 @@ STYLE = """<style>
 .pt-error > .jupyter-button, .pt-error > .widget-button { flex: 0 0 auto; min-width: 60px; }
 a.pt-download, a.pt-download:visited { display: inline-block; padding: 4px 12px; margin: 2px 6px;
   background: #1976d2; color: #fff; border-radius: 4px; text-decoration: none; font-weight: 600;
-  cursor: pointer; box-shadow: 0 1px 2px rgba(0,0,0,.3); }
+  cursor: pointer; box-shadow: 0 1px 2px rgba(0,0,0,.3); white-space: nowrap; }
 a.pt-download:hover { background: #125ea8; text-decoration: underline; }
 .pt-resume { background: #e8f5e9; border: 2px solid #2e7d32; border-radius: 6px; padding: 6px 10px; margin: 4px 0; }
 .pt-rules .widget-html-content { font-size: 13px; line-height: 1.45; white-space: normal; }
