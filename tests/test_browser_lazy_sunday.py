@@ -85,6 +85,13 @@ def last_logged(page) -> str:
     return page.locator(".pt-log .pt-moveno").first.inner_text().strip()
 
 
+def upload(page, name: str, data: bytes) -> None:
+    """Load a record file through the "Load record" button's file chooser."""
+    with page.expect_file_chooser() as chooser:
+        page.locator(".pt-app .jupyter-widgets.widget-upload, .pt-app button", has_text="Load record").first.click()
+    chooser.value.set_files(files=[{"name": name, "mimeType": "application/json", "buffer": data}])
+
+
 ARM_LATE_CLICK = """() => {
   // click "Draw from the deck" the moment it appears: the second click of a double click
   // on "Discard it", landing on the next decision's button drawn in the same spot
@@ -157,7 +164,7 @@ def test_play_a_round_in_the_browser():
             assert played >= 2 and logged == str(played)
             page.reload()
             page.wait_for_selector(".pt-card", timeout=120_000)
-            resume = page.get_by_role("button", name=re.compile("^Resume your unfinished game"))
+            resume = page.locator(".pt-resume button", has_text="Resume your unfinished game")
             resume.wait_for(state="visible", timeout=30_000)
             assert f"4 seats: seat 0 human, seats 1–3 heuristic bot; {played} moves, saved at" in resume.inner_text()
             assert move_number(page) == 0
@@ -251,9 +258,7 @@ def test_play_a_round_in_the_browser():
             status = page.locator(".pt-status").inner_text()
             bad = Match("lazy_sunday", 4, seed=1).record().model_dump()
             bad["moves"] = ["0 draw"]                       # illegal at setup: a long message
-            upload = page.locator(".pt-app input[type=file]")
-            upload.set_input_files(files=[{"name": "bad.json", "mimeType": "application/json",
-                                           "buffer": json.dumps(bad).encode()}])
+            upload(page, "bad.json", json.dumps(bad).encode())
             page.wait_for_selector(".pt-error", state="visible", timeout=30_000)
             assert "Legal moves" in page.locator(".pt-error").inner_text()
             ok = page.locator(".pt-error").get_by_role("button", name="OK")
@@ -263,8 +268,7 @@ def test_play_a_round_in_the_browser():
             ok.click()
             page.wait_for_selector(".pt-error", state="hidden", timeout=30_000)
             other = Match("chore_race", 3, seed=2).to_json()
-            upload.set_input_files(files=[{"name": "cr.json", "mimeType": "application/json",
-                                           "buffer": other.encode()}])
+            upload(page, "cr.json", other.encode())
             page.wait_for_selector(".pt-error", state="visible", timeout=30_000)
             assert "this is a Chore Race record" in page.locator(".pt-error").inner_text()
             assert page.locator(".pt-status").inner_text() == status
