@@ -24,6 +24,22 @@ RECORD_FORMAT = "playtest.record"
 RECORD_VERSION = 1
 
 
+def write_atomically(path: str | os.PathLike, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder and
+    an atomic rename, so a crash mid-write never leaves half a file in place of a good
+    one. The file is readable by its owner only (records hold the seed). Returns the path.
+
+    Raises:
+        OSError: the folder does not exist or cannot be written.
+    """
+    path = Path(path)
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=path.name, suffix=".tmp", delete=False,
+                                     encoding="utf-8") as tmp:
+        tmp.write(text)
+    os.replace(tmp.name, path)
+    return path
+
+
 class Record(BaseModel):
     """A saved match, as versioned JSON.
 
@@ -221,11 +237,7 @@ class Match:
     def save(self, path: str | os.PathLike) -> Path:
         """Write the record to ``path`` atomically: a crash mid-write never leaves a
         half-written save in place of a good one."""
-        path = Path(path)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent or ".", suffix=".tmp", delete=False) as tmp:
-            tmp.write(self.to_json())
-        os.replace(tmp.name, path)
-        return path
+        return write_atomically(path, self.to_json())
 
     @classmethod
     def from_record(cls, record: Record | Mapping[str, Any], keep_log: bool = True) -> "Match":

@@ -20,11 +20,11 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine import Match, RecordError
+from ..engine.match import write_atomically
 
 FORMAT = "playtest.autosave"
 VERSION = 1
@@ -81,10 +81,7 @@ def write(path: Path, match: Match, players: dict[int, str], seed_chosen: bool) 
             "players": {str(s): p for s, p in sorted(players.items())}, "seed_chosen": bool(seed_chosen),
             "saved_at": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
             "record": match.record().model_dump()}
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=path.name, suffix=".tmp",
-                                     delete=False, encoding="utf-8") as tmp:
-        json.dump(data, tmp, indent=1)
-    os.replace(tmp.name, path)
+    write_atomically(path, json.dumps(data, indent=1))
 
 
 def read(path: Path, game_name: str) -> Autosave:
