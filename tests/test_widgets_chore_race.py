@@ -222,6 +222,35 @@ def test_presets_fill_the_new_game_panel():
     assert app.match.game.options.target_vp == 10 and app.presets.value == "Quick Game"
 
 
+def test_action_deck_option_presets_and_mappings_start_games():
+    """CR-1: the "74" preset stays a preset (not the int 74), a mapping may be typed as
+    JSON, a Python literal or name=count pairs, and a bad value shows the OptionError."""
+    app = make_app(2, seed=1)
+    box = app.new_game.inputs["action_deck"]
+    app.presets.value = "74-card action deck"
+    assert box.value == "74" and app.presets.value == "74-card action deck"
+    app.new_game.start.click()
+    assert app.banner.message == "" and app.match.game.options.action_deck == "74"
+    assert len(app.match.game.akey) == 74 and app.presets.value == "74-card action deck"
+    for text in ('{"Done": 40}', "{'Done': 40}", "Done=40", " Done = 40 , Excuse=2 "):
+        box.value = text
+        assert app.presets.value is None
+        app.new_game.start.click()
+        assert app.banner.message == "", text
+        assert app.match.game.akey.count("done") == 40
+    assert app.match.game.options.action_deck == {"Done": 40, "Excuse": 2}
+    app.presets.value = "Quick Game"
+    assert box.value == "none"
+    app.presets.set_options({"action_deck": {"Done": 40}})
+    assert json.loads(box.value) == {"Done": 40}
+    before, fingerprint = app.match, app.match.fingerprint()
+    for text in ("Bogus=3", "Done=many", "75"):
+        box.value = text
+        app.new_game.start.click()
+        assert "CR-1" in app.banner.message, text
+        assert app.match is before and app.match.fingerprint() == fingerprint
+
+
 def test_play_done_on_a_chore_by_clicking():
     app = make_app(2, {0: "human", 1: "heuristic"}, seed=2)
     done = next(c for c in hand(app, 0) if c.description.startswith("Done"))

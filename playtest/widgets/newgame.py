@@ -3,11 +3,15 @@
 and help line), and the seed (blank = random)."""
 from __future__ import annotations
 
+import ast
+import collections.abc
 import html
+import json
 import types
 from typing import Any, Callable, Literal, Mapping, Union, get_args, get_origin
 
 import ipywidgets as w
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from ..engine import OptionError, RandomBot
 from .components import safe
@@ -44,12 +48,70 @@ def _bound(field, kind: str):
     return None
 
 
+def _takes_mapping(annotation) -> bool:
+    """Whether an option annotation allows a mapping (e.g. ``dict[str, int] | None``)."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        return any(_takes_mapping(a) for a in get_args(annotation))
+    return (get_origin(annotation) or annotation) in (dict, collections.abc.Mapping)
+
+
+def _pairs(text: str) -> dict | None:
+    """``"Done=40, Excuse=2"`` -> ``{"Done": 40, "Excuse": 2}`` (counts that are whole
+    numbers become ints), or None if the text is not such a list."""
+    found = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, eq, value = part.partition("=")
+        if not eq or not name.strip():
+            return None
+        value = value.strip()
+        found[name.strip()] = int(value) if value.lstrip("-").isdigit() else value
+    return found or None
+
+
+def show_option(value) -> str:
+    """The text an option value is shown as in a text input: ``none``, a mapping as JSON,
+    anything else as ``str``."""
+    if value is None:
+        return "none"
+    if isinstance(value, Mapping):
+        return json.dumps(dict(value), ensure_ascii=False)
+    return str(value)
+
+
+def read_option(text: str, annotation) -> Any:
+    """The value an option's text stands for: the first candidate that validates against
+    ``annotation`` (strictly, like the Options model) among: None (blank or ``none``),
+    JSON, a Python literal, ``name=count, ...`` pairs (mapping annotations only), the text
+    itself. Else the text itself, so that the game's OptionError explains what is wrong."""
+    adapter = TypeAdapter(annotation, config=ConfigDict(strict=True))
+    text = text.strip()
+    candidates = []
+    if text.lower() in ("", "none"):
+        candidates.append(None)
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            candidates.append(parse(text))
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            pass
+    if _takes_mapping(annotation) and (pairs := _pairs(text)) is not None:
+        candidates.append(pairs)
+    candidates.append(text)
+    for value in candidates:
+        try:
+            adapter.validate_python(value)
+        except ValidationError:
+            continue
+        return value
+    return text
+
+
 def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
     """An input widget for one pydantic option field, and a function reading its value.
 
     bool -> Checkbox; a finite set (Literal, None) -> Dropdown; int -> IntText (bounded
-    by ``ge``/``le``); anything else -> Text, read as an int if it is a whole number,
-    ``none`` as None, else the text.
+    by ``ge``/``le``); anything else -> Text, shown by :func:`show_option` (a mapping as
+    JSON) and read by :func:`read_option` (JSON, a Python literal, ``name=count`` pairs,
+    ``none``, or the text itself: the first that fits the field's annotation).
     """
     tip = field.description or ""
     common = dict(description=name, tooltip=tip, style={"description_width": "initial"})
@@ -66,14 +128,10 @@ def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
         box = (w.BoundedIntText(min=lo if lo is not None else -10**9, max=hi if hi is not None else 10**9,
                                 value=field.default, **common))
         return box, lambda: box.value
-    box = w.Text(value="none" if field.default is None else str(field.default), **common)
-
-    def read():
-        text = box.value.strip()
-        if text.lstrip("-").isdigit():
-            return int(text)
-        return None if text.lower() in ("", "none") else text
-    return box, read
+    box = w.Text(value=show_option(field.default), **common)
+    if _takes_mapping(field.annotation):
+        box.placeholder = '{"Done": 40} or Done=40, Excuse=2'
+    return box, lambda: read_option(box.value, field.annotation)
 
 
 class NewGamePanel:
@@ -202,7 +260,7 @@ class PresetPicker:
                 if isinstance(box, w.Dropdown):
                     box.index = list(box.options).index("none" if value is None else str(value))
                 elif isinstance(box, w.Text):
-                    box.value = "none" if value is None else str(value)
+                    box.value = show_option(value)
                 else:
                     box.value = value
             self._show(self.matching())
