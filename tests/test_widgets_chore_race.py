@@ -14,6 +14,7 @@ Every action card name is in the view's ``keys`` table and in public texts, so a
 """
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -333,6 +334,53 @@ def test_family_meeting_with_two_humans():
     assert len(app.match.view(1)["hand"]) == len(before[1])
     assert app.privacy.shown and app.control == 0
     assert_no_leak(app)
+
+
+def test_family_meeting_pass_shows_exactly_what_play_sends():
+    """CR-8: the highlighted cards and the hint line name the cards the pass holds; Play
+    is enabled only for a whole pass, and then sends exactly those cards."""
+    app = make_app(2, {0: "human", 1: "human"}, seed=10)
+    unlock(app)
+    click_kind(app, "Play Family Meeting")
+    view = app.match.view(0)
+    assert view["hand"] == ["Done", "Done", "Done", "Inspection", "I'll Do It Later"]   # every pass holds a Done
+
+    def check():
+        shown = [c.description.split("\n")[0] for c in hand(app, 0) if "pt-looking" in c._dom_classes]
+        hint = html.unescape(re.sub("<[^>]+>", "", app.moves.hint.value))
+        listed = re.search(r"pass: (.*?)(?: \(|;)", hint).group(1)
+        assert sorted(listed.split(", ")) == sorted(shown)
+        move = app.moves._complete()
+        assert app.moves.play_button.disabled == (move is None)
+        if move is not None:
+            assert "You will pass" in hint and len(shown) == 3
+            assert sorted(move.args) == sorted(view["keys"][n] for n in shown)
+        else:
+            assert len(shown) < 3 and "choose" in hint
+        return shown
+
+    hand(app, 0)[3].click()     # no move chosen yet: the card starts the pass
+    assert app.moves.kind == "give" and check() == ["Done", "Inspection"]
+    hand(app, 0)[4].click()
+    assert sorted(check()) == sorted(["Done", "Inspection", "I'll Do It Later"])
+    hand(app, 0)[0].click()                     # a fourth pick drops the oldest
+    hand(app, 0)[1].click()
+    assert sorted(check()) == ["Done", "Done", "I'll Do It Later"]
+    hand(app, 0)[4].click()                     # unpick
+    assert check() == ["Done", "Done"]
+    app.moves.select(None)
+    click_kind(app, "Pass 3 cards")             # the dropdowns: the highlight follows them
+    for _ in range(3):
+        dd = next((d for d in app.moves.arg_box.children if isinstance(d, w.Dropdown) and d.index is None), None)
+        if dd is None:
+            break
+        dd.value = dd.options[-1][1]
+        check()
+    shown = check()
+    assert len(shown) == 3
+    app.moves.play_button.click()
+    assert app.match.moves[-1].kind == "give"
+    assert sorted(app.match.view(0)["meeting"]["mine"]) == sorted(shown)
 
 
 def score_choice_record() -> tuple[str, int]:

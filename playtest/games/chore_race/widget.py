@@ -168,6 +168,7 @@ class ChoreRaceBoard(GameBoard):
         super().__init__(app)
         self.view: dict = {}
         self.picked: list[int] = []          # hand positions picked for a Family Meeting pass
+        self._hinted = False                 # the move builder's hint shows the pass being built
         self.status = w.HTML()
         self.status.add_class("pt-status")
         self.prompt = w.HTML()
@@ -192,8 +193,15 @@ class ChoreRaceBoard(GameBoard):
         shown = tuple(p.widget for p in self.seats[:n])
         if self.seat_box.children != shown:
             self.seat_box.children = shown
-        if self.app.moves.kind != "give":
+        builder = self.app.moves
+        if builder.kind != "give":
             self.picked = []
+        shown_pass = self.passing()
+        if builder.kind == "give":
+            builder.hint.value = self._give_hint(shown_pass)
+            self._hinted = True
+        elif self._hinted:
+            builder.hint.value, self._hinted = "", False
         self.status.value = self._status(view)
         self.prompt.value = self._prompt(view)
         self.prompt.layout.display = None if self.prompt.value else "none"
@@ -219,7 +227,7 @@ class ChoreRaceBoard(GameBoard):
             panel.tableau.show("<b>Chores</b>" if chores else "<b>Chores</b>: none left", chores)
             seat_click = (seat, None) in clickable
             if seat == me:
-                cards = [_action_card(name, pos in hand_clicks, pos in self.picked)
+                cards = [_action_card(name, pos in hand_clicks, pos in shown_pass)
                          for pos, name in enumerate(view["hand"])]
                 title = f"<b>Your hand</b> ({len(cards)}, draws stop at {HAND_CAP}, CR-3)"
             elif seat in revealed:
@@ -288,7 +296,8 @@ class ChoreRaceBoard(GameBoard):
             if me in waiting:
                 count = min(MEETING_PASS, len(view["hand"] or ()))
                 parts.append(f"<b>Family Meeting</b>: choose {count} cards to pass to seat "
-                             f"{(me + 1) % view['seats']} (click them, then Play). Secret until all have chosen (CR-8).")
+                             f"{(me + 1) % view['seats']} (click them in your hand, then Play). "
+                             "Secret until all have chosen (CR-8).")
             else:
                 parts.append("Family Meeting: waiting for " + ", ".join(f"seat {s}" for s in waiting) + " (CR-8).")
         elif phase == "place" and view["placing"] is not None:
@@ -333,7 +342,7 @@ class ChoreRaceBoard(GameBoard):
         if view["viewer"] is None or not builder.enabled or builder.seat != view["viewer"]:
             return set()
         keys = view["keys"]
-        if builder.kind == "give":
+        if builder.kind == "give" or (builder.kind is None and self._giving()):
             return set(range(len(hand)))
         if builder.kind == "discard" and len(builder.prefix) == 1:
             legal = {m.args[1] for m in builder.moves if m.kind == "discard" and m.args[0] == builder.prefix[0]}
@@ -347,6 +356,65 @@ class ChoreRaceBoard(GameBoard):
         several choices (a click that has to guess never plays)."""
         kind = PLAY_KIND.get(key)
         return kind is not None and sum(m.kind == kind for m in self.app.moves.moves) >= 2
+
+    def _giving(self) -> bool:
+        """Whether the viewer's moves now are Family Meeting passes (CR-8)."""
+        return any(m.kind == "give" for m in self.app.moves.moves)
+
+    def _fill_give(self) -> None:
+        """Restart the "give" move and, once the picked cards (with any card every pass
+        must hold) make a whole pass, fill it with their keys in canonical order: the move
+        Play sends is exactly the cards :meth:`passing` highlights. Picks that cannot make
+        a legal pass are dropped, oldest first."""
+        view, builder = self.view, self.app.moves
+        order = list(view["keys"].values())
+        count = min(MEETING_PASS, len(view["hand"]))
+        while True:
+            builder.select("give")          # restart the choice (redraws the board)
+            if builder.kind != "give":
+                return                      # the only possible pass was played
+            shown = self.passing()
+            if len(shown) < count:
+                return
+            if len(shown) == count:
+                try:
+                    for i, key in enumerate(sorted((view["keys"][view["hand"][p]] for p in shown),
+                                                   key=order.index)):
+                        builder.choose(i, key)
+                    return
+                except ValueError:
+                    pass
+            self.picked = self.picked[1:]
+
+    def passing(self) -> list[int]:
+        """Hand positions of the Family Meeting pass being built, as the board highlights
+        them: the cards of the move Play would send (the picked positions first for cards
+        of the same name), then, while it is incomplete, picked cards not in it yet."""
+        view, builder = self.view, self.app.moves
+        if builder.kind != "give" or not view.get("hand"):
+            return []
+        keys = [view["keys"][name] for name in view["hand"]]
+        shown: list[int] = []
+        for key in builder.prefix:
+            free = [p for p in self.picked if keys[p] == key and p not in shown] or \
+                   [p for p, k in enumerate(keys) if k == key and p not in shown]
+            if free:
+                shown.append(free[0])
+        if builder._complete() is None:
+            shown += [p for p in self.picked if p not in shown]
+        return shown
+
+    def _give_hint(self, shown: list[int]) -> str:
+        """The line under the move buttons while a pass is built: exactly the cards Play
+        sends, or those chosen so far."""
+        view, builder = self.view, self.app.moves
+        names = ", ".join(html.escape(view["hand"][p]) for p in shown) or "nothing yet"
+        if builder._complete() is not None:
+            return f"<i>You will pass: <b>{names}</b> (Play to confirm).</i>"
+        count = min(MEETING_PASS, len(view["hand"]))
+        more = count - len(shown)
+        return (f"<i>So far you pass: {names}; choose {more} more card{'s' if more != 1 else ''} "
+                "(click them in your hand). Play is enabled once the pass is complete.</i>")
 
     def hand_clicked(self, seat: int, pos: int) -> None:
         """A card of ``seat``'s hand row was clicked. Another seat's card picks that seat
@@ -362,15 +430,11 @@ class ChoreRaceBoard(GameBoard):
         if pos not in self._hand_clickable(view):
             return
         key = view["keys"][view["hand"][pos]]
-        if builder.kind == "give":
+        if builder.kind == "give" or (builder.kind is None and self._giving()):
             count = min(MEETING_PASS, len(view["hand"]))
             picked = [p for p in self.picked if p != pos] if pos in self.picked else self.picked + [pos]
             self.picked = picked[-count:]
-            builder.select("give")          # restart the choice (redraws the board)
-            if len(self.picked) == count:
-                order = list(view["keys"].values())
-                for i, k in enumerate(sorted((view["keys"][view["hand"][p]] for p in self.picked), key=order.index)):
-                    builder.choose(i, k)
+            self._fill_give()
         elif builder.kind == "discard":
             builder.choose(1, key)
             if not builder.play_button.disabled:
