@@ -332,6 +332,24 @@ def test_CR9_CR21_delegate_without_done_reveals_the_hand_until_the_next_move():
     assert m.view(0)["revealed"] == [] and "Finally!" not in json.dumps(m.view(2)["revealed"])
 
 
+def test_CR21_the_public_log_names_the_revealed_cards():
+    """CR-21: a revealed hand is public at that moment, so the public log line names its
+    cards (bots may move on at once); an empty hand reads "no cards"."""
+    m = arrange(new_match(3), hands={0: ["delegate"], 1: ["excuse", "finally"]},
+                tableaus={0: [("Mow the Lawn", 0)]})
+    m.play("0 delegate 1")
+    m.play("1 accept")
+    line = m.log_for(SPECTATOR)[-1][1]
+    assert "Seat 1's hand revealed: Finally!, Excuse." in line
+    assert all(t == line for t in (m.log_for(s)[-1][1] for s in (0, 1, 2)))
+    m = arrange(new_match(2), hands={0: ["teamwork"], 1: ["meeting"]},
+                tableaus={0: [("Mow the Lawn", 0)]})
+    m.play("0 teamwork 1")
+    m.play("1 accept")
+    text = "\n".join(t for _, t in m.log_for(SPECTATOR))
+    assert "Seat 0's hand revealed: no cards." in text and "Seat 1's hand revealed: Family Meeting." in text
+
+
 def test_CR10_teamwork_both_reveal_and_each_places_one_done_chosen_by_the_active_player():
     """CR-10: opponent's Done first, then the active seat's; both on the active tableau."""
     m = arrange(new_match(2), hands={0: ["teamwork", "done"], 1: ["done", "meeting"]},

@@ -474,3 +474,18 @@ def test_revealed_hand_shows_until_the_next_move():
     if not any(r["seat"] == other for r in view["revealed"]):
         assert all("pt-back" in c._dom_classes for c in hand(app, other))
     assert_no_leak(app)
+
+
+def test_an_empty_revealed_hand_reads_no_cards_and_the_log_names_revealed_cards():
+    """CR-21: the reveal is public at that moment: the log names the cards; an empty hand
+    says so on the board and in the log."""
+    from test_chore_race_helpers import arrange, new_match
+    m = arrange(new_match(2), hands={0: ["delegate"], 1: []}, tableaus={0: [("Mow the Lawn", 0)]})
+    m.play("0 delegate 1")
+    m.play("1 accept")
+    app = make_app(2, {0: "human", 1: "human"}, start=False)
+    app._seat(m, {0: "human", 1: "human"}, seed_chosen=True)
+    unlock(app)
+    assert "Hand revealed: no cards" in app.board.seats[1].hand.label.value
+    assert "Seat 1&#x27;s hand revealed: no cards." in app.log.html.value
+    assert_no_leak(app)

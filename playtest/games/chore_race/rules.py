@@ -97,7 +97,8 @@ View (``Game.view(state, seat)``: plain JSON; ``seat`` None is the spectator)
 
 No view holds another seat's hand card names, except ``revealed`` right after a reveal,
 nor any card id. Log events name a drawn, given or stolen card only in the private text
-of the seats that saw it; reveals are announced without naming cards (CR-21).
+of the seats that saw it; a reveal (Delegate, Teamwork) names the revealed cards in the
+public text, as they are shown to everyone at that moment (CR-21).
 """
 from __future__ import annotations
 
@@ -609,7 +610,8 @@ class ChoreRace(Game):
                 ev.append(Event(f"Seat {target} must give a Done; seat {active} chooses the chore."))
             else:
                 s.revealed = [[target, list(s.hands[target])]]
-                ev.append(Event(f"Seat {target} holds no Done and shows their hand; the Delegate has no effect."))
+                ev.append(Event(f"Seat {target} holds no Done and shows their hand; the Delegate has no effect. "
+                                + self._revealed_text(s)))
         else:   # teamwork (CR-10)
             s.revealed = [[active, list(s.hands[active])], [target, list(s.hands[target])]]
             if self._holds(s, target, "done"):
@@ -618,7 +620,12 @@ class ChoreRace(Game):
                 owned = sum(self.akey[c] == "done" for c in s.hands[active])
                 s.placing = [[], min(2, owned), "teamwork"]
             s.phase = "place"
-            ev.append(Event(f"Seats {active} and {target} show their hands for Teamwork."))
+            ev.append(Event(f"Seats {active} and {target} show their hands for Teamwork. " + self._revealed_text(s)))
+
+    def _revealed_text(self, s):
+        """The revealed hands, named: they are public at that moment (CR-21)."""
+        return " ".join(f"Seat {who}'s hand revealed: {', '.join(self._hand(cards)) or 'no cards'}."
+                        for who, cards in s.revealed)
 
     def _holds(self, s, seat, key):
         akey = self.akey

@@ -232,7 +232,8 @@ class ChoreRaceBoard(GameBoard):
                 title = f"<b>Your hand</b> ({len(cards)}, draws stop at {HAND_CAP}, CR-3)"
             elif seat in revealed:
                 cards = [_action_card(name, seat_click, True) for name in revealed[seat]]
-                title = "<b>Hand revealed</b> (CR-21, until the next move)"
+                title = ("<b>Hand revealed</b> (CR-21, until the next move)" if cards else
+                         "<b>Hand revealed: no cards</b> (CR-21)")
             else:
                 cards = [{"face_up": False, "clickable": seat_click}] * view["hand_sizes"][seat]
                 title = f"<b>Hand</b>: {view['hand_sizes'][seat]} cards"
