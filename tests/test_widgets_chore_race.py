@@ -489,3 +489,27 @@ def test_an_empty_revealed_hand_reads_no_cards_and_the_log_names_revealed_cards(
     assert "Hand revealed: no cards" in app.board.seats[1].hand.label.value
     assert "Seat 1&#x27;s hand revealed: no cards." in app.log.html.value
     assert_no_leak(app)
+
+
+def test_chore_swap_target_is_clickable_and_labelled_with_its_seat():
+    """CR-11: with one opponent the seat fills itself; the opponent's chores are then
+    clickable for the swap target, and the dropdown names the seat of each target."""
+    app = make_app(2, {0: "human", 1: "random"}, seed=0)
+    click_kind(app, "Play Chore Swap")
+    chore(app, 0, 0).click()
+    assert app.moves.kind == "swap" and app.moves.prefix == [0, 1]
+    targets = next(d for d in app.moves.arg_box.children if isinstance(d, w.Dropdown) and d.description == "their chore")
+    view = app.match.view(0)
+    assert [label for label, _ in targets.options][0] == \
+        f"seat 1: {view['tableaus'][1][0]['name']} 0/{view['tableaus'][1][0]['level']}"
+    assert len({label for label, _ in targets.options}) == len(targets.options)
+    assert all(label.startswith("seat 1: ") for label, _ in targets.options)
+    assert all("pt-clickable" in chore(app, 1, q)._dom_classes for q in range(3))
+    assert "pt-clickable" not in chore(app, 0, 1)._dom_classes
+    mine, theirs = view["tableaus"][0][0]["name"], view["tableaus"][1][2]["name"]
+    chore(app, 1, 2).click()
+    assert Move(0, "swap", (0, 1, 2)) in app.match.moves and app.banner.message == ""
+    after = app.match.view(None)["tableaus"]
+    assert after[0][0]["name"] == theirs and after[1][2]["name"] == mine or \
+        any("Excuse" in t for _, t in app.match.log_for(None))
+    assert_no_leak(app)
