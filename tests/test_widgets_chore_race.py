@@ -513,3 +513,12 @@ def test_chore_swap_target_is_clickable_and_labelled_with_its_seat():
     assert after[0][0]["name"] == theirs and after[1][2]["name"] == mine or \
         any("Excuse" in t for _, t in app.match.log_for(None))
     assert_no_leak(app)
+
+
+def test_hand_sizes_read_in_the_singular_and_plural():
+    app = make_app(2, {0: "human", 1: "heuristic"}, seed=2)
+    view = json.loads(json.dumps(app.match.view(0)))
+    for size, text in ((1, "1 card"), (0, "0 cards"), (5, "5 cards")):
+        view["hand_sizes"][1] = size
+        app.board.update(view, set())
+        assert app.board.seats[1].hand.label.value == f"<b>Hand</b>: {text}"

@@ -154,7 +154,7 @@ def test_defaults_two_seats_human_against_heuristic_as_written():
     assert ">25</span>/25" in bottom.meters.value and ">3</span>/3" in bottom.meters.value
     assert all("pt-face" in c._dom_classes for c in bottom.hand.box.children)
     assert [("pt-back" in c._dom_classes) for c in top.hand.box.children] == [True] * 5
-    assert "Hand: 5 card(s), hidden" in top.hand.label.value
+    assert "Hand: 5 cards, hidden" in top.hand.label.value
     assert len(app.board.row.box.children) == 5 and "cost 2" in app.board.row.box.children[0].description
     assert app.board.supply.caption.value.endswith("Household Supply: 28</span>")
     assert "Nap Tokens: 10" in app.board.naps.caption.value
@@ -364,3 +364,22 @@ def test_the_leak_check_counts_copies():
         assert_no_leak(app)
     note.close()
     assert_no_leak(app)
+
+
+def test_game_over_line_shows_the_winner_first_and_plurals_read_right():
+    """NS-10: the result names each score's seat, the winner's first; "1 card", "0 cards"."""
+    from playtest.games.night_shift.widget import n_cards
+    app = make_app(seed=0)
+    view = dict(app.match.view(0))
+    view["outcome"] = {"winners": [1], "scores": [2, 4], "finished": True, "reason": "NS-10: most Care Points"}
+    status = app.board._status(view)
+    assert "wins · Care Points seat 1 4, seat 0 2" in status and "2 – 4" not in status
+    view["outcome"] = {"winners": [0, 1], "scores": [3, 3], "finished": True, "reason": "NS-10: a tie"}
+    assert "Care Points seat 0 3, seat 1 3" in app.board._status(view)
+    assert [n_cards(n) for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+    texts, stack = [], [app.board.widget]       # the board (the log's text is the rules')
+    while stack:
+        x = stack.pop()
+        texts += [x.value] if isinstance(x, w.HTML) else []
+        stack += [c for c in getattr(x, "children", ()) if isinstance(c, w.Widget)]
+    assert "card(s)" not in " ".join(texts) and "Hand: 5 cards" in " ".join(texts)

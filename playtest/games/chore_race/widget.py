@@ -116,6 +116,11 @@ STYLE = """<style>
 </style>"""
 
 
+def _count(n: int, word: str) -> str:
+    """"1 card", "2 cards"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _chore_card(chore: dict, clickable: bool, highlight: bool) -> dict:
     """Card.show arguments of one chore of a tableau (public, CR-21)."""
     level, progress = chore["level"], chore["progress"]
@@ -237,7 +242,8 @@ class ChoreRaceBoard(GameBoard):
                          "<b>Hand revealed: no cards</b> (CR-21)")
             else:
                 cards = [{"face_up": False, "clickable": seat_click}] * view["hand_sizes"][seat]
-                title = f"<b>Hand</b>: {view['hand_sizes'][seat]} cards"
+                size = view["hand_sizes"][seat]
+                title = f"<b>Hand</b>: {size} card{'' if size == 1 else 's'}"
             panel.hand.show(title, cards)
             mine = (view["meeting"] or {}).get("mine") if seat == me else None
             panel.passing.widget.layout.display = None if mine else "none"
@@ -297,7 +303,7 @@ class ChoreRaceBoard(GameBoard):
             waiting = [s for s in range(view["seats"]) if s not in view["meeting"]["committed"]]
             if me in waiting:
                 count = min(MEETING_PASS, len(view["hand"] or ()))
-                parts.append(f"<b>Family Meeting</b>: choose {count} cards to pass to seat "
+                parts.append(f"<b>Family Meeting</b>: choose {count} card{'' if count == 1 else 's'} to pass to seat "
                              f"{(me + 1) % view['seats']} (click them in your hand, then Play). "
                              "Secret until all have chosen (CR-8).")
             else:
@@ -456,7 +462,7 @@ class ChoreRaceBoard(GameBoard):
             "end": "End play step", "excuse": "Excuse: cancel it", "dodge": "Dodge with I'll Do It Later",
             "accept": f"Let the {pending.get('card', 'action')} happen",
             "place": "Place a Done" if placing.get("from") else "Place my own Done", "stop": "Place no more",
-            "give": f"Pass {min(MEETING_PASS, len(view.get('hand') or ()))} cards", "score": "Score a chore",
+            "give": f"Pass {_count(min(MEETING_PASS, len(view.get('hand') or ())), 'card')}", "score": "Score a chore",
             "steal": "Steal a card from…", "attic": "Attic: take progress from…",
         }.get(kind, kind)
 

@@ -23,6 +23,11 @@ from ...widgets import CardRow, GameApp, GameBoard, MoveBuilder, Pile, safe
 from ...widgets.newgame import HUMAN
 from .rules import MAX_PATIENCE
 
+
+def n_cards(n: int) -> str:
+    """"1 card", "0 cards", "5 cards"."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
 STYLE = """<style>
 .pt-card.pt-kind-unit { background: #eef6ff; border-color: #4a7fc1; }
 .pt-card.pt-kind-event { background: #fff0d6; border-color: #c9822b; }
@@ -159,13 +164,13 @@ class SeatPanel:
         hand = player["hand"]
         if hand is None:
             cards = [{"face_up": False}] * player["hand_count"]
-            label = f"Hand: {player['hand_count']} card(s), hidden"
+            label = f"Hand: {n_cards(player['hand_count'])}, hidden"
         else:
             cards = [card_face(c) for c in hand]
-            label = f"Hand: {len(hand)} card(s)" + (" (yours)" if seat == viewer else "")
+            label = f"Hand: {n_cards(len(hand))}" + (" (yours)" if seat == viewer else "")
         self.hand.show(f"<span class='pt-caption'>{html.escape(label)}</span>", cards)
         current = player["current_shift"]
-        self.shift.show(f"<span class='pt-caption'>Current Shift: {len(current)} card(s)</span>",
+        self.shift.show(f"<span class='pt-caption'>Current Shift: {n_cards(len(current))}</span>",
                  [card_face(c) for c in current] or [{"face_up": None}])
         count = player["deck_count"]
         self.deck.show(f"Personal Deck: {count}", face_up=False if count else None)
@@ -256,7 +261,7 @@ class NightShiftBoard(GameBoard):
         for panel, seat in zip(self.seats, (1 - bottom, bottom)):
             panel.show(self.app.seat_name(seat), view["players"][seat], seat == view["turn_seat"], viewer)
         row = view["supply_row"]
-        self.row.show(f"<span class='pt-caption'>Supply Row: {len(row)} card(s), buy for 1 Action + "
+        self.row.show(f"<span class='pt-caption'>Supply Row: {n_cards(len(row))}, buy for 1 Action + "
                            "the cost (NS-4)</span>", [card_face(c) for c in row] or [{"face_up": None}])
         left = view["household_supply"]
         self.supply.show(f"Household Supply: {left}", face_up=False if left else None)
@@ -273,7 +278,8 @@ class NightShiftBoard(GameBoard):
             who = " and ".join(html.escape(self.app.seat_name(s)) for s in winners) or "nobody (a draw)"
             verb = "wins" if len(winners) == 1 else ""
             head = "Game over" if outcome["finished"] else "Game stopped unfinished"
-            scores = " – ".join(str(s) for s in outcome["scores"])
+            order = list(winners) + [s for s in range(len(outcome["scores"])) if s not in winners]
+            scores = ", ".join(f"seat {s} {outcome['scores'][s]}" for s in order)   # the winner's first
             parts.append(f"<span class='ns-result'><b>{head}</b>: {who} {verb} · Care Points {scores}</span> "
                          f"<i>{html.escape(outcome['reason'])}</i>")
         else:
