@@ -247,3 +247,26 @@ def test_hidden_drawn_pile_keeps_no_card_name():
     assert app.board.drawn.widget.layout.display == "none"
     assert app.board.drawn.card.description == BLANK and app.board.drawn.card.tooltip == ""
     assert_no_leak(app)
+
+
+def test_two_seat_trade_takes_the_opponents_card_by_click():
+    """With one other seat the builder fills the seat itself; the opponent's cards must
+    still be clickable for the rest of the (seat, card) pair (LS-2 Let's Trade)."""
+    from playtest.engine import Match
+    for seed in range(400):
+        m = Match("lazy_sunday", 2, seed=seed)
+        for mv in ("0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "0 draw"):
+            m.play(mv)
+        if m.view(0)["drawn"]["card"]["name"] == "Let's Trade":
+            break
+    app = make_app(2, {0: "human", 1: "human"}, seed=seed)
+    app.play(Move.parse("0 peek 0 1")), app.play(Move.parse("0 done"))
+    app.unlock(1)
+    app.play(Move.parse("1 peek 0 1")), app.play(Move.parse("1 done"))
+    app.unlock(0)
+    app.play(Move.parse("0 draw"))
+    app.moves.select("trade")
+    app.card_clicked(0, 2)
+    assert app.moves.prefix == [2, 1] and (1, 3) in app._clickable()
+    app.card_clicked(1, 3)
+    assert str(app.match.moves[-1]) == "0 trade 2 1 3"

@@ -222,7 +222,8 @@ class MoveBuilder:
             for seat_arg, pos_arg in self.card_args.get(kind, ()):
                 si, pi = self._pair_raw(kind, seat_arg, pos_arg)
                 idx = [i for i in (si, pi) if i is not None]
-                if not idx or min(idx) != len(prefix):
+                rest = [i for i in idx if i >= len(prefix)]      # filled ones match via the prefix
+                if not rest or min(rest) != len(prefix):
                     continue
                 for m in self.moves:
                     if m.kind == kind and list(m.args[:len(prefix)]) == prefix and len(m.args) > max(idx):
@@ -248,11 +249,15 @@ class MoveBuilder:
             if seat_arg is None and seat != self.seat:
                 continue
             raw = self._pair_raw(kind, seat_arg, pos_arg)
-            idx = [i for i in raw if i is not None]
-            if not idx or min(idx) != len(prefix) or max(idx) - min(idx) + 1 != len(idx):
-                continue
             values = {raw[0]: seat, raw[1]: pos}
-            new = list(prefix) + [values[i] for i in sorted(idx)]
+            # part of the pair may be filled already (e.g. the only other seat): it must match
+            filled = [i for i in raw if i is not None and i < len(prefix)]
+            rest = sorted(i for i in raw if i is not None and i >= len(prefix))
+            if not rest or rest != list(range(len(prefix), len(prefix) + len(rest))):
+                continue
+            if any(prefix[i] != values[i] for i in filled):
+                continue
+            new = list(prefix) + [values[i] for i in rest]
             if any(m.kind == kind and list(m.args[:len(new)]) == new for m in self.moves):
                 return new
         return None

@@ -148,7 +148,7 @@ class _SeatPanel:
 
     def __init__(self, board: "ChoreRaceBoard", seat: int):
         self.label = w.HTML()
-        self.tableau = CardRow(lambda pos: board.chore_clicked(seat, pos))
+        self.tableau = CardRow(lambda pos: board.app.card_clicked(seat, pos))
         self.hand = CardRow(lambda pos: board.hand_clicked(seat, pos))
         self.passing = CardRow()
         self.widget = w.VBox([self.label, w.HBox([self.tableau.widget, self.hand.widget, self.passing.widget],
@@ -218,7 +218,6 @@ class ChoreRaceBoard(GameBoard):
         self.chore_discard.show(f"Chore discard: {len(gone)}",
                                 **({"face_up": True, "title": gone[-1], "kind": "chore",
                                     "tooltip": CHORE_TEXT.get(gone[-1], "")} if gone else {"face_up": None}))
-        clickable = set(clickable) | self._their_chore_clickable()
         revealed = {r["seat"]: r["hand"] for r in view["revealed"]}
         hand_clicks = self._hand_clickable(view)
         pending = view["pending"] or {}
@@ -501,28 +500,6 @@ class ChoreRaceBoard(GameBoard):
         if sum(c["name"] == chore["name"] and c["progress"] == chore["progress"] for c in tableau) > 1:
             text += f" (chore {value + 1})"
         return f"seat {seat}: {text}" if theirs else text
-
-    # --- chore clicks ---------------------------------------------------------------------
-    def _their_chore_clickable(self) -> set[tuple[int, int]]:
-        """Opponent chores a click would use for a Chore Swap whose opponent seat was filled
-        in by itself (one opponent): the shared move builder maps a click to a (seat,
-        chore) pair only while both are still open (CR-11)."""
-        builder = self.app.moves
-        if builder.kind != "swap" or len(builder.prefix) != 2 or not builder.enabled:
-            return set()
-        return {(builder.prefix[1], m.args[2]) for m in builder.moves
-                if m.kind == "swap" and list(m.args[:2]) == builder.prefix}
-
-    def chore_clicked(self, seat: int, pos: int) -> None:
-        """A chore of ``seat``'s tableau was clicked: the opponent's chore of a Chore Swap
-        whose opponent is already known, else whatever the move builder makes of it."""
-        builder = self.app.moves
-        if self.app.open_moves.kind is None and (seat, pos) in self._their_chore_clickable():
-            builder.choose(2, pos)
-            if builder._complete() is not None and not builder.play_button.disabled:
-                builder.play_button.click()
-            return
-        self.app.card_clicked(seat, pos)
 
 
 def make_app(seats: int = 3, players: Mapping[int, str] | None = None, options: Mapping | None = None,
