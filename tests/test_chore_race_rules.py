@@ -447,6 +447,13 @@ def test_CR15_catch_up_draws_2_at_0_vp_while_an_opponent_has_5():
         assert m.view(SPECTATOR)["hand_sizes"][0] == 3 + drawn
 
 
+def test_CR15_catch_up_is_not_flagged_under_fill_to_7():
+    """CR-15 with draw_rule "fill_to_7" (CR-3): the hand is filled anyway, so no seat is
+    shown as catching up."""
+    m = arrange(new_match(2, draw_rule="fill_to_7"), hands={0: ["done"] * 3}, vp=[0, 5], turn=1)
+    assert m.view(1)["catch_up"] == [False, False]
+
+
 def test_CR16_reaching_8_protects_until_the_next_turn_once_per_player():
     """CR-16: no Inspection/Delegate/Swap/Attic on the leader until their next turn;
     Teamwork is not in the list; protection comes only once."""

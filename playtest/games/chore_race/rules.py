@@ -850,7 +850,8 @@ class ChoreRace(Game):
         n = self.seats
         vp = s.vp
         best = max(vp)      # CR-15: a seat at 0 VP is behind whoever holds the max, if 5+
-        catch_up = [v == 0 and best >= CATCH_UP_VP for v in vp]
+        # CR-15 changes nothing under draw_rule "fill_to_7" (the hand is filled anyway)
+        catch_up = [v == 0 and best >= CATCH_UP_VP and self.options.draw_rule == "one" for v in vp]
         pending = s.pending
         complete = self._complete(s, s.turn_seat) if s.phase == "score" else []
         return {

@@ -479,7 +479,7 @@ class NightShift(Game):
             drawn.append(deck.pop())
         hand.extend(drawn)
         names = ", ".join(self.cards[c].name for c in drawn) or "nothing"
-        return Event(f"Seat {seat} draws {len(drawn)} card(s){shuffled}.",
+        return Event(f"Seat {seat} draws {_cards(len(drawn))}{shuffled}.",
                      {seat: f"Seat {seat} (you) draws {names}{shuffled}."})
 
     def _refill(self, s) -> None:
@@ -507,7 +507,7 @@ class NightShift(Game):
         s.baskets[seat].extend(c for c in shift if not self.cards[c].structure)
         hand.clear()
         s.shifts[seat] = kept
-        events = [Event(f"Seat {seat} ends Shift {s.shift}. Lights Out: {out} card(s) to the Laundry Basket.")]
+        events = [Event(f"Seat {seat} ends Shift {s.shift}. Lights Out: {_cards(out)} to the Laundry Basket.")]
         events.append(self._draw(s, seat, HAND_SIZE))
         limit = self.options.turn_limit
         if not s.supply or s.shift >= limit:
@@ -565,3 +565,8 @@ class NightShift(Game):
             "outcome": r and {"finished": r.finished, "winners": list(r.winners), "scores": list(r.scores),
                               "reason": r.reason},
         }
+
+
+def _cards(n: int) -> str:
+    """ "1 card", "5 cards" for the log."""
+    return f"{n} card" if n == 1 else f"{n} cards"
