@@ -6,8 +6,8 @@ otherwise, and prints the address of the dashboard index.
 from __future__ import annotations
 
 import argparse
+import os
 import socket
-import subprocess
 import sys
 from pathlib import Path
 
@@ -66,10 +66,9 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     print(f"Serving the playtest dashboards from {folder}", flush=True)
     print(f"Open http://{args.ip}:{args.port}/voila/render/index.ipynb  (Ctrl+C stops)", flush=True)
-    try:
-        return subprocess.call(voila_command(folder, args.port, args.ip))
-    except KeyboardInterrupt:
-        return 0
+    command = voila_command(folder, args.port, args.ip)
+    # become Voilà, so that a signal to this process (Ctrl+C, kill) stops the server itself
+    os.execv(command[0], command)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -502,25 +502,26 @@ def test_dashboard_intros_hold_for_any_seat_count():
 
 
 # --- autosave -----------------------------------------------------------------------
-def autosave_file(tmp=None):
-    from playtest.widgets.autosave import autosave_path
-    return autosave_path("toy")
+def autosave_files():
+    """The toy game's autosave files, newest first."""
+    from playtest.widgets.autosave import saved_paths
+    return saved_paths("toy")
 
 
 def test_autosave_after_every_move_then_resume_restores_match_and_seats():
     import os
-    path = autosave_file()
-    assert str(path).startswith(os.environ["PLAYTEST_AUTOSAVE_DIR"])
-    app = toy_app({1: "random", 2: "heuristic" if False else "random"}, seed=None)
-    assert not path.exists() and app.resume_box.layout.display == "none"
+    app = toy_app({1: "random", 2: "random"}, seed=None)
+    assert autosave_files() == [] and app.resume_box.layout.display == "none"
     step(app)
     step(app)
+    [path] = autosave_files()
+    assert str(path).startswith(os.environ["PLAYTEST_AUTOSAVE_DIR"]) and path == app.autosave_path
     data = json.loads(path.read_text())
     assert data["format"] == "playtest.autosave" and data["players"] == {"1": "random", "2": "random"}
     assert data["record"]["moves"] == [str(m) for m in app.match.moves]
     seed, moves, fp = app.match.seed, list(app.match.moves), app.match.fingerprint()
     states = json.dumps([x.get_state() for x in _instances.values()], default=str)
-    assert str(path) not in states and str(seed) not in states or seed < 1000
+    assert str(path) not in states and f'"seed": {seed}' not in states and str(seed) not in states
     w.Widget.close_all()
     # "reload the page": a new app of the same game, with another first game
     again = GameApp("toy", ToyBoard, 2, {}, seed=77)
@@ -533,13 +534,28 @@ def test_autosave_after_every_move_then_resume_restores_match_and_seats():
     assert again.players == {1: "random", 2: "random"} and again.humans == [0]
     assert not again.seed_chosen and again.resume_box.layout.display == "none"
     assert again.new_game.config()[:2] == (3, {0: "human", 1: "random", 2: "random"})
+    step(again)
+    assert autosave_files() == [path] and again.autosave_path == path   # plays on in the same file
+
+
+def test_two_games_on_one_server_keep_separate_autosaves():
+    """Two people playing at once (two pages) never overwrite each other's save; a new
+    page offers the newest unfinished game and says older ones are kept."""
+    first, second = toy_app({1: "random", 2: "random"}), toy_app({1: "random", 2: "random"})
+    step(first)
+    step(second)
+    files = autosave_files()
+    assert len(files) == 2 and {first.autosave_path, second.autosave_path} == set(files)
+    third = toy_app({1: "random", 2: "random"})
+    assert third.saved is not None and "1 older unfinished game kept too" in third.resume_note.value
+    third.discard_button.click()
+    assert autosave_files() == files[1:]
 
 
 def test_autosave_discard_finish_and_corrupt_file():
-    path = autosave_file()
     app = toy_app({1: "random", 2: "random"})
     step(app)
-    assert path.exists()
+    [path] = autosave_files()
     again = toy_app({1: "random", 2: "random"})
     again.discard_button.click()
     assert not path.exists() and again.resume_box.layout.display == "none"
@@ -547,11 +563,12 @@ def test_autosave_discard_finish_and_corrupt_file():
         if again.match.outcome() is not None:
             break
         step(again)
-        assert path.exists() == (again.match.outcome() is None)
-    assert again.match.outcome() is not None and not path.exists()
+        assert again.autosave_path.exists() == (again.match.outcome() is None)
+    assert again.match.outcome() is not None and autosave_files() == []
     path.write_text('{"format": "playtest.autosave", "version": 1, "game": "toy", "rec')
     broken = toy_app({1: "random", 2: "random"})   # never a crash: a one-line notice
     assert broken.resume_box.layout.display == "flex" and "could not be read" in broken.resume_note.value
     assert broken.resume_button.layout.display == "none" and broken.banner.message == ""
-    step(broken)                                  # the next move overwrites it
-    assert json.loads(path.read_text())["game"] == "toy" and broken.resume_box.layout.display == "none"
+    assert autosave_files() == [] and path.with_suffix(".corrupt").exists()   # set aside, kept
+    step(broken)
+    assert autosave_files() == [broken.autosave_path] and broken.resume_box.layout.display == "none"

@@ -119,7 +119,8 @@ class GameApp:
         resume_box, resume_button, discard_button, resume_note: the offer to resume an
             unfinished autosaved game, shown when the app starts and one exists.
         saved: the unfinished :class:`~playtest.widgets.autosave.Autosave` on offer, or
-            None. autosave_path: where this game is autosaved (None: autosave off).
+            None. autosave_path: where the game on the table is autosaved (None: not
+            yet saved, or autosave off).
 
     Raises:
         OptionError: bad seat count, options or bot names for the first game.
@@ -130,8 +131,10 @@ class GameApp:
                  options: Mapping | None = None, seed: int | None = None, start: bool = True,
                  preset: str | None = None, click_guard: float | None = None, autosave: bool = True):
         self.game = get_game(game)
-        self.autosave_path = _autosave_path(self.game.name) if autosave else None
+        self.autosave = autosave
+        self.autosave_path = None
         self.saved: "autosave.Autosave | None" = None
+        self._saved_path = None
         self._drawing = False
         self.default_players = dict(players or {})
         self.table: Table | None = None
@@ -271,6 +274,7 @@ class GameApp:
         try:
             table.run_bots()
             self.table, self.players, self.seed_chosen = table, dict(bots), seed_chosen
+            self.autosave_path = None          # a new game gets its own file at its first save
             self.control = self.unlocked = None
             self.banner.clear()
             self.refresh()
@@ -314,36 +318,42 @@ class GameApp:
     def _autosave(self) -> None:
         """Save the game on the server (after every move); a finished game deletes its
         save. The first save of a new game replaces an unfinished one still on offer."""
-        path = self.autosave_path
-        if path is None or self.table is None:
+        if not self.autosave or self.table is None:
             return
+        if self.autosave_path is None:
+            self.autosave_path = autosave.new_path(self.game.name)
         if self.match.outcome() is not None:
-            path.unlink(missing_ok=True)
+            self.autosave_path.unlink(missing_ok=True)
         else:
-            autosave.write(path, self.match, self.players, self.seed_chosen)
+            autosave.write(self.autosave_path, self.match, self.players, self.seed_chosen)
         self._hide_offer()
 
     def _offer_saved(self) -> None:
         """Offer to resume an unfinished autosaved game of this game, if there is one;
         a save that cannot be read is ignored with a one-line notice."""
-        path = self.autosave_path
-        if path is None or not path.exists():
+        paths = autosave.saved_paths(self.game.name) if self.autosave else []
+        if not paths:
             return
+        path = paths[0]
         try:
             saved = autosave.read(path, self.game.name)
         except Exception as exc:  # noqa: BLE001 - a bad save must never stop the app
             self.saved = None
+            kept = path.with_suffix(".corrupt")      # kept for a look by hand, never offered again
+            path.replace(kept)
             self.resume_note.value = (f"<i>An autosaved {html.escape(self.game.title)} game could not be read "
-                                      f"and was ignored ({html.escape(str(exc)[:200])}).</i>")
+                                      f"and was set aside as {html.escape(kept.name)} "
+                                      f"({html.escape(str(exc)[:200])}).</i>")
             self.resume_button.layout.display = self.discard_button.layout.display = "none"
             self.resume_box.layout.display = "flex"
             return
         if saved.match.outcome() is not None:
             path.unlink(missing_ok=True)
             return
-        self.saved = saved
-        self.resume_note.value = ("<b>You have an unfinished game.</b> Resume it, or discard it; "
-                                  "your first move in another game replaces it.")
+        self.saved, self._saved_path = saved, path
+        more = f" ({len(paths) - 1} older unfinished game{'s' if len(paths) > 2 else ''} kept too)" if len(paths) > 1 else ""
+        self.resume_note.value = (f"<b>An unfinished game was saved on this server.</b> Resume it, or "
+                                  f"discard it{more}.")
         self.resume_button.description = f"Resume your unfinished game ({saved.describe()})"
         self.resume_button.layout.display = self.discard_button.layout.display = None
         self.resume_box.layout.display = "flex"
@@ -363,6 +373,7 @@ class GameApp:
         if saved is None:
             raise RecordError("there is no autosaved game to resume")
         self._seat(saved.match, saved.players, saved.seed_chosen)
+        self.autosave_path = self._saved_path           # play on in the same file
         seats = saved.match.game.seats
         self.new_game.seats.value = seats
         for seat in range(seats):
@@ -371,8 +382,8 @@ class GameApp:
 
     def discard_saved(self) -> None:
         """Delete the autosaved game on offer and keep the game on the table."""
-        if self.saved is not None and self.autosave_path is not None:
-            self.autosave_path.unlink(missing_ok=True)
+        if self.saved is not None:
+            self._saved_path.unlink(missing_ok=True)
         self._hide_offer()
 
     # --- time travel -------------------------------------------------------------
@@ -468,6 +479,3 @@ class GameApp:
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
 
-
-def _autosave_path(name: str):
-    return autosave.autosave_path(name)

@@ -12,14 +12,16 @@ The file is a small JSON wrapper around the record::
      "record": {...the match record...}}
 
 ``players`` lists the bot seats (seat -> bot name); every other seat is human. It lives
-in ``$PLAYTEST_AUTOSAVE_DIR`` or, by default, ``~/.cache/playtest/autosave/<game>.json``,
-and is written atomically (a crash mid-write never leaves half a file).
+in ``$PLAYTEST_AUTOSAVE_DIR`` or, by default, ``~/.cache/playtest/autosave/<game>/``, one
+file per game in progress (the newest unfinished one is offered for resuming), and is
+written atomically (a crash mid-write never leaves half a file).
 """
 from __future__ import annotations
 
 import datetime
 import json
 import os
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,9 +39,28 @@ def autosave_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "playtest" / "autosave"
 
 
-def autosave_path(game_name: str) -> Path:
-    """The autosave file of a game (by registry name)."""
-    return autosave_dir() / f"{game_name}.json"
+KEEP = 20  # unfinished saves kept per game; older ones are pruned
+
+
+def game_dir(game_name: str) -> Path:
+    """The folder of one game's autosaves (by registry name)."""
+    return autosave_dir() / game_name
+
+
+def new_path(game_name: str) -> Path:
+    """A fresh autosave file for a game just started: one file per game in progress, so
+    two people playing on one server never overwrite each other's save."""
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return game_dir(game_name) / f"{stamp}-{uuid.uuid4().hex[:8]}.json"
+
+
+def saved_paths(game_name: str) -> list[Path]:
+    """The autosave files of a game, newest first; all but the newest ``KEEP`` are
+    deleted on the way."""
+    paths = sorted(game_dir(game_name).glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in paths[KEEP:]:
+        old.unlink(missing_ok=True)
+    return paths[:KEEP]
 
 
 @dataclass
