@@ -224,6 +224,19 @@ def test_hotseat_privacy_hides_every_hand():
     assert_no_leak(app)
 
 
+def test_no_claim_while_the_device_changes_hands():
+    """Behind the privacy screen the Done it! panel is hidden: a claim then would be made
+    in the name of the seat that just handed the device over (LS-5 in hotseat)."""
+    app = make_app(2, {0: "human", 1: "human"}, seed=8)
+    for seat in (0, 1):
+        app.privacy.button.click()
+        app.play(Move.parse(f"{seat} peek 0 1"))
+        app.play(Move.parse(f"{seat} done"))
+    assert app.privacy.shown and app.open_box.layout.display == "none"
+    app.privacy.button.click()
+    assert not app.privacy.shown and app.open_box.layout.display != "none"
+
+
 def test_hidden_drawn_pile_keeps_no_card_name():
     """Once the drawn card is kept or discarded, the hidden drawn-card slot must not keep
     its name in the synced state (it leaked to the next hotseat player before)."""

@@ -445,7 +445,9 @@ class GameApp:
                 "Game over." if over else "" if mine else "Waiting for another seat." if self.viewer is not None else "")
         decision = (id(match), match.cursor, len(match.moves), self.viewer)
         self.moves.show(self.viewer, mine, view, enabled=live, note=note, decision=decision)
-        claimers = [s for s in humans if live and self.table.open_moves(s)]
+        # behind the privacy screen nobody acts: the device is changing hands, and a claim
+        # now would be made in the name of whoever the panel last showed
+        claimers = [s for s in humans if live and not locked and self.table.open_moves(s)]
         options = [(f"seat {s}", s) for s in claimers]
         # the claimer follows the seat on screen: a newly confirmed seat claims as itself
         follow = self.viewer is not None and self.viewer != self._claim_viewer and self.viewer in claimers
