@@ -103,3 +103,29 @@ def page_html(page) -> str:
 def launch_chromium(playwright):
     """The system Chromium, headless, with the flags that work in a sandboxed container."""
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+@contextlib.contextmanager
+def dashboard_page(link: str, ready: str, height: int = 1100, timeout: float = 120.0):
+    """Serve the dashboards, open the index in headless Chromium, follow the link named
+    ``link`` and wait for the CSS selector ``ready``. Yields ``(page, frames, errors,
+    base)``: the Playwright page, every websocket frame the page received (text or
+    bytes), the page's uncaught errors, and the server's base URL. Skips (fails in CI)
+    without Chromium; closes the browser and stops the server at the end."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    frames: list = []
+    errors: list[str] = []
+    with dashboard_server(timeout=timeout) as base, sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": height})
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{base}/voila/render/index.ipynb", timeout=timeout * 1000)
+            page.get_by_role("link", name=link).click()
+            page.wait_for_selector(ready, timeout=timeout * 1000)
+            yield page, frames, errors, base
+        finally:
+            browser.close()

@@ -25,7 +25,7 @@ import time
 from collections import Counter
 
 import pytest
-from browser_support import dashboard_server, guard_wait, launch_chromium, require_chromium
+from browser_support import dashboard_page, guard_wait
 
 from playtest import Match
 from playtest.games.chore_race import CARDS
@@ -134,95 +134,79 @@ def snapshot(page) -> tuple[int, Counter, str]:
 
 
 def test_play_a_quick_game_in_the_browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    frames: list = []
     snapshots, reactions = [], []
-    with dashboard_server() as base, sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1200})
-            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
+    with dashboard_page("Chore Race", ".cr-seat .pt-card", height=1200) as (page, frames, errors, base):
 
-            page.goto(f"{base}/voila/render/index.ipynb", timeout=120_000)
-            page.get_by_role("link", name="Chore Race").click()
-            page.wait_for_selector(".cr-seat .pt-card", timeout=180_000)
+        # a new game: 2 seats (seat 1 stays the heuristic bot), Quick Game, fixed seed
+        page.locator(".pt-app").get_by_text("New game", exact=True).click()
+        page.locator(".widget-dropdown", has_text="Seats").locator("select").select_option(label="2")
+        page.locator(".widget-dropdown", has_text="Preset").locator("select").select_option(label="Quick Game")
+        page.locator(".widget-text", has_text="Seed").locator("input").fill(str(SEED))
+        page.wait_for_timeout(500)
+        frames_at_start = len(frames)      # the page's first game (3 seats) is not ours
+        page.get_by_role("button", name="Start new game").click()
+        page.wait_for_function("[...document.querySelectorAll('.cr-seat')].filter(e => e.offsetParent).length === 2",
+                               timeout=60_000)
+        page.wait_for_function("document.querySelector('.pt-status').innerText.includes('first to 10 VP')",
+                               timeout=60_000)
+        assert "Seat 1 (heuristic bot)" in page.inner_text(".pt-table")
 
-            # a new game: 2 seats (seat 1 stays the heuristic bot), Quick Game, fixed seed
-            page.locator(".pt-app").get_by_text("New game", exact=True).click()
-            page.locator(".widget-dropdown", has_text="Seats").locator("select").select_option(label="2")
-            page.locator(".widget-dropdown", has_text="Preset").locator("select").select_option(label="Quick Game")
-            page.locator(".widget-text", has_text="Seed").locator("input").fill(str(SEED))
-            page.wait_for_timeout(500)
-            frames_at_start = len(frames)      # the page's first game (3 seats) is not ours
-            page.get_by_role("button", name="Start new game").click()
-            page.wait_for_function("[...document.querySelectorAll('.cr-seat')].filter(e => e.offsetParent).length === 2",
-                                   timeout=60_000)
-            page.wait_for_function("document.querySelector('.pt-status').innerText.includes('first to 10 VP')",
-                                   timeout=60_000)
-            assert "Seat 1 (heuristic bot)" in page.inner_text(".pt-table")
+        for _ in range(80):
+            labels = settle(page)
+            snapshots.append(snapshot(page))
+            assert not page.locator(".pt-error").is_visible(), page.locator(".pt-error").inner_text()
+            if over(page):
+                break
+            before = move_number(page)
+            chores, hand = my_rows(page)
+            answer = next((x for x in REACTIONS if x in labels), None) or next(
+                (x for x in labels if x.startswith("Let the ")), None)
+            if answer:
+                reactions.append((page.locator(".cr-prompt").inner_text(), answer))
+                if len(reactions) == 1:
+                    page.screenshot(path=SCREENSHOT.replace(".png", "_prompt.png"), full_page=True)
+                click_move(page, answer)
+                wait_moved(page, before)
+            elif "Place a Done" in labels or "Place my own Done" in labels:
+                click_move(page, "Place a Done" if "Place a Done" in labels else "Place my own Done")
+                then_card(page, before, lambda: chores.first)
+            elif "Score a chore" in labels:
+                click_move(page, "Score a chore")
+                then_card(page, before, lambda: page.locator(".cr-seat").first.locator(".pt-clickable").first)
+            elif any(x.startswith(("Steal", "Attic")) for x in labels):
+                click_move(page, next(x for x in labels if x.startswith(("Steal", "Attic"))))
+                then_card(page, before, lambda: page.locator(".cr-seat").nth(1).locator(".pt-clickable").first)
+            elif any(x.startswith("Pass ") for x in labels):
+                label = next(x for x in labels if x.startswith("Pass "))
+                click_move(page, label)
+                for i in range(int(label.split()[1])):
+                    hand.nth(i).click()
+                    page.wait_for_timeout(300)
+                page.locator(".pt-controls").get_by_role("button", name="Play", exact=True).click()
+                wait_moved(page, before)
+            elif "Play Finally! (+3)" in labels or "Play Done" in labels:
+                target = best_chore(page)
+                if len(snapshots) == 3:
+                    page.screenshot(path=SCREENSHOT, full_page=True)
+                click_move(page, "Play Finally! (+3)" if "Play Finally! (+3)" in labels else "Play Done")
+                then_card(page, before, lambda: chores.nth(target))
+            elif "End play step" in labels:
+                click_move(page, "End play step")
+                wait_moved(page, before)
+            else:
+                raise AssertionError(f"unexpected moves offered: {labels}")
+        assert over(page), "the game did not end within 80 decisions"
+        assert not page.locator(".pt-error").is_visible()
+        assert not errors, errors
+        status = page.locator(".pt-status").inner_text()
+        assert "winner: seat" in status
 
-            for _ in range(80):
-                labels = settle(page)
-                snapshots.append(snapshot(page))
-                assert not page.locator(".pt-error").is_visible(), page.locator(".pt-error").inner_text()
-                if over(page):
-                    break
-                before = move_number(page)
-                chores, hand = my_rows(page)
-                answer = next((x for x in REACTIONS if x in labels), None) or next(
-                    (x for x in labels if x.startswith("Let the ")), None)
-                if answer:
-                    reactions.append((page.locator(".cr-prompt").inner_text(), answer))
-                    if len(reactions) == 1:
-                        page.screenshot(path=SCREENSHOT.replace(".png", "_prompt.png"), full_page=True)
-                    click_move(page, answer)
-                    wait_moved(page, before)
-                elif "Place a Done" in labels or "Place my own Done" in labels:
-                    click_move(page, "Place a Done" if "Place a Done" in labels else "Place my own Done")
-                    then_card(page, before, lambda: chores.first)
-                elif "Score a chore" in labels:
-                    click_move(page, "Score a chore")
-                    then_card(page, before, lambda: page.locator(".cr-seat").first.locator(".pt-clickable").first)
-                elif any(x.startswith(("Steal", "Attic")) for x in labels):
-                    click_move(page, next(x for x in labels if x.startswith(("Steal", "Attic"))))
-                    then_card(page, before, lambda: page.locator(".cr-seat").nth(1).locator(".pt-clickable").first)
-                elif any(x.startswith("Pass ") for x in labels):
-                    label = next(x for x in labels if x.startswith("Pass "))
-                    click_move(page, label)
-                    for i in range(int(label.split()[1])):
-                        hand.nth(i).click()
-                        page.wait_for_timeout(300)
-                    page.locator(".pt-controls").get_by_role("button", name="Play", exact=True).click()
-                    wait_moved(page, before)
-                elif "Play Finally! (+3)" in labels or "Play Done" in labels:
-                    target = best_chore(page)
-                    if len(snapshots) == 3:
-                        page.screenshot(path=SCREENSHOT, full_page=True)
-                    click_move(page, "Play Finally! (+3)" if "Play Finally! (+3)" in labels else "Play Done")
-                    then_card(page, before, lambda: chores.nth(target))
-                elif "End play step" in labels:
-                    click_move(page, "End play step")
-                    wait_moved(page, before)
-                else:
-                    raise AssertionError(f"unexpected moves offered: {labels}")
-            assert over(page), "the game did not end within 80 decisions"
-            assert not page.locator(".pt-error").is_visible()
-            assert not errors, errors
-            status = page.locator(".pt-status").inner_text()
-            assert "winner: seat" in status
-
-            # the record (offered without warning now the game is over) tells us what seat 0 saw
-            page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
-            page.get_by_role("button", name="Save record").click()
-            href = page.locator("a.pt-download").get_attribute("href", timeout=20_000)
-            record = base64.b64decode(href.split(",", 1)[1]).decode()
-            page.screenshot(path=SCREENSHOT.replace(".png", "_end.png"), full_page=True)
-        finally:
-            browser.close()
+        # the record (offered without warning now the game is over) tells us what seat 0 saw
+        page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
+        page.get_by_role("button", name="Save record").click()
+        href = page.locator("a.pt-download").get_attribute("href", timeout=20_000)
+        record = base64.b64decode(href.split(",", 1)[1]).decode()
+        page.screenshot(path=SCREENSHOT.replace(".png", "_end.png"), full_page=True)
 
     assert reactions, "seat 0 never answered a reaction prompt"
     assert any(answer in REACTIONS for _, answer in reactions), reactions

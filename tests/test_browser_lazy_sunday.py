@@ -18,7 +18,7 @@ import re
 import time
 
 import pytest
-from browser_support import dashboard_server, guard_wait, launch_chromium, page_html, require_chromium
+from browser_support import dashboard_page, guard_wait, page_html
 
 from playtest import Match
 from playtest.games.lazy_sunday import LazySunday
@@ -132,148 +132,132 @@ def wait_for_moves(page, timeout=30.0) -> list[str]:
 
 
 def test_play_a_round_in_the_browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
+    with dashboard_page("Lazy Sunday", ".pt-card", height=1100) as (page, frames, errors, base):
+        assert not page.locator(".pt-resume").is_visible()
+        rules = page.locator(".pt-app").get_by_text("How to play", exact=True)
+        assert rules.is_visible() and not page.locator(".pt-rules").is_visible()   # closed at first
 
-    frames: list = []
-    with dashboard_server() as base, sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1100})
-            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
+        # never lose a game: play a few moves in the page's first game, reload, resume
+        assert wait_for_moves(page) == ["Peek at 2 of my cards"]
+        click_move(page, "Peek at 2 of my cards")
+        page.locator(".pt-row").first.locator(".pt-card").nth(0).click()
+        page.wait_for_timeout(300)
+        page.locator(".pt-row").first.locator(".pt-card").nth(1).click()
+        click_move(page, "Done looking")
+        move_button(page, "Done looking").wait_for(state="hidden", timeout=30_000)
+        wait_for_moves(page)
+        played, logged = move_number(page), last_logged(page)
+        assert played >= 2 and logged == str(played)
+        page.reload()
+        page.wait_for_selector(".pt-card", timeout=120_000)
+        resume = page.locator(".pt-resume button", has_text="Resume your unfinished game")
+        resume.wait_for(state="visible", timeout=30_000)
+        assert f"4 seats: seat 0 human, seats 1–3 heuristic bot; {played} moves, saved at" in resume.inner_text()
+        assert move_number(page) == 0
+        resume.click()
+        page.wait_for_function(f"document.querySelector('.pt-timeline').innerText.includes('Move {played} (live)')",
+                               timeout=30_000)
+        assert last_logged(page) == logged and not page.locator(".pt-resume").is_visible()
+        assert wait_for_moves(page)[0] == "Draw from the deck"
+        page.screenshot(path=SCREENSHOT.replace(".png", "_resumed.png"), full_page=True)
 
-            page.goto(f"{base}/voila/render/index.ipynb", timeout=120_000)
-            page.get_by_role("link", name="Lazy Sunday").click()
-            page.wait_for_selector(".pt-card", timeout=120_000)
-            assert not page.locator(".pt-resume").is_visible()
-            rules = page.locator(".pt-app").get_by_text("How to play", exact=True)
-            assert rules.is_visible() and not page.locator(".pt-rules").is_visible()   # closed at first
+        # a new 3-seat game: seat 0 human, two bots (the panel's defaults)
+        page.locator(".pt-app").get_by_text("New game", exact=True).click()
+        page.locator(".widget-dropdown", has_text="Seats").locator("select").select_option(label="3")
+        frames_at_start = len(frames)      # the page's first game (4 seats) is not ours
+        page.get_by_role("button", name="Start new game").click()
+        page.wait_for_function("document.querySelectorAll('.pt-row').length === 3 || "
+                               "[...document.querySelectorAll('.pt-row')].filter(e => e.offsetParent).length === 3")
+        page.wait_for_timeout(500)
+        assert "Seat 2 (heuristic bot)" in page.inner_text(".pt-table")
 
-            # never lose a game: play a few moves in the page's first game, reload, resume
-            assert wait_for_moves(page) == ["Peek at 2 of my cards"]
-            click_move(page, "Peek at 2 of my cards")
-            page.locator(".pt-row").first.locator(".pt-card").nth(0).click()
-            page.wait_for_timeout(300)
-            page.locator(".pt-row").first.locator(".pt-card").nth(1).click()
-            click_move(page, "Done looking")
-            move_button(page, "Done looking").wait_for(state="hidden", timeout=30_000)
-            wait_for_moves(page)
-            played, logged = move_number(page), last_logged(page)
-            assert played >= 2 and logged == str(played)
-            page.reload()
-            page.wait_for_selector(".pt-card", timeout=120_000)
-            resume = page.locator(".pt-resume button", has_text="Resume your unfinished game")
-            resume.wait_for(state="visible", timeout=30_000)
-            assert f"4 seats: seat 0 human, seats 1–3 heuristic bot; {played} moves, saved at" in resume.inner_text()
-            assert move_number(page) == 0
-            resume.click()
-            page.wait_for_function(f"document.querySelector('.pt-timeline').innerText.includes('Move {played} (live)')",
-                                   timeout=30_000)
-            assert last_logged(page) == logged and not page.locator(".pt-resume").is_visible()
-            assert wait_for_moves(page)[0] == "Draw from the deck"
-            page.screenshot(path=SCREENSHOT.replace(".png", "_resumed.png"), full_page=True)
+        # setup: peek at the first two cards by clicking them
+        labels = wait_for_moves(page)
+        assert labels == ["Peek at 2 of my cards"]
+        click_move(page, "Peek at 2 of my cards")
+        my_cards = page.locator(".pt-row").first.locator(".pt-card")
+        my_cards.nth(0).click()
+        page.wait_for_timeout(300)
+        my_cards.nth(1).click()
+        page.wait_for_selector(".pt-row .pt-card.pt-looking")
+        assert page.locator(".pt-row .pt-face").count() == 2
+        click_move(page, "Done looking")
+        move_button(page, "Done looking").wait_for(state="hidden", timeout=30_000)
 
-            # a new 3-seat game: seat 0 human, two bots (the panel's defaults)
-            page.locator(".pt-app").get_by_text("New game", exact=True).click()
-            page.locator(".widget-dropdown", has_text="Seats").locator("select").select_option(label="3")
-            frames_at_start = len(frames)      # the page's first game (4 seats) is not ours
-            page.get_by_role("button", name="Start new game").click()
-            page.wait_for_function("document.querySelectorAll('.pt-row').length === 3 || "
-                                   "[...document.querySelectorAll('.pt-row')].filter(e => e.offsetParent).length === 3")
-            page.wait_for_timeout(500)
-            assert "Seat 2 (heuristic bot)" in page.inner_text(".pt-table")
-
-            # setup: peek at the first two cards by clicking them
+        turns, cursor_before_call, late_checked = 0, None, False
+        for _ in range(60):
             labels = wait_for_moves(page)
-            assert labels == ["Peek at 2 of my cards"]
-            click_move(page, "Peek at 2 of my cards")
-            my_cards = page.locator(".pt-row").first.locator(".pt-card")
-            my_cards.nth(0).click()
-            page.wait_for_timeout(300)
-            my_cards.nth(1).click()
-            page.wait_for_selector(".pt-row .pt-card.pt-looking")
-            assert page.locator(".pt-row .pt-face").count() == 2
-            click_move(page, "Done looking")
-            move_button(page, "Done looking").wait_for(state="hidden", timeout=30_000)
-
-            turns, cursor_before_call, late_checked = 0, None, False
-            for _ in range(60):
-                labels = wait_for_moves(page)
-                status = page.locator(".pt-status").inner_text()
-                if "Match over" in status:
-                    break
-                if "NOT ME!" in labels and turns >= 2:
-                    cursor_before_call = int(re.search(r"Move (\d+)", page.locator(".pt-timeline").inner_text())[1])
-                    page.screenshot(path=SCREENSHOT, full_page=True)
-                    frames_before_call = len(frames)
-                    html_before_call = page_html(page)
-                    click_move(page, "NOT ME!")
-                    page.wait_for_function("document.querySelector('.pt-status').innerText.includes('Match over')",
-                                           timeout=30_000)
-                elif "Draw from the deck" in labels:
-                    click_move(page, "Draw from the deck", double=True)     # the second click must do nothing
-                    move_button(page, "Discard it").wait_for(state="visible", timeout=30_000)
-                    # the drawn card shows face-up to its drawer, beside the DONE top
-                    page.wait_for_function("document.querySelectorAll('.pt-pile .pt-face').length === 2",
-                                           timeout=30_000)
-                    if not late_checked:
-                        page.evaluate(ARM_LATE_CLICK)
-                    click_move(page, "Discard it", double=True)
-                    move_button(page, "Discard it").wait_for(state="hidden", timeout=30_000)
-                    turns += 1
-                    if not late_checked:
-                        page.wait_for_function("window.__late !== null", timeout=40_000)
-                        late = page.evaluate("window.__late")
-                        if late >= 0:       # the next decision came and the late click hit it: ignored
-                            late_checked = True
-                            page.wait_for_timeout(1000)
-                            assert move_button(page, "Draw from the deck").is_visible()
-                            assert not move_button(page, "Discard it").is_visible(), "a late click drew a card"
-                elif labels:
-                    click_move(page, labels[0])
-                    page.wait_for_timeout(1000)
-                assert not page.locator(".pt-error").is_visible(), page.locator(".pt-error").inner_text()
             status = page.locator(".pt-status").inner_text()
-            assert "Match over" in status and "NOT ME! called by seat" in status
-            assert cursor_before_call is not None, "seat 0 never called NOT ME!"
-            assert late_checked, "the late second click was never tried"
-            scores = page.locator(".pt-scores")
-            assert scores.is_visible() and "round 1" in scores.inner_text() and "total" in scores.inner_text()
-            assert not page.locator(".pt-error").is_visible()
-            assert not errors, errors
+            if "Match over" in status:
+                break
+            if "NOT ME!" in labels and turns >= 2:
+                cursor_before_call = int(re.search(r"Move (\d+)", page.locator(".pt-timeline").inner_text())[1])
+                page.screenshot(path=SCREENSHOT, full_page=True)
+                frames_before_call = len(frames)
+                html_before_call = page_html(page)
+                click_move(page, "NOT ME!")
+                page.wait_for_function("document.querySelector('.pt-status').innerText.includes('Match over')",
+                                       timeout=30_000)
+            elif "Draw from the deck" in labels:
+                click_move(page, "Draw from the deck", double=True)     # the second click must do nothing
+                move_button(page, "Discard it").wait_for(state="visible", timeout=30_000)
+                # the drawn card shows face-up to its drawer, beside the DONE top
+                page.wait_for_function("document.querySelectorAll('.pt-pile .pt-face').length === 2",
+                                       timeout=30_000)
+                if not late_checked:
+                    page.evaluate(ARM_LATE_CLICK)
+                click_move(page, "Discard it", double=True)
+                move_button(page, "Discard it").wait_for(state="hidden", timeout=30_000)
+                turns += 1
+                if not late_checked:
+                    page.wait_for_function("window.__late !== null", timeout=40_000)
+                    late = page.evaluate("window.__late")
+                    if late >= 0:       # the next decision came and the late click hit it: ignored
+                        late_checked = True
+                        page.wait_for_timeout(1000)
+                        assert move_button(page, "Draw from the deck").is_visible()
+                        assert not move_button(page, "Discard it").is_visible(), "a late click drew a card"
+            elif labels:
+                click_move(page, labels[0])
+                page.wait_for_timeout(1000)
+            assert not page.locator(".pt-error").is_visible(), page.locator(".pt-error").inner_text()
+        status = page.locator(".pt-status").inner_text()
+        assert "Match over" in status and "NOT ME! called by seat" in status
+        assert cursor_before_call is not None, "seat 0 never called NOT ME!"
+        assert late_checked, "the late second click was never tried"
+        scores = page.locator(".pt-scores")
+        assert scores.is_visible() and "round 1" in scores.inner_text() and "total" in scores.inner_text()
+        assert not page.locator(".pt-error").is_visible()
+        assert not errors, errors
 
-            # the record (offered without warning now the game is over) tells us what seat 0 saw
-            page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
-            page.get_by_role("button", name="Save record").click()
-            href = page.locator("a.pt-download").get_attribute("href", timeout=10_000)
-            record = base64.b64decode(href.split(",", 1)[1]).decode()
-            link = page.locator("a.pt-download").evaluate(
-                "a => { const s = getComputedStyle(a); return [s.backgroundColor, s.display, s.textDecorationLine]; }")
-            assert link[0] not in ("rgba(0, 0, 0, 0)", "transparent") and link[1] == "inline-block", link
-            page.screenshot(path=SCREENSHOT.replace(".png", "_end.png"), full_page=True)
+        # the record (offered without warning now the game is over) tells us what seat 0 saw
+        page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
+        page.get_by_role("button", name="Save record").click()
+        href = page.locator("a.pt-download").get_attribute("href", timeout=10_000)
+        record = base64.b64decode(href.split(",", 1)[1]).decode()
+        link = page.locator("a.pt-download").evaluate(
+            "a => { const s = getComputedStyle(a); return [s.backgroundColor, s.display, s.textDecorationLine]; }")
+        assert link[0] not in ("rgba(0, 0, 0, 0)", "transparent") and link[1] == "inline-block", link
+        page.screenshot(path=SCREENSHOT.replace(".png", "_end.png"), full_page=True)
 
-            # loading a bad record or another game's record: a clear banner, the game stays
-            status = page.locator(".pt-status").inner_text()
-            bad = Match("lazy_sunday", 4, seed=1).record().model_dump()
-            bad["moves"] = ["0 draw"]                       # illegal at setup: a long message
-            upload(page, "bad.json", json.dumps(bad).encode())
-            page.wait_for_selector(".pt-error", state="visible", timeout=30_000)
-            assert "Legal moves" in page.locator(".pt-error").inner_text()
-            ok = page.locator(".pt-error").get_by_role("button", name="OK")
-            whole = ok.evaluate("b => [b.innerText.trim(), b.scrollWidth <= b.clientWidth, b.offsetWidth]")
-            page.screenshot(path=SCREENSHOT.replace(".png", "_banner.png"), full_page=True)
-            assert whole[0] == "OK" and whole[1] and whole[2] >= 50, whole
-            ok.click()
-            page.wait_for_selector(".pt-error", state="hidden", timeout=30_000)
-            other = Match("chore_race", 3, seed=2).to_json()
-            upload(page, "cr.json", other.encode())
-            page.wait_for_selector(".pt-error", state="visible", timeout=30_000)
-            assert "this is a Chore Race record" in page.locator(".pt-error").inner_text()
-            assert page.locator(".pt-status").inner_text() == status
-        finally:
-            browser.close()
+        # loading a bad record or another game's record: a clear banner, the game stays
+        status = page.locator(".pt-status").inner_text()
+        bad = Match("lazy_sunday", 4, seed=1).record().model_dump()
+        bad["moves"] = ["0 draw"]                       # illegal at setup: a long message
+        upload(page, "bad.json", json.dumps(bad).encode())
+        page.wait_for_selector(".pt-error", state="visible", timeout=30_000)
+        assert "Legal moves" in page.locator(".pt-error").inner_text()
+        ok = page.locator(".pt-error").get_by_role("button", name="OK")
+        whole = ok.evaluate("b => [b.innerText.trim(), b.scrollWidth <= b.clientWidth, b.offsetWidth]")
+        page.screenshot(path=SCREENSHOT.replace(".png", "_banner.png"), full_page=True)
+        assert whole[0] == "OK" and whole[1] and whole[2] >= 50, whole
+        ok.click()
+        page.wait_for_selector(".pt-error", state="hidden", timeout=30_000)
+        other = Match("chore_race", 3, seed=2).to_json()
+        upload(page, "cr.json", other.encode())
+        page.wait_for_selector(".pt-error", state="visible", timeout=30_000)
+        assert "this is a Chore Race record" in page.locator(".pt-error").inner_text()
+        assert page.locator(".pt-status").inner_text() == status
 
     match = Match.from_json(record)
     assert match.moves[0].seat == 0 and str(match.moves[0]) == "0 peek 0 1"

@@ -19,7 +19,7 @@ import time
 from collections import Counter
 
 import pytest
-from browser_support import dashboard_server, guard_wait, launch_chromium, require_chromium
+from browser_support import dashboard_page, guard_wait
 from browser_support import page_html as browser_page_html
 
 from playtest import Match
@@ -70,92 +70,76 @@ def click_and_wait(page, label: str, timeout: float = 60.0) -> None:
 
 
 def test_play_a_short_game_in_the_browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
+    with dashboard_page("Night Shift", ".ns-actions button", height=1250, timeout=180) as (page, frames, errors, base):
+        assert "Shift 1 of 50" in page.locator(".pt-status").inner_text()
 
-    frames: list = []
-    with dashboard_server(timeout=180) as base, sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1250})
-            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
+        # a short game from the new-game panel: turn_limit 6, a fixed seed
+        page.locator(".pt-app").get_by_text("New game", exact=True).click()
+        assert page.locator(".widget-dropdown", has_text="Preset").locator("select").input_value() != ""
+        limit = page.locator(".widget-text", has_text="turn_limit").locator("input")
+        limit.fill(str(TURN_LIMIT))
+        limit.press("Enter")
+        seed = page.locator(".widget-text", has_text="Seed").locator("input")
+        seed.fill(str(SEED))
+        seed.press("Enter")
+        page.wait_for_timeout(500)
+        frames_at_start = len(frames)      # the page's first game (Shift limit 50) is not ours
+        page.get_by_role("button", name="Start new game").click()
+        page.wait_for_function(f"document.querySelector('.pt-status').innerText.includes('Shift 1 of {TURN_LIMIT}')",
+                               timeout=60_000)
+        assert "Seat 1 (heuristic bot)" in page.inner_text(".pt-table")
 
-            page.goto(f"{base}/voila/render/index.ipynb", timeout=180_000)
-            page.get_by_role("link", name="Night Shift").click()
-            page.wait_for_selector(".ns-actions button", timeout=180_000)
-            assert "Shift 1 of 50" in page.locator(".pt-status").inner_text()
+        # Activate is shown as unavailable; clicking it gives the NS-9 reason
+        activate = page.get_by_role("button", name="Activate an ability (1 Action)")
+        assert activate.is_visible() and "NS-9" in page.locator(".ns-why").inner_text()
+        activate.click()
+        page.wait_for_selector(".pt-error", state="visible", timeout=30_000)
+        assert "NS-9" in page.locator(".pt-error").inner_text()
+        page.locator(".pt-error").get_by_role("button", name="OK").click()
+        page.wait_for_selector(".pt-error", state="hidden", timeout=30_000)
 
-            # a short game from the new-game panel: turn_limit 6, a fixed seed
-            page.locator(".pt-app").get_by_text("New game", exact=True).click()
-            assert page.locator(".widget-dropdown", has_text="Preset").locator("select").input_value() != ""
-            limit = page.locator(".widget-text", has_text="turn_limit").locator("input")
-            limit.fill(str(TURN_LIMIT))
-            limit.press("Enter")
-            seed = page.locator(".widget-text", has_text="Seed").locator("input")
-            seed.fill(str(SEED))
-            seed.press("Enter")
-            page.wait_for_timeout(500)
-            frames_at_start = len(frames)      # the page's first game (Shift limit 50) is not ours
-            page.get_by_role("button", name="Start new game").click()
-            page.wait_for_function(f"document.querySelector('.pt-status').innerText.includes('Shift 1 of {TURN_LIMIT}')",
-                                   timeout=60_000)
-            assert "Seat 1 (heuristic bot)" in page.inner_text(".pt-table")
-
-            # Activate is shown as unavailable; clicking it gives the NS-9 reason
-            activate = page.get_by_role("button", name="Activate an ability (1 Action)")
-            assert activate.is_visible() and "NS-9" in page.locator(".ns-why").inner_text()
-            activate.click()
-            page.wait_for_selector(".pt-error", state="visible", timeout=30_000)
-            assert "NS-9" in page.locator(".pt-error").inner_text()
-            page.locator(".pt-error").get_by_role("button", name="OK").click()
-            page.wait_for_selector(".pt-error", state="hidden", timeout=30_000)
-
-            bought = shot = False
-            my_moves = 0
-            for _ in range(60):
-                status = page.locator(".pt-status").inner_text()
-                if "Game over" in status:
-                    break
-                labels = actions(page)
-                assert labels, f"no action offered to seat 0; {status}"
-                assert_backs_blank(page)
-                nap = next((x for x in labels if x.startswith("Buy Nap Token")), None)
-                play = next((x for x in labels if x.startswith("Play ")), None)
-                if nap and not bought and "Shift 3" in status:
-                    click_and_wait(page, nap)
-                    bought = True
-                elif play:
-                    click_and_wait(page, play)
-                else:
-                    if not shot and "Shift 3" in status:
-                        page.evaluate("document.querySelector('.pt-app').scrollIntoView()")
-                        page.screenshot(path=SCREENSHOT)
-                        shot = True
-                    click_and_wait(page, next(x for x in labels if x.startswith("End Shift")))
-                my_moves += 1
-                assert not page.locator(".pt-error").is_visible(), page.locator(".pt-error").inner_text()
+        bought = shot = False
+        my_moves = 0
+        for _ in range(60):
             status = page.locator(".pt-status").inner_text()
-            assert "Game over" in status and f"Shift {TURN_LIMIT} was the last" in status, status
-            assert "Care Points" in status
-            assert actions(page) == []
-            assert not page.locator(".pt-error").is_visible()
-            assert not errors, errors
-            assert bought and shot
+            if "Game over" in status:
+                break
+            labels = actions(page)
+            assert labels, f"no action offered to seat 0; {status}"
             assert_backs_blank(page)
-            page_html = html.unescape(browser_page_html(page))
-            faces = Counter(t.split("\n")[0].strip() for t in page.eval_on_selector_all(
-                ".pt-face", "els => els.map(e => e.innerText)"))
+            nap = next((x for x in labels if x.startswith("Buy Nap Token")), None)
+            play = next((x for x in labels if x.startswith("Play ")), None)
+            if nap and not bought and "Shift 3" in status:
+                click_and_wait(page, nap)
+                bought = True
+            elif play:
+                click_and_wait(page, play)
+            else:
+                if not shot and "Shift 3" in status:
+                    page.evaluate("document.querySelector('.pt-app').scrollIntoView()")
+                    page.screenshot(path=SCREENSHOT)
+                    shot = True
+                click_and_wait(page, next(x for x in labels if x.startswith("End Shift")))
+            my_moves += 1
+            assert not page.locator(".pt-error").is_visible(), page.locator(".pt-error").inner_text()
+        status = page.locator(".pt-status").inner_text()
+        assert "Game over" in status and f"Shift {TURN_LIMIT} was the last" in status, status
+        assert "Care Points" in status
+        assert actions(page) == []
+        assert not page.locator(".pt-error").is_visible()
+        assert not errors, errors
+        assert bought and shot
+        assert_backs_blank(page)
+        page_html = html.unescape(browser_page_html(page))
+        faces = Counter(t.split("\n")[0].strip() for t in page.eval_on_selector_all(
+            ".pt-face", "els => els.map(e => e.innerText)"))
 
-            page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
-            page.get_by_role("button", name="Save record").click()
-            href = page.locator("a.pt-download").get_attribute("href", timeout=30_000)
-            record = base64.b64decode(href.split(",", 1)[1]).decode()
-            page.evaluate("document.querySelector('.pt-app').scrollIntoView()")
-            page.screenshot(path=SCREENSHOT.replace(".png", "_end.png"))
-        finally:
-            browser.close()
+        page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
+        page.get_by_role("button", name="Save record").click()
+        href = page.locator("a.pt-download").get_attribute("href", timeout=30_000)
+        record = base64.b64decode(href.split(",", 1)[1]).decode()
+        page.evaluate("document.querySelector('.pt-app').scrollIntoView()")
+        page.screenshot(path=SCREENSHOT.replace(".png", "_end.png"))
 
     match = Match.from_json(record)
     assert match.seed == SEED and match.game.options.turn_limit == TURN_LIMIT

@@ -24,6 +24,8 @@ import ipywidgets as w
 import pytest
 from ipywidgets.widgets.widget import _instances
 
+from widget_support import answer_builder, fresh_widgets, random_seating  # noqa: F401 (autouse fixture)
+
 from playtest import Match, Move
 from playtest.games.chore_race import CARDS
 from playtest.games.chore_race.widget import CARD_TEXT, make_app
@@ -32,13 +34,6 @@ from playtest.widgets.components import BLANK
 
 ACTIONS = [a.name for a in CARDS.action]
 NAME = re.compile(r"(?<![\w'])(" + "|".join(re.escape(n) for n in ACTIONS) + r")(?![\w'])")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_widgets():
-    w.Widget.close_all()      # every live widget below belongs to the app under test
-    yield
-    w.Widget.close_all()
 
 
 def names_in(text: str) -> set[str]:
@@ -168,21 +163,13 @@ def random_step(app, rng: random.Random, mischief: bool = True) -> None:
         if cards and rng.random() < 0.7:
             rng.choice(cards).click()
             continue
-        dropdowns = [d for d in builder.arg_box.children if isinstance(d, w.Dropdown) and d.index is None]
-        if dropdowns:
-            dropdowns[0].value = rng.choice(dropdowns[0].options)[1]
-        elif not builder.play_button.disabled:
-            builder.play_button.click()
-        else:
-            builder.cancel_button.click()
+        answer_builder(builder, rng)
 
 
 @pytest.mark.parametrize("game", range(8))
 def test_no_hidden_card_reaches_any_widget(game):
     rng = random.Random(game)
-    seats = rng.randint(2, 5)
-    humans = rng.sample(range(seats), rng.randint(1, min(3, seats)))
-    players = {s: "human" if s in humans else rng.choice(["random", "heuristic"]) for s in range(seats)}
+    seats, humans, players = random_seating(rng, 2, 5)
     app = make_app(seats, players, options={"target_vp": rng.choice([8, 10])}, seed=rng.randrange(10**8, 2**31))
     assert_no_leak(app)
     switches = 0

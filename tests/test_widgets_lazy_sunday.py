@@ -7,9 +7,10 @@ import json
 import random
 import re
 
-import ipywidgets as w
 import pytest
 from ipywidgets.widgets.widget import _instances
+
+from widget_support import answer_builder, fresh_widgets, random_seating  # noqa: F401 (autouse fixture)
 
 from playtest import Move
 from playtest.games.lazy_sunday import LazySunday
@@ -19,13 +20,6 @@ from playtest.widgets.components import BLANK
 
 NAMES = sorted(set(LazySunday(2).cards.names))
 PATTERNS = {name: re.compile(r"(?<![\w'])" + re.escape(name) + r"(?![\w'])") for name in NAMES}
-
-
-@pytest.fixture(autouse=True)
-def _fresh_widgets():
-    w.Widget.close_all()      # every live widget below belongs to the app under test
-    yield
-    w.Widget.close_all()
 
 
 def names_in(text: str) -> set[str]:
@@ -109,19 +103,13 @@ def random_step(app, rng: random.Random, mischief: bool = True) -> None:
             seat, pos = rng.choice(cards)
             app.board.rows[seat].box.children[pos].click()
             continue
-        dropdowns = [d for d in builder.arg_box.children if isinstance(d, w.Dropdown) and d.index is None]
-        if dropdowns:
-            dropdowns[0].value = rng.choice(dropdowns[0].options)[1]
-        else:
-            builder.play_button.click()
+        answer_builder(builder, rng)
 
 
 @pytest.mark.parametrize("game", range(8))
 def test_no_hidden_card_reaches_any_widget(game):
     rng = random.Random(game)
-    seats = rng.randint(2, 6)
-    humans = rng.sample(range(seats), rng.randint(1, min(3, seats)))
-    players = {s: "human" if s in humans else rng.choice(["random", "heuristic"]) for s in range(seats)}
+    seats, humans, players = random_seating(rng, 2, 6)
     app = make_app(seats, players, options={"rounds": rng.randint(1, 2)}, seed=rng.randrange(10**8, 2**31))
     assert_no_leak(app)
     for _ in range(400):

@@ -13,6 +13,8 @@ import ipywidgets as w
 import pytest
 from ipywidgets.widgets.widget import _instances
 
+from widget_support import fresh_widgets  # noqa: F401 (autouse fixture)
+
 from playtest import Move
 from playtest.games.night_shift import NightShift
 from playtest.games.night_shift.widget import make_app
@@ -23,13 +25,6 @@ NAMES = sorted({c.name for c in NightShift.CARD_SPECS})
 # "Nap Token stack" and "Nap Tokens" name the pile, not a card
 PATTERNS = {n: re.compile(r"(?<![\w'])" + re.escape(n) + r"(?![\w']| stack)") for n in NAMES}
 LL, CC = "Laundry Load", "Chore Chart"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_widgets():
-    w.Widget.close_all()      # every live widget below belongs to the app under test
-    yield
-    w.Widget.close_all()
 
 
 def counts(text: str) -> Counter:
