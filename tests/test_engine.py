@@ -283,7 +283,7 @@ def test_negative_seed_is_refused():
 
 @pytest.mark.parametrize("content, message", [
     (b"", "the file is empty"), (b"\xff\xfe\x00binary", "not a text file"),
-    (b'{"format": "playtest.record", "version": 7}', "format version 7; this kit reads version 1"),
+    (b'{"format": "playtest.record", "version": 7}', "format version 7; this kit reads versions 1, 2"),
 ])
 def test_unreadable_record_files_raise_record_error(tmp_path, content, message):
     path = tmp_path / "bad.json"
@@ -296,3 +296,19 @@ def test_loading_a_folder_or_missing_file_raises_record_error(tmp_path):
     for path in (tmp_path, tmp_path / "missing.json"):
         with pytest.raises(RecordError, match="cannot read the record"):
             Match.load(path)
+
+
+# --- pinned setups and record versions -------------------------------------------------
+def test_a_game_without_SETUP_refuses_a_pinned_setup_by_name():
+    with pytest.raises(OptionError, match="cannot pin its setup.*deck"):
+        Match("toy", 2, seed=1, setup={"deck": [1, 2]})
+
+
+def test_version_1_records_still_load_and_are_saved_as_version_2():
+    m = play_some(new(seed=3), 8)
+    old = json.loads(m.to_json())
+    assert old["version"] == 2 and old["setup"] == {}
+    del old["setup"]
+    old["version"] = 1
+    again = Match.from_json(json.dumps(old))
+    assert again.fingerprint() == m.fingerprint() and json.loads(again.to_json())["version"] == 2

@@ -111,6 +111,9 @@ class Game(ABC):
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Named option sets a playtester picks in one click (e.g. Night Shift's
     ``"with reshuffle"``): preset name -> options."""
+    SETUP: ClassVar[Mapping[str, str]] = {}
+    """What a pinned setup (:meth:`pin`) may fix: key -> what its value means. Empty
+    for a game that cannot pin its setup."""
 
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None):
         if type(seats) is not int or not self.min_seats <= seats <= self.max_seats:
@@ -179,6 +182,21 @@ class Game(ABC):
     @abstractmethod
     def outcome(self, state) -> Outcome | None:
         """None while the game goes on."""
+
+    def pin(self, state, setup: Mapping[str, Any]) -> None:
+        """Fix what the deal left to chance (deck order, each seat's cards, discard pile:
+        the keys of ``SETUP``) in a freshly set-up ``state``, so a scenario rebuilds an
+        exact situation. Keys left out keep what the seeded deal gave. Updates
+        ``state.setup_events`` to describe the pinned deal.
+
+        Raises:
+            OptionError: an unknown key, or a value that names a card the game does not
+                have, uses more copies than exist, or does not fit the seat count; the
+                message names the key and what is allowed. ``state`` may be half-pinned
+                afterwards: callers pin a fresh state and discard it on error.
+        """
+        if setup:
+            raise OptionError(f"{self.title} cannot pin its setup (got {', '.join(map(str, setup))})")
 
     def explain(self, state, move: Move) -> tuple[str, str]:
         """Why ``move`` is illegal now: ``(ruling id, reason)``. Called only for moves

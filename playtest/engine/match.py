@@ -21,7 +21,8 @@ from .moves import Move
 from .registry import get_game
 
 RECORD_FORMAT = "playtest.record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+READ_VERSIONS = (1, 2)  # version 1 had no pinned setup
 
 
 def write_atomically(path: str | os.PathLike, text: str) -> Path:
@@ -43,19 +44,21 @@ def write_atomically(path: str | os.PathLike, text: str) -> Path:
 class Record(BaseModel):
     """A saved match, as versioned JSON.
 
-    Fields: ``format`` (always ``"playtest.record"``), ``version`` (1), ``game`` (registry
-    name), ``seats`` (int), ``options`` (name -> value), ``seed`` (int, the G-3 stream's
-    seed), ``moves`` (move text forms, in order).
+    Fields: ``format`` (always ``"playtest.record"``), ``version`` (2; 1 is read too),
+    ``game`` (registry name), ``seats`` (int), ``options`` (name -> value), ``seed`` (int,
+    the G-3 stream's seed), ``setup`` (the pinned setup, key -> value, see
+    :meth:`Game.pin`; empty for a plain deal), ``moves`` (move text forms, in order).
     """
 
     model_config = ConfigDict(extra="forbid")
 
     format: Literal["playtest.record"] = RECORD_FORMAT
-    version: Literal[1] = RECORD_VERSION
+    version: Literal[1, 2] = RECORD_VERSION
     game: str
     seats: int = Field(ge=1)
     options: dict[str, Any] = {}
     seed: int
+    setup: dict[str, Any] = {}
     moves: list[str] = []
 
 
@@ -69,19 +72,23 @@ class Match:
         seed: the seed of the game's random stream (G-3); None draws a fresh one, which
             is kept in the record.
         keep_log: False skips building log events (simulations).
+        setup: a pinned setup (key -> value, see :meth:`Game.pin` and ``Game.SETUP``)
+            applied over the seeded deal; None or empty for a plain deal.
 
     Raises:
-        OptionError: unknown game, seat count out of range, or a bad option.
+        OptionError: unknown game, seat count out of range, a bad option or a bad
+            pinned setup.
     """
 
     def __init__(self, game: str | type[Game], seats: int, options: Mapping[str, Any] | None = None,
-                 seed: int | None = None, keep_log: bool = True):
+                 seed: int | None = None, keep_log: bool = True, setup: Mapping[str, Any] | None = None):
         self.game: Game = get_game(game)(seats, options)
         if seed is None:
             seed = secrets.randbelow(2**31)
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise OptionError(f"the seed must be a whole number 0 or more, not {seed!r}")
         self.seed = seed
+        self.setup: dict[str, Any] = dict(setup or {})
         self.keep_log = keep_log
         self.moves: list[Move] = []      # the whole record line, even when rewound
         self._restart()
@@ -190,6 +197,8 @@ class Match:
 
     def _restart(self) -> None:
         self.state = self.game.new_state(random.Random(self.seed))
+        if self.setup:
+            self.game.pin(self.state, self.setup)
         self._applied = 0
         self._legal: dict[int, list[Move]] = {}
         self.log: list[tuple[int, Event]] = []
@@ -215,7 +224,7 @@ class Match:
         """A new match that shares the first ``n`` moves (default: the cursor) and goes
         on from there. This match is left untouched."""
         n = self._applied if n is None else n
-        other = Match(type(self.game), self.game.seats, self.options_dict(), self.seed, self.keep_log)
+        other = Match(type(self.game), self.game.seats, self.options_dict(), self.seed, self.keep_log, self.setup)
         other.moves = list(self.moves[:n])
         other.goto(n)
         return other
@@ -228,7 +237,7 @@ class Match:
     def record(self) -> Record:
         """The record of the whole line (all moves, even past a rewound cursor)."""
         return Record(game=self.game.name, seats=self.game.seats, options=self.options_dict(),
-                      seed=self.seed, moves=[str(m) for m in self.moves])
+                      seed=self.seed, setup=self.setup, moves=[str(m) for m in self.moves])
 
     def to_json(self) -> str:
         """The record as versioned JSON text."""
@@ -249,9 +258,9 @@ class Match:
                 returned half-loaded.
         """
         if isinstance(record, Mapping) and record.get("format") == RECORD_FORMAT and record.get("version") not in (
-                None, RECORD_VERSION):
+                None, *READ_VERSIONS):
             raise RecordError(f"this record is format version {record.get('version')!r}; this kit reads "
-                              f"version {RECORD_VERSION}")
+                              f"versions {', '.join(map(str, READ_VERSIONS))}")
         try:
             record = record if isinstance(record, Record) else Record.model_validate(record)
         except ValidationError as exc:
@@ -259,7 +268,7 @@ class Match:
             raise RecordError(f"not a playtest record (format {RECORD_FORMAT!r} version {RECORD_VERSION}): "
                               f"{problems}") from None
         try:
-            match = cls(record.game, record.seats, record.options, record.seed, keep_log)
+            match = cls(record.game, record.seats, record.options, record.seed, keep_log, record.setup)
         except OptionError as exc:
             raise RecordError(f"record cannot be set up: {exc}") from None
         for number, text in enumerate(record.moves, 1):
