@@ -1,0 +1,69 @@
+"""Speed work must not change a single game: these seeded bot games are pinned.
+
+Each case plays one whole game with bots (``play_game``) and compares the record's moves
+(as a digest of their text forms), the number of moves, the game's random stream at the
+end (G-3: every random event drew from it in the same order) and the outcome with pinned
+values taken before the engine was optimised. A failure here means an optimisation
+changed what the rules or the bots do, which replays of saved games would notice.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from playtest.engine import IllegalMove, Match, Move, Table, play_game
+
+MIXED_3 = {0: "heuristic", 1: "random", 2: "heuristic"}
+MIXED_6 = {seat: ("heuristic", "random")[seat % 2] for seat in range(6)}
+
+# (game, seats, bots, options, seed) -> (moves, digest of the move texts, digest of the
+# random stream's final state, winners, scores)
+PINNED = [
+    (("lazy_sunday", 2, "random", {}, 1), (11, "bd92fbb8762ee7a9", "36cad67b19ad913d", (0,), (0, 48))),
+    (("lazy_sunday", 4, "random", {}, 2), (26, "a2d452f6e4ac22ce", "192480326beeda31", (0,), (28, 49, 38, 50))),
+    (("lazy_sunday", 4, "heuristic", {}, 3), (75, "49c203e78b1101b5", "ca9307feb2aed242", (0,), (0, 27, 6, 9))),
+    (("lazy_sunday", 7, "heuristic", {}, 4),
+     (169, "20695c7da4ec3745", "2978085b3eed4b74", (3,), (50, 27, 29, 15, 25, 32, 28))),
+    (("lazy_sunday", 3, MIXED_3, {"match_to": 100}, 5),
+     (107, "e683929873f69376", "ca6420e744a809c0", (0,), (12, 149, 72))),
+    (("chore_race", 2, "random", {}, 1), (139, "3997671e8fb5e614", "73340cbb33bec52a", (0,), (15.0, 8.0))),
+    (("chore_race", 4, "random", {}, 2),
+     (263, "aff0bf53d3e6aee8", "7ea9832d6644e420", (3,), (7.0, 10.0, 4.0, 16.0))),
+    (("chore_race", 4, "heuristic", {}, 3),
+     (148, "604a9b43bdaeb4ff", "1c4eb87112615c19", (1,), (11.0, 16.0, 14.0, 14.0))),
+    (("chore_race", 6, MIXED_6, {}, 4),
+     (188, "0cfae927ea2021b0", "9fa91ea822cdcb4c", (2,), (8.0, 4.0, 17.0, 5.0, 12.0, 2.0))),
+    (("night_shift", 2, "random", {}, 1), (55, "446d4ee55f79c4b0", "6a47c3fe24604da0", (), (1, 1))),
+    (("night_shift", 2, "heuristic", {}, 2), (62, "0bea0f7b870f5781", "192480326beeda31", (), (4, 4))),
+    (("night_shift", 2, {0: "heuristic", 1: "random"}, {}, 3),
+     (59, "d9ee60c9a8d79fbf", "0f05feacd40951c3", (0,), (4, 1))),
+]
+IDS = [f"{game}-{seats}-{bots if isinstance(bots, str) else 'mixed'}-{seed}"
+       for (game, seats, bots, _, seed), _ in PINNED]
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("case, pinned", PINNED, ids=IDS)
+def test_seeded_bot_games_play_exactly_as_pinned(case, pinned):
+    game, seats, bots, options, seed = case
+    match, outcome = play_game(game, seats, bots, options, seed=seed)
+    got = (len(match.moves), digest("\n".join(map(str, match.moves))),
+           digest(repr(match.state.rng.getstate())), outcome.winners, outcome.scores)
+    assert got == pinned
+
+
+@pytest.mark.parametrize("case, pinned", PINNED[::2], ids=IDS[::2])
+def test_the_log_setting_changes_nothing_and_the_record_replays_identically(case, pinned):
+    game, seats, bots, options, seed = case
+    quiet, _ = play_game(game, seats, bots, options, seed=seed, keep_log=False)
+    logged, _ = play_game(game, seats, bots, options, seed=seed, keep_log=True)
+    assert quiet.moves == logged.moves
+    assert quiet.fingerprint() == logged.fingerprint()
+    assert not quiet.log and logged.log
+    replayed = Match.from_json(quiet.to_json())
+    assert replayed.fingerprint() == quiet.fingerprint()
+    assert [str(m) for m in replayed.moves] == [str(m) for m in quiet.moves]
