@@ -22,7 +22,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Mapping
+from typing import Any, ClassVar, Iterable, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -212,6 +212,26 @@ class Game(ABC):
         """What a bot at ``seat`` decides from: its view plus what that seat remembers
         having seen (perfect recall). Defaults to :meth:`view`."""
         return self.view(state, seat)
+
+    # --- balance-lab hooks (playtest.lab.simulate); optional, cheap, read-only -------
+    def turns_played(self, state) -> int | None:
+        """Turns played so far, counted as G-4's ``max_turns`` counts them; None (the
+        default) for a game that does not count turns."""
+        return None
+
+    def leaders(self, state) -> tuple[int, ...] | None:
+        """The seats ahead right now by the game's own measure of who would win (ties:
+        several seats), for the balance lab's lead changes (Ludii's LeadChange). Called
+        after every move of a simulation, so keep it cheap. None (the default): the game
+        does not say, and lead changes are not counted."""
+        return None
+
+    def card_counts(self, state, move: Move | None) -> Iterable[tuple[str, int, str]]:
+        """Per-card counters for the balance lab: ``(counter, seat, card name)`` triples,
+        each adding 1, e.g. ``("played", 2, "Excuse")``. Called after each ``move`` has
+        been applied, and once more with ``move=None`` when the game is over (for
+        end-of-game counters such as ``"kept"``). Default: no card counters."""
+        return ()
 
     def check(self, state, move: Move, legal: list[Move]) -> None:
         """Raise :class:`IllegalMove` (naming the ruling and the legal alternatives)

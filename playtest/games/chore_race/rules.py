@@ -887,6 +887,29 @@ class ChoreRace(Game):
                 "finished": s.result[0], "winners": list(s.result[1]), "scores": list(s.vp), "reason": s.result[2]},
         }
 
+    # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
+    _PLAYED_KEY = {"done": "done", "finally": "finally", "inspection": "inspection", "delegate": "delegate",
+                   "teamwork": "teamwork", "swap": "swap", "meeting": "meeting", "later": "later",
+                   "excuse": "excuse", "dodge": "later"}  # move kind -> the action card it plays
+
+    def turns_played(self, s):
+        """Turns begun so far (G-4 counts these)."""
+        return s.turns
+
+    def leaders(self, s):
+        """The seats with the most VP (CR-17)."""
+        best = max(s.vp)
+        return tuple(seat for seat, vp in enumerate(s.vp) if vp == best)
+
+    def card_counts(self, s, move):
+        """``played``: an action card played from the hand, reactions included (a Done
+        placed through Delegate or Teamwork counts for that card); ``scored``: each chore
+        a seat completed (CR-14), counted when the game ends."""
+        if move is None:
+            return [("scored", seat, self.chores[c].name) for seat, pile in enumerate(s.scored) for c in pile]
+        key = self._PLAYED_KEY.get(move.kind)
+        return (("played", move.seat, self.key_name[key]),) if key else ()
+
     # --- explanations --------------------------------------------------------------------
     def explain(self, s, move):
         """Why ``move`` is illegal now, as ``(ruling id, one sentence)``; covers every kind."""

@@ -623,6 +623,32 @@ class LazySunday(Game):
         view["memory"] = [[names[c] if known[c] & bit else None for c in lst] for lst in s.lists]
         return view
 
+    # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
+    def turns_played(self, s):
+        """Turns played so far (G-4 counts these)."""
+        return s.turns
+
+    def leaders(self, s):
+        """The seats with the lowest cumulative score plus current list effort (LS-9:
+        lowest wins); between rounds and at the end, the cumulative scores alone."""
+        if s.phase in _REVEAL_PHASES:
+            totals = s.scores
+        else:
+            effort = self.cards.efforts
+            totals = [score + sum(effort[c] for c in lst) for score, lst in zip(s.scores, s.lists)]
+        best = min(totals)
+        return tuple(seat for seat, total in enumerate(totals) if total == best)
+
+    def card_counts(self, s, move):
+        """``played``: an action card burned (LS-2); ``kept``: each card in a seat's list
+        when the match ends (the last round's lists)."""
+        names = self.cards.names
+        if move is None:
+            return [("kept", seat, names[c]) for seat, lst in enumerate(s.lists) for c in lst]
+        if move.kind in ACTIONS:  # the burned card lies on DONE, under the knocked-out one
+            return (("played", move.seat, names[s.done[-2] if move.kind == "knock_out" else s.done[-1]]),)
+        return ()
+
     # --- explaining refusals --------------------------------------------------------------
     def explain(self, s, move):
         """``(RULINGS id, one sentence)`` saying why ``move`` is illegal now (never raises)."""

@@ -529,6 +529,23 @@ class NightShift(Game):
         by = "Care Points" if s.care[0] != s.care[1] else "Patience (Care Points tied)"
         return Outcome(True, (win,), tuple(s.care), f"{why}; seat {win} wins on {by}")
 
+    # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
+    def turns_played(self, s):
+        """Shifts begun so far (G-4 counts Shifts)."""
+        return s.shift
+
+    def leaders(self, s):
+        """The seats ahead on Care Points, then Patience (NS-10's ranking)."""
+        key = [(s.care[p], s.patience[p]) for p in (0, 1)]
+        best = max(key)
+        return tuple(p for p in (0, 1) if key[p] == best)
+
+    def card_counts(self, s, move):
+        """``played``: a card played from the hand; ``bought``: a card bought (NS-4)."""
+        if move is not None and move.kind in ("play", "buy"):
+            return (("played" if move.kind == "play" else "bought", move.seat, move.args[0]),)
+        return ()
+
     # --- reading --------------------------------------------------------------------------
     def outcome(self, s) -> Outcome | None:
         """None while the game goes on; scores are Care Points (NS-10)."""
