@@ -183,6 +183,22 @@ class Game(ABC):
     def outcome(self, state) -> Outcome | None:
         """None while the game goes on."""
 
+    def decision_moves(self, state, seat: int) -> list[Move]:
+        """The legal moves of ``seat`` that answer a pending decision of that seat: the
+        legal moves without the open moves (empty when ``seat`` has no decision now).
+        The default filters :meth:`legal_moves`; a game with many open moves overrides
+        this and :meth:`open_moves` so that bots build only the list they read. The two
+        together must hold exactly the legal moves."""
+        legal = self.legal_moves(state, seat)
+        open_kinds = self.OPEN_MOVES
+        return [m for m in legal if m.kind not in open_kinds] if open_kinds else legal
+
+    def open_moves(self, state, seat: int) -> list[Move]:
+        """The legal open moves of ``seat`` now (kinds in ``OPEN_MOVES``); see
+        :meth:`decision_moves`."""
+        open_kinds = self.OPEN_MOVES
+        return [m for m in self.legal_moves(state, seat) if m.kind in open_kinds] if open_kinds else []
+
     def pin(self, state, setup: Mapping[str, Any]) -> None:
         """Fix what the deal left to chance (deck order, each seat's cards, discard pile:
         the keys of ``SETUP``) in a freshly set-up ``state``, so a scenario rebuilds an
