@@ -186,6 +186,11 @@ class LazySunday(Game):
     min_seats, max_seats = 2, 7
     OPEN_MOVES = frozenset({"claim"})
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+    SETUP = {  # a pinned round 1 (scenarios); who starts is the option first_player (G-2)
+        "lists": "one list of card names per seat, in position order, 2 or more cards each (LS-3)",
+        "done": "the DONE pile, bottom first (its last card is the top), 1 or more cards",
+        "deck_top": "the next cards drawn, top first; the rest of the deck stays in seeded order",
+    }
     PRESETS = {  # the rulebook's optional rules (LS-10)
         "one round": {}, "match to 100": {"match_to": 100},
         "match to 100, Great Escape": {"match_to": 100, "great_escape": True},
@@ -241,6 +246,37 @@ class LazySunday(Game):
         s.actor = s.start
         return [Event(f"Round {s.round}: seat {s.start} starts; DONE shows {self._label(s.done[0])}. "
                       f"Each seat peeks at 2 of its cards.")]
+
+    def pin(self, s, setup):
+        """Fix round 1's deal (keys of ``SETUP``): lists, DONE pile and the deck's top, by
+        card name (a name with copies takes any unused copy). Nobody has seen a list
+        card yet; the DONE cards are face up, known to all (LS-11).
+
+        Raises:
+            OptionError: an unknown key, card name or seat count, too many copies, a
+                list of fewer than 2 cards (each seat peeks at 2, LS-3) or an empty DONE.
+        """
+        from playtest.scenarios.pinning import card_names, check_keys, per_seat, pin_piles
+        check_keys(self, setup)
+        pinned = {}
+        if "lists" in setup:
+            for seat, names in enumerate(per_seat(setup["lists"], "lists", self.seats, minimum=2)):
+                pinned[f"lists[{seat}]"] = names
+        if "done" in setup:
+            pinned["done"] = card_names(setup["done"], "done", minimum=1)
+        if "deck_top" in setup:
+            pinned["deck_top"] = card_names(setup["deck_top"], "deck_top")
+        piles = {f"lists[{seat}]": lst for seat, lst in enumerate(s.lists)} | {"done": s.done, "deck_top": s.deck}
+        piles = pin_piles(self.title, self.cards.names, piles, {k: "deck_top" for k in piles if k != "deck_top"},
+                          ["deck_top"], pinned)
+        s.lists = [piles[f"lists[{seat}]"] for seat in range(self.seats)]
+        s.done, s.deck = piles["done"], piles["deck_top"]
+        s.known = [0] * len(self.cards.names)
+        for card in s.done:
+            s.known[card] = self.everyone
+        s.serial = len(s.done)
+        s.setup_events = [Event(f"Round 1 (pinned setup): seat {s.start} starts; DONE shows "
+                                f"{self._label(s.done[-1])}. Each seat peeks at 2 of its cards.")]
 
     # --- contract ---------------------------------------------------------------------
     def to_act(self, s):

@@ -1,0 +1,132 @@
+"""Helpers for a game's :meth:`Game.pin`: check a pinned setup's shape and rebuild the
+deal's piles with the named cards in place, keeping every card accounted for.
+
+A game describes its deal as *piles* (label -> card ids in the pile's own order) and
+*reservoirs* (the shuffled decks piles are dealt from, top last). Pinning a pile puts
+exactly the named cards there; pinning a reservoir fixes its top. Everything not named
+keeps what the seeded deal gave, except that a card taken by a pin from a pile that was
+not pinned is replaced by the next card of that pile's reservoir. Cards a pinned pile
+held before go to the bottom of its reservoir. So the cards are the same cards, just
+moved: no card is created or lost.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from playtest.engine import OptionError
+
+
+def check_keys(game, setup: Mapping[str, Any]) -> None:
+    """Refuse keys that are not in ``game.SETUP``.
+
+    Raises:
+        OptionError: naming the unknown keys and every key the game accepts, with its
+            meaning.
+    """
+    unknown = [k for k in setup if k not in game.SETUP]
+    if unknown:
+        allowed = "; ".join(f"{k}: {meaning}" for k, meaning in game.SETUP.items())
+        raise OptionError(f"{game.title} setup has no key {', '.join(map(repr, unknown))}; keys: {allowed}")
+
+
+def card_names(value: Any, key: str, minimum: int = 0, maximum: int | None = None) -> list[str]:
+    """``value`` as a list of card names.
+
+    Raises:
+        OptionError: not a list of strings, or a length outside minimum..maximum;
+            the message names ``key``.
+    """
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise OptionError(f"setup '{key}' is a list of card names, not {value!r}")
+    if len(value) < minimum or (maximum is not None and len(value) > maximum):
+        size = f"{minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
+        raise OptionError(f"setup '{key}' needs {size} cards, not {len(value)}")
+    return list(value)
+
+
+def per_seat(value: Any, key: str, seats: int, minimum: int = 0, maximum: int | None = None) -> list[list[str]]:
+    """``value`` as one list of card names per seat (seat 0 first).
+
+    Raises:
+        OptionError: not a list of ``seats`` lists of card names, or a list of the wrong
+            length; the message names ``key`` (and the seat).
+    """
+    if not isinstance(value, list) or len(value) != seats:
+        raise OptionError(f"setup '{key}' is one list of card names per seat ({seats} lists for "
+                          f"{seats} seats), not {value!r}")
+    return [card_names(v, f"{key}[{seat}]", minimum, maximum) for seat, v in enumerate(value)]
+
+
+def pin_piles(title: str, names: Sequence[str], piles: Mapping[str, list[int]], sources: Mapping[str, str],
+              reservoirs: Sequence[str], pinned: Mapping[str, list[str]]) -> dict[str, list[int]]:
+    """Rebuild the piles of a seeded deal with pinned cards in place.
+
+    Args:
+        title: the game's title, for messages.
+        names: card id -> card name (several ids may share a name: copies).
+        piles: label (e.g. ``"lists[0]"``, ``"deck"``) -> card ids of the seeded deal,
+            in the pile's order; reservoirs top last. Together they hold every card once.
+        sources: pile label -> the reservoir it is dealt from (piles left out, e.g. an
+            empty discard pile, have none).
+        reservoirs: the labels of the reservoirs (decks), included in ``piles``.
+        pinned: label -> card names. A pile gets exactly these, in this order; a
+            reservoir gets them on top, *top first*.
+
+    Returns:
+        label -> card ids, for every label of ``piles``.
+
+    Raises:
+        OptionError: a name the game does not have, more copies named than exist, or a
+            reservoir that runs out while refilling; the message names the setup key.
+    """
+    known = sorted(set(names))
+    wanted: dict[str, int] = {}
+    for label, cards in pinned.items():
+        for name in cards:
+            if name not in known:
+                raise OptionError(f"setup '{label}': {title} has no card named {name!r}; cards: {', '.join(known)}")
+            wanted[name] = wanted.get(name, 0) + 1
+    for name, count in wanted.items():
+        copies = sum(1 for n in names if n == name)
+        if count > copies:
+            where = ", ".join(label for label, cards in pinned.items() if name in cards)
+            raise OptionError(f"setup names {name!r} {count} times (in {where}), but {title} has only {copies}")
+
+    # which copy a pinned name takes: free cards first (a pinned pile's old cards, the
+    # reservoirs from the top), then cards of piles left as dealt (those get replaced)
+    kept = [label for label in piles if label not in pinned and label not in reservoirs]
+    order = [c for label in piles if label in pinned and label not in reservoirs for c in piles[label]]
+    order += [c for label in reservoirs for c in reversed(piles[label])]
+    order += [c for label in kept for c in piles[label]]
+    queues: dict[str, list[int]] = {}
+    for card in order:
+        queues.setdefault(names[card], []).append(card)
+    used: set[int] = set()
+    result: dict[str, list[int]] = {}
+    for label, cards in pinned.items():
+        result[label] = [queues[name].pop(0) for name in cards]
+        used.update(result[label])
+
+    remainder = {label: [c for c in piles[label] if c not in used] for label in reservoirs}
+    for label in kept:
+        pile = []
+        for card in piles[label]:
+            if card in used:
+                source = sources.get(label)
+                if not remainder.get(source):
+                    raise OptionError(f"setup takes a card dealt to {label}, and {source or 'no deck'} has no "
+                                      f"card left to replace it")
+                card = remainder[source].pop()
+                used.add(card)
+            pile.append(card)
+        result[label] = pile
+    for label in reservoirs:
+        released = [c for pile, cards in piles.items() if pile in pinned and pile not in reservoirs
+                    and sources.get(pile) == label for c in cards if c not in used]
+        used.update(released)
+        top = result.get(label, [])
+        result[label] = released + remainder[label] + top[::-1]
+    # a programming error in the game's pile description, never the user's: say so loudly
+    assert sorted(c for cards in result.values() for c in cards) == sorted(c for cards in piles.values()
+                                                                           for c in cards), "pinning lost a card"
+    return result
