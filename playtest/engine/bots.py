@@ -65,21 +65,29 @@ class RandomBot(Bot):
 
 
 class _Lazy:
-    """Builds a value on first use (a view or a move list nobody may read)."""
+    """Builds a value on first use (a view or a move list nobody may read).
 
-    __slots__ = ("_make", "_value")
+    Args:
+        make: builds the value, no arguments.
+        built: a list this lazy value appends itself to when it builds its value, so
+            that its owner resets only the values that were read (see :meth:`reset`).
+    """
 
-    def __init__(self, make):
-        self._make, self._value = make, None
+    __slots__ = ("_make", "_value", "_built")
+
+    def __init__(self, make, built: list):
+        self._make, self._value, self._built = make, None, built
 
     def reset(self):
         """Forget the value: the next read builds it again (after a move)."""
         self._value = None
 
     def _get(self):
-        if self._value is None:
-            self._value = self._make()
-        return self._value
+        value = self._value
+        if value is None:
+            value = self._value = self._make()
+            self._built.append(self)
+        return value
 
 
 class LazyView(_Lazy, Mapping):
@@ -130,9 +138,14 @@ class Table:
             if not 0 <= seat < match.game.seats:
                 raise OptionError(f"bot seat {seat} is not a seat of this {match.game.seats}-seat game")
             self.bots[seat] = make_bot(match.game, bot, f"{match.seed}:{seat}")
-        # one lazy view and open-move list per bot seat, reset after every move (cheap)
-        self._lazy = {seat: (LazyView(lambda seat=seat: match.bot_view(seat)),
-                             LazyMoves(lambda seat=seat: self.open_moves(seat))) for seat in self.bots}
+        # one lazy view and open-move list per bot seat; those read are reset after a move
+        self._built: list[_Lazy] = []
+        self._lazy = {seat: (LazyView(lambda seat=seat: match.bot_view(seat), self._built),
+                             LazyMoves(lambda seat=seat: match.open_moves(seat), self._built))
+                      for seat in self.bots}
+        # the bots that may make open moves: Bot.interject never does
+        self._interjecting = [(bot, *self._lazy[seat]) for seat, bot in self.bots.items()
+                              if type(bot).interject is not Bot.interject] if match.game.OPEN_MOVES else []
 
     @property
     def humans(self) -> list[int]:
@@ -142,16 +155,11 @@ class Table:
     def decision_moves(self, seat: int) -> list[Move]:
         """The legal moves of ``seat`` that answer its pending decision (open moves left
         out), or all of them if it has only open moves."""
-        legal = self.match.legal_moves(seat)
-        open_kinds = self.match.game.OPEN_MOVES
-        if not open_kinds:
-            return legal
-        return [m for m in legal if m.kind not in open_kinds] or legal
+        return self.match.decision_moves(seat) or self.match.open_moves(seat)
 
     def open_moves(self, seat: int) -> list[Move]:
         """The open moves ``seat`` may make now (see ``Game.OPEN_MOVES``)."""
-        open_kinds = self.match.game.OPEN_MOVES
-        return [m for m in self.match.legal_moves(seat) if m.kind in open_kinds] if open_kinds else []
+        return self.match.open_moves(seat)
 
     def step_bot(self) -> Move | None:
         """Let one bot move: an open move if some bot wants one, else the first bot seat
@@ -160,20 +168,21 @@ class Table:
         match = self.match
         if match.outcome() is not None or not match.at_end:
             return None
-        lazy = self._lazy
-        for view, moves in lazy.values():
-            view.reset()
-            moves.reset()
-        if match.game.OPEN_MOVES:
-            for seat, bot in self.bots.items():
-                view, moves = lazy[seat]
-                move = bot.interject(view, moves)
-                if move is not None:
-                    match.play(move)
-                    return move
+        built = self._built
+        if built:  # forget the views and move lists read before the last move
+            for lazy in built:
+                lazy.reset()
+            built.clear()
+        for bot, view, moves in self._interjecting:
+            move = bot.interject(view, moves)
+            if move is not None:
+                match.play(move)
+                return move
+        bots = self.bots
         for seat in match.to_act():
-            if seat in self.bots:
-                move = self.bots[seat].choose(lazy[seat][0], self.decision_moves(seat))
+            bot = bots.get(seat)
+            if bot is not None:
+                move = bot.choose(self._lazy[seat][0], self.decision_moves(seat))
                 match.play(move)
                 return move
         return None

@@ -130,6 +130,33 @@ class Match:
             legal = self._legal[seat] = self.game.legal_moves(self.state, seat)
         return legal
 
+    def decision_moves(self, seat: int) -> list[Move]:
+        """The legal moves of ``seat`` that answer its pending decision, open moves left
+        out (see :meth:`Game.decision_moves`); empty when it has none, or when rewound.
+
+        Raises:
+            IndexError: ``seat`` is not a seat of this game (G-1).
+        """
+        legal = self._decision.get(seat)
+        if legal is None:
+            self._seat(seat)
+            if not self.at_end:
+                return []
+            legal = self._decision[seat] = self.game.decision_moves(self.state, seat)
+        return legal
+
+    def open_moves(self, seat: int) -> list[Move]:
+        """The open moves ``seat`` may make now (see ``Game.OPEN_MOVES``); empty when
+        rewound.
+
+        Raises:
+            IndexError: ``seat`` is not a seat of this game (G-1).
+        """
+        self._seat(seat)
+        if not self.at_end or not self.game.OPEN_MOVES:
+            return []
+        return self.game.open_moves(self.state, seat)
+
     def view(self, seat: int | None) -> dict:
         """What ``seat`` may know (None: the public spectator view).
 
@@ -181,9 +208,13 @@ class Match:
         if not self.at_end:
             raise IllegalMove(move, "", f"the match is rewound to move {self._applied} of "
                               f"{len(self.moves)}; go to the end, or branch from here first")
-        if not isinstance(move.seat, int) or not 0 <= move.seat < self.game.seats:
+        seat = move.seat
+        if type(seat) is not int or not 0 <= seat < self.game.seats:
             raise IllegalMove(move, "G-1", f"seats are numbered 0..{self.game.seats - 1}")
-        self.game.check(self.state, move, self.legal_moves(move.seat))
+        # a move among the seat's decision moves is legal (they are legal moves by the
+        # contract); anything else goes through the game's full check, open moves included
+        if move not in self.decision_moves(seat):
+            self.game.check(self.state, move, self.legal_moves(seat))
         self.moves.append(move)
         return self._apply(move)
 
@@ -191,6 +222,7 @@ class Match:
         events = self.game.apply(self.state, move)
         self._applied += 1
         self._legal = {}
+        self._decision = {}
         if self.keep_log:
             self.log.extend((self._applied, e) for e in events)
         return events
@@ -200,7 +232,8 @@ class Match:
         if self.setup:
             self.game.pin(self.state, self.setup)
         self._applied = 0
-        self._legal: dict[int, list[Move]] = {}
+        self._legal: dict[int, list[Move]] = {}     # seat -> legal moves, until the next move
+        self._decision: dict[int, list[Move]] = {}  # seat -> decision moves, likewise
         self.log: list[tuple[int, Event]] = []
         if self.keep_log:
             self.log.extend((0, e) for e in getattr(self.state, "setup_events", ()))

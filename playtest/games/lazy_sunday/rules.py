@@ -290,9 +290,17 @@ class LazySunday(Game):
     def legal_moves(self, s, seat):
         """The moves of ``seat`` now: its decision's moves (if it is the actor), then its
         current-serial claims (LS-5). Deterministic order, no duplicates."""
+        return self.decision_moves(s, seat) + self.open_moves(s, seat)
+
+    def decision_moves(self, s, seat):
+        """The moves of ``seat``'s pending decision (empty unless it is the actor)."""
+        if seat != s.actor or s.phase == "over":
+            return []
+        return getattr(self, "_moves_" + s.phase)(s, seat)
+
+    def open_moves(self, s, seat):
+        """``seat``'s claims on the current DONE top (LS-5): one per card it may claim."""
         moves = []
-        if seat == s.actor and s.phase != "over":
-            moves = getattr(self, "_moves_" + s.phase)(s, seat)
         if s.phase in _CLAIM_PHASES and s.done:
             lists, serial, caller = s.lists, s.serial, s.caller
             mine = lists[seat]
