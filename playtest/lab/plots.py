@@ -1,0 +1,103 @@
+"""Balance-lab plots with matplotlib. Each function returns a new ``Figure`` built
+without pyplot (no global figure list to leak in a long-running dashboard); Jupyter
+shows a Figure returned by a cell, and ``fig.savefig(...)`` writes it to a file."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .stats import NEWCOMBE, card_stats, seat_win_rates
+
+
+def plot_win_rates(df: pd.DataFrame, by: str = "seat", confidence: float = 0.95) -> Figure:
+    """Bars of the win rate per seat (or per bot, ``by="bot"``) with Wilson interval
+    bars, and a dashed line at the fair share 1/seats.
+
+    Raises:
+        ValueError: as :func:`~playtest.lab.seat_win_rates`.
+    """
+    rates = seat_win_rates(df, by=by, confidence=confidence)
+    fig = Figure(figsize=(6, 3.5), layout="constrained")
+    ax = fig.add_subplot()
+    labels = [f"seat {s}" if by == "seat" else str(s) for s in rates.index]
+    errors = np.vstack([rates["rate"] - rates["low"], rates["high"] - rates["rate"]])
+    ax.bar(labels, rates["rate"], yerr=errors, capsize=4, color="tab:blue")
+    seats = df.attrs.get("seats") or len([c for c in df.columns if c.endswith("_won")])
+    ax.axhline(1 / seats, color="grey", linestyle="--", label=f"fair share 1/{seats}")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, min(1, max(float(rates["high"].max()), 1 / seats) * 1.15))
+    ax.set_title(f"Win rate per {by}, {len(df):,} games ({confidence:.0%} Wilson intervals)")
+    ax.legend(loc="upper right")
+    return fig
+
+
+def plot_lengths(df: pd.DataFrame) -> Figure:
+    """Histograms of game length in turns and in moves; games stopped by the G-4 cap
+    are stacked in a second colour."""
+    fig = Figure(figsize=(9, 3.5), layout="constrained")
+    finished = df["finished"].astype(bool)
+    for ax, what in zip(fig.subplots(1, 2), ("turns", "moves")):
+        values = pd.to_numeric(df[what], errors="coerce")
+        if values.notna().any():
+            ax.hist([values[finished].dropna(), values[~finished].dropna()], bins=30, stacked=True,
+                    color=["tab:blue", "tab:red"], label=["finished", "unfinished (G-4 cap)"])
+            ax.axvline(values.median(), color="black", linestyle="--", label=f"median {values.median():g}")
+            ax.legend()
+        ax.set_xlabel(what)
+        ax.set_ylabel("games")
+        ax.set_title(f"Game length in {what}")
+    return fig
+
+
+def plot_card_impact(df: pd.DataFrame, counter: str | None = None, confidence: float = 0.95) -> Figure:
+    """Per card, the win rate of seats that ``counter``-ed it (e.g. ``"played"``; by
+    default the game's first counter) minus the overall win rate, with Wilson interval
+    bars: right of zero, doing it goes with winning.
+
+    Raises:
+        ValueError: ``counter`` is not one of the game's card counters.
+    """
+    stats = card_stats(df, confidence)
+    counters = list(dict.fromkeys(stats.index.get_level_values("counter")))
+    fig = Figure(figsize=(7, 0.5 + 0.3 * max(4, len(stats) / max(1, len(counters)))), layout="constrained")
+    ax = fig.add_subplot()
+    if not counters:
+        ax.set_title("This game has no card counters")
+        return fig
+    counter = counter or counters[0]
+    if counter not in counters:
+        raise ValueError(f"no card counter {counter!r}; this simulation has {', '.join(counters)}")
+    rows = stats.loc[counter].sort_values("vs_overall")
+    baseline = rows["win_rate"] - rows["vs_overall"]
+    errors = np.vstack([rows["win_rate"] - rows["low"], rows["high"] - rows["win_rate"]])
+    ax.barh(rows.index, rows["vs_overall"], xerr=errors, capsize=3,
+            color=np.where(rows["vs_overall"] >= 0, "tab:green", "tab:red"))
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel(f"win rate when {counter} minus overall win rate ({baseline.iloc[0]:.1%})")
+    ax.set_title(f"Card impact: {counter} ({len(df):,} games, {confidence:.0%} Wilson intervals)")
+    return fig
+
+
+def plot_compare(comparison: pd.DataFrame) -> Figure:
+    """The A/B comparison of :func:`~playtest.lab.compare`: left, the rates (seat win
+    rates, AdvantageP1, ...) as B - A in percentage points with Newcombe intervals;
+    right, the means as B - A in percent of A with normal-approximation intervals."""
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    rates = comparison[comparison["interval"] == NEWCOMBE]
+    means = comparison[(comparison["interval"] != NEWCOMBE) & comparison["low"].notna()]
+    means = means[means["A"] != 0]
+    for ax, rows, scale, unit in ((left, rates, rates["A"] * 0 + 100, "percentage points"),
+                                  (right, means, 100 / means["A"].abs(), "% of A")):
+        y = np.arange(len(rows))
+        diff = rows["difference"] * scale
+        errors = np.vstack([(rows["difference"] - rows["low"]) * scale, (rows["high"] - rows["difference"]) * scale])
+        ax.errorbar(diff, y, xerr=errors, fmt="o", capsize=3, color="tab:purple")
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set_yticks(y, rows.index)
+        ax.invert_yaxis()
+        ax.set_xlabel(f"B - A ({unit})")
+    left.set_title("Rates (95% Newcombe intervals)")
+    right.set_title("Means (95% normal intervals)")
+    return fig

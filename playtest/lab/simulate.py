@@ -1,0 +1,335 @@
+"""Play many bot games and return one row per game (the balance lab's engine room).
+
+:func:`simulate` is game-agnostic: it plays through :class:`~playtest.engine.Table`, and
+reads turns, lead changes and per-card counters through the game contract's optional
+hooks (:meth:`Game.turns_played`, :meth:`Game.leaders`, :meth:`Game.card_counts`).
+
+Scale-out: work is cut into chunks (ranges of game indices) and sent to any
+``concurrent.futures.Executor``. By default many games run in local processes; to use a
+Dask cluster, pass its executor::
+
+    from distributed import Client, LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
+        df = simulate("lazy_sunday", 4, "heuristic", games=100_000, executor=client.get_executor())
+
+Game ``i``'s seed depends on ``(seed, i)`` alone, so the rows are the same whatever the
+executor, the number of workers or the chunking.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import pickle
+import threading
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from playtest.engine import Bot, Game, Match, OptionError, Table, get_game
+
+AUTO_PROCESS_GAMES = 200
+"""With ``workers=None``, at least this many games run in local processes."""
+MAX_CHUNK = 250
+"""Most games per chunk sent to a worker (bounds a chunk's memory and cancel latency)."""
+CARD_COLUMN = "seat{seat}_{counter}:{card}"
+"""Name of a per-card counter column, e.g. ``seat2_played:Excuse``."""
+
+BotSpec = str | Callable[..., Bot]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a simulation seeded ``seed``: a 63-bit number hashed
+    from both, so it never depends on which worker plays the game."""
+    digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a worker needs to play games of one simulation (picklable).
+
+    Attributes: ``game`` (Game class), ``seats``, ``options`` (validated options model),
+    ``bots`` (per line-up position: a bot name or a Bot factory), ``bot_names``,
+    ``seed``, ``keep_records``.
+    """
+
+    game: type[Game]
+    seats: int
+    options: Any
+    bots: tuple[BotSpec, ...]
+    bot_names: tuple[str, ...]
+    seed: int
+    keep_records: bool
+
+    def lineup(self, index: int) -> list[int]:
+        """Per seat, the line-up position of its bot in game ``index``: the line-up
+        shifts one seat per game, so every bot plays every seat equally often."""
+        return [(seat - index) % self.seats for seat in range(self.seats)]
+
+
+def play_games(plan: Plan, start: int, stop: int) -> pd.DataFrame:
+    """Play games ``start`` .. ``stop - 1`` of ``plan``; one row per game (see
+    :func:`simulate` for the columns). Runs in a worker; only the rows come back."""
+    game_type = plan.game
+    track_turns = game_type.turns_played is not Game.turns_played
+    track_lead = game_type.leaders is not Game.leaders
+    track_cards = game_type.card_counts is not Game.card_counts
+    rows = []
+    for index in range(start, stop):
+        seed = game_seed(plan.seed, index)
+        lineup = plan.lineup(index)
+        match = Match(game_type, plan.seats, plan.options, seed, keep_log=False)
+        bots = {}
+        for seat, position in enumerate(lineup):
+            spec = plan.bots[position]
+            bots[seat] = spec if isinstance(spec, str) else spec(f"{seed}:{seat}")
+        table = Table(match, bots)
+        game, state = match.game, match.state
+        waiting = match.to_act()
+        first = waiting[0] if waiting else None
+        lead = game.leaders(state) if track_lead else None
+        lead_changes = 0
+        counts: Counter = Counter()
+        step = table.step_bot
+        # the hot loop: nothing per move but the two optional, cheap hooks
+        while (move := step()) is not None:
+            if track_cards:
+                counts.update(game.card_counts(state, move))
+            if track_lead:
+                now = game.leaders(state)
+                if now != lead:
+                    lead_changes += 1
+                    lead = now
+        outcome = match.outcome()
+        if outcome is None:
+            raise RuntimeError(f"game {index} (seed {seed}): the bots stopped before the game ended; "
+                               f"seats to act: {match.to_act()}")
+        if track_cards:
+            counts.update(game.card_counts(state, None))
+        winners = tuple(outcome.winners)
+        row = {
+            "game": index, "seed": seed, "first_seat": first, "finished": outcome.finished,
+            "draw": outcome.finished and not winners, "winners": winners,
+            "winner_bots": tuple(plan.bot_names[lineup[w]] for w in winners),
+            "turns": game.turns_played(state) if track_turns else None, "moves": len(match.moves),
+            "lead_changes": lead_changes if track_lead else None, "margin": _margin(outcome.scores, winners),
+        }
+        for seat, position in enumerate(lineup):
+            row[f"seat{seat}_bot"] = plan.bot_names[position]
+        for seat, score in enumerate(outcome.scores):
+            row[f"seat{seat}_score"] = score
+        for seat in range(plan.seats):
+            row[f"seat{seat}_won"] = seat in winners
+        for (counter, seat, card), n in counts.items():
+            row[CARD_COLUMN.format(seat=seat, counter=counter, card=card)] = n
+        if plan.keep_records:
+            row["record"] = match.to_json()
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _margin(scores: Sequence[float], winners: tuple[int, ...]) -> float:
+    """Score distance from the winners to the nearest other seat (NaN with no winner or
+    no loser): the margin of victory, whichever way the game counts."""
+    if not winners or len(winners) == len(scores):
+        return math.nan
+    best = scores[winners[0]]
+    return min(abs(best - score) for seat, score in enumerate(scores) if seat not in winners)
+
+
+def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpec] = "random",
+             games: int = 1000, options: Mapping[str, Any] | str | None = None, seed: int = 0,
+             executor: Executor | None = None, workers: int | None = None,
+             progress: bool | Callable[[int, int], Any] = True, keep_records: bool = False,
+             cancel: threading.Event | None = None) -> pd.DataFrame:
+    """Play ``games`` bot games and return one row per game.
+
+    Args:
+        game: a registry name (``"lazy_sunday"``) or a Game class.
+        seats: the seat count (the game's range).
+        bots: one bot name (from the game's ``BOTS``) for every seat, or one per seat: a
+            name or a Bot factory (a callable ``factory(seed) -> Bot``, e.g. a Bot
+            subclass; it must be picklable, i.e. defined in a module, to run in worker
+            processes). Seats rotate: game ``i`` shifts the line-up by ``i % seats``.
+        games: number of games, 1 or more.
+        options: option name -> value, or the name of one of the game's ``PRESETS``;
+            missing options take their RULINGS defaults.
+        seed: whole number >= 0; game ``i`` is seeded from ``(seed, i)`` only (G-3).
+        executor: any ``concurrent.futures.Executor`` (e.g. Dask's
+            ``Client.get_executor()``) to play the chunks on.
+        workers: without ``executor``: 1 plays in this process; N > 1 starts N local
+            processes; None picks processes (one per CPU) from ``AUTO_PROCESS_GAMES``
+            games up, this process below.
+        progress: True shows a ``tqdm.auto`` bar counting games, with an ETA; a callable
+            is called as ``progress(done, total)`` after every chunk; False: silent.
+        keep_records: add a ``record`` column holding each game's record JSON (memory
+            grows with it: off by default).
+        cancel: a ``threading.Event``; once set, no more chunks start and the games
+            finished so far come back, with ``df.attrs["cancelled"] = True``.
+
+    Returns:
+        A DataFrame sorted by ``game`` with columns ``game`` (index 0..games-1), ``seed``
+        (that game's seed), ``first_seat`` (the first seat asked to decide),
+        ``finished`` (False: stopped by the G-4 cap), ``draw`` (finished, no winner),
+        ``winners`` and ``winner_bots`` (tuples), ``turns``, ``moves``,
+        ``lead_changes`` (times the set of leading seats changed, after each move;
+        Ludii's LeadChange), ``margin`` (score distance from the winners to the nearest
+        other seat), per seat ``seat{s}_bot``, ``seat{s}_score``, ``seat{s}_won``, the
+        per-card counters ``seat{s}_{counter}:{card}`` (see ``Game.card_counts``,
+        e.g. ``seat0_played:Excuse``; 0 where none) and, if asked, ``record``.
+        ``df.attrs`` holds ``game``, ``seats``, ``bots`` (game 0's line-up),
+        ``options`` (all of them, defaults included), ``seed``, ``games`` (asked) and
+        ``cancelled``.
+
+    Raises:
+        OptionError: before any game is played: an unknown game, bot or preset, a bad
+            seat count, option, game count, seed, workers or progress value; the
+            message says what is allowed.
+    """
+    plan = make_plan(game, seats, bots, options, seed, keep_records)
+    if type(games) is not int or games < 1:
+        raise OptionError(f"games must be a whole number of games, 1 or more, not {games!r}")
+    if executor is not None and workers is not None:
+        raise OptionError("pass either executor= or workers=, not both (workers sizes the local process pool)")
+    if executor is not None and not isinstance(executor, Executor):
+        raise OptionError(f"executor must be a concurrent.futures.Executor, not {executor!r}")
+    if workers is not None and (type(workers) is not int or workers < 1):
+        raise OptionError(f"workers must be a whole number 1 or more (or None to choose), not {workers!r}")
+    if not (isinstance(progress, bool) or callable(progress)):
+        raise OptionError(f"progress must be True, False or a callable progress(done, total), not {progress!r}")
+    if executor is None:
+        if workers is None:
+            workers = (os.cpu_count() or 1) if games >= AUTO_PROCESS_GAMES else 1
+        if workers > 1:
+            _check_picklable(plan)
+
+    report, close = _reporter(progress, games, plan)
+    frames: list[pd.DataFrame] = []
+    cancelled = False
+    try:
+        if executor is None and workers == 1:
+            size = max(1, min(MAX_CHUNK, math.ceil(games / 100)))  # ~100 progress updates
+            for start in range(0, games, size):
+                if cancel is not None and cancel.is_set():
+                    cancelled = True
+                    break
+                frames.append(play_games(plan, start, min(start + size, games)))
+                report(len(frames[-1]))
+        else:
+            own = executor is None
+            pool = ProcessPoolExecutor(max_workers=workers) if own else executor
+            try:
+                cancelled = _run_chunks(pool, plan, games, workers or getattr(pool, "_max_workers", None) or
+                                        os.cpu_count() or 2, frames, report, cancel)
+            finally:
+                if own:
+                    pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        close()
+    return _assemble(frames, plan, games, cancelled)
+
+
+def _run_chunks(pool: Executor, plan: Plan, games: int, parallel: int, frames: list, report,
+                cancel: threading.Event | None) -> bool:
+    """Keep a few chunks per worker in flight until all are done or ``cancel`` is set;
+    returns whether it was cancelled (chunks already running are still collected)."""
+    size = max(1, min(MAX_CHUNK, math.ceil(games / (parallel * 8))))
+    chunks = iter(range(0, games, size))
+    pending: set = set()
+    cancelled = False
+    while True:
+        while len(pending) < 2 * parallel and not cancelled:
+            if cancel is not None and cancel.is_set():
+                cancelled = True
+                break
+            start = next(chunks, None)
+            if start is None:
+                break
+            pending.add(pool.submit(play_games, plan, start, min(start + size, games)))
+        if not pending:
+            return cancelled
+        done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+        for future in done:
+            frames.append(future.result())
+            report(len(frames[-1]))
+
+
+def _assemble(frames: list[pd.DataFrame], plan: Plan, games: int, cancelled: bool) -> pd.DataFrame:
+    """One DataFrame from the chunks: sorted by game, card counters 0 where missing."""
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["game", "seed", "first_seat", "finished", "draw", "winners", "winner_bots", "turns", "moves",
+                 "lead_changes", "margin"])
+    cards = sorted(c for c in df.columns if ":" in c)
+    if cards:
+        df[cards] = df[cards].fillna(0).astype("int32")
+    others = [c for c in df.columns if ":" not in c and c != "record"]
+    df = df[others + cards + (["record"] if "record" in df.columns else [])]
+    df = df.sort_values("game", kind="stable").reset_index(drop=True)
+    df.attrs.update(game=plan.game.name, seats=plan.seats, bots=list(plan.bot_names),
+                    options=plan.options.model_dump(), seed=plan.seed, games=games, cancelled=cancelled)
+    return df
+
+
+def make_plan(game, seats, bots, options, seed, keep_records=False) -> Plan:
+    """Validate a simulation's set-up into a :class:`Plan`.
+
+    Raises:
+        OptionError: an unknown game, bot or preset, a bad seat count, option or seed.
+    """
+    game_type = get_game(game)
+    if isinstance(options, str):
+        if options not in game_type.PRESETS:
+            presets = ", ".join(map(repr, game_type.PRESETS)) or "none"
+            raise OptionError(f"{game_type.title} has no preset {options!r}; presets: {presets}")
+        options = game_type.PRESETS[options]
+    rules = game_type(seats, options)  # OptionError on a bad seat count or option
+    if type(seed) is not int or seed < 0:
+        raise OptionError(f"the seed must be a whole number 0 or more, not {seed!r}")
+    known = getattr(game_type, "BOTS", {"random": None})
+    specs = [bots] * seats if isinstance(bots, str) or callable(bots) else list(bots) if isinstance(
+        bots, Sequence) else None
+    if specs is None or len(specs) != seats:
+        raise OptionError(f"bots must be one bot for every seat or a list of {seats} (one per seat), not {bots!r}; "
+                          f"{game_type.title} bots: {', '.join(known)}")
+    names = []
+    for spec in specs:
+        if isinstance(spec, str):
+            if spec not in known:
+                raise OptionError(f"unknown bot {spec!r} for {game_type.title}; bots: {', '.join(known)}")
+            names.append(spec)
+        elif callable(spec):
+            names.append(getattr(spec, "name", None) if isinstance(getattr(spec, "name", None), str)
+                         else getattr(spec, "__name__", repr(spec)))
+        else:
+            raise OptionError(f"a bot is a name ({', '.join(known)}) or a Bot factory, not {spec!r}")
+    return Plan(game_type, seats, rules.options, tuple(specs), tuple(names), seed, bool(keep_records))
+
+
+def _check_picklable(plan: Plan) -> None:
+    try:
+        pickle.dumps(plan)
+    except Exception as exc:
+        raise OptionError(f"this simulation cannot be sent to worker processes ({type(exc).__name__}: {exc}); "
+                          "define bot factories and games in a module, or pass workers=1") from None
+
+
+def _reporter(progress, total: int, plan: Plan):
+    """``(report(n_more_games), close())`` for the chosen kind of progress."""
+    if progress is True:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=total, unit="game", desc=f"{plan.game.title}, {plan.seats} seats")
+        return bar.update, bar.close
+    if callable(progress):
+        done = 0
+
+        def report(n):
+            nonlocal done
+            done += n
+            progress(done, total)
+        return report, lambda: None
+    return (lambda n: None), (lambda: None)
