@@ -318,6 +318,13 @@ class ChoreRace(Game):
     }
     BOTS: dict = {"random": RandomBot}    # bots.py adds "heuristic"
     cards = CARDS
+    SETUP = {  # a pinned deal (scenarios); who starts is the option first_player (G-2)
+        "hands": "one list of action card names per seat (any number of cards)",
+        "tableaus": "one list of chore names per seat, in position order, at most tableau_size each",
+        "deck_top": "the next action cards drawn, top first (the first seat's first draw is the first)",
+        "chore_deck_top": "the next chores drawn, top first",
+        "discard": "the action discard pile, oldest first",
+    }
 
     def __init__(self, seats, options=None):
         super().__init__(seats, options)
@@ -361,6 +368,49 @@ class ChoreRace(Game):
         self._start_turn(s, first, events)
         s.setup_events = events
         return s
+
+    def pin(self, s, setup):
+        """Fix the deal (keys of ``SETUP``): hands, tableaus (no progress yet), the tops of
+        both decks and the action discard pile, by card name (a name with copies takes any
+        unused copy); then the first seat's Draw step is taken again from the pinned deck.
+
+        Raises:
+            OptionError: an unknown key, card or chore name, too many copies, a list count
+                other than the seat count, or a tableau longer than ``tableau_size``.
+        """
+        from playtest.scenarios.pinning import card_names, check_keys, per_seat, pin_piles
+        check_keys(self, setup)
+        first = s.turn_seat
+        while len(s.hands[first]) > START_HAND:      # undo the first Draw step (CR-3)
+            s.deck.append(s.hands[first].pop())
+        actions, chores = {}, {}
+        if "hands" in setup:
+            actions.update({f"hands[{i}]": h for i, h in enumerate(per_seat(setup["hands"], "hands", self.seats))})
+        if "deck_top" in setup:
+            actions["deck_top"] = card_names(setup["deck_top"], "deck_top")
+        if "discard" in setup:
+            actions["discard"] = card_names(setup["discard"], "discard")
+        if "tableaus" in setup:
+            size = self.options.tableau_size
+            chores.update({f"tableaus[{i}]": t for i, t in enumerate(
+                per_seat(setup["tableaus"], "tableaus", self.seats, maximum=size))})
+        if "chore_deck_top" in setup:
+            chores["chore_deck_top"] = card_names(setup["chore_deck_top"], "chore_deck_top")
+        piles = {f"hands[{i}]": h for i, h in enumerate(s.hands)} | {"discard": s.discard, "deck_top": s.deck}
+        piles = pin_piles(self.title, self.aname, piles, {f"hands[{i}]": "deck_top" for i in range(self.seats)},
+                          ["deck_top"], actions)
+        s.hands = [piles[f"hands[{i}]"] for i in range(self.seats)]
+        s.discard, s.deck = piles["discard"], piles["deck_top"]
+        piles = {f"tableaus[{i}]": [e[0] for e in t] for i, t in enumerate(s.tableaus)}
+        piles = pin_piles(self.title, [c.name for c in self.chores], piles | {"chore_deck_top": s.chore_deck},
+                          {label: "chore_deck_top" for label in piles}, ["chore_deck_top"], chores)
+        s.tableaus = [[[c, 0, [], False] for c in piles[f"tableaus[{i}]"]] for i in range(self.seats)]
+        s.chore_deck = piles["chore_deck_top"]
+        s.turns = 0
+        events = [Event(f"Chore Race, {self.seats} seats, first to {self.options.target_vp} VP (pinned setup).",
+                        {seat: "Your hand: " + self._names(s.hands[seat]) for seat in range(self.seats)})]
+        self._start_turn(s, first, events)
+        s.setup_events = events
 
     # --- who acts ---------------------------------------------------------------------------
     def to_act(self, s):
