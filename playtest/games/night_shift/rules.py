@@ -283,6 +283,13 @@ class NightShift(Game):
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
     PRESETS = PRESETS
     CARD_SPECS = load_cards()
+    SETUP = {  # a pinned deal (scenarios); who starts is the option first_player (G-2)
+        "hands": "one list of card names per seat: the opening hand (any number of cards)",
+        "deck_top": "one list per seat: the next cards of that Personal Deck, top first",
+        "supply_row": "the Supply Row's first cards, left to right (up to 5; the rest is refilled "
+                      "from the Household Supply)",
+        "supply_top": "the next cards of the Household Supply, top first",
+    }
 
     def __init__(self, seats: int = 2, options=None):
         super().__init__(seats, options)
@@ -309,6 +316,41 @@ class NightShift(Game):
         events += self._start_shift(s)
         s.setup_events = events
         return s
+
+    def pin(self, s, setup):
+        """Fix the deal (keys of ``SETUP``) by card name (a name with copies takes any
+        unused copy, from any pile: a hand may hold a Supply card). Cards a pinned hand or
+        row held before go to the bottom of its deck or of the Household Supply.
+
+        Raises:
+            OptionError: an unknown key or card name, too many copies, a list count other
+                than 2 seats, or more than 5 cards for the Supply Row.
+        """
+        from playtest.scenarios.pinning import card_names, check_keys, per_seat, pin_piles
+        check_keys(self, setup)
+        pinned = {}
+        if "hands" in setup:
+            pinned.update({f"hands[{i}]": h for i, h in enumerate(per_seat(setup["hands"], "hands", 2))})
+        if "deck_top" in setup:
+            pinned.update({f"deck_top[{i}]": d for i, d in enumerate(per_seat(setup["deck_top"], "deck_top", 2))})
+        if "supply_row" in setup:
+            pinned["supply_row"] = card_names(setup["supply_row"], "supply_row", maximum=ROW_SIZE)
+        if "supply_top" in setup:
+            pinned["supply_top"] = card_names(setup["supply_top"], "supply_top")
+        piles = {"hands[0]": s.hands[0], "hands[1]": s.hands[1], "supply_row": s.row, "deck_top[0]": s.decks[0],
+                 "deck_top[1]": s.decks[1], "supply_top": s.supply, "naps": s.naps}
+        sources = {"hands[0]": "deck_top[0]", "hands[1]": "deck_top[1]", "supply_row": "supply_top"}
+        piles = pin_piles(self.title, [c.name for c in self.cards], piles, sources,
+                          ["deck_top[0]", "deck_top[1]", "supply_top", "naps"], pinned)
+        s.hands = [piles["hands[0]"], piles["hands[1]"]]
+        s.decks = [piles["deck_top[0]"], piles["deck_top[1]"]]
+        s.row, s.supply, s.naps = piles["supply_row"], piles["supply_top"], piles["naps"]
+        self._refill(s)
+        events = [Event(f"Seat {seat} draws {_cards(len(hand))} (pinned setup).",
+                        {seat: f"Seat {seat} (you) draws {', '.join(self.cards[c].name for c in hand) or 'nothing'}."})
+                  for seat, hand in enumerate(s.hands)]
+        events.append(Event("Supply Row: " + ", ".join(self.cards[c].name for c in s.row) + "."))
+        s.setup_events = events + self._start_shift(s)
 
     # --- whose decision ---------------------------------------------------------------
     def to_act(self, s) -> tuple[int, ...]:
