@@ -24,6 +24,10 @@ chosen kind plays at once.
 Never lose a user's game: after every move the game (record and seat setup) is saved on
 the server (:mod:`playtest.widgets.autosave`); a new app of the same game offers to
 resume an unfinished one.
+
+Sharing: "Save as scenario" downloads the game as a scenario file (:mod:`playtest.scenarios`),
+"Share link" shows the page address that reopens the game from its start, and
+:meth:`GameApp.open_link` opens what an address asks for (``?seed=N``, ``?scenario=NAME``).
 """
 from __future__ import annotations
 
@@ -33,12 +37,13 @@ from typing import Mapping
 
 import ipywidgets as w
 
-from ..engine import Match, Move, RecordError, Table, get_game
+from ..engine import Match, Move, PlaytestError, RecordError, Table, get_game
+from ..scenarios import Scenario
 from . import autosave
 from .components import ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from .moves import CardArgs, MoveBuilder
 from .newgame import HUMAN, NewGamePanel, default_bot
-from .records import RecordPanel
+from .records import RecordPanel, find_scenario, parse_link
 from .timeline import Timeline
 
 
@@ -121,6 +126,8 @@ class GameApp:
         saved: the unfinished :class:`~playtest.widgets.autosave.Autosave` on offer, or
             None. autosave_path: where the game on the table is autosaved (None: not
             yet saved, or autosave off).
+        link_query: the query that reopens the game on the table from its start
+            (``"seed=42"``, or ``"scenario=NAME"`` for a game opened from a scenario).
 
     Raises:
         OptionError: bad seat count, options or bot names for the first game.
@@ -141,6 +148,7 @@ class GameApp:
         self.players: dict[int, str] = {}
         self.control = self.unlocked = self.viewer = None
         self.seed_chosen = False
+        self.link_query = ""
         self.banner = ErrorBanner()
         report = self.banner.show
         self.privacy = PrivacyScreen(safe(self.unlock, report))
@@ -158,7 +166,8 @@ class GameApp:
         self.log = LogView()
         self.timeline = Timeline(safe(self.goto, report), safe(self.branch, report))
         self.new_game = NewGamePanel(self.game, self.start, seats, dict(players or {}), report=report)
-        self.records = RecordPanel(self._record, self.load, report=report)
+        self.records = RecordPanel(self._record, self.load, report=report, get_scenario=self._scenario,
+                                   get_link=lambda: self.link_query)
         controls = w.HBox([w.VBox([self.moves.widget, *self.board.extra_controls]), self.open_box],
                           layout=w.Layout(justify_content="space-between"))
         controls.add_class("pt-controls")
@@ -224,25 +233,76 @@ class GameApp:
         """
         match = Match(self.game, seats, options, seed)
         self._seat(match, players, seed_chosen=seed is not None)
+        self.link_query = f"seed={match.seed}"
 
     def load(self, text: str) -> None:
-        """Load a record (JSON text) and play on from its end. Seats keep the new-game
+        """Load a record (JSON text) or a scenario (TOML text, see
+        :mod:`playtest.scenarios`) and play on from its end. Seats keep the new-game
         panel's human/bot choice when the seat counts agree; else seat 0 is human and
         the others are the panel's first bot.
 
         Raises:
             RecordError: corrupt or illegal record, or a record of another game (the
-                message names both games); the game on the table is kept.
+                message names both games); ScenarioError: a scenario file with a mistake
+                (line and reason) or of another game. The game on the table is kept.
         """
+        try:
+            json.loads(text)
+        except ValueError:
+            if not text.lstrip().startswith("{"):
+                self.open_scenario(Scenario.from_toml(text, "the uploaded file"))
+                return
         self._check_game(text)
         match = Match.from_json(text)
         if match.game.name != self.game.name:
             raise RecordError(self._other_game(match.game.name))
+        self._seat_loaded(match, f"seed={match.seed}")
+
+    def open_scenario(self, scenario: Scenario, name: str = "") -> None:
+        """Play on from the end of ``scenario``'s moves (seats as for :meth:`load`).
+
+        Args:
+            name: the scenario's name for the share link (``?scenario=NAME``); "" =
+                share the seed.
+
+        Raises:
+            ScenarioError: an illegal move or a bad setup; RecordError: a scenario of
+                another game. The game on the table is kept.
+        """
+        if scenario.game != self.game.name:
+            raise RecordError(self._other_game(scenario.game).replace(" record,", " scenario,"))
+        match = scenario.to_match()
+        self._seat_loaded(match, f"scenario={name}" if name else f"seed={match.seed}")
+
+    def open_link(self, query: str) -> None:
+        """Open what a page address asks for: ``?scenario=NAME`` (a shipped example, or
+        ``NAME.toml`` in the scenarios folder, see
+        :func:`playtest.widgets.records.find_scenario`): play on from its end;
+        ``?seed=N``: a new game of the new-game panel's table with seed N. A bad value
+        shows the error banner and keeps the game on the table; no query does nothing.
+
+        Args:
+            query: the page's query string (Voilà passes it as ``QUERY_STRING``).
+        """
+        try:
+            link = parse_link(query)
+            if link.scenario is not None:
+                self.open_scenario(find_scenario(link.scenario), link.scenario)
+            elif link.seed is not None:
+                seats, players, options, _ = self.new_game.config()
+                self.start(seats, players, options, link.seed)
+                self.new_game.seed.value = str(link.seed)
+        except (PlaytestError, ValueError) as exc:
+            self.banner.show(exc)
+
+    def _seat_loaded(self, match: Match, link_query: str) -> None:
+        """Put a loaded match on the table (see :meth:`load` for the seats)."""
         seats, players, _, _ = self.new_game.config()
         if seats != match.game.seats:
             bot = next((p for p in self.default_players.values() if p != HUMAN), None) or default_bot(self.game)
             players = {s: bot for s in range(1, match.game.seats)}
         self._seat(match, players, seed_chosen=True)
+        self.link_query = link_query
 
     def _check_game(self, text: str) -> None:
         """Refuse a record of another game before replaying it."""
@@ -373,6 +433,7 @@ class GameApp:
         if saved is None:
             raise RecordError("there is no autosaved game to resume")
         self._seat(saved.match, saved.players, saved.seed_chosen)
+        self.link_query = f"seed={saved.match.seed}"
         self.autosave_path = self._saved_path           # play on in the same file
         seats = saved.match.game.seats
         self.new_game.seats.value = seats
@@ -408,6 +469,12 @@ class GameApp:
 
     def _record(self) -> tuple[str, bool, str]:
         return self.match.to_json(), self.match.outcome() is not None, f"{self.game.name}_record.json"
+
+    def _scenario(self) -> tuple[str, str]:
+        """The game on the table up to the shown move, as scenario TOML and a file name."""
+        scenario = Scenario.from_match(self.match, title=f"{self.game.title} game, move {self.match.cursor}",
+                                       upto=self.match.cursor)
+        return scenario.to_toml(), f"{self.game.name}_move{self.match.cursor}.toml"
 
     # --- drawing -----------------------------------------------------------------
     def refresh(self) -> None:

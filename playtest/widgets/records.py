@@ -1,66 +1,194 @@
-"""Save and load a match record from the browser.
+"""Save and load a match from the browser: the record (JSON), the game as a scenario
+(TOML, see :mod:`playtest.scenarios`), and share links (``?seed=N``, ``?scenario=NAME``).
 
-The record holds the seed (G-3), and the seed rebuilds every hidden card. So the
-download link is made only on request, only after a clear warning while the game is
-still going, and it is removed again at the next move.
+The record, the scenario and the seed each rebuild every hidden card (G-3). So a
+download or share link is made only on request, only after a clear warning while the
+game is still going, and it is removed again at the next move.
+
+Page addresses: Voilà passes a dashboard page's query string to its kernel as the
+environment variable ``QUERY_STRING`` (and the page's address as ``VOILA_REQUEST_URL``);
+:func:`parse_link` reads it, :func:`find_scenario` finds the scenario it names.
 """
 from __future__ import annotations
 
 import base64
 import html
-from typing import Callable
+import os
+import re
+from pathlib import Path
+from typing import Callable, NamedTuple
+from urllib.parse import parse_qs, urlsplit
 
 import ipywidgets as w
 
+from ..scenarios import Scenario, ScenarioError, example, examples
 from .components import safe
+
+SCENARIOS_DIR_ENV = "PLAYTEST_SCENARIOS_DIR"
+"""Environment variable naming the folder that ``?scenario=NAME`` looks in for
+``NAME.toml`` (after the shipped examples); default ``scenarios/`` in the working folder
+of the kernel, which under ``playtest serve`` is the dashboards folder."""
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+class Link(NamedTuple):
+    """What a page address asks for: ``scenario`` (a name) or ``seed`` (an int), or
+    neither (both None)."""
+
+    scenario: str | None = None
+    seed: int | None = None
+
+
+def parse_link(query: str | None) -> Link:
+    """Read a page's query string, e.g. ``"seed=42"`` or ``"?scenario=stale_claim"``.
+    Other parameters (Voilà's own) are ignored.
+
+    Raises:
+        ValueError: a parameter given twice, both ``scenario`` and ``seed``, a seed that
+            is not a whole number 0 or more, or a scenario name that is not a plain file
+            name (letters, digits, ``_ . -``); the message says what is allowed.
+    """
+    params = parse_qs((query or "").lstrip("?"), keep_blank_values=True)
+    for key in ("scenario", "seed"):
+        if len(params.get(key, ())) > 1:
+            raise ValueError(f"the page address gives ?{key}= {len(params[key])} times; give it once")
+    scenario, seed = params.get("scenario", [None])[0], params.get("seed", [None])[0]
+    if scenario is not None and seed is not None:
+        raise ValueError("the page address gives both ?scenario= and ?seed=; give one of them")
+    if seed is not None:
+        if not seed.strip().isdigit():
+            raise ValueError(f"?seed={seed!r} is not a seed: use a whole number 0 or more, e.g. ?seed=42")
+        return Link(seed=int(seed))
+    if scenario is not None:
+        if not _NAME.fullmatch(scenario) or ".." in scenario:
+            raise ValueError(f"?scenario={scenario!r} is not a scenario name: use a shipped example's name "
+                             "or a file name in the scenarios folder (letters, digits, _ . -)")
+        return Link(scenario=scenario)
+    return Link()
+
+
+def scenarios_dir() -> Path:
+    """The folder ``?scenario=NAME`` reads ``NAME.toml`` from (see :data:`SCENARIOS_DIR_ENV`)."""
+    return Path(os.environ.get(SCENARIOS_DIR_ENV) or Path.cwd() / "scenarios")
+
+
+def find_scenario(name: str) -> Scenario:
+    """The scenario called ``name``: a shipped example (:func:`playtest.scenarios.examples`),
+    else ``NAME.toml`` (or ``NAME`` if it ends in ``.toml``) in :func:`scenarios_dir`.
+
+    Raises:
+        ScenarioError: no such example or file (the message lists the examples and the
+            folder), or the file is not a valid scenario (line and reason).
+    """
+    if name in examples():
+        return example(name)
+    folder = scenarios_dir()
+    path = folder / (name if name.endswith(".toml") else f"{name}.toml")
+    if not _NAME.fullmatch(name) or not path.is_file():
+        raise ScenarioError(f"?scenario={name}", None, f"no scenario called {name!r}: it is neither a shipped "
+                            f"example ({', '.join(examples()) or 'none'}) nor a file {path.name} in {folder}")
+    return Scenario.load(path)
+
+
+def share_url(query: str) -> str:
+    """The address of this dashboard page with ``query`` (e.g. ``"seed=42"``): absolute
+    under Voilà (from ``VOILA_REQUEST_URL``), else relative (``"?seed=42"``)."""
+    page = os.environ.get("VOILA_REQUEST_URL")
+    if not page:
+        return f"?{query}"
+    return urlsplit(page)._replace(query=query, fragment="").geturl()
 
 
 class RecordPanel:
-    """Save (download) and load (upload) the record JSON.
+    """Save (download) and load (upload) the record JSON; save the game as a scenario
+    (TOML) and show its share link.
 
     Args:
         get_record: returns ``(record_json: str, over: bool, filename: str)``.
-        on_load: called with the uploaded text; raises ``RecordError`` for a bad file
-            (the app shows it and changes nothing).
+        on_load: called with the uploaded text (a record's JSON or a scenario's TOML);
+            raises a ``PlaytestError`` for a bad file (the app shows it and changes
+            nothing).
         report: where exceptions raised by its handlers go (e.g. ``ErrorBanner.show``).
+        get_scenario: returns ``(scenario_toml: str, filename: str)``; None: no "Save
+            as scenario" button.
+        get_link: returns the query that reopens this game (e.g. ``"seed=42"``, see
+            :func:`parse_link`); None: no "Share link" button.
+
+    Attributes:
+        save, save_scenario, share, anyway, note, link, upload: the components.
+        asked: what the warning is about (``"record"``, ``"scenario"``, ``"link"``) or None.
     """
 
     WARNING = ("The game is not over. The record contains the seed, which rebuilds every "
                "hidden card: anyone who opens the file can see all cards.")
+    LINK_WARNING = ("The game is not over. The link contains the seed, which rebuilds every "
+                    "hidden card: anyone who opens it can see all cards.")
 
     def __init__(self, get_record: Callable[[], tuple[str, bool, str]], on_load: Callable[[str], None],
-                 report: Callable[[Exception], None] | None = None):
+                 report: Callable[[Exception], None] | None = None,
+                 get_scenario: Callable[[], tuple[str, str]] | None = None,
+                 get_link: Callable[[], str] | None = None):
         self.get_record, self.on_load = get_record, on_load
-        self.save = w.Button(description="Save record", icon="download", layout=w.Layout(width="150px"))
-        self.save.on_click(safe(lambda _b: self.request(), report))
-        self.anyway = w.Button(description="Download anyway", button_style="warning",
+        self.get_scenario, self.get_link = get_scenario, get_link
+        self.asked: str | None = None
+
+        def button(text, icon, what, shown=True):
+            b = w.Button(description=text, icon=icon, layout=w.Layout(width="auto", display=None if shown else "none"))
+            b.on_click(safe(lambda _b: self.request(what), report))
+            return b
+
+        self.save = button("Save record", "download", "record")
+        self.save_scenario = button("Save as scenario", "download", "scenario", get_scenario is not None)
+        self.share = button("Share link", "link", "link", get_link is not None)
+        self.anyway = w.Button(description="Show it anyway", button_style="warning",
                                layout=w.Layout(width="auto", display="none"))
         self.anyway.on_click(safe(lambda _b: self._link(), report))
         self.note = w.HTML()
         self.link = w.HTML()
-        self.upload = w.FileUpload(accept=".json", multiple=False, description="Load record")
+        self.upload = w.FileUpload(accept=".json,.toml", multiple=False, description="Load record or scenario",
+                                   layout=w.Layout(width="auto"))
         self.upload.observe(safe(self._uploaded, report), "value")
-        self.widget = w.VBox([w.HBox([self.save, self.anyway, self.link]), self.note, self.upload])
+        self.widget = w.VBox([w.HBox([self.save, self.save_scenario, self.share], layout=w.Layout(flex_flow="row wrap")),
+                              w.HBox([self.anyway, self.link]), self.note, self.upload])
 
-    def request(self) -> None:
-        """Save clicked: make the link if the game is over, else warn first."""
+    def request(self, what: str = "record") -> None:
+        """A save or share button was clicked (``what``: ``"record"``, ``"scenario"``
+        or ``"link"``): make the link if the game is over, else warn first."""
         _, over, _ = self.get_record()
+        self.reset()
+        self.asked = what
         if over:
             self._link()
         else:
-            self.note.value = f"<b>Warning:</b> {html.escape(self.WARNING)}"
+            warning = self.LINK_WARNING if what == "link" else self.WARNING
+            self.note.value = f"<b>Warning:</b> {html.escape(warning)}"
             self.anyway.layout.display = None
 
     def _link(self) -> None:
-        text, _, filename = self.get_record()
-        data = base64.b64encode(text.encode()).decode()
-        self.link.value = (f"<a class='pt-download' download='{html.escape(filename)}' "
-                           f"href='data:application/json;base64,{data}' title='Download the record'>⬇ Download {html.escape(filename)}</a>")
+        what = self.asked or "record"
+        if what == "link":
+            url = share_url(self.get_link())
+            self.link.value = (f"<a class='pt-share' href='{html.escape(url)}' target='_blank' "
+                               f"title='Opens this game from its start'>{html.escape(url)}</a>")
+        else:
+            if what == "scenario":
+                text, filename = self.get_scenario()
+                mime = "application/toml"
+            else:
+                text, _, filename = self.get_record()
+                mime = "application/json"
+            data = base64.b64encode(text.encode()).decode()
+            self.link.value = (f"<a class='pt-download' download='{html.escape(filename)}' "
+                               f"href='data:{mime};base64,{data}' title='Download the {what}'>"
+                               f"⬇ Download {html.escape(filename)}</a>")
+        self.note.value = ""
         self.anyway.layout.display = "none"
 
     def reset(self) -> None:
         """Remove the link and the warning (called after every move)."""
         self.link.value = self.note.value = ""
+        self.asked = None
         self.anyway.layout.display = "none"
 
     def _uploaded(self, change) -> None:

@@ -1,0 +1,674 @@
+"""The scenario debugger: load a scenario (a shipped example or an uploaded ``.toml``),
+step through it move by move, rewind, jump, switch between the spectator's and each
+seat's view, see what changed, branch with another legal move, ask why a move is
+illegal, check the scenario's expectations, and export the current line as a scenario
+file or a pytest test (issue #3).
+
+Who sees what (the DESIGN "view" boundary holds here too): the board, the log, the
+"what changed" diff and the move list are drawn from ``Match.view(viewer)`` and
+``Match.log_for(viewer)`` of the chosen view only. A move whose text names cards (e.g.
+Chore Race's ``give``) is written in full only in its own seat's view; the others see
+its seat and kind, and its log lines say what they saw. Legal moves name the acting
+seat's cards, so picking a seat to act for (branch, "why not?") switches the view to
+that seat. An expectation about a seat's view is detailed only in that view. The
+scenario's own title and description are the author's text, shown as written. The
+export links hold the whole scenario (seed and setup rebuild every card): they are made
+only on request and removed at the next change.
+
+The loaded line is never changed: a branch is a new match; "Back to the loaded line"
+returns to it.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import importlib
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import ipywidgets as w
+
+from ..engine import IllegalMove, Match, Move, PlaytestError, get_game
+from ..engine.game import Game
+from ..scenarios import Expectation, Scenario, ScenarioError, examples
+from . import moves as move_controls
+from .app import GameBoard
+from .components import ErrorBanner, LogView, safe, style_widget
+from .moves import MoveBuilder
+from .records import find_scenario, parse_link
+
+SPECTATOR_LABEL = "Spectator"
+
+STYLE = """<style>
+.pt-debugger .pt-movelist select { font-family: ui-monospace, monospace; font-size: 12px; }
+.pt-debugger .pt-changed .widget-html-content { font-size: 12px; line-height: 1.4; white-space: normal; }
+.pt-debugger .pt-changed table { border-collapse: collapse; }
+.pt-debugger .pt-changed td { padding: 0 8px 0 0; vertical-align: top; font-family: ui-monospace, monospace; }
+.pt-debugger .pt-old { color: #a33; text-decoration: line-through; }
+.pt-debugger .pt-new { color: #1b6e20; font-weight: 600; }
+.pt-debugger .pt-pass { color: #1b6e20; font-weight: 700; }
+.pt-debugger .pt-fail { color: #b71c1c; font-weight: 700; }
+.pt-debugger .pt-panel { background: #f3f1ea; border-radius: 8px; padding: 6px 10px; margin: 4px 4px 0 0; }
+.pt-debugger .pt-why .widget-html-content { white-space: normal; font-size: 13px; }
+</style>"""
+
+
+# --- view diffs ---------------------------------------------------------------------
+MISSING = object()
+"""The value of a path that one of the two compared views does not have."""
+
+
+def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    """A view dict as ``{dotted path: leaf value}``; list items are numbered from 0
+    (``"lists.0.2.face_up"``). Empty dicts and lists are leaves."""
+    if isinstance(value, dict) and value:
+        items = value.items()
+    elif isinstance(value, (list, tuple)) and value:
+        items = enumerate(value)
+    else:
+        return {prefix: value}
+    flat: dict[str, Any] = {}
+    for key, item in items:
+        flat.update(flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+    return flat
+
+
+def view_diff(before: dict, after: dict) -> list[tuple[str, Any, Any]]:
+    """The paths whose value differs between two views, as ``(path, old, new)`` in path
+    order; a path only one view has gets :data:`MISSING` on the other side."""
+    old, new = flatten(before), flatten(after)
+    return [(path, old.get(path, MISSING), new.get(path, MISSING))
+            for path in sorted(old.keys() | new.keys(), key=_path_key)
+            if old.get(path, MISSING) != new.get(path, MISSING)]
+
+
+def _path_key(path: str) -> list:
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in path.split(".")]
+
+
+def move_text_for(move: Move, viewer: int | None) -> str:
+    """``move`` as the seat ``viewer`` (None: spectator) may read it: in full if it is
+    the viewer's own move or its arguments are all numbers (seats, positions), else
+    its seat and kind only (its words may name cards the viewer has not seen)."""
+    if move.seat == viewer or all(isinstance(a, int) for a in move.args):
+        return str(move)
+    return f"{move.seat} {move.kind} …"
+
+
+# --- the game's board ---------------------------------------------------------------
+class ViewBoard(GameBoard):
+    """The board of a game that ships no widget: its view dict, pretty-printed."""
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.text = w.HTML()
+        self.widget.children = (self.text,)
+
+    def update(self, view: dict, clickable: set) -> None:
+        """Show ``view`` as indented JSON."""
+        self.text.value = f"<pre>{html.escape(json.dumps(view, indent=1, default=str))}</pre>"
+
+
+def board_class(game: type[Game]) -> type[GameBoard]:
+    """The board a game's package ships in its ``widget`` module beside its rules (the
+    kit's convention: ``playtest.games.lazy_sunday.widget.LazySundayBoard``), or
+    :class:`ViewBoard` for a game without one."""
+    package = game.__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.widget")
+    except ImportError:
+        return ViewBoard
+    boards = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, GameBoard)
+              and c.__module__ == module.__name__]
+    return boards[0] if boards else ViewBoard
+
+
+def download_link(text: str, filename: str, mime: str, title: str) -> str:
+    """An HTML link that downloads ``text`` (UTF-8) as ``filename`` (a data URI: no
+    server round trip, works in Voilà and in a notebook)."""
+    data = base64.b64encode(text.encode()).decode()
+    return (f"<a class='pt-download' download='{html.escape(filename)}' href='data:{mime};base64,{data}' "
+            f"title='{html.escape(title)}'>⬇ {html.escape(filename)}</a>")
+
+
+class ScenarioDebugger:
+    """Step through a scenario in a notebook or the ``scenario_debugger`` dashboard.
+
+    Args:
+        scenario: a scenario to open at once (None: pick one in the widget).
+        click_guard: seconds after the position changes during which the "Play this
+            move" button ignores clicks (a double click must not play twice); None =
+            :data:`playtest.widgets.moves.CLICK_GUARD`. Tests pass 0.
+
+    Attributes:
+        widget: the root box to display. scenario: the loaded Scenario (None before
+            one is loaded); source: where it came from. line: the loaded line (a Match
+            of every scenario move, never changed). match: the match on show (``line``
+            or a branch). branch_point: the move the branch left the loaded line at
+            (None on the loaded line). viewer: the seat whose view is shown (None:
+            spectator). results: ``{expectation index: failure messages}`` of the
+            loaded line (empty list = passed).
+        banner, examples, upload, views, first, back, forward, last, slider, number,
+        go, move_list, changes, log, actor, legal, move_text, play_button, confirm_box,
+        why_text, why_button, why_result, expectations, export_toml, export_pytest,
+        export_link, reload: the components.
+    """
+
+    def __init__(self, scenario: Scenario | None = None, click_guard: float | None = None):
+        self.scenario: Scenario | None = None
+        self.source = ""
+        self.line: Match | None = None
+        self.match: Match | None = None
+        self.branch_point: int | None = None
+        self.viewer: int | None = None
+        self.results: dict[int, list[str]] = {}
+        self.guard = click_guard
+        self._changed_at = float("-inf")
+        self._drawing = False
+        self._pending: Move | None = None
+        self._probe_key = None
+        self._probe: Match | None = None
+        self.board: GameBoard | None = None
+        self._game: type[Game] | None = None
+        self.banner = ErrorBanner()
+        report = self.banner.show
+
+        def button(text, tip, handler, style=""):
+            b = w.Button(description=text, tooltip=tip, button_style=style, layout=w.Layout(width="auto"))
+            b.on_click(safe(lambda _b: handler(), report))
+            return b
+
+        # loading
+        self.examples = w.Dropdown(options=[("— pick an example —", "")] + [(n, n) for n in examples()],
+                                   description="Example", layout=w.Layout(width="420px"))
+        self.examples.observe(safe(self._picked, report), "value")
+        self.upload = w.FileUpload(accept=".toml", multiple=False, description="Upload .toml")
+        self.upload.observe(safe(self._uploaded, report), "value")
+        self.about = w.HTML("<i>Pick a shipped example or upload a scenario file (.toml).</i>")
+        self.about.add_class("pt-scenario-about")
+        # view and stepping
+        self.views = w.ToggleButtons(description="View", style={"button_width": "auto"})
+        self.views.observe(safe(self._view_picked, report), "value")
+        self.first = button("|◀ First", "Go to the setup (move 0)", lambda: self.goto(0))
+        self.back = button("◀ Back", "One move back", lambda: self.goto(self.match.cursor - 1))
+        self.forward = button("Forward ▶", "One move forward", lambda: self.goto(self.match.cursor + 1))
+        self.last = button("Last ▶|", "Go to the last move of the line", lambda: self.goto(len(self.match.moves)))
+        self.slider = w.IntSlider(min=0, max=0, description="Move", continuous_update=False,
+                                  layout=w.Layout(width="300px"))
+        self.slider.observe(safe(self._slid, report), "value")
+        self.number = w.BoundedIntText(min=0, max=0, layout=w.Layout(width="80px"))
+        self.go = button("Go", "Jump to the move number in the box", lambda: self.goto(self.number.value))
+        self.position = w.HTML()
+        self.reload = button("Back to the loaded line", "Leave the branch and show the scenario's own moves",
+                             self.back_to_line, "info")
+        stepper = w.HBox([self.first, self.back, self.slider, self.forward, self.last, self.number, self.go,
+                          self.position, self.reload], layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        # move list, what changed, log
+        self.move_list = w.Select(rows=14, layout=w.Layout(width="280px"))
+        self.move_list.observe(safe(self._listed, report), "value")
+        self.move_list.add_class("pt-movelist")
+        self.changes = w.HTML()
+        self.changes.add_class("pt-changed")
+        self.log = LogView("Log (this view)")
+        # branch, why not, expectations, export
+        self.actor = w.Dropdown(description="Act as", layout=w.Layout(width="200px"))
+        self.actor.observe(safe(self._actor_picked, report), "value")
+        self.legal = w.Dropdown(description="Move", layout=w.Layout(width="340px"))
+        self.move_text = w.Text(placeholder="or type a move, e.g. 0 draw", layout=w.Layout(width="220px"))
+        self.play_button = button("Play this move", "Branch: play the move here and go on from there",
+                                  self.play_chosen, "success")
+        self.confirm_text = w.HTML()
+        self.confirm_box = w.HBox([self.confirm_text, button("Yes, branch", "", self.confirm, "danger"),
+                                   button("Cancel", "", self.cancel)], layout=w.Layout(display="none"))
+        branch = w.VBox([w.HTML("<b>Branch</b>: take another move here"), self.actor, self.legal,
+                         w.HBox([self.move_text, self.play_button]), self.confirm_box])
+        self.why_text = w.Text(placeholder="a move, e.g. 1 claim 0 2 5", layout=w.Layout(width="220px"))
+        self.why_button = button("Why not?", "Is this move legal here? If not, which ruling forbids it", self.why_not)
+        self.why_result = w.HTML()
+        self.why_result.add_class("pt-why")
+        why = w.VBox([w.HTML("<b>Why not?</b> Ask about any move"), w.HBox([self.why_text, self.why_button]),
+                      self.why_result])
+        self.expectations = w.HTML()
+        self.export_toml = button("Export scenario (.toml)", "The line up to the shown move, as a scenario file",
+                                  lambda: self.export("toml"))
+        self.export_pytest = button("Export pytest test (.py)", "A pytest test that replays the line up to the "
+                                    "shown move and checks the final state", lambda: self.export("pytest"))
+        self.export_link = w.HTML()
+        export = w.VBox([w.HTML("<b>Export</b> the line up to the shown move"),
+                         w.HBox([self.export_toml, self.export_pytest]), self.export_link,
+                         w.HTML("<i>The file holds the seed and setup: every card of the game.</i>")])
+        for panel in (branch, why, export):
+            panel.add_class("pt-panel")
+        self.board_box = w.VBox()
+        self.board_box.add_class("pt-table")
+        self.body = w.VBox([self.views, self.board_box, stepper,
+                            w.HBox([w.VBox([w.HTML("<b>Moves</b>"), self.move_list]),
+                                    w.VBox([w.HTML("<b>What changed</b>"), self.changes],
+                                           layout=w.Layout(flex="1 1 auto", min_width="0")),
+                                    self.log.widget], layout=w.Layout(align_items="flex-start")),
+                            w.HTML("<b>Expectations</b>"), self.expectations,
+                            w.HBox([branch, why, export], layout=w.Layout(flex_flow="row wrap",
+                                                                           align_items="flex-start"))],
+                           layout=w.Layout(display="none"))
+        self.widget = w.VBox([style_widget(), w.HTML(STYLE), self.banner.widget,
+                              w.HBox([self.examples, self.upload]), self.about, self.body])
+        self.widget.add_class("pt-app")
+        self.widget.add_class("pt-debugger")
+        if scenario is not None:
+            self.open(scenario)
+
+    # --- loading ------------------------------------------------------------------
+    def open(self, scenario: Scenario, source: str = "") -> None:
+        """Show ``scenario`` from its first position (move 0), spectator view.
+
+        Raises:
+            ScenarioError: a move is illegal or the setup cannot be built; the scenario
+                on show is kept.
+        """
+        line = scenario.to_match()
+        results = self._check(scenario)
+        game = type(line.game)
+        self.scenario, self.source, self.line, self.match = scenario, source, line, line
+        self.branch_point, self.viewer, self.results = None, None, results
+        if self._game is not game:
+            self._game = game
+            self.board = board_class(game)(self)
+            self.moves = MoveBuilder(game.MOVE_ARGS, self.board, lambda _m: None)   # the boards read it
+            self.moves.show(None, [], {}, enabled=False)
+            self.board_box.children = (self.board.widget,)
+        self._drawing = True
+        try:
+            self.views.options = [(SPECTATOR_LABEL, None)] + [(f"Seat {s}", s) for s in range(line.game.seats)]
+            self.views.value = None
+        finally:
+            self._drawing = False
+        self.banner.clear()
+        line.goto(0)
+        self.body.layout.display = "flex"
+        self.refresh()
+
+    def load_text(self, text: str, source: str = "<upload>") -> None:
+        """Open a scenario from its TOML text.
+
+        Raises:
+            ScenarioError: the text is not a valid scenario (the message names the line
+                and the reason); the scenario on show is kept.
+        """
+        self.open(Scenario.from_toml(text, source), source)
+
+    def open_example(self, name: str) -> None:
+        """Open a shipped example by name (see :func:`playtest.scenarios.examples`).
+
+        Raises:
+            ScenarioError: no such example (the message lists them), or see :meth:`open`.
+        """
+        self.open(find_scenario(name), name)
+
+    def open_link(self, query: str) -> None:
+        """Open what a page address asks for: ``?scenario=NAME`` (a shipped example or
+        ``NAME.toml`` in the scenarios folder, see
+        :func:`playtest.widgets.records.find_scenario`). A bad value shows the error
+        banner and leaves the debugger as it was; no query does nothing.
+
+        Args:
+            query: the page's query string (Voilà passes it as ``QUERY_STRING``).
+        """
+        try:
+            link = parse_link(query)
+            if link.seed is not None:
+                raise ValueError("the debugger opens a scenario (?scenario=NAME), not a seed; "
+                                 "open a game dashboard with ?seed=N to play that seed")
+            if link.scenario is not None:
+                self.open(find_scenario(link.scenario), link.scenario)
+        except (PlaytestError, ValueError) as exc:
+            self.banner.show(exc)
+
+    def _picked(self, change) -> None:
+        if change["new"] and not self._drawing:
+            self.open_example(change["new"])
+
+    def _uploaded(self, change) -> None:
+        files = change["new"]
+        if not files:
+            return
+        name = files[0]["name"]
+        self.upload.value = ()
+        try:
+            text = bytes(files[0]["content"]).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ScenarioError(name, None, "not a text file; a scenario is a UTF-8 TOML file") from None
+        self.load_text(text, name)
+
+    @staticmethod
+    def _check(scenario: Scenario) -> dict[int, list[str]]:
+        """Each expectation's failures on the loaded line (empty = passed)."""
+        results: dict[int, list[str]] = {i: [] for i in range(len(scenario.expect))}
+        for failure in scenario.verify():
+            results.setdefault(failure.entry - 1, []).append(str(failure))
+        return results
+
+    # --- moving -------------------------------------------------------------------
+    def goto(self, n: int) -> None:
+        """Show the position after ``n`` moves of the line on show.
+
+        Raises:
+            IndexError: ``n`` outside 0..number of moves (the message says the range).
+        """
+        if self.match is None:
+            raise ValueError("load a scenario first: pick an example or upload a .toml file")
+        self.match.goto(n)
+        self.refresh()
+
+    def set_view(self, seat: int | None) -> None:
+        """Show what ``seat`` sees (None: the spectator).
+
+        Raises:
+            IndexError: not a seat of this game.
+        """
+        if seat is not None and not 0 <= seat < self.match.game.seats:
+            raise IndexError(f"{seat!r} is not a seat of this {self.match.game.seats}-seat game (G-1)")
+        self.viewer = seat
+        if self.views.value != seat:
+            self.views.value = seat          # redraws through _view_picked
+        else:
+            self.refresh()
+
+    def back_to_line(self) -> None:
+        """Leave the branch: show the loaded line at the move the branch left it."""
+        if self.line is None:
+            return
+        self.match = self.line
+        self.line.goto(self.branch_point or 0)
+        self.branch_point = None
+        self.refresh()
+
+    def _probe_match(self) -> Match:
+        """A match at the shown position that may play (a branch when rewound), for
+        legal moves and "why not?"; cached per position."""
+        key = (id(self.match), self.match.cursor, len(self.match.moves))
+        if self._probe_key != key:
+            self._probe = self.match if self.match.at_end else self.match.branch()
+            self._probe_key = key
+        return self._probe
+
+    # --- branching ----------------------------------------------------------------
+    def play_chosen(self) -> None:
+        """"Play this move": the typed move if any, else the one picked in the list.
+        Asks first when it drops later moves of a branch (never of the loaded line,
+        which stays reachable); a click right after the position changed is ignored.
+
+        Raises:
+            MoveSyntaxError, IllegalMove: the move cannot be played here (nothing changes).
+        """
+        guard = move_controls.CLICK_GUARD if self.guard is None else self.guard
+        if guard > 0 and time.monotonic() - self._changed_at < guard:
+            return
+        text = self.move_text.value.strip() or self.legal.value
+        if not text:
+            raise ValueError("pick a legal move or type one (e.g. '0 draw')")
+        self.branch(text)
+
+    def branch(self, move: Move | str, confirmed: bool = False) -> None:
+        """Play ``move`` at the shown position and go on from there in a branch. If
+        the line on show is itself a branch with later moves, they are dropped, so
+        without ``confirmed`` the debugger asks first (see :meth:`confirm`).
+
+        Raises:
+            MoveSyntaxError, IllegalMove: the move is unreadable or illegal here (the
+                error names the ruling and the legal moves); nothing changes.
+        """
+        move = Move.parse(move)
+        trial = self._probe_match().branch()
+        trial.play(move)                      # raises before anything changes
+        dropped = len(self.match.moves) - self.match.cursor
+        if dropped and self.match is not self.line and not confirmed:
+            self._pending = move
+            self.confirm_text.value = (f"Playing '{html.escape(move_text_for(move, self.viewer))}' at move "
+                                       f"{self.match.cursor} drops the {dropped} later move"
+                                       f"{'s' if dropped != 1 else ''} of this branch. ")
+            self.confirm_box.layout.display = "flex"
+            return
+        if self.match is self.line:
+            self.branch_point = self.line.cursor
+        self.match = trial
+        self.move_text.value = ""
+        self.refresh()
+
+    def confirm(self) -> None:
+        """Yes: play the move waiting for confirmation."""
+        move, self._pending = self._pending, None
+        self.confirm_box.layout.display = "none"
+        if move is not None:
+            self.branch(move, confirmed=True)
+
+    def cancel(self) -> None:
+        """No: forget the move waiting for confirmation."""
+        self._pending = None
+        self.confirm_box.layout.display = "none"
+
+    def _actor_picked(self, change) -> None:
+        if self._drawing or change["new"] is None:
+            return
+        self.set_view(change["new"])         # a seat's legal moves name its cards
+
+    # --- why not ------------------------------------------------------------------
+    def why_not(self, text: str | None = None) -> str:
+        """Say whether a move is legal at the shown position, and if not, the ruling,
+        the reason and the seat's legal alternatives. The view switches to the move's
+        seat (its alternatives name its cards). Returns the answer as plain text.
+
+        Args:
+            text: a move text (default: the "why not?" box).
+
+        Raises:
+            MoveSyntaxError: the text is not a move; IndexError: no such seat.
+        """
+        move = Move.parse(self.why_text.value if text is None else text)
+        if not 0 <= move.seat < self.match.game.seats:
+            raise IndexError(f"seat {move.seat} is not a seat of this {self.match.game.seats}-seat game: "
+                             f"use 0..{self.match.game.seats - 1} (G-1)")
+        if self.viewer != move.seat:
+            self.set_view(move.seat)
+        trial = self._probe_match().branch()
+        try:
+            trial.play(move)
+        except IllegalMove as exc:
+            legal = ", ".join(str(m) for m in exc.legal) or "none: this seat has no move now"
+            answer = (f"'{move}' is illegal ({exc.ruling or 'not on offer'}): {exc.reason}. "
+                      f"Legal moves for seat {move.seat}: {legal}")
+            self.why_result.value = (f"<span class='pt-fail'>Illegal</span> "
+                                     f"<b>{html.escape(exc.ruling or 'not on offer')}</b>: "
+                                     f"{html.escape(exc.reason)}.<br>Legal moves for seat {move.seat}: "
+                                     f"{html.escape(legal)}")
+            return answer
+        self.why_result.value = f"<span class='pt-pass'>Legal</span>: '{html.escape(str(move))}' may be played here."
+        return f"'{move}' is legal"
+
+    # --- export -------------------------------------------------------------------
+    def current_scenario(self) -> Scenario:
+        """The line on show up to the shown move, as a scenario (title and description
+        from the loaded one; the final state pinned as an expectation)."""
+        title = self.scenario.title or "scenario"
+        if self.match is not self.line:
+            title += f" (branch at move {self.branch_point})"
+        return Scenario.from_match(self.match, title=title, description=self.scenario.description,
+                                   upto=self.match.cursor)
+
+    def export(self, kind: str) -> str:
+        """Make the download link of the line up to the shown move: ``"toml"`` (a
+        scenario file) or ``"pytest"`` (a test module replaying it). Returns the text.
+
+        Raises:
+            ValueError: another kind.
+        """
+        scenario = self.current_scenario()
+        stem = "".join(c if c.isalnum() else "_" for c in (self.source.rsplit(".", 1)[0] or self.match.game.name))
+        stem = f"{stem.strip('_') or 'scenario'}_move{self.match.cursor}"
+        if kind == "toml":
+            text, filename, mime = scenario.to_toml(), f"{stem}.toml", "application/toml"
+        elif kind == "pytest":
+            text, filename, mime = scenario.to_pytest(f"test_{stem}"), f"test_{stem}.py", "text/x-python"
+        else:
+            raise ValueError(f"export kind must be 'toml' or 'pytest', not {kind!r}")
+        self.export_link.value = download_link(text, filename, mime, "Download")
+        return text
+
+    # --- drawing ------------------------------------------------------------------
+    def seat_name(self, seat: int) -> str:
+        """A seat's label on the board, e.g. "Seat 2 (this view)"."""
+        return f"Seat {seat} (this view)" if seat == self.viewer else f"Seat {seat}"
+
+    def card_clicked(self, seat: int, pos: int | None) -> None:
+        """Cards are not clickable in the debugger (moves are chosen in the branch panel)."""
+
+    def _view_picked(self, change) -> None:
+        if not self._drawing:
+            self.viewer = change["new"]
+            self.refresh()
+
+    def _slid(self, change) -> None:
+        if not self._drawing and self.match is not None and change["new"] != self.match.cursor:
+            self.goto(change["new"])
+
+    def _listed(self, change) -> None:
+        if not self._drawing and change["new"] is not None and change["new"] != self.match.cursor:
+            self.goto(change["new"])
+
+    def refresh(self) -> None:
+        """Redraw every component from the shown position and view."""
+        self._drawing = True
+        try:
+            self._draw()
+        finally:
+            self._drawing = False
+
+    def _draw(self) -> None:
+        match, viewer = self.match, self.viewer
+        cursor, total = match.cursor, len(match.moves)
+        self._changed_at = time.monotonic()
+        self.export_link.value = ""
+        self.cancel()
+        self.views.value = viewer
+        # where we are
+        self.slider.max = self.number.max = total
+        self.slider.value = self.number.value = cursor
+        self.first.disabled = self.back.disabled = cursor == 0
+        self.forward.disabled = self.last.disabled = cursor == total
+        branch = "" if match is self.line else f" · <b>branch</b> from move {self.branch_point} of the loaded line"
+        self.position.value = f"Move <b>{cursor}</b> of {total}{branch}"
+        self.reload.layout.display = "none" if match is self.line else None
+        about = self.scenario
+        self.about.value = (f"<b>{html.escape(about.title or self.source or 'Scenario')}</b> · "
+                            f"{html.escape(get_game(about.game).title)}, {about.seats} seats, seed {about.seed}"
+                            + (f"<br>{html.escape(about.description)}" if about.description else ""))
+        # the move list, with the expectations that fall on each step
+        marks = self._marks()
+        items = [(f"0 · setup{marks.get(0, '')}", 0)]
+        items += [(f"{n} · {move_text_for(m, viewer)}{marks.get(n, '')}", n) for n, m in enumerate(match.moves, 1)]
+        if list(self.move_list.options) != items:
+            self.move_list.options = items
+        self.move_list.value = cursor
+        # board, log, what changed
+        view = match.view(viewer)
+        self.board.update(view, set())
+        lines = match.log_for(viewer)
+        self.log.show(lines)
+        self.changes.value = self._changes(view, [t for n, t in lines if n == cursor])
+        self.expectations.value = self._expectations()
+        # branch: the seats that may act here
+        probe = self._probe_match()
+        seats = list(probe.to_act())
+        outcome = probe.outcome()
+        self.actor.options = [(f"seat {s}", s) for s in seats]
+        self.actor.value = viewer if viewer in seats else None
+        legal = [str(m) for m in probe.legal_moves(viewer)] if viewer in seats else []
+        first = "— pick a move —" if viewer in seats else "— choose a seat to act as —" if seats else "— nobody may move —"
+        self.legal.options = [(first, "")] + [(t, t) for t in legal]
+        self.legal.value = ""
+        self.play_button.disabled = outcome is not None
+
+    def _marks(self) -> dict[int, str]:
+        """Move number -> " ✓"/" ✗" for the expectations at that step (loaded line)."""
+        if self.match is not self.line:
+            return {}
+        marks: dict[int, str] = {}
+        for i, expectation in enumerate(self.scenario.expect):
+            marks[expectation.after] = marks.get(expectation.after, "") + (" ✗" if self.results.get(i) else " ✓")
+        return marks
+
+    def _changes(self, view: dict, lines: list[str]) -> str:
+        """The log lines of the shown move and the diff of the view against the step
+        before (both worded for the chosen view)."""
+        cursor = self.match.cursor
+        if cursor == 0:
+            return "<i>The setup: step forward to see what each move changes.</i>"
+        self.match.goto(cursor - 1)
+        before = self.match.view(self.viewer)
+        self.match.goto(cursor)
+        diff = view_diff(before, view)
+        log = "".join(f"<div>{html.escape(t)}</div>" for t in lines) or "<i>no log line for this view</i>"
+        rows = "".join(f"<tr><td>{html.escape(path)}</td><td class='pt-old'>{_show(old)}</td>"
+                       f"<td>→</td><td class='pt-new'>{_show(new)}</td></tr>" for path, old, new in diff[:200])
+        more = f"<div><i>… and {len(diff) - 200} more</i></div>" if len(diff) > 200 else ""
+        return (f"<div><b>Move {cursor}</b>: {html.escape(move_text_for(self.match.moves[cursor - 1], self.viewer))}"
+                f"</div>{log}<table>{rows}</table>{more}" if diff else
+                f"<div><b>Move {cursor}</b></div>{log}<i>this view did not change</i>")
+
+    def _expectations(self) -> str:
+        """The scenario's expectations with pass/fail, detailed only in their view."""
+        if not self.scenario.expect:
+            return "<i>This scenario states no expectations.</i>"
+        if self.match is not self.line:
+            return "<i>Expectations are checked on the loaded line (“Back to the loaded line”).</i>"
+        rows = []
+        for i, expectation in enumerate(self.scenario.expect):
+            failures = self.results.get(i, [])
+            mark = "<span class='pt-fail'>✗ fails</span>" if failures else "<span class='pt-pass'>✓ passes</span>"
+            private = expectation_seats(expectation) - {self.viewer}
+            if not private:
+                detail = html.escape(describe(expectation)) + "".join(
+                    f"<br><span class='pt-fail'>{html.escape(f)}</span>" for f in failures)
+            else:
+                seats = " or ".join(f"seat {s}" for s in sorted(private))
+                detail = f"<i>it reads what {seats} may see: switch the view to {seats} to read it</i>"
+            here = " (shown now)" if expectation.after == self.match.cursor else ""
+            rows.append(f"<div>after move {expectation.after}{here}: {mark} · {detail}</div>")
+        return "".join(rows)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def expectation_seats(expectation: Expectation) -> set[int]:
+    """The seats whose secrets an expectation may name: the seat whose view it reads,
+    and the seats of its move texts that name more than seats and positions."""
+    seats = {expectation.seat} if expectation.view and expectation.seat is not None else set()
+    for text in [*expectation.legal, *(r.move for r in expectation.illegal)]:
+        move = Move.parse(text)
+        if not all(isinstance(a, int) for a in move.args):
+            seats.add(move.seat)
+    return seats
+
+
+def describe(expectation: Expectation) -> str:
+    """One line saying what an expectation checks, e.g. "to act: [1]; view 'done.top.name' = 'Nap'"."""
+    parts = []
+    if expectation.to_act is not None:
+        parts.append(f"to act: {expectation.to_act}")
+    whose = f" of seat {expectation.seat}" if expectation.seat is not None else ""
+    parts += [f"view{whose} {path!r} = {value!r}" for path, value in (expectation.view or {}).items()]
+    if expectation.legal:
+        parts.append("legal: " + ", ".join(expectation.legal))
+    parts += [f"illegal: {r.move}" + (f" ({r.ruling})" if r.ruling else "") for r in expectation.illegal]
+    if expectation.outcome is not None:
+        winners = "" if expectation.outcome.winners is None else f", winners {expectation.outcome.winners}"
+        parts.append(f"outcome: {'finished' if expectation.outcome.finished else 'not finished'}{winners}")
+    if expectation.fingerprint:
+        parts.append(f"exact state {expectation.fingerprint[:12]}…")
+    return "; ".join(parts) or "nothing"
+
+
+def _show(value) -> str:
+    return "—" if value is MISSING else html.escape(json.dumps(value, default=str))
