@@ -1,0 +1,106 @@
+"""``playtest simulate``: the balance lab from a terminal.
+
+``playtest simulate lazy_sunday -n 2000 --seats 4 --bots heuristic,random --option
+rounds=2 --workers 2 --csv games.csv`` plays the games, prints the metrics and the win
+rates per seat (and per bot when several play), and writes one CSV row per game.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from playtest.engine import OptionError, get_game
+
+
+def add_simulate_command(commands) -> None:
+    """Add the ``simulate`` subcommand to the ``playtest`` argument parser's subparsers."""
+    p = commands.add_parser("simulate", help="play many bot games and print balance metrics",
+                            description="Play many bot games and print balance metrics with 95% intervals.")
+    p.add_argument("game", help="game name, e.g. lazy_sunday")
+    p.add_argument("-n", "--games", type=_positive, default=1000, help="number of games (default 1000)")
+    p.add_argument("--seats", type=_positive, help="seat count (default: the game's smallest)")
+    p.add_argument("--bots", default="random",
+                   help="one bot name for every seat, or one per seat separated by commas (default random)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option (repeatable); VALUE is read as JSON where it parses, else as text")
+    p.add_argument("--preset", help="start from one of the game's named option sets")
+    p.add_argument("--seed", type=_whole, default=0, help="seed of the whole run (default 0)")
+    p.add_argument("--workers", type=_positive, help="local worker processes (default: one per CPU for many games)")
+    p.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_simulate)
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number 1 or more")
+    return int(text)
+
+
+def _whole(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number 0 or more")
+    return int(text)
+
+
+def parse_options(pairs: list[str]) -> dict:
+    """``["rounds=2", "great_escape=true", "first_player=random"]`` -> option dict; each
+    value is read as JSON where it parses (2, true, null, {"Done": 20}), else kept as text.
+
+    Raises:
+        OptionError: a pair without ``=`` or with an empty key.
+    """
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"--option takes KEY=VALUE (e.g. rounds=2), not {pair!r}")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value
+    return options
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Run ``playtest simulate``; returns the exit code (2 for bad arguments)."""
+    from .simulate import simulate
+    from .stats import metrics, seat_win_rates
+
+    try:
+        game = get_game(args.game)
+        options = dict(game.PRESETS[args.preset]) if args.preset in game.PRESETS else None
+        if args.preset is not None and options is None:
+            raise OptionError(f"{game.title} has no preset {args.preset!r}; presets: "
+                              f"{', '.join(map(repr, game.PRESETS)) or 'none'}")
+        options = {**(options or {}), **parse_options(args.option)}
+        seats = args.seats or game.min_seats
+        bots = [b.strip() for b in args.bots.split(",")]
+        if args.csv and not Path(args.csv).resolve().parent.is_dir():
+            raise OptionError(f"--csv {args.csv}: the folder {Path(args.csv).resolve().parent} does not exist")
+        df = simulate(game, seats, bots[0] if len(bots) == 1 else bots, games=args.games, options=options,
+                      seed=args.seed, workers=args.workers, progress=not args.no_progress)
+    except OptionError as exc:
+        print(f"playtest simulate: {exc}", file=sys.stderr)
+        return 2
+    if args.csv:
+        try:
+            df.to_csv(args.csv, index=False)
+        except OSError as exc:
+            print(f"playtest simulate: cannot write {args.csv}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+    line_up = ", ".join(df.attrs["bots"])
+    print(f"{game.title}, {seats} seats, {len(df):,} games, bots {line_up} (rotating seats), seed {args.seed}")
+    table = metrics(df)[["value", "low", "high", "interval"]]
+    print("\nMetrics (95% intervals):")
+    print(table.to_string(float_format=lambda x: f"{x:.4g}", na_rep=""))
+    print("\nWin rate per seat (95% Wilson intervals):")
+    print(seat_win_rates(df).to_string(float_format=lambda x: f"{x:.3f}"))
+    if len(set(bots)) > 1:
+        print("\nWin rate per bot:")
+        print(seat_win_rates(df, by="bot").to_string(float_format=lambda x: f"{x:.3f}"))
+    if args.csv:
+        print(f"\nWrote {len(df):,} rows to {args.csv}")
+    return 0
