@@ -1,0 +1,359 @@
+"""The balance lab app: thousands of bot games of one game, from a dashboard.
+
+Pick a game, the seat count, a bot per seat and the options (inputs from the new-game
+panel, or a preset), or two option sets A and B for an A/B comparison on the same seeds;
+the number of games, the seed and the worker processes. Run plays them with
+:func:`playtest.simulate` in a background thread, so the page stays live: a progress bar
+with the rate and the time left, and a Cancel button. Then it shows the metrics, the
+seat win rates, the card statistics and the plots of :mod:`playtest.lab`, and a link to
+download one CSV row per game.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import io
+import os
+import threading
+import time
+from typing import Any, Callable, Mapping
+
+import ipywidgets as w
+from tqdm.auto import tqdm
+
+from ..engine import OptionError, get_game
+from ..engine.registry import games as all_games
+from .components import ErrorBanner, safe, style_widget
+from .newgame import PresetPicker, default_bot, option_input
+
+MAX_GAMES = 100_000
+"""The most games one run may ask for (the simulation keeps one row per game)."""
+
+SHOWN_COLUMNS = {
+    "compare": ["A", "B", "difference", "low", "high", "interval"],
+    "metrics": ["value", "low", "high", "n", "meaning"],
+    "seats": ["wins", "games", "rate", "low", "high"],
+    "cards": ["per_game", "share_of_games", "seat_games", "win_rate", "low", "high", "vs_overall"],
+}
+"""The columns of each result table shown on the page (the CSV and ``result`` keep all)."""
+
+LAB_STYLE = """<style>
+.pt-lab-table table { border-collapse: collapse; font-size: 12px; margin: 4px 0 10px; }
+.pt-lab-table th, .pt-lab-table td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
+.pt-lab-table thead th { background: #f3f1ea; }
+.pt-lab-status .widget-html-content { font-size: 13px; }
+</style>"""
+
+
+class OptionsForm:
+    """One variant's option inputs (the new-game panel's :func:`option_input` per field
+    of ``game.Options``) with a :class:`PresetPicker` of ``game.PRESETS``.
+
+    Args:
+        game: the Game class. title: the heading, e.g. "Variant A".
+
+    Attributes:
+        widget: the box to display. inputs: option name -> its input widget.
+        presets: the preset picker (None for a game without PRESETS).
+    """
+
+    def __init__(self, game, title: str):
+        self.game = game
+        # PresetPicker puts its dropdown right after `player_box`: here, the heading
+        self.player_box = w.HTML(f"<b>{html.escape(title)}</b>")
+        self.inputs: dict[str, w.Widget] = {}
+        self._readers: dict[str, Callable[[], Any]] = {}
+        rows = []
+        for name, field in game.Options.model_fields.items():
+            self.inputs[name], self._readers[name] = option_input(name, field)
+            rows.append(self.inputs[name])
+        self.widget = w.VBox([self.player_box, *rows], layout=w.Layout(margin="0 16px 0 0"))
+        self.presets = PresetPicker(self) if getattr(game, "PRESETS", None) else None
+
+    def options(self) -> dict[str, Any]:
+        """The options whose inputs differ from the game's defaults (name -> value), not
+        validated yet."""
+        fields = self.game.Options.model_fields
+        return {name: value for name, read in self._readers.items()
+                if (value := read()) != fields[name].default}
+
+    def config(self) -> tuple[None, None, dict[str, Any], None]:
+        """``(_, _, options, _)``, shaped as the new-game panel's, for the preset picker."""
+        return None, None, {name: read() for name, read in self._readers.items()}, None
+
+    def label(self) -> str:
+        """A short name of the options: the preset they match, else ``key=value`` pairs."""
+        preset = self.presets.matching() if self.presets else None
+        if preset is not None:
+            return preset
+        return ", ".join(f"{k}={v}" for k, v in self.options().items()) or "defaults"
+
+
+class BalanceLab:
+    """The balance-lab app (``.widget``) for every installed game.
+
+    Args:
+        game: registry name of the game shown first.
+        seats: its seat count (default: the game's smallest).
+        games: number of games per variant, 1..:data:`MAX_GAMES`.
+        seed: seed of the first game (G-3); game ``i`` uses ``seed + i``, so a run repeats.
+        workers: local worker processes (1 = in this kernel).
+
+    Attributes:
+        widget: the root box. banner: the :class:`ErrorBanner`. result: after a run, a
+            dict with ``"rows"`` (the DataFrame of every game, a ``variant`` column in an
+            A/B run) and the tables shown (``"metrics"``, ``"seats"``, ``"cards"``, and
+            ``"compare"`` in an A/B run); None before.
+        variant_a, variant_b: the :class:`OptionsForm` of each variant.
+    """
+
+    def __init__(self, game: str = "lazy_sunday", seats: int | None = None, games: int = 1000,
+                 seed: int = 0, workers: int = 1):
+        self.banner = ErrorBanner()
+        report = self.banner.show
+        self.games_found = all_games()
+        self.game = w.Dropdown(options=[(cls.title, name) for name, cls in self.games_found.items()],
+                               value=get_game(game).name, description="Game")
+        self.seats = w.Dropdown(description="Seats")
+        self.bot_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.bots: list[w.Dropdown] = []
+        self.mode = w.ToggleButtons(options=[("One variant", "one"), ("A/B comparison", "ab")],
+                                    tooltips=["Play every game under one set of options",
+                                              "Play the same seeds under options A and under options B"])
+        self.variant_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.variant_a: OptionsForm | None = None
+        self.variant_b: OptionsForm | None = None
+        self.games = w.BoundedIntText(value=games, min=1, max=MAX_GAMES, description="Games",
+                                      tooltip=f"games per variant, 1..{MAX_GAMES}")
+        self.seed = w.BoundedIntText(value=seed, min=0, max=2**63 - 1, description="Seed",
+                                     tooltip="G-3: game i uses seed + i, so the same run gives the same rows")
+        cores = os.cpu_count() or 1
+        self.workers = w.BoundedIntText(value=min(workers, cores), min=1, max=cores, description="Workers",
+                                        tooltip=f"local worker processes, 1..{cores} (1 = in this kernel)")
+        self.run_button = w.Button(description="Run", button_style="primary", icon="play")
+        self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
+        self.run_button.on_click(safe(lambda _b: self.run(), report))
+        self.cancel_button.on_click(safe(lambda _b: self.cancel(), report))
+        self.progress = w.IntProgress(value=0, min=0, max=1, description="Progress",
+                                      layout=w.Layout(width="420px"))
+        self.status = w.HTML()
+        self.status.add_class("pt-lab-status")
+        self.tables = {name: w.HTML() for name in ("compare", "metrics", "seats", "cards")}
+        for table in self.tables.values():
+            table.add_class("pt-lab-table")
+        self.plots = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.download = w.HTML()
+        self.result: dict | None = None
+        self._thread: threading.Thread | None = None
+        self._cancel = threading.Event()
+        self._last_shown = 0.0
+
+        self.game.observe(safe(lambda _c: self._build_game(), report), "value")
+        self.seats.observe(safe(lambda _c: self._show_bots(), report), "value")
+        self.mode.observe(lambda _c: self._show_variants(), "value")
+        rotation = w.HTML("Bots per seat in the first game; the line-up shifts one seat each game, so every "
+                          "bot plays every seat equally often.")
+        rotation.add_class("pt-help")
+        setup = w.VBox([w.HBox([self.game, self.seats]), self.bot_box, rotation, self.mode, self.variant_box,
+                        w.HBox([self.games, self.seed, self.workers], layout=w.Layout(flex_flow="row wrap")),
+                        w.HBox([self.run_button, self.cancel_button, self.progress])])
+        results = w.VBox([self.status, self.download, self.tables["compare"], self.tables["metrics"],
+                          self.tables["seats"], self.plots, self.tables["cards"]])
+        self.widget = w.VBox([style_widget(), w.HTML(LAB_STYLE), self.banner.widget, setup, results])
+        self.widget.add_class("pt-app")
+        self.widget.add_class("pt-lab")
+        self._build_game(seats)
+
+    # --- set-up --------------------------------------------------------------------
+    @property
+    def game_class(self):
+        """The Game class picked."""
+        return self.games_found[self.game.value]
+
+    def _build_game(self, seats: int | None = None) -> None:
+        """Rebuild the seat, bot and option inputs for the game picked."""
+        game = self.game_class
+        self.seats.options = list(range(game.min_seats, game.max_seats + 1))
+        self.seats.value = seats if seats is not None else game.min_seats
+        # simulate() shifts this line-up one seat per game: every bot plays every seat
+        self.bots = [w.Dropdown(options=list(game.BOTS), value=default_bot(game), description=f"Seat {s}",
+                                tooltip="the bot at this seat in game 1; the line-up shifts one seat each game",
+                                layout=w.Layout(width="200px")) for s in range(game.max_seats)]
+        self.variant_a, self.variant_b = OptionsForm(game, "Variant A options"), OptionsForm(game, "Variant B options")
+        self._show_bots()
+        self._show_variants()
+
+    def _show_bots(self) -> None:
+        self.bot_box.children = tuple(self.bots[:self.seats.value])
+
+    def _show_variants(self) -> None:
+        self.variant_a.player_box.value = "<b>Variant A options</b>" if self.mode.value == "ab" else "<b>Options</b>"
+        forms = [self.variant_a] + ([self.variant_b] if self.mode.value == "ab" else [])
+        self.variant_box.children = tuple(f.widget for f in forms)
+
+    def plan(self) -> dict:
+        """What Run would play, checked: ``game`` (name), ``seats``, ``bots`` (one name
+        per seat), ``games``, ``seed``, ``workers`` and ``variants`` (label -> options,
+        one or two).
+
+        Raises:
+            OptionError: a bad option (the message names it and what is allowed), or
+                two variants with the same options.
+        """
+        game, seats = self.game_class, self.seats.value
+        forms = [self.variant_a] + ([self.variant_b] if self.mode.value == "ab" else [])
+        variants = {}
+        for form, letter in zip(forms, "AB"):
+            options = form.options()
+            try:
+                game(seats, options)            # validates the options and the seat count
+            except OptionError as exc:
+                raise OptionError(f"{'variant ' + letter + ': ' if len(forms) > 1 else ''}{exc}") from None
+            variants[f"{letter}: {form.label()}" if len(forms) > 1 else form.label()] = options
+        if len(forms) > 1 and len({repr(sorted(o.items())) for o in variants.values()}) == 1:
+            raise OptionError("variants A and B have the same options: change one of them to compare")
+        return {"game": game.name, "seats": seats, "bots": [b.value for b in self.bots[:seats]],
+                "games": self.games.value, "seed": self.seed.value, "workers": self.workers.value,
+                "variants": variants}
+
+    # --- running -------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        """Whether a run is going on."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def run(self) -> None:
+        """Start a run in a background thread (returns at once; :meth:`wait` waits).
+
+        Raises:
+            OptionError: a run is going on already, or a bad option (nothing is run).
+        """
+        if self.running:
+            raise OptionError("a run is going on already: wait for it to finish, or press Cancel")
+        plan = self.plan()
+        self.banner.clear()
+        self.result = None
+        for table in self.tables.values():
+            table.value = ""
+        self.plots.children, self.download.value = (), ""
+        total = plan["games"] * len(plan["variants"])
+        self.progress.max, self.progress.value, self.progress.bar_style = total, 0, ""
+        self.status.value = f"Playing {total} games…"
+        self._cancel = threading.Event()
+        self._set_running(True)
+        self._thread = threading.Thread(target=self._work, args=(plan,), daemon=True, name="balance-lab")
+        self._thread.start()
+
+    def cancel(self) -> None:
+        """Ask the run to stop; it shows the games played so far."""
+        self._cancel.set()
+        self.status.value = "Cancelling…"
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the run to end; returns False if it is still going after ``timeout``
+        seconds."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+        return not self.running
+
+    def _set_running(self, running: bool) -> None:
+        self.run_button.disabled = running
+        self.cancel_button.disabled = not running
+        for box in (self.game, self.seats, self.mode):
+            box.disabled = running
+
+    def _work(self, plan: dict) -> None:
+        """The background thread: play every variant, then show the results."""
+        started = time.monotonic()
+        try:
+            frames = {}
+            for i, (label, options) in enumerate(plan["variants"].items()):
+                offset = i * plan["games"]
+                frames[label] = self._simulate(plan, options, lambda done, _total, o=offset: self._tick(o + done, started))
+                if self._cancel.is_set():
+                    break
+            self._show_results(plan, frames, time.monotonic() - started)
+        except Exception as exc:  # noqa: BLE001 - the thread's errors must reach the screen
+            self.banner.show(exc)
+            self.status.value = "The run failed: see the error above."
+            self.progress.bar_style = "danger"
+        finally:
+            self._set_running(False)
+
+    def _simulate(self, plan: dict, options: dict, progress: Callable[[int, int], None]):
+        from ..lab import simulate
+        return simulate(plan["game"], plan["seats"], bots=plan["bots"], games=plan["games"], options=options,
+                        seed=plan["seed"], workers=plan["workers"], progress=progress, cancel=self._cancel)
+
+    def _tick(self, done: int, started: float) -> None:
+        """Progress: at most ten updates a second reach the page, and the last one."""
+        now = time.monotonic()
+        if done < self.progress.max and now - self._last_shown < 0.1:
+            return
+        self._last_shown = now
+        self.progress.value = done
+        elapsed = now - started
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = (self.progress.max - done) / rate if rate > 0 else None
+        self.status.value = (f"{done} of {self.progress.max} games · {rate:,.0f} games/s · "
+                             f"elapsed {tqdm.format_interval(elapsed)}"
+                             + (f" · about {tqdm.format_interval(left)} left" if left is not None else ""))
+
+    def _show_results(self, plan: dict, frames: Mapping[str, Any], seconds: float) -> None:
+        import pandas as pd
+
+        from .. import lab
+
+        cancelled = self._cancel.is_set() or any(f.attrs.get("cancelled") for f in frames.values())
+        played = sum(len(f) for f in frames.values())
+        tables: dict[str, Any] = {}
+        figures = []
+        if len(frames) == 2 and all(len(f) for f in frames.values()):
+            (label_a, a), (label_b, b) = frames.items()
+            tables["compare"] = lab.compare(a, b)
+            figures.append(lab.plot_compare(tables["compare"]))
+        label, first = next(iter(frames.items()))
+        rows = (pd.concat([f.assign(variant=name) for name, f in frames.items()], ignore_index=True)
+                if len(frames) > 1 else first)
+        if len(first):
+            tables["metrics"] = lab.metrics(first) if len(frames) == 1 else pd.concat(
+                {name: lab.metrics(f) for name, f in frames.items() if len(f)}, axis=0)
+            tables["seats"] = lab.seat_win_rates(first)
+            tables["cards"] = lab.card_stats(first)
+            figures += [lab.plot_win_rates(first), lab.plot_lengths(first), lab.plot_card_impact(first)]
+        for name, table in tables.items():
+            title = {"compare": "A/B comparison (B − A on the same seeds, 95% intervals)",
+                     "metrics": "Metrics (95% intervals)", "seats": f"Seat win rates ({html.escape(label)})",
+                     "cards": f"Card statistics ({html.escape(label)})"}[name]
+            shown = table[[c for c in SHOWN_COLUMNS[name] if c in table.columns]]
+            self.tables[name].value = f"<h4>{title}</h4>" + shown.to_html(float_format=lambda x: f"{x:.3f}", na_rep="")
+        self.plots.children = tuple(w.Image(value=png(fig), format="png", layout=w.Layout(max_width="540px"))
+                                    for fig in figures)
+        self.download.value = csv_link(rows, f"balance_lab_{plan['game']}.csv")
+        self.result = {"rows": rows, **tables}
+        self.progress.value = played
+        self.progress.bar_style = "warning" if cancelled else "success"
+        self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {played} games in "
+                             f"{tqdm.format_interval(seconds)}.")
+
+
+def png(figure) -> bytes:
+    """A matplotlib Figure as PNG bytes (drawn in the run's thread; an Image widget
+    shows it, where an Output widget would need the kernel's main thread)."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def csv_link(rows, filename: str) -> str:
+    """An HTML download link (a ``data:`` URI) of ``rows`` (a DataFrame) as CSV."""
+    data = base64.b64encode(rows.to_csv(index=False).encode()).decode()
+    name = html.escape(filename)
+    return (f"<a class='pt-download' download='{name}' href='data:text/csv;base64,{data}' "
+            f"title='One row per game'>⬇ Download CSV ({len(rows)} games)</a>")
+
+
+def make_lab(**kwargs) -> BalanceLab:
+    """A balance lab app; ``kwargs`` as :class:`BalanceLab` (``game``, ``seats``,
+    ``games``, ``seed``, ``workers``). Display its ``.widget``."""
+    return BalanceLab(**kwargs)
