@@ -92,20 +92,23 @@ def pin_piles(title: str, names: Sequence[str], piles: Mapping[str, list[int]], 
             where = ", ".join(label for label, cards in pinned.items() if name in cards)
             raise OptionError(f"setup names {name!r} {count} times (in {where}), but {title} has only {copies}")
 
-    # which copy a pinned name takes: free cards first (a pinned pile's old cards, the
-    # reservoirs from the top), then cards of piles left as dealt (those get replaced)
+    # which copy a pinned name takes: the pile's own old cards, then its own deck from the
+    # top (so each seat keeps its own cards where it can), then any free card (a pinned
+    # pile's old cards, the decks), last cards of piles left as dealt (those get replaced)
     kept = [label for label in piles if label not in pinned and label not in reservoirs]
-    order = [c for label in piles if label in pinned and label not in reservoirs for c in piles[label]]
-    order += [c for label in reservoirs for c in reversed(piles[label])]
-    order += [c for label in kept for c in piles[label]]
-    queues: dict[str, list[int]] = {}
-    for card in order:
-        queues.setdefault(names[card], []).append(card)
+    anywhere = [c for label in piles if label in pinned and label not in reservoirs for c in piles[label]]
+    anywhere += [c for label in reservoirs for c in reversed(piles[label])]
+    anywhere += [c for label in kept for c in piles[label]]
     used: set[int] = set()
     result: dict[str, list[int]] = {}
     for label, cards in pinned.items():
-        result[label] = [queues[name].pop(0) for name in cards]
-        used.update(result[label])
+        own = [] if label in reservoirs else list(piles[label])
+        own += reversed(piles.get(sources.get(label, label) if label not in reservoirs else label, []))
+        result[label] = []
+        for name in cards:
+            card = next(c for c in own + anywhere if c not in used and names[c] == name)
+            used.add(card)
+            result[label].append(card)
 
     remainder = {label: [c for c in piles[label] if c not in used] for label in reservoirs}
     for label in kept:
