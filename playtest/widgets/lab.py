@@ -41,6 +41,7 @@ LAB_STYLE = """<style>
 .pt-lab-table table { border-collapse: collapse; font-size: 12px; margin: 4px 0 10px; }
 .pt-lab-table th, .pt-lab-table td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
 .pt-lab-table thead th { background: #f3f1ea; }
+.pt-lab-table td:last-child { text-align: left; }
 .pt-lab-status .widget-html-content { font-size: 13px; }
 </style>"""
 
