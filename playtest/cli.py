@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ip", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
     p.add_argument("--dir", help="the dashboards folder (default: ./dashboards or the checkout's)")
     p.set_defaults(run=serve)
+    from playtest.scenarios.replay import add_parser as add_replay
+    add_replay(commands)
     from .lab.cli import add_simulate_command
     add_simulate_command(commands)
     args = parser.parse_args(argv)
