@@ -94,7 +94,10 @@ class LazyView(_Lazy, Mapping):
     """A view (Mapping) computed on first access."""
 
     def __getitem__(self, key):
-        return self._get()[key]
+        value = self._value  # inlined _get: bots read a few keys of every view
+        if value is None:
+            value = self._get()
+        return value[key]
 
     def __iter__(self):
         return iter(self._get())

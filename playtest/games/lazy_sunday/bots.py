@@ -144,10 +144,11 @@ class HeuristicBot(Bot):
         """Claim (LS-5) a card remembered to match the DONE top, own cards first."""
         if not view["claims_open"]:
             return None
-        me, memory, done = view["viewer"], view["memory"], view["done"]
+        memory, done = view["memory"], view["done"]
         name = done["top"]["name"]
+        if not any(name in row for row in memory):
+            return None  # the usual case (asked before every move): decided without the move list
+        me = view["viewer"]
         spots = sorted((t != me, t, p) for t, row in enumerate(memory) for p, known in enumerate(row) if known == name)
-        if not spots:
-            return None  # the usual case: decided without building the move list
         allowed = set(open_moves[:])  # one slice: iterating the lazy sequence item by item is slow
         return next((move for _, t, p in spots if (move := Move(me, "claim", (t, p, done["serial"]))) in allowed), None)

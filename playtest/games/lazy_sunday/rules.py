@@ -10,6 +10,7 @@ who knows it, so only looking, discarding and reshuffling touch the masks.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -154,6 +155,42 @@ class State:
     def seen(self) -> list[set[int]]:
         """Per seat, the set of card ids whose current place that seat knows (LS-11)."""
         return [{c for c, mask in enumerate(self.known) if mask >> s & 1} for s in range(len(self.lists))]
+
+
+class BotView(Mapping):
+    """A seat's bot view (:meth:`LazySunday.bot_view`), read like a dict.
+
+    Every bot is asked before every move whether it claims (LS-5), and that question
+    reads only ``viewer``, ``claims_open``, ``done`` and ``memory``: those are built at
+    once, the rest of the view (face-down slots, scores, ...) on the first read of
+    another key. Valid until the next move; never shown to a browser.
+    """
+
+    __slots__ = ("_game", "_state", "_data", "_complete")
+
+    def __init__(self, game: "LazySunday", s: State, seat: int):
+        self._game, self._state, self._complete = game, s, False
+        self._data = {"viewer": seat, "claims_open": s.phase in _CLAIM_PHASES and bool(s.done),
+                      "done": game._done_view(s), "memory": game._memory(s, seat)}
+
+    def _all(self) -> dict:
+        if not self._complete:
+            self._data = self._game._full_bot_view(self._state, self._data["viewer"], self._data["memory"])
+            self._complete = True
+        return self._data
+
+    def __getitem__(self, key):
+        data = self._data
+        return data[key] if key in data else self._all()[key]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self):
+        return len(self._all())
+
+    def __repr__(self):
+        return f"BotView({self._all()!r})"
 
 
 # --- the game ---------------------------------------------------------------------------
@@ -644,8 +681,7 @@ class LazySunday(Game):
         o = s.outcome
         return {
             "game": self.name, "seats": self.seats, "viewer": seat, "phase": s.phase, "round": s.round,
-            "turn_seat": s.turn, "to_act": list(self.to_act(s)), "deck": len(s.deck),
-            "done": {"top": dict(views[s.done[-1]]) if s.done else None, "size": len(s.done), "serial": s.serial},
+            "turn_seat": s.turn, "to_act": list(self.to_act(s)), "deck": len(s.deck), "done": self._done_view(s),
             "lists": lists, "drawn": drawn, "looking": [list(spot) for spot in looking],
             "caller": s.caller, "final_turns": list(s.final_turns), "skip_next": s.skip_next,
             "claims_open": s.phase in _CLAIM_PHASES and bool(s.done),
@@ -659,12 +695,25 @@ class LazySunday(Game):
         return {"face_up": True, "name": self.cards.names[card], "effort": self.cards.efforts[card],
                 "kind": self.cards.kinds[card], "looking": looking}
 
+    def _done_view(self, s) -> dict:
+        return {"top": dict(self.cards.views[s.done[-1]]) if s.done else None, "size": len(s.done),
+                "serial": s.serial}
+
+    def _memory(self, s, seat) -> list[list[str | None]]:
+        names, known, bit = self.cards.names, s.known, 1 << seat
+        return [[names[c] if known[c] & bit else None for c in lst] for lst in s.lists]
+
     def bot_view(self, s, seat):
         """:meth:`view` plus ``"memory"``: per seat, per position, the card name ``seat``
-        remembers there or None (LS-11). For bots only, never for a browser."""
+        remembers there or None (LS-11). For bots only, never for a browser.
+
+        A read-only Mapping (``dict(...)`` copies it) that is valid until the next move:
+        see :class:`BotView`."""
+        return BotView(self, s, seat)
+
+    def _full_bot_view(self, s, seat, memory) -> dict:
         view = self.view(s, seat)
-        names, known, bit = self.cards.names, s.known, 1 << seat
-        view["memory"] = [[names[c] if known[c] & bit else None for c in lst] for lst in s.lists]
+        view["memory"] = memory
         return view
 
     # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
