@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -486,7 +487,6 @@ def _refusal(match: Match, move: Move) -> IllegalMove | None:
 
 
 def _toml_line(message: str) -> int | None:
-    import re
     m = re.search(r"at line (\d+)", message)
     return int(m.group(1)) if m else None
 
@@ -498,12 +498,10 @@ def _loc(loc: tuple) -> str:
 def _blame(message: str, scenario: Scenario) -> tuple:
     """The key an OptionError message is about: a setup key or option it names, else
     the game (unknown game) or the seat count."""
-    for key in scenario.setup:
-        if f"'{key}'" in message or f"setup {key}" in message or f"{key}[" in message:
-            return ("setup", key)
-    for key in scenario.options:
-        if key in message:
-            return ("options", key)
+    for section, keys in (("setup", scenario.setup), ("options", scenario.options)):
+        for key in keys:
+            if re.search(rf"\b{re.escape(key)}\b", message):
+                return (section, key)
     if "unknown game" in message or "failed to load" in message:
         return ("game",)
     if "seats" in message:
