@@ -116,6 +116,8 @@ def board_class(game: type[Game]) -> type[GameBoard]:
     kit's convention: ``playtest.games.lazy_sunday.widget.LazySundayBoard``), or
     :class:`ViewBoard` for a game without one."""
     package = game.__module__.rpartition(".")[0]
+    if not package:                      # a game defined in a plain module or a notebook
+        return ViewBoard
     try:
         module = importlib.import_module(f"{package}.widget")
     except ImportError:

@@ -1,0 +1,416 @@
+"""The scenario debugger widget and the game dashboards' scenario/link features, driven
+from Python: load, step, rewind, jump, views that never leak a hidden card, what changed,
+branch, why not, expectations, export round trips, bad uploads, page-address parameters."""
+from __future__ import annotations
+
+import base64
+import datetime
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+
+import ipywidgets as w
+import pytest
+from ipywidgets.widgets.widget import _instances
+
+from widget_support import fresh_widgets  # noqa: F401 (autouse fixture)
+
+from playtest import Match, Move, Table
+from playtest.engine import IllegalMove, MoveSyntaxError
+from playtest.games.chore_race.widget import make_app as chore_race_app
+from playtest.games.lazy_sunday.widget import make_app as lazy_sunday_app
+from playtest.scenarios import Expectation, Scenario, ScenarioError
+from playtest.widgets import Card
+from playtest.widgets.debugger import MISSING, ScenarioDebugger, ViewBoard, board_class, flatten, move_text_for, view_diff
+from playtest.widgets.records import find_scenario, parse_link, share_url
+
+
+def bot_match(game: str, seats: int, seed: int, moves: int) -> Match:
+    """A match of random bots, ``moves`` moves long (or until it ends)."""
+    match = Match(game, seats, seed=seed)
+    table = Table(match, {s: "random" for s in range(seats)})
+    for _ in range(moves):
+        if table.step_bot() is None:
+            break
+    return match
+
+
+def bot_scenario(game: str = "lazy_sunday", seats: int = 3, seed: int = 11, moves: int = 16) -> Scenario:
+    return Scenario.from_match(bot_match(game, seats, seed, moves), title="bots")
+
+
+def upload(widget: w.FileUpload, name: str, content: bytes) -> None:
+    widget.value = ({"name": name, "type": "", "size": len(content), "content": memoryview(content),
+                     "last_modified": datetime.datetime.now(datetime.timezone.utc)},)
+
+
+def data_of(link_html: str) -> str:
+    """The text a data-URI download link carries."""
+    return base64.b64decode(re.search(r"base64,([^']+)'", link_html)[1]).decode()
+
+
+def synced_state() -> str:
+    return json.dumps([x.get_state() for x in list(_instances.values())], default=str)
+
+
+# --- loading and stepping -------------------------------------------------------------
+def test_load_step_rewind_and_jump():
+    scenario = bot_scenario()
+    debugger = ScenarioDebugger(scenario, click_guard=0)
+    total = len(scenario.moves)
+    assert debugger.match is debugger.line and debugger.match.cursor == 0 and debugger.viewer is None
+    assert debugger.back.disabled and not debugger.forward.disabled
+    debugger.forward.click()
+    debugger.forward.click()
+    assert debugger.match.cursor == 2 and debugger.move_list.value == 2 and debugger.slider.value == 2
+    debugger.back.click()
+    assert debugger.match.cursor == 1
+    debugger.last.click()
+    assert debugger.match.cursor == total and debugger.forward.disabled
+    assert debugger.match.fingerprint() == scenario.to_match().fingerprint()
+    debugger.number.value = 5
+    debugger.go.click()
+    assert debugger.match.cursor == 5 and f"Move <b>5</b> of {total}" in debugger.position.value
+    debugger.move_list.value = 3                      # a click in the move list jumps there
+    assert debugger.match.cursor == 3
+    debugger.slider.value = 7
+    assert debugger.match.cursor == 7
+    debugger.first.click()
+    assert debugger.match.cursor == 0 and "setup" in debugger.changes.value
+    labels = [label.split(" · ")[1].removesuffix(" ✓") for label, _ in debugger.move_list.options[1:]]
+    assert labels == scenario.moves                   # Lazy Sunday moves name no card: shown in full
+    assert debugger.line.moves == [Move.parse(m) for m in scenario.moves]       # stepping never edits the line
+
+
+def test_board_of_each_game_and_a_plain_view_for_a_game_without_one():
+    from playtest.games.night_shift.widget import NightShiftBoard
+    from toy_game import Toy
+    assert board_class(Match("night_shift", 2, seed=1).game.__class__) is NightShiftBoard
+    assert board_class(Toy) is ViewBoard
+    for game, seats in (("chore_race", 3), ("night_shift", 2)):
+        debugger = ScenarioDebugger(bot_scenario(game, seats, seed=4, moves=10), click_guard=0)
+        debugger.last.click()
+        debugger.set_view(1)
+        assert debugger.board.widget in debugger.board_box.children and not debugger.banner.message
+
+
+# --- views: nothing hidden reaches the widgets ------------------------------------------
+def test_lazy_sunday_seat_views_show_no_hidden_card():
+    from test_widgets_lazy_sunday import names_in
+    debugger = ScenarioDebugger(bot_scenario("lazy_sunday", 4, seed=21, moves=40), click_guard=0)
+    total = len(debugger.match.moves)
+    checked = 0
+    for cursor in range(0, total + 1, 3):
+        debugger.goto(cursor)
+        for viewer in (None, 0, 1, 2, 3):
+            debugger.set_view(viewer)
+            match = debugger.match
+            views = [match.view(viewer)]
+            if cursor:
+                match.goto(cursor - 1)
+                views.append(match.view(viewer))
+                match.goto(cursor)
+            entitled = names_in(json.dumps(views) + "\n".join(t for _, t in match.log_for(viewer)))
+            leaked = names_in(synced_state()) - entitled
+            assert not leaked, f"move {cursor}, view {viewer}: {leaked}"
+            checked += bool(entitled)
+    assert checked, "no view ever showed a card name: the check proved nothing"
+    # the spectator sees fewer card names than a seat that peeked
+    debugger.goto(total)
+    debugger.set_view(None)
+    spectator = names_in(synced_state())
+    assert spectator <= names_in(json.dumps(debugger.match.view(None)) + json.dumps(debugger.match.log_for(None)))
+
+
+def test_chore_race_seat_views_show_no_other_hand():
+    from test_widgets_chore_race import ACTIONS, entitled_cards, names_in
+    from playtest.games.chore_race.widget import CARD_TEXT
+    debugger = ScenarioDebugger(bot_scenario("chore_race", 3, seed=8, moves=30), click_guard=0)
+    total = len(debugger.match.moves)
+    for cursor in range(0, total + 1, 4):
+        debugger.goto(cursor)
+        for viewer in (None, 0, 1, 2):
+            debugger.set_view(viewer)
+            match = debugger.match
+            view = match.view(viewer)
+            face_up = Counter(c.description.split("\n")[0] for c in list(_instances.values())
+                              if isinstance(c, Card) and "pt-face" in c._dom_classes
+                              and c.description.split("\n")[0] in ACTIONS)
+            assert not face_up - entitled_cards(view), (cursor, viewer)
+            views = [view]
+            if cursor:
+                match.goto(cursor - 1)
+                views.append(match.view(viewer))
+                match.goto(cursor)
+            for v in views:
+                v.pop("keys")
+            text = json.dumps(views) + "\n".join(t for _, t in match.log_for(viewer))
+            text += " ".join(t for name, t in CARD_TEXT.items() if json.dumps(name) in text)
+            skip = {x.model_id for x in _instances.values() if isinstance(x, (w.Layout, w.Style))}
+            synced = json.dumps([x.get_state() for x in list(_instances.values()) if x.model_id not in skip],
+                                default=str)
+            assert not names_in(synced) - names_in(text), (cursor, viewer)
+
+
+def test_moves_naming_cards_are_shown_in_full_only_to_their_seat():
+    move = Move(1, "give", ("Excuse", "Done", "Done"))
+    assert move_text_for(move, 1) == str(move)
+    assert move_text_for(move, 0) == move_text_for(move, None) == "1 give …"
+    assert move_text_for(Move(2, "claim", (0, 1, 5)), None) == "2 claim 0 1 5"
+
+
+# --- what changed --------------------------------------------------------------------
+def test_flatten_and_view_diff():
+    before = {"deck": 30, "done": {"top": None, "size": 0}, "lists": [[1, 2], []], "gone": "x"}
+    after = {"deck": 29, "done": {"top": {"name": "Nap"}, "size": 1}, "lists": [[1, 3], [4]]}
+    assert flatten(before) == {"deck": 30, "done.top": None, "done.size": 0, "lists.0.0": 1, "lists.0.1": 2,
+                               "lists.1": [], "gone": "x"}
+    assert view_diff(before, after) == [
+        ("deck", 30, 29), ("done.size", 0, 1), ("done.top", None, MISSING), ("done.top.name", MISSING, "Nap"),
+        ("gone", "x", MISSING), ("lists.0.1", 2, 3), ("lists.1", [], MISSING), ("lists.1.0", MISSING, 4)]
+    assert view_diff(after, after) == []
+
+
+def test_what_changed_shows_the_moves_log_and_the_view_diff():
+    debugger = ScenarioDebugger(bot_scenario(), click_guard=0)
+    debugger.goto(3)
+    match = debugger.match
+    lines = [t for n, t in match.log_for(None) if n == 3]
+    assert lines and all(json.dumps(t)[1:-1].replace("'", "&#x27;") in debugger.changes.value for t in lines)
+    match.goto(2)
+    before = match.view(None)
+    match.goto(3)
+    diff = view_diff(before, match.view(None))
+    assert diff and all(path in debugger.changes.value for path, _, _ in diff)
+
+
+# --- branch ----------------------------------------------------------------------------
+def test_branch_with_another_legal_move_keeps_the_loaded_line():
+    scenario = bot_scenario()
+    debugger = ScenarioDebugger(scenario, click_guard=0)
+    debugger.goto(6)
+    seat = debugger.actor.options[0][1]
+    debugger.actor.value = seat                     # acting as a seat shows its view
+    assert debugger.viewer == seat
+    played = Move.parse(scenario.moves[6])
+    other = next(t for _, t in debugger.legal.options[1:] if Move.parse(t) != played)
+    debugger.legal.value = other
+    debugger.play_button.click()
+    assert debugger.match is not debugger.line and debugger.branch_point == 6
+    assert debugger.match.cursor == 7 and str(debugger.match.moves[6]) == other
+    assert [str(m) for m in debugger.line.moves] == scenario.moves      # the loaded line is whole
+    assert debugger.reload.layout.display is None and "branch" in debugger.position.value
+    # going on in the branch, then back to the loaded line
+    seat = debugger.match.to_act()[0]
+    debugger.move_text.value = str(debugger.match.legal_moves(seat)[0])
+    debugger.play_button.click()
+    assert debugger.match.cursor == 8
+    debugger.reload.click()
+    assert debugger.match is debugger.line and debugger.match.cursor == 6
+
+
+def test_branching_inside_a_branch_asks_before_dropping_its_later_moves():
+    debugger = ScenarioDebugger(bot_scenario(), click_guard=0)
+    debugger.goto(4)
+    for _ in range(3):
+        probe = debugger._probe_match()
+        debugger.branch(probe.legal_moves(probe.to_act()[0])[-1])
+    branch = debugger.match
+    assert branch.cursor == 7 and debugger.branch_point == 4
+    debugger.goto(5)
+    probe = debugger._probe_match()
+    move = probe.legal_moves(probe.to_act()[0])[0]
+    debugger.branch(move)
+    assert debugger.confirm_box.layout.display == "flex" and "drops the 2 later moves" in debugger.confirm_text.value
+    assert debugger.match is branch and len(branch.moves) == 7          # nothing happened yet
+    debugger.cancel()
+    assert debugger.match is branch and len(branch.moves) == 7
+    debugger.branch(move)
+    debugger.confirm()
+    assert debugger.match is not branch and debugger.match.cursor == 6 and debugger.match.moves[5] == move
+
+
+def test_illegal_branch_move_changes_nothing_and_says_why():
+    debugger = ScenarioDebugger(bot_scenario(), click_guard=0)
+    debugger.goto(6)
+    before = (debugger.match, debugger.match.cursor, debugger.match.fingerprint())
+    debugger.move_text.value = "0 keep 99"
+    debugger.play_button.click()
+    assert "Illegal move" in debugger.banner.message
+    assert (debugger.match, debugger.match.cursor, debugger.match.fingerprint()) == before
+    with pytest.raises(MoveSyntaxError):
+        debugger.branch("no move")
+
+
+def test_play_button_ignores_a_double_clicks_second_half():
+    debugger = ScenarioDebugger(bot_scenario(), click_guard=60)
+    debugger.goto(6)
+    debugger.move_text.value = str(debugger._probe_match().legal_moves(debugger._probe_match().to_act()[0])[0])
+    debugger.play_button.click()                    # within 60 s of the position changing
+    assert debugger.match is debugger.line and debugger.match.cursor == 6
+
+
+# --- why not -----------------------------------------------------------------------------
+def test_why_not_names_the_ruling_and_the_alternatives():
+    match = Match("lazy_sunday", 3, seed=5)
+    match.play("0 peek 0 1")
+    debugger = ScenarioDebugger(Scenario.from_match(match), click_guard=0)
+    debugger.last.click()
+    answer = debugger.why_not("1 draw")             # seat 1 draws during the setup peeks
+    with pytest.raises(IllegalMove) as refused:
+        match.play("1 draw")
+    assert refused.value.ruling and refused.value.ruling in answer and refused.value.reason in answer
+    assert debugger.viewer == 1                     # its alternatives are seat 1's business
+    legal = match.legal_moves(0)
+    assert debugger.why_not(str(legal[0])) == f"'{legal[0]}' is legal" and "Legal" in debugger.why_result.value
+    debugger.goto(0)                                # rewound: asks about that position
+    assert "is legal" in debugger.why_not("0 peek 1 2")
+    debugger.why_text.value = "zzz"
+    debugger.why_button.click()
+    assert "cannot read move" in debugger.banner.message
+
+
+# --- expectations ------------------------------------------------------------------------
+def test_expectations_are_marked_at_their_moves_and_private_ones_stay_private():
+    match = bot_match("lazy_sunday", 3, 11, 10)
+    good = Scenario.from_match(match, title="expectations")
+    seat0_name = match.view(0)["lists"][0]
+    wrong = [] if match.branch(2).to_act() else [0]
+    good.expect += [Expectation(after=2, to_act=wrong),                                 # fails
+                    Expectation(after=1, seat=0, view={"lists.0.0.face_up": True})]     # seat 0 only
+    text = good.to_toml()
+    scenario = Scenario.from_toml(text)
+    debugger = ScenarioDebugger(scenario, click_guard=0)
+    labels = dict((v, label) for label, v in debugger.move_list.options)
+    assert labels[10].endswith("✓") and labels[2].endswith("✗")
+    assert "✗ fails" in debugger.expectations.value and "to_act" in debugger.expectations.value
+    assert "switch the view to seat 0" in debugger.expectations.value
+    assert "lists.0.0.face_up" not in debugger.expectations.value
+    debugger.set_view(0)
+    assert "lists.0.0.face_up" in debugger.expectations.value
+    assert seat0_name is not None
+
+
+# --- export --------------------------------------------------------------------------------
+def test_export_round_trip_of_a_rewound_line_and_of_a_branch(tmp_path):
+    debugger = ScenarioDebugger(bot_scenario(seed=3), click_guard=0)
+    debugger.goto(7)
+    debugger.export_toml.click()
+    exported = Scenario.from_toml(data_of(debugger.export_link.value))
+    assert len(exported.moves) == 7 and exported.to_match().fingerprint() == debugger.match.fingerprint()
+    assert exported.verify() == []
+    debugger.goto(8)
+    assert debugger.export_link.value == ""                    # the link goes at the next change
+    probe = debugger._probe_match()
+    debugger.branch(probe.legal_moves(probe.to_act()[0])[-1])
+    text = debugger.export("toml")
+    branch = Scenario.from_toml(text)
+    assert "(branch at move 8)" in branch.title and branch.to_match().fingerprint() == debugger.match.fingerprint()
+    source = debugger.export("pytest")
+    assert "download='test_lazy_sunday_move9.py'" in debugger.export_link.value
+    test_file = tmp_path / "test_exported.py"
+    test_file.write_text(source)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:nbval",
+                          str(test_file)], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout + run.stderr
+    # the exported test fails once the final position differs
+    test_file.write_text(re.sub(r"FINAL_FINGERPRINT = '[0-9a-f]+'", "FINAL_FINGERPRINT = '" + "0" * 64 + "'", source))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:nbval",
+                          str(test_file)], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 1 and "the final position changed" in run.stdout
+
+
+# --- bad files ----------------------------------------------------------------------------
+def test_bad_upload_shows_line_and_reason_and_changes_nothing():
+    scenario = bot_scenario()
+    debugger = ScenarioDebugger(scenario, click_guard=0)
+    debugger.goto(4)
+    shown = (debugger.scenario, debugger.match, debugger.match.cursor)
+    upload(debugger.upload, "broken.toml", b'game = "lazy_sunday"\nseats = 3\nseed = oops\nmoves = []\n')
+    assert "broken.toml, line 3" in debugger.banner.message and "not valid TOML" in debugger.banner.message
+    assert (debugger.scenario, debugger.match, debugger.match.cursor) == shown
+    illegal = scenario.to_toml().replace(scenario.moves[2], "0 keep 99", 1)
+    upload(debugger.upload, "illegal.toml", illegal.encode())
+    assert "illegal.toml, line" in debugger.banner.message and "move 3" in debugger.banner.message
+    assert (debugger.scenario, debugger.match, debugger.match.cursor) == shown
+    upload(debugger.upload, "binary.toml", b"\xff\xfe\x00")
+    assert "not a text file" in debugger.banner.message
+    upload(debugger.upload, "good.toml", scenario.to_toml().encode())
+    assert debugger.banner.message == "" and debugger.source == "good.toml" and debugger.match.cursor == 0
+
+
+# --- page addresses ---------------------------------------------------------------------------
+def test_parse_link_reads_seed_and_scenario_and_refuses_bad_values():
+    assert parse_link("") == parse_link(None) == (None, None)
+    assert parse_link("?seed=42") == (None, 42) and parse_link("scenario=ls_stale&voila-x=1") == ("ls_stale", None)
+    for bad, says in [("seed=-3", "whole number"), ("seed=abc", "whole number"), ("seed=1&seed=2", "2 times"),
+                      ("seed=1&scenario=a", "one of them"), ("scenario=../etc/passwd", "not a scenario name"),
+                      ("scenario=", "not a scenario name")]:
+        with pytest.raises(ValueError, match=says):
+            parse_link(bad)
+
+
+def test_find_scenario_reads_the_scenarios_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(tmp_path))
+    scenario = bot_scenario()
+    scenario.save(tmp_path / "mine.toml")
+    assert find_scenario("mine") == scenario == find_scenario("mine.toml")
+    with pytest.raises(ScenarioError, match="no scenario called 'nope'"):
+        find_scenario("nope")
+
+
+def test_debugger_opens_a_scenario_from_the_address(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(tmp_path))
+    bot_scenario().save(tmp_path / "shared.toml")
+    debugger = ScenarioDebugger(click_guard=0)
+    debugger.open_link("scenario=shared")
+    assert debugger.scenario is not None and debugger.source == "shared" and not debugger.banner.message
+    for bad in ("scenario=missing", "seed=5", "seed=x"):
+        debugger.open_link(bad)
+        assert debugger.banner.message and debugger.source == "shared"
+
+
+def test_game_dashboard_opens_a_seed_and_a_scenario_from_the_address(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(tmp_path))
+    app = lazy_sunday_app(click_guard=0, autosave=False)
+    app.open_link("seed=4242")
+    assert app.match.seed == 4242 and app.link_query == "seed=4242" and not app.banner.message
+    assert app.match.branch(0).fingerprint() == Match("lazy_sunday", 4, seed=4242).fingerprint()
+    assert app.new_game.seed.value == "4242"
+    before = (app.match, list(app.match.moves))
+    for bad in ("seed=-1", "seed=1&seed=2", "scenario=nope", "scenario=../x"):
+        app.open_link(bad)
+        assert app.banner.message and (app.match, list(app.match.moves)) == before, bad
+    scenario = bot_scenario("lazy_sunday", 4, seed=9, moves=12)
+    scenario.save(tmp_path / "lazy.toml")
+    app.open_link("scenario=lazy")
+    assert [str(m) for m in app.match.moves[:12]] == scenario.moves and app.link_query == "scenario=lazy"
+    assert not app.banner.message
+    other = bot_scenario("chore_race", 3, seed=2, moves=4)
+    other.save(tmp_path / "cr.toml")
+    app.open_link("scenario=cr")
+    assert "Chore Race" in app.banner.message and app.link_query == "scenario=lazy"
+
+
+def test_save_as_scenario_and_share_link(monkeypatch):
+    app = chore_race_app(click_guard=0, autosave=False, seed=77)
+    app.records.save_scenario.click()
+    assert "Warning" in app.records.note.value and app.records.link.value == ""
+    app.records.anyway.click()
+    scenario = Scenario.from_toml(data_of(app.records.link.value))
+    assert "data:application/toml;base64," in app.records.link.value
+    assert scenario.to_match().fingerprint() == app.match.fingerprint() and scenario.verify() == []
+    app.records.share.click()
+    assert "link contains the seed" in app.records.note.value and app.records.link.value == ""
+    app.records.anyway.click()
+    assert "?seed=77" in app.records.link.value
+    monkeypatch.setenv("VOILA_REQUEST_URL", "http://host:8866/voila/render/chore_race.ipynb?seed=1#x")
+    assert share_url("seed=77") == "http://host:8866/voila/render/chore_race.ipynb?seed=77"
+    # a scenario file loads through the same upload as a record, and plays on
+    app.load(scenario.to_toml())
+    assert app.match.branch(len(scenario.moves)).fingerprint() == scenario.to_match().fingerprint()
+    with pytest.raises(ScenarioError, match="line"):
+        app.load('game = "chore_race"\nseats = "three"\n')
+    assert app.match.moves[:len(scenario.moves)] == [Move.parse(m) for m in scenario.moves]
