@@ -139,7 +139,7 @@ def _margin(scores: Sequence[float], winners: tuple[int, ...]) -> float:
     if not winners or len(winners) == len(scores):
         return math.nan
     best = scores[winners[0]]
-    return min(abs(best - score) for seat, score in enumerate(scores) if seat not in winners)
+    return float(min(abs(best - score) for seat, score in enumerate(scores) if seat not in winners))
 
 
 def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpec] = "random",

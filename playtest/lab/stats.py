@@ -55,7 +55,9 @@ def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, flo
     centre = p + z * z / (2 * n)
     spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     scale = 1 + z * z / n
-    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+    low = 0.0 if successes == 0 else (centre - spread) / scale   # exact ends, no rounding residue
+    high = 1.0 if successes == n else (centre + spread) / scale
+    return low, high
 
 
 def newcombe(successes_a: int, n_a: int, successes_b: int, n_b: int,

@@ -1,0 +1,209 @@
+"""playtest.simulate: rows, seat rotation, determinism across workers and executors,
+cancel, progress, bad input, game hooks, A/B runs and plots."""
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pandas as pd
+import pytest
+from matplotlib.container import BarContainer
+from matplotlib.figure import Figure
+
+import toy_game  # noqa: F401  (registers the "toy" game)
+from playtest import Match, OptionError, RandomBot, simulate
+from playtest.games.lazy_sunday.bots import HeuristicBot
+from playtest.lab import (ab_test, card_stats, game_seed, metrics, plot_card_impact, plot_compare, plot_lengths,
+                          plot_win_rates)
+
+LS = dict(game="lazy_sunday", seats=2, progress=False)
+
+
+@pytest.fixture(scope="module")
+def mixed():
+    """40 three-seat Lazy Sunday games, heuristic against two random bots."""
+    return simulate("lazy_sunday", 3, ["heuristic", "random", "random"], games=40, seed=7, workers=1, progress=False)
+
+
+def test_one_row_per_game_with_the_documented_columns(mixed):
+    df = mixed
+    assert df["game"].tolist() == list(range(40))
+    for column in ["seed", "first_seat", "finished", "draw", "winners", "winner_bots", "turns", "moves",
+                   "lead_changes", "margin", "seat0_bot", "seat2_score", "seat1_won"]:
+        assert column in df.columns
+    assert "record" not in df.columns            # no record kept unless asked
+    assert df.attrs["game"] == "lazy_sunday" and df.attrs["seats"] == 3 and df.attrs["games"] == 40
+    assert df.attrs["bots"] == ["heuristic", "random", "random"] and df.attrs["seed"] == 7
+    assert df.attrs["options"] == Match("lazy_sunday", 3).options_dict()   # every option, defaults included
+    assert df.attrs["cancelled"] is False
+    assert df["seed"].tolist() == [game_seed(7, i) for i in range(40)]
+    for _, row in df.iterrows():
+        won = [s for s in range(3) if row[f"seat{s}_won"]]
+        assert tuple(won) == row["winners"]
+        assert row["winner_bots"] == tuple(row[f"seat{s}_bot"] for s in won)
+        assert row["draw"] == (row["finished"] and not won)
+        assert row["moves"] >= row["turns"] >= 1
+
+
+def test_seats_rotate_so_every_bot_plays_every_seat_equally(mixed):
+    line_up = ["heuristic", "random", "random"]
+    for i, row in mixed.iterrows():
+        assert [row[f"seat{s}_bot"] for s in range(3)] == [line_up[(s - i) % 3] for s in range(3)]
+    heuristic_seats = [next(s for s in range(3) if row[f"seat{s}_bot"] == "heuristic") for _, row in mixed.iterrows()]
+    counts = pd.Series(heuristic_seats).value_counts()
+    assert counts.max() - counts.min() <= 1
+    # and the heuristic bot really plays: it wins far more than its fair third
+    assert sum(bots.count("heuristic") for bots in mixed["winner_bots"]) > 40 / 3
+
+
+def test_a_row_is_the_game_its_seed_and_line_up_replay(mixed):
+    df = simulate(**LS, bots=["heuristic", "random"], games=3, seed=5, workers=1, keep_records=True)
+    for _, row in df.iterrows():
+        match = Match.from_json(row["record"])
+        assert match.seed == row["seed"] and len(match.moves) == row["moves"]
+        assert match.outcome().winners == row["winners"]
+        assert list(match.outcome().scores) == [row["seat0_score"], row["seat1_score"]]
+
+
+def test_same_rows_for_one_worker_two_processes_and_a_thread_pool():
+    args = dict(LS, bots=["heuristic", "random"], games=60, seed=3)
+    one = simulate(**args, workers=1)
+    two = simulate(**args, workers=2)
+    with ThreadPoolExecutor(3) as pool:
+        threads = simulate(**args, executor=pool)
+    pd.testing.assert_frame_equal(one, two)
+    pd.testing.assert_frame_equal(one, threads)
+    # the first games do not depend on how many follow (chunking differs)
+    # (card columns exist for the cards seen, so the extra ones of the long run are all 0 here)
+    short = simulate(**dict(args, games=7), workers=1)
+    pd.testing.assert_frame_equal(short, one.iloc[:7][short.columns])
+    assert (one.iloc[:7].drop(columns=short.columns) == 0).all().all()
+    assert not one.equals(simulate(**dict(args, seed=4), workers=1))
+
+
+def test_progress_callable_counts_every_game_and_tqdm_bar_runs():
+    calls = []
+    simulate("lazy_sunday", 2, games=30, workers=1, progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (30, 30)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls) and all(t == 30 for _, t in calls)
+    assert len(simulate("lazy_sunday", 2, games=3, workers=1, progress=True)) == 3
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_cancel_returns_the_games_finished_so_far(workers):
+    cancel = threading.Event()
+    df = simulate("lazy_sunday", 2, games=400, workers=workers, cancel=cancel,
+                  progress=lambda done, total: cancel.set())
+    assert df.attrs["cancelled"] is True
+    assert 0 < len(df) < 400
+    assert df["game"].is_unique and df["game"].is_monotonic_increasing
+    full = simulate(**LS, games=400, workers=1)
+    same = full[full["game"].isin(df["game"])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(df, same[df.columns])   # card columns: only the cards seen so far
+
+
+def test_cancel_before_the_start_returns_no_games():
+    cancel = threading.Event()
+    cancel.set()
+    df = simulate(**LS, games=10, workers=1, cancel=cancel)
+    assert len(df) == 0 and df.attrs["cancelled"] is True and "winners" in df.columns
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(game="no_such_game"), "unknown game"),
+    (dict(seats=8), "2 to 7 seats"),
+    (dict(bots="robot"), "unknown bot 'robot'.*random, heuristic"),
+    (dict(bots=["random"]), "one per seat"),
+    (dict(bots=[1, 2]), "a bot is a name"),
+    (dict(options={"rounds": 0}), "rounds"),
+    (dict(options={"colour": "red"}), "colour"),
+    (dict(options="no such preset"), "presets: 'one round'"),
+    (dict(games=0), "1 or more"),
+    (dict(seed=-1), "seed"),
+    (dict(workers=0), "workers"),
+    (dict(workers=2, executor=ThreadPoolExecutor(1)), "not both"),
+    (dict(executor="dask"), "Executor"),
+    (dict(progress="yes"), "progress"),
+])
+def test_bad_input_is_refused_before_any_game(kwargs, message):
+    calls = []
+    args = dict(game="lazy_sunday", seats=2, games=5, progress=lambda done, total: calls.append(done), workers=1)
+    args.update(kwargs)
+    if "executor" in kwargs:
+        args.pop("workers") if "workers" not in kwargs else None
+    with pytest.raises(OptionError, match=message):
+        simulate(**args)
+    assert calls == []
+
+
+def test_unpicklable_bot_factory_is_refused_for_processes():
+    local = lambda seed: RandomBot(seed)  # noqa: E731 (a lambda cannot be sent to a process)
+    with pytest.raises(OptionError, match="worker processes"):
+        simulate(**LS, games=5, bots=[local, "random"], workers=2)
+    assert len(simulate(**LS, games=2, bots=[local, "random"], workers=1)) == 2
+
+
+def test_bot_factories_and_presets():
+    df = simulate("lazy_sunday", 2, [HeuristicBot, RandomBot], games=4, workers=1, progress=False,
+                  options="match to 100")
+    assert df.attrs["bots"] == ["heuristic", "random"]
+    assert df.attrs["options"]["match_to"] == 100
+    assert (df[["seat0_score", "seat1_score"]].max(axis=1) > 100).all()   # LS-10: played past 100
+
+
+@pytest.mark.parametrize("game, seats, counters", [
+    ("lazy_sunday", 3, {"played", "kept"}), ("chore_race", 2, {"played", "scored"}),
+    ("night_shift", 2, {"played", "bought"}),
+])
+def test_every_game_reports_turns_lead_changes_and_card_counters(game, seats, counters):
+    df = simulate(game, seats, games=20, workers=1, progress=False)
+    assert (df["turns"] >= 1).all() and (df["lead_changes"] >= 0).all()
+    stats = card_stats(df)
+    assert set(stats.index.get_level_values("counter")) == counters
+    card_columns = [c for c in df.columns if ":" in c]
+    assert all(df[c].dtype == "int32" for c in card_columns) and (df[card_columns] >= 0).all().all()
+    played = df[[c for c in card_columns if "_played:" in c]].sum(axis=1)
+    assert played.sum() > 0 and (played <= df["moves"]).all()
+
+
+def test_a_game_without_the_lab_hooks_still_simulates():
+    df = simulate("toy", 2, games=5, workers=1, progress=False)
+    assert df["turns"].isna().all() and df["lead_changes"].isna().all()
+    assert card_stats(df).empty
+    m = metrics(df)
+    assert m.at["Completion", "n"] == 5 and pd.isna(m.at["LeadChange", "value"])
+
+
+def test_ab_test_plays_the_same_seeds_under_both_variants():
+    result = ab_test("lazy_sunday", 2, "random", 30, None, "match to 100", seed=2, workers=1, progress=False)
+    assert result.a["seed"].tolist() == result.b["seed"].tolist()
+    assert result.b.attrs["options"]["match_to"] == 100 and result.a.attrs["options"]["match_to"] is None
+    longer = result.comparison.loc["DurationTurns"]
+    assert longer["difference"] > 0 and longer["low"] > 0      # a match to 100 takes several rounds
+    with pytest.raises(OptionError, match="no preset"):
+        ab_test("lazy_sunday", 2, "random", 30, None, "to 200", workers=1, progress=False)
+
+
+def _bars(ax):
+    """The bar container of ``ax``, checked to carry interval bars."""
+    bars = next(c for c in ax.containers if isinstance(c, BarContainer))
+    assert bars.errorbar is not None and len(bars.errorbar.lines[2]) > 0
+    return bars
+
+
+def test_plots_return_figures_with_the_expected_artists(mixed):
+    fig = plot_win_rates(mixed)
+    assert isinstance(fig, Figure)
+    assert len(_bars(fig.axes[0]).patches) == 3
+    assert len(_bars(plot_win_rates(mixed, by="bot").axes[0]).patches) == 2
+    lengths = plot_lengths(mixed)
+    assert [ax.get_xlabel() for ax in lengths.axes] == ["turns", "moves"]
+    assert sum(p.get_height() for p in lengths.axes[0].patches) == 40
+    impact = _bars(plot_card_impact(mixed, "played").axes[0])
+    assert len(impact.patches) == len(card_stats(mixed).loc["played"])
+    with pytest.raises(ValueError, match="played, kept|kept, played"):
+        plot_card_impact(mixed, "bought")
+    result = ab_test("lazy_sunday", 3, ["heuristic", "random", "random"], 20, None, {"rounds": 2}, seed=1,
+                     workers=1, progress=False)
+    compared = plot_compare(result.comparison)
+    rates, means = compared.axes
+    assert len(rates.get_yticklabels()) == (result.comparison["interval"] == "Newcombe hybrid score").sum()
+    assert rates.containers and means.containers

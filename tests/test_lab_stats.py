@@ -1,0 +1,140 @@
+"""Balance-lab statistics against published values and hand-built games with known answers."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from playtest.lab import card_stats, compare, metrics, newcombe, seat_win_rates, wilson
+from playtest.lab.stats import BOOTSTRAP, NEWCOMBE, NORMAL, WILSON
+
+
+@pytest.mark.parametrize("successes, n, low, high", [
+    # Newcombe (1998), Statistics in Medicine 17:857-872, Table I (Wilson score, method 3)
+    (81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718),
+    (0, 10, 0.0, 0.2775), (5, 10, 0.2366, 0.7634), (10, 10, 0.7225, 1.0),
+])
+def test_wilson_matches_published_intervals(successes, n, low, high):
+    got = wilson(successes, n)
+    assert got == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_no_data_and_other_confidence_and_bad_input():
+    assert wilson(0, 0) == (0.0, 1.0)
+    narrow, wide = wilson(5, 10, 0.90), wilson(5, 10, 0.99)
+    assert narrow[0] > wilson(5, 10)[0] > wide[0]
+    for bad in [(11, 10), (-1, 10), (1, -1)]:
+        with pytest.raises(ValueError, match="within 0..n"):
+            wilson(*bad)
+    with pytest.raises(ValueError, match="confidence"):
+        wilson(1, 2, confidence=95)
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    # Newcombe (1998b), Statistics in Medicine 17:873-890, Table II, method 10
+    ((48, 80), (56, 70), (0.2, 0.0524, 0.3339)),
+    ((3, 10), (9, 10), (0.6, 0.1705, 0.8090)),
+    ((0, 20), (0, 10), (0.0, -0.1611, 0.2775)),  # 0/10 - 0/20
+])
+def test_newcombe_matches_published_intervals(a, b, expected):
+    assert newcombe(*a, *b) == pytest.approx(expected, abs=5e-5)
+
+
+def hand_built() -> pd.DataFrame:
+    """Five 2-seat games: seat 0 wins, seat 0 wins, seat 1 wins, a draw, an unfinished game."""
+    df = pd.DataFrame({
+        "game": range(5), "seed": range(5), "first_seat": [0, 1, 0, 0, 0],
+        "finished": [True, True, True, True, False], "draw": [False, False, False, True, False],
+        "winners": [(0,), (0,), (1,), (), ()], "winner_bots": [("a",), ("b",), ("a",), (), ()],
+        "turns": [10, 20, 30, 40, 50], "moves": [10, 20, 30, 40, 100], "lead_changes": [1, 2, 0, 0, 4],
+        "margin": [5.0, 3.0, 1.0, math.nan, math.nan],
+        "seat0_bot": ["a", "b", "a", "b", "a"], "seat1_bot": ["b", "a", "b", "a", "b"],
+        "seat0_score": [1, 2, 3, 4, 5], "seat1_score": [6, 5, 2, 4, 5],
+        "seat0_won": [True, True, False, False, False], "seat1_won": [False, False, True, False, False],
+        "seat0_played:X": [1, 0, 2, 0, 0], "seat1_played:X": [0, 1, 1, 0, 0],
+        "seat1_played:Y": [0, 0, 0, 0, 3],
+    })
+    df.attrs["seats"] = 2
+    return df
+
+
+def test_metrics_on_hand_built_games():
+    m = metrics(hand_built())
+    assert m.at["AdvantageP1", "value"] == pytest.approx(1 / 5)   # only game 0: first seat 0 won
+    assert (m.at["AdvantageP1", "low"], m.at["AdvantageP1", "high"]) == pytest.approx(wilson(1, 5))
+    assert m.at["Drawishness", "value"] == pytest.approx(1 / 5)
+    assert m.at["Completion", "value"] == pytest.approx(4 / 5)
+    assert m.at["Timeouts", "value"] == pytest.approx(1 / 5)
+    assert m.at["Balance", "value"] == pytest.approx(1 - (2 / 5 - 1 / 5))
+    assert m.at["Balance", "low"] <= m.at["Balance", "value"] <= m.at["Balance", "high"]
+    assert m.at["DurationTurns", "value"] == 30
+    half_width = 1.959964 * np.std([10, 20, 30, 40, 50], ddof=1) / math.sqrt(5)
+    assert (m.at["DurationTurns", "low"], m.at["DurationTurns", "high"]) == pytest.approx((30 - half_width, 30 + half_width))
+    assert m.at["DurationTurnsMedian", "value"] == 30
+    assert m.at["DurationMovesQ90", "value"] == pytest.approx(np.quantile([10, 20, 30, 40, 100], 0.9))
+    assert m.at["LeadChange", "value"] == pytest.approx(np.mean([0.1, 0.1, 0, 0, 0.04]))
+    assert m.at["LeadChangesPerGame", "value"] == pytest.approx(7 / 5)
+    assert m.at["ScoreMargin", "value"] == pytest.approx(3.0)
+    assert m.at["ScoreMargin", "n"] == 3
+    assert m.loc["AdvantageP1", "interval"] == WILSON
+    assert m.loc["Balance", "interval"] == BOOTSTRAP
+    assert m.loc["DurationTurns", "interval"] == NORMAL
+    assert math.isnan(m.at["DurationTurnsMedian", "low"])
+
+
+def test_seat_win_rates_per_seat_and_per_bot():
+    df = hand_built()
+    seats = seat_win_rates(df)
+    assert seats["wins"].tolist() == [2, 1] and seats["games"].tolist() == [5, 5]
+    assert (seats.at[0, "low"], seats.at[0, "high"]) == pytest.approx(wilson(2, 5))
+    bots = seat_win_rates(df, by="bot")
+    # bot a: seat 0 in games 0, 2, 4 (won game 0) and seat 1 in games 1, 3 (no win)
+    assert bots.loc["a", ["wins", "games"]].tolist() == [1, 5]
+    assert bots.loc["b", ["wins", "games"]].tolist() == [2, 5]
+    with pytest.raises(ValueError, match="'seat' or 'bot'"):
+        seat_win_rates(df, by="card")
+
+
+def test_card_stats_on_hand_built_games():
+    stats = card_stats(hand_built())
+    x = stats.loc[("played", "X")]
+    # seat-games that played X: (g0, s0) won, (g2, s0) lost, (g1, s1) lost, (g2, s1) won
+    assert (x["seat_games"], x["wins"]) == (4, 2)
+    assert x["win_rate"] == pytest.approx(0.5)
+    assert x["vs_overall"] == pytest.approx(0.5 - 3 / 10)
+    assert x["per_game"] == pytest.approx(5 / 5)
+    assert x["share_of_games"] == pytest.approx(3 / 5)
+    assert (x["low"], x["high"]) == pytest.approx(wilson(2, 4))
+    y = stats.loc[("played", "Y")]
+    assert (y["seat_games"], y["wins"], y["per_game"]) == (1, 0, pytest.approx(3 / 5))
+
+
+def test_compare_differences_and_intervals():
+    a = hand_built()
+    b = hand_built()
+    b["seat0_won"] = [True, True, True, True, False]
+    b["seat1_won"] = False
+    b["winners"] = [(0,)] * 4 + [()]
+    b["draw"] = False
+    b["turns"] = [20, 30, 40, 50, 60]
+    c = compare(a, b)
+    row = c.loc["Win rate seat 0"]
+    assert (row["A"], row["B"]) == (pytest.approx(0.4), pytest.approx(0.8))
+    assert (row["difference"], row["low"], row["high"]) == pytest.approx(newcombe(2, 5, 4, 5))
+    assert row["interval"] == NEWCOMBE
+    turns = c.loc["DurationTurns"]
+    assert turns["difference"] == pytest.approx(10)
+    se = np.std([10, 20, 30, 40, 50], ddof=1) / math.sqrt(5)
+    assert turns["high"] - turns["difference"] == pytest.approx(1.959964 * math.sqrt(2) * se, rel=1e-5)
+    assert c.loc["Drawishness", "difference"] == pytest.approx(-0.2)
+    assert c.loc["Balance", "interval"] == "" and math.isnan(c.loc["Balance", "low"])
+    same = compare(a, a)
+    assert (same["difference"].dropna() == 0).all()
+
+
+def test_compare_refuses_different_seat_counts():
+    a = hand_built()
+    b = hand_built().assign(seat2_won=False)
+    b.attrs["seats"] = 3
+    with pytest.raises(ValueError, match="same seat count"):
+        compare(a, b)
