@@ -1,0 +1,129 @@
+"""``playtest replay FILE [--at N] [--view SEAT|spectator] [--json]`` (issue #3): the
+output, what each view may show, and the exit codes 0 / 1 / 2."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from playtest.cli import main
+from playtest.scenarios import examples
+
+STALE = examples()["lazy_sunday_stale_claim"]
+REACTION = examples()["chore_race_reaction_window"]
+
+
+def run(capsys, *argv):
+    code = main(["replay", *map(str, argv)])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_a_good_scenario_prints_every_move_and_exits_0(capsys):
+    code, out, err = run(capsys, STALE)
+    assert code == 0 and err == ""
+    assert "[0] setup" in out and "[9] 1 claim 1 0 1" in out
+    assert "came too late: returned, no penalty (LS-5)" in out
+    assert "OK: 9 moves, 3 expectations hold" in out
+
+
+def test_at_stops_after_move_n_and_checks_only_what_it_reached(capsys):
+    code, out, _ = run(capsys, STALE, "--at", 7)
+    assert code == 0
+    assert "[7] 0 draw" in out and "[8]" not in out
+    assert "OK: 7 moves, 1 expectation hold (2 after move 7 not reached)" in out
+
+
+def test_view_words_the_log_for_that_seat_and_never_shows_another_hand(capsys):
+    _, as_seat_1, _ = run(capsys, REACTION, "--view", 1)
+    _, as_spectator, _ = run(capsys, REACTION)
+    _, as_seat_0, _ = run(capsys, REACTION, "--view", 0)
+    assert "Turn 2: you draw Done." in as_seat_1            # seat 1's own draw, named
+    assert "Turn 2: you draw" not in as_seat_0 and "Turn 2: seat 1 draws 1 card." in as_seat_0
+    assert "hand ['Done', 'Done', 'Excuse', \"I'll Do It Later\", 'Teamwork']" in as_seat_1
+    assert "Excuse', \"I'll Do It Later\"" not in as_seat_0    # seat 1's hand is secret (CR-21)
+    assert "hand [" not in as_spectator and "you draw" not in as_spectator
+
+
+def test_a_secret_choice_is_hidden_from_the_other_seats(tmp_path, capsys):
+    """A Family Meeting pass (CR-8) is chosen in secret: only its seat reads its cards."""
+    path = tmp_path / "meeting.toml"
+    path.write_text('''game = "chore_race"
+seats = 2
+seed = 1
+moves = ["0 meeting", "0 give done done excuse", "1 give done done done"]
+
+[setup]
+hands = [["Family Meeting", "Done", "Done", "Excuse", "Teamwork"], ["Done", "Done", "Done", "Done", "Excuse"]]
+''', encoding="utf-8")
+    code, mine, _ = run(capsys, path, "--view", 0)
+    assert code == 0 and "[2] 0 give done done excuse" in mine
+    _, theirs, _ = run(capsys, path, "--view", 1)
+    assert "[2] 0 give (hidden)" in theirs and "give done done excuse" not in theirs
+    assert "[3] 1 give done done done" in theirs
+
+
+def test_json_is_one_document_with_steps_views_and_the_verdict(capsys):
+    code, out, _ = run(capsys, STALE, "--json", "--view", 2, "--at", 8)
+    data = json.loads(out)
+    assert code == 0 and data["ok"] is True and data["viewer"] == 2 and data["at"] == 8
+    assert [s["number"] for s in data["steps"]] == list(range(9))
+    assert data["steps"][8]["move"] == "0 discard" and data["steps"][8]["view"]["viewer"] == 2
+    assert data["steps"][8]["view"]["done"]["top"]["name"] == "Clean the Oven"
+    assert data["failures"] == [] and data["illegal_move"] is None and data["unreached_expectations"] == 1
+
+
+def test_an_illegal_move_exits_1_naming_the_move_and_ruling(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text(STALE.read_text(encoding="utf-8").replace('"1 claim 1 0 1"', '"1 nosy 0 0"'), encoding="utf-8")
+    code, out, err = run(capsys, path)
+    assert code == 1
+    assert "[8] 0 discard" in out and "[9]" not in out      # the moves before it are shown
+    assert "move 9 ('1 nosy 0 0') is illegal (LS-2)" in err and "line 17" in err
+    code, out, _ = run(capsys, path, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False and data["illegal_move"]["number"] == 9
+    assert data["illegal_move"]["ruling"] == "LS-2"
+
+
+def test_a_failed_expectation_exits_1_naming_it(tmp_path, capsys):
+    path = tmp_path / "wrong.toml"
+    path.write_text(STALE.read_text(encoding="utf-8").replace('"deck" = 34', '"deck" = 33'), encoding="utf-8")
+    code, out, err = run(capsys, path)
+    assert code == 1
+    assert "FAILED [[expect]] #3, after move 9 (1 claim 1 0 1): view (spectator) 'deck': expected 33, found 34" in out
+    assert "1 expectation failed" in err
+    code, _, _ = run(capsys, path, "--at", 8)                 # not reached: fine
+    assert code == 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["missing.toml"], "cannot read the scenario"),
+    ([STALE, "--at", "99"], "has moves 0..9"),
+    ([STALE, "--view", "7"], "use a seat 0..2 or 'spectator'"),
+])
+def test_unreadable_files_and_bad_arguments_exit_2(argv, message, capsys):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err
+
+
+def test_an_invalid_file_exits_2_with_its_line(tmp_path, capsys):
+    path = tmp_path / "broken.toml"
+    path.write_text('game = "lazy_sunday"\nseats = 2\nseed = "x"\n', encoding="utf-8")
+    code, _, err = run(capsys, path)
+    assert code == 2 and "broken.toml, line 3" in err and "seed" in err
+
+
+def test_argument_syntax_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["replay", str(STALE), "--view", "north"])
+    assert exit_.value.code == 2 and "neither a seat number nor 'spectator'" in capsys.readouterr().err
+
+
+def test_the_console_script_runs_replay():
+    done = subprocess.run([sys.executable, "-m", "playtest.cli", "replay", str(REACTION), "--at", "4"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "[4] 0 inspection 1 0" in done.stdout and "phase react" in done.stdout
