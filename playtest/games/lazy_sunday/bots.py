@@ -30,18 +30,21 @@ class HeuristicBot(Bot):
         cards = load_cards()
         self.effort = dict(zip(cards.names, cards.efforts))
         self.mean = sum(cards.efforts) / len(cards.efforts)
+        # a remembered name -> its effort, and None (not remembered) -> the mean effort
+        self._values = {**self.effort, None: self.mean}
 
     # --- estimates ------------------------------------------------------------------
     def _value(self, name) -> float:
-        return self.mean if name is None else self.effort[name]
+        return self._values[name]
 
     def _estimate(self, memory, seat) -> float:
-        return sum(self._value(name) for name in memory[seat])
+        return sum(map(self._values.__getitem__, memory[seat]))
 
     def _replace_at(self, memory, me, effort, min_gain) -> int | None:
         """Own position whose known (or expected) effort exceeds ``effort`` by the most,
         if by more than ``min_gain``."""
-        gains = [(self._value(name) - effort, p) for p, name in enumerate(memory[me])]
+        values = self._values
+        gains = [(values[name] - effort, p) for p, name in enumerate(memory[me])]
         if gains:
             gain, p = max(gains)
             if gain > min_gain:

@@ -29,7 +29,7 @@ except ModuleNotFoundError:  # Python 3.10
 
 CARDS_FILE = Path(__file__).with_name("cards.toml")
 LIST_SIZE = 6  # LS-3: cards dealt to each list
-_new = tuple.__new__  # Move(...) without the NamedTuple's Python-level __new__: claims are the hot path
+_new = tuple.__new__  # Move(...) without the NamedTuple's Python-level __new__: move lists are the hot path
 ACTIONS = ("busy", "double_check", "nosy", "trade", "switcheroo", "not_my_job", "landlord", "knock_out")
 
 
@@ -359,18 +359,18 @@ class LazySunday(Game):
         moves = [Move(seat, "draw")] if self._can_draw(s) else []
         if s.done:
             k = len(s.lists[seat])
-            moves += [Move(seat, "take", (p,)) for p in range(k)] if k else [Move(seat, "take")]
+            moves += [_new(Move, (seat, "take", (p,))) for p in range(k)] if k else [Move(seat, "take")]
         if s.caller is None:
             moves.append(Move(seat, "notme"))
         return moves or [Move(seat, "pass")]
 
     def _moves_drawn(self, s, seat):
         k = len(s.lists[seat])
-        moves = [Move(seat, "keep", (p,)) for p in range(k)] if k else [Move(seat, "keep")]
+        moves = [_new(Move, (seat, "keep", (p,))) for p in range(k)] if k else [Move(seat, "keep")]
         moves.append(Move(seat, "discard"))
         action = self.cards.actions[s.drawn]
         if action:
-            moves += [Move(seat, action, args) for args in self._targets(s, seat, action)]
+            moves += [_new(Move, (seat, action, args)) for args in self._targets(s, seat, action)]
         return moves
 
     def _moves_give(self, s, seat):
@@ -728,7 +728,7 @@ class LazySunday(Game):
             totals = s.scores
         else:
             effort = self.cards.efforts
-            totals = [score + sum(effort[c] for c in lst) for score, lst in zip(s.scores, s.lists)]
+            totals = [score + sum(map(effort.__getitem__, lst)) for score, lst in zip(s.scores, s.lists)]
         best = min(totals)
         return tuple(seat for seat, total in enumerate(totals) if total == best)
 
