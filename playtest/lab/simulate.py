@@ -34,8 +34,10 @@ from playtest.engine import Bot, Game, Match, OptionError, Table, get_game
 
 AUTO_PROCESS_GAMES = 200
 """With ``workers=None``, at least this many games run in local processes."""
-MAX_CHUNK = 250
+MAX_CHUNK = 50
 """Most games per chunk sent to a worker (bounds a chunk's memory and cancel latency)."""
+MIN_CHUNK = 20
+"""Fewest games per chunk (except the last): building a chunk's rows costs about 1 ms."""
 CARD_COLUMN = "seat{seat}_{counter}:{card}"
 """Name of a per-card counter column, e.g. ``seat2_played:Excuse``."""
 
@@ -213,7 +215,8 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
     cancelled = False
     try:
         if executor is None and workers == 1:
-            size = max(1, min(MAX_CHUNK, math.ceil(games / 100)))  # ~100 progress updates
+            # ~100 progress updates, but never a DataFrame for a handful of games (it costs ~1 ms)
+            size = min(MAX_CHUNK, max(MIN_CHUNK, math.ceil(games / 100)))
             for start in range(0, games, size):
                 if cancel is not None and cancel.is_set():
                     cancelled = True
@@ -238,15 +241,16 @@ def _run_chunks(pool: Executor, plan: Plan, games: int, parallel: int, frames: l
                 cancel: threading.Event | None) -> bool:
     """Keep a few chunks per worker in flight until all are done or ``cancel`` is set;
     returns whether it was cancelled (chunks already running are still collected)."""
-    size = max(1, min(MAX_CHUNK, math.ceil(games / (parallel * 8))))
+    size = min(MAX_CHUNK, max(MIN_CHUNK, math.ceil(games / (parallel * 8))))
     chunks = iter(range(0, games, size))
     pending: set = set()
     cancelled = False
     while True:
+        if not cancelled and cancel is not None and cancel.is_set():
+            cancelled = True
+            for future in pending:
+                future.cancel()  # chunks not started yet are dropped; running ones finish
         while len(pending) < 2 * parallel and not cancelled:
-            if cancel is not None and cancel.is_set():
-                cancelled = True
-                break
             start = next(chunks, None)
             if start is None:
                 break
@@ -255,8 +259,9 @@ def _run_chunks(pool: Executor, plan: Plan, games: int, parallel: int, frames: l
             return cancelled
         done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
         for future in done:
-            frames.append(future.result())
-            report(len(frames[-1]))
+            if not future.cancelled():
+                frames.append(future.result())
+                report(len(frames[-1]))
 
 
 def _assemble(frames: list[pd.DataFrame], plan: Plan, games: int, cancelled: bool) -> pd.DataFrame:
