@@ -284,6 +284,7 @@ class ScenarioDebugger:
         try:
             self.views.options = [(SPECTATOR_LABEL, None)] + [(f"Seat {s}", s) for s in range(line.game.seats)]
             self.views.value = None
+            self.examples.value = source if source in dict(self.examples.options).values() else ""
         finally:
             self._drawing = False
         self.banner.clear()

@@ -1,0 +1,97 @@
+"""The scenario debugger dashboard and the share links in headless Chromium: pick an
+example, step, rewind, branch with a different move, export the line; open a game
+dashboard with ?seed=N and check that seed is the game's."""
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+
+from browser_support import dashboard_page, guard_wait
+
+from playtest import Match
+from playtest.scenarios import Scenario, example, examples
+
+pytestmark = pytest.mark.browser
+
+EXAMPLE = "lazy_sunday_stale_claim"
+
+
+def test_debugger_steps_rewinds_branches_and_exports():
+    assert EXAMPLE in examples("lazy_sunday")
+    scenario = example(EXAMPLE)
+    total = len(scenario.moves)
+    with dashboard_page("Scenario debugger", ".pt-debugger") as (page, _frames, errors, _base):
+        app = page.locator(".pt-debugger")
+        app.get_by_role("combobox", name="Example").select_option(EXAMPLE)
+        page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move 0 of {total}')",
+                               timeout=60_000)
+        assert scenario.title in app.inner_text()
+
+        forward = app.get_by_role("button", name="Forward ▶")
+        forward.click()
+        page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 1 of')")
+        forward.click()
+        page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 2 of')")
+        changed = app.locator(".pt-changed").inner_text()
+        assert "Move 2" in changed
+        app.get_by_role("button", name="◀ Back").click()
+        page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 1 of')")
+
+        # jump to the first move where the seat to act had another choice, and branch there
+        step, seat, other = next((k, seat, str(m)) for k in range(1, total)
+                                 for seat in [scenario.to_match(upto=k).to_act()[0]]
+                                 for m in scenario.to_match(upto=k).legal_moves(seat) if str(m) != scenario.moves[k])
+        app.locator("input[type=number]").fill(str(step))
+        app.get_by_role("button", name="Go", exact=True).click()
+        page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move {step} of')")
+        app.get_by_role("combobox", name="Act as").select_option(label=f"seat\xa0{seat}")
+        move_select = app.get_by_role("combobox", name="Move", exact=True)
+        shown = other.replace(" ", "\xa0")          # ipywidgets draws option spaces as no-break spaces
+        page.wait_for_function(f"() => [...document.querySelectorAll('.pt-debugger select option')]"
+                               f".some(o => o.textContent === {json.dumps(shown)})")
+        move_select.select_option(label=shown)
+        guard_wait(page)
+        app.get_by_role("button", name="Play this move").click()
+        page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('branch from move {step}')",
+                               timeout=30_000)
+        assert app.get_by_role("button", name="Back to the loaded line").is_visible()
+
+        app.get_by_role("button", name="Export scenario (.toml)").click()
+        href = app.locator("a.pt-download").get_attribute("href", timeout=30_000)
+        exported = Scenario.from_toml(base64.b64decode(href.split(",", 1)[1]).decode())
+        assert exported.moves == scenario.moves[:step] + [other]
+        assert exported.to_match().fingerprint() == Match.from_record(
+            {"game": scenario.game, "seats": scenario.seats, "options": scenario.options, "seed": scenario.seed,
+             "setup": scenario.setup, "moves": scenario.moves[:step] + [other]}).fingerprint()
+        assert exported.verify() == []
+
+        app.get_by_role("button", name="Back to the loaded line").click()
+        page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move {step} of {total}')")
+        assert not page.locator(".pt-error").is_visible()
+        assert not errors, errors
+
+
+def test_game_dashboard_opens_the_seed_in_its_address():
+    seed = 4242
+    with dashboard_page("Lazy Sunday", ".pt-table") as (page, _frames, errors, base):
+        page.goto(f"{base}/voila/render/lazy_sunday.ipynb?seed={seed}", timeout=120_000)
+        page.wait_for_selector(".pt-table", timeout=120_000)
+        assert not page.locator(".pt-error").is_visible()
+        page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
+        page.get_by_role("button", name="Share link").click()
+        page.get_by_role("button", name="Show it anyway").click()
+        link = page.locator("a.pt-share")
+        assert link.inner_text(timeout=20_000).endswith(f"/voila/render/lazy_sunday.ipynb?seed={seed}")
+        page.get_by_role("button", name="Save record").click()
+        page.get_by_role("button", name="Show it anyway").click()
+        href = page.locator("a.pt-download").get_attribute("href", timeout=20_000)
+        record = json.loads(base64.b64decode(href.split(",", 1)[1]).decode())
+        assert record["seed"] == seed
+        assert not errors, errors
+
+        # a bad seed: a clear banner, and a game all the same
+        page.goto(f"{base}/voila/render/lazy_sunday.ipynb?seed=abc", timeout=120_000)
+        page.wait_for_selector(".pt-table", timeout=120_000)
+        assert "is not a seed" in page.locator(".pt-error").inner_text(timeout=20_000)
