@@ -207,3 +207,11 @@ def test_plots_return_figures_with_the_expected_artists(mixed):
     rates, means = compared.axes
     assert len(rates.get_yticklabels()) == (result.comparison["interval"] == "Newcombe hybrid score").sum()
     assert rates.containers and means.containers
+
+
+def test_numpy_whole_numbers_are_accepted_as_counts_and_seeds():
+    import numpy as np
+    df = simulate("lazy_sunday", np.int64(2), games=np.int64(3), seed=np.int32(2), workers=1, progress=False)
+    assert len(df) == 3 and df.attrs["seed"] == 2 and df.attrs["seats"] == 2
+    with pytest.raises(OptionError, match="1 or more"):
+        simulate("lazy_sunday", 2, games=True, workers=1, progress=False)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import numbers
 import os
 import pickle
 import threading
@@ -194,16 +195,17 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
             message says what is allowed.
     """
     plan = make_plan(game, seats, bots, options, seed, keep_records)
-    if type(games) is not int or games < 1:
+    if not _is_whole(games) or games < 1:
         raise OptionError(f"games must be a whole number of games, 1 or more, not {games!r}")
     if executor is not None and workers is not None:
         raise OptionError("pass either executor= or workers=, not both (workers sizes the local process pool)")
     if executor is not None and not isinstance(executor, Executor):
         raise OptionError(f"executor must be a concurrent.futures.Executor, not {executor!r}")
-    if workers is not None and (type(workers) is not int or workers < 1):
+    if workers is not None and (not _is_whole(workers) or workers < 1):
         raise OptionError(f"workers must be a whole number 1 or more (or None to choose), not {workers!r}")
     if not (isinstance(progress, bool) or callable(progress)):
         raise OptionError(f"progress must be True, False or a callable progress(done, total), not {progress!r}")
+    games, workers = int(games), None if workers is None else int(workers)
     if executor is None:
         if workers is None:
             workers = (os.cpu_count() or 1) if games >= AUTO_PROCESS_GAMES else 1
@@ -292,8 +294,9 @@ def make_plan(game, seats, bots, options, seed, keep_records=False) -> Plan:
             presets = ", ".join(map(repr, game_type.PRESETS)) or "none"
             raise OptionError(f"{game_type.title} has no preset {options!r}; presets: {presets}")
         options = game_type.PRESETS[options]
+    seats = int(seats) if _is_whole(seats) else seats
     rules = game_type(seats, options)  # OptionError on a bad seat count or option
-    if type(seed) is not int or seed < 0:
+    if not _is_whole(seed) or seed < 0:
         raise OptionError(f"the seed must be a whole number 0 or more, not {seed!r}")
     known = getattr(game_type, "BOTS", {"random": None})
     specs = [bots] * seats if isinstance(bots, str) or callable(bots) else list(bots) if isinstance(
@@ -312,7 +315,12 @@ def make_plan(game, seats, bots, options, seed, keep_records=False) -> Plan:
                          else getattr(spec, "__name__", repr(spec)))
         else:
             raise OptionError(f"a bot is a name ({', '.join(known)}) or a Bot factory, not {spec!r}")
-    return Plan(game_type, seats, rules.options, tuple(specs), tuple(names), seed, bool(keep_records))
+    return Plan(game_type, seats, rules.options, tuple(specs), tuple(names), int(seed), bool(keep_records))
+
+
+def _is_whole(value) -> bool:
+    """An int (a numpy integer too, as widgets and arrays give), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def _check_picklable(plan: Plan) -> None:
