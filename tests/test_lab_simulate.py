@@ -122,6 +122,7 @@ def test_cancel_before_the_start_returns_no_games():
     (dict(workers=2, executor=ThreadPoolExecutor(1)), "not both"),
     (dict(executor="dask"), "Executor"),
     (dict(progress="yes"), "progress"),
+    (dict(cancel=True), "threading.Event"),
 ])
 def test_bad_input_is_refused_before_any_game(kwargs, message):
     calls = []

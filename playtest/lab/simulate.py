@@ -180,8 +180,10 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
         (that game's seed), ``first_seat`` (the first seat asked to decide),
         ``finished`` (False: stopped by the G-4 cap), ``draw`` (finished, no winner),
         ``winners`` and ``winner_bots`` (tuples), ``turns``, ``moves``,
-        ``lead_changes`` (times the set of leading seats changed, after each move;
-        Ludii's LeadChange), ``margin`` (score distance from the winners to the nearest
+        ``lead_changes`` (times the set of leading seats changed, checked after each
+        move from the start position; Ludii's LeadChange; ``turns`` and
+        ``lead_changes`` are None for a game without the ``turns_played`` /
+        ``leaders`` hook), ``margin`` (score distance from the winners to the nearest
         other seat), per seat ``seat{s}_bot``, ``seat{s}_score``, ``seat{s}_won``, the
         per-card counters ``seat{s}_{counter}:{card}`` (see ``Game.card_counts``,
         e.g. ``seat0_played:Excuse``; 0 where none) and, if asked, ``record``.
@@ -191,8 +193,9 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
 
     Raises:
         OptionError: before any game is played: an unknown game, bot or preset, a bad
-            seat count, option, game count, seed, workers or progress value; the
-            message says what is allowed.
+            seat count, option, game count, seed, workers, progress or cancel value;
+            the message says what is allowed.
+        RuntimeError: the bots stopped before a game ended (a bug in a bot or game).
     """
     plan = make_plan(game, seats, bots, options, seed, keep_records)
     if not _is_whole(games) or games < 1:
@@ -205,6 +208,8 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
         raise OptionError(f"workers must be a whole number 1 or more (or None to choose), not {workers!r}")
     if not (isinstance(progress, bool) or callable(progress)):
         raise OptionError(f"progress must be True, False or a callable progress(done, total), not {progress!r}")
+    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+        raise OptionError(f"cancel must be a threading.Event (or None), not {cancel!r}")
     games, workers = int(games), None if workers is None else int(workers)
     if executor is None:
         if workers is None:
