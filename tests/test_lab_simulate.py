@@ -12,7 +12,7 @@ import toy_game  # noqa: F401  (registers the "toy" game)
 from playtest import Match, OptionError, RandomBot, simulate
 from playtest.games.lazy_sunday.bots import HeuristicBot
 from playtest.lab import (ab_test, card_stats, game_seed, metrics, plot_card_impact, plot_compare, plot_lengths,
-                          plot_win_rates)
+                          plot_win_rates, seat_win_rates)
 
 LS = dict(game="lazy_sunday", seats=2, progress=False)
 
@@ -105,6 +105,10 @@ def test_cancel_before_the_start_returns_no_games():
     cancel.set()
     df = simulate(**LS, games=10, workers=1, cancel=cancel)
     assert len(df) == 0 and df.attrs["cancelled"] is True and "winners" in df.columns
+    # the tables and plots still work on it (a dashboard shows what it has)
+    assert seat_win_rates(df)["games"].tolist() == [0, 0]
+    assert metrics(df).at["Completion", "n"] == 0 and card_stats(df).empty
+    assert isinstance(plot_win_rates(df), Figure) and isinstance(plot_lengths(df), Figure)
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -273,9 +273,10 @@ def _run_chunks(pool: Executor, plan: Plan, games: int, parallel: int, frames: l
 
 def _assemble(frames: list[pd.DataFrame], plan: Plan, games: int, cancelled: bool) -> pd.DataFrame:
     """One DataFrame from the chunks: sorted by game, card counters 0 where missing."""
-    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+    seats = range(plan.seats)
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(  # cancelled before any game
         columns=["game", "seed", "first_seat", "finished", "draw", "winners", "winner_bots", "turns", "moves",
-                 "lead_changes", "margin"])
+                 "lead_changes", "margin", *(f"seat{s}_{what}" for what in ("bot", "score", "won") for s in seats)])
     cards = sorted(c for c in df.columns if ":" in c)
     if cards:
         df[cards] = df[cards].fillna(0).astype("int32")
