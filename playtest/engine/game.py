@@ -229,7 +229,7 @@ class Game(ABC):
         having seen (perfect recall). Defaults to :meth:`view`."""
         return self.view(state, seat)
 
-    # --- balance-lab hooks (playtest.lab.simulate); optional, cheap, read-only -------
+    # --- balance-lab hooks (playtest.lab.simulation); optional, cheap, read-only -------
     def turns_played(self, state) -> int | None:
         """Turns played so far, counted as G-4's ``max_turns`` counts them; None (the
         default) for a game that does not count turns."""

@@ -12,11 +12,28 @@ A/B tests and plots, for any game on the engine.
     plot_win_rates(df)          # a matplotlib Figure
 
 Scale-out (local processes by default, any ``concurrent.futures.Executor``, Dask through
-``Client.get_executor()``) is described in :mod:`playtest.lab.simulate`.
+``Client.get_executor()``) is described in :mod:`playtest.lab.simulation`.
 """
-from .plots import plot_card_impact, plot_compare, plot_lengths, plot_win_rates
-from .simulate import game_seed, simulate
-from .stats import ABTest, ab_test, card_stats, compare, metrics, newcombe, seat_win_rates, wilson
+from importlib import import_module
 
-__all__ = ["simulate", "game_seed", "metrics", "seat_win_rates", "card_stats", "compare", "ab_test", "ABTest",
-           "wilson", "newcombe", "plot_win_rates", "plot_lengths", "plot_card_impact", "plot_compare"]
+# name -> submodule; loaded on first use, so `playtest serve` (whose parser knows
+# `playtest simulate`) does not wait for pandas and matplotlib to import
+_EXPORTS = {
+    "simulate": "simulation", "game_seed": "simulation",
+    "metrics": "stats", "seat_win_rates": "stats", "card_stats": "stats", "compare": "stats", "ab_test": "stats",
+    "ABTest": "stats", "wilson": "stats", "newcombe": "stats",
+    "plot_win_rates": "plots", "plot_lengths": "plots", "plot_card_impact": "plots", "plot_compare": "plots",
+}
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'playtest.lab' has no attribute {name!r}")
+    value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

@@ -66,7 +66,7 @@ def parse_options(pairs: list[str]) -> dict:
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Run ``playtest simulate``; returns the exit code (2 for bad arguments)."""
-    from .simulate import simulate
+    from .simulation import simulate
     from .stats import metrics, seat_win_rates
 
     try:

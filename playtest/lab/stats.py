@@ -18,7 +18,7 @@ import pandas as pd
 
 from playtest.engine import OptionError
 
-from .simulate import CARD_COLUMN, make_plan, simulate
+from .simulation import CARD_COLUMN, make_plan, simulate
 
 _CARD = re.compile(r"^seat(\d+)_(\w+):(.+)$")
 WILSON = "Wilson score"
