@@ -1,45 +1,182 @@
-"""Engine speed: random-bot and heuristic-bot playouts, in moves/s and games/s.
+"""Engine speed in one run: random playouts beside RLCard and OpenSpiel, bot games, and
+the balance lab's 10,000 Lazy Sunday rounds.
 
-Run: ``python benchmarks/bench_engine.py [--games N] [--game NAME]``. Prints one row per
-(game, seats, bot) and the ratio to the engine's target of 50,000 random-bot moves/s on
-one core. A benchmark, not a test: figures vary with the machine and its load.
+Run: ``python benchmarks/bench_engine.py [--seconds S] [--lab-games N] [--workers W]``.
+The reference engines come with the ``bench`` extra (``pip install -e ".[bench]"``); a
+missing one is skipped with a note. A benchmark, not a test: the figures depend on the
+machine and on what else runs on it, so every ratio is taken between rows measured in
+this same run, and the machine's load is printed beside them.
+
+Three tables:
+
+1. Random playouts, one loop shape for every engine: from a new game to its end, pick a
+   uniformly random legal action of the player to act at each step and apply it. For
+   playtest that is ``Match.play(rng.choice(match.decision_moves(seat)))``, every move
+   checked for legality as in any game; RLCard's UNO goes through its ``env.step``;
+   OpenSpiel's C++ crazy_eights through ``state.apply_action`` (chance steps, the deal
+   and the draws, are sampled and timed but not counted as moves). Targets: every
+   playtest game at least 4x RLCard UNO and at least 0.25x OpenSpiel crazy_eights.
+2. Whole games with the games' own bots (``play_game``), moves/s and games/s per core.
+3. ``playtest.simulate("lazy_sunday", 4, "heuristic", games=10_000, workers=2)``:
+   target at most 20 s on 2 cores. Wall time is printed with the CPU time the workers
+   used, since on a shared machine the wall time also counts waiting for a core.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import platform
+import random
 import time
+from typing import Callable
 
-from playtest.engine import get_game, games, play_game
+from playtest.engine import Match, get_game, play_game
 
-TARGET_MOVES_PER_S = 50_000
+PLAYTEST_GAMES = (("lazy_sunday", 4), ("chore_race", 4), ("night_shift", 2))
+RLCARD_TARGET = 4.0       # playtest moves/s at least 4x RLCard UNO's
+OPENSPIEL_TARGET = 0.25   # and at least a quarter of OpenSpiel crazy_eights'
+LAB_TARGET_S = 20.0       # 10,000 four-seat Lazy Sunday rounds, heuristic bots, 2 cores
+
+Playout = Callable[[int, random.Random], int]
+"""Plays one game from its seed with random legal actions; returns the moves made."""
 
 
-def measure(game: str, seats: int, bots: str, n_games: int) -> tuple[float, float, float]:
-    """Play ``n_games`` games; return (moves/s, games/s, mean moves per game)."""
-    moves = 0
+def playtest_playout(game: str, seats: int) -> Playout:
+    def playout(seed: int, rng: random.Random) -> int:
+        match = Match(game, seats, seed=seed, keep_log=False)
+        while to_act := match.to_act():
+            match.play(rng.choice(match.decision_moves(to_act[0])))
+        return len(match.moves)
+    return playout
+
+
+def rlcard_playout() -> tuple[str, Playout] | str:
+    """RLCard's UNO environment, or a note saying why it is missing."""
+    try:
+        import rlcard
+    except ImportError:
+        return "RLCard is not installed (pip install -e \".[bench]\")"
+    env = rlcard.make("uno", config={"seed": 0})
+
+    def playout(seed: int, rng: random.Random) -> int:
+        state, _ = env.reset()
+        moves = 0
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            moves += 1
+        return moves
+    return f"RLCard uno ({env.num_players} players)", playout
+
+
+def openspiel_playout() -> tuple[str, Playout] | str:
+    """OpenSpiel's C++ crazy_eights (default parameters), or a note saying why it is missing."""
+    try:
+        import pyspiel
+    except ImportError:
+        return "OpenSpiel is not installed (pip install -e \".[bench]\")"
+    game = pyspiel.load_game("crazy_eights")
+
+    def playout(seed: int, rng: random.Random) -> int:
+        state = game.new_initial_state()
+        moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, weights = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                moves += 1
+        return moves
+    return f"OpenSpiel crazy_eights ({game.num_players()} players)", playout
+
+
+def measure(playout: Playout, seconds: float) -> tuple[int, int, float]:
+    """Play seeded games 0, 1, 2, ... for about ``seconds``; (games, moves, moves/s)."""
+    rng = random.Random(0)
+    games = moves = 0
     start = time.perf_counter()
-    for seed in range(n_games):
-        match, _ = play_game(game, seats, bots, seed=seed)
-        moves += len(match.moves)
-    elapsed = time.perf_counter() - start
-    return moves / elapsed, n_games / elapsed, moves / n_games
+    while (elapsed := time.perf_counter() - start) < seconds:
+        moves += playout(games, rng)
+        games += 1
+    return games, moves, moves / elapsed
+
+
+def playout_table(seconds: float) -> None:
+    rows = [(f"playtest {name} ({seats} seats)", playtest_playout(name, seats), True) for name, seats in PLAYTEST_GAMES]
+    references: dict[str, float] = {}
+    for found in (rlcard_playout(), openspiel_playout()):
+        if isinstance(found, str):
+            print(f"note: {found}; its ratio is left out")
+        else:
+            rows.append((*found, False))
+    print(f"\n1. Random playouts ({seconds:g} s each; the same loop for every engine)")
+    measured = []
+    for label, playout, ours in rows:
+        games, moves, rate = measure(playout, seconds)
+        measured.append((label, games, moves, rate, ours))
+        if not ours:
+            references[label.split(" (")[0]] = rate
+    uno, eights = references.get("RLCard uno"), references.get("OpenSpiel crazy_eights")
+    print(f"{'engine':<38}{'games':>8}{'moves':>10}{'moves/s':>11}{'vs UNO':>12}{'vs C8':>12}")
+    for label, games, moves, rate, ours in measured:
+        vs_uno = _ratio(rate, uno, RLCARD_TARGET) if ours else ""
+        vs_c8 = _ratio(rate, eights, OPENSPIEL_TARGET) if ours else ""
+        print(f"{label:<38}{games:>8,}{moves:>10,}{rate:>11,.0f}{vs_uno:>12}{vs_c8:>12}")
+    print(f"targets: at least {RLCARD_TARGET:g}x RLCard UNO and {OPENSPIEL_TARGET:g}x OpenSpiel crazy_eights "
+          f"(ok / LOW after each ratio)")
+
+
+def _ratio(rate: float, reference: float | None, target: float) -> str:
+    if reference is None:
+        return "-"
+    ratio = rate / reference
+    return f"{ratio:.2f}x {'ok' if ratio >= target else 'LOW'}"
+
+
+def bot_table(seconds: float) -> None:
+    print(f"\n2. Whole games with bots (play_game, one core, {seconds:g} s per row)")
+    print(f"{'game':<14}{'seats':>6}{'bots':>11}{'games':>8}{'moves/s':>10}{'games/s':>9}{'moves/game':>12}")
+    for name, seats in PLAYTEST_GAMES:
+        for bots in getattr(get_game(name), "BOTS", {"random": None}):
+            def playout(seed, rng, name=name, seats=seats, bots=bots):
+                return len(play_game(name, seats, bots, seed=seed)[0].moves)
+            start = time.perf_counter()
+            games, moves, rate = measure(playout, seconds)
+            elapsed = time.perf_counter() - start
+            print(f"{name:<14}{seats:>6}{bots:>11}{games:>8,}{rate:>10,.0f}{games / elapsed:>9,.1f}{moves / games:>12,.1f}")
+
+
+def lab_run(games: int, workers: int) -> None:
+    from playtest import simulate
+
+    print(f"\n3. Balance lab: simulate('lazy_sunday', 4, 'heuristic', games={games:,}, workers={workers})")
+    before = os.times()
+    start = time.perf_counter()
+    df = simulate("lazy_sunday", 4, "heuristic", games=games, seed=1, workers=workers, progress=False)
+    wall = time.perf_counter() - start
+    after = os.times()
+    cpu = sum(after[i] - before[i] for i in range(4))  # user + system, this process and its workers
+    rounds = int((df["turns"] > 0).sum())
+    verdict = "ok" if wall * 10_000 / games <= LAB_TARGET_S else "LOW"
+    print(f"{games:,} games ({rounds:,} rounds played to the end: {int(df['finished'].sum()):,} finished) "
+          f"in {wall:.1f} s wall, {cpu:.1f} CPU-s ({cpu / workers:.1f} s per worker if each had its own core)")
+    print(f"per 10,000 rounds: {wall * 10_000 / games:.1f} s wall, {cpu / workers * 10_000 / games:.1f} s of "
+          f"CPU per worker; target {LAB_TARGET_S:g} s on {workers} cores: {verdict}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=300, help="games per row (default 300)")
-    parser.add_argument("--game", action="append", help="only these games (default: all)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per playout row (default 3)")
+    parser.add_argument("--lab-games", type=int, default=10_000, help="games of the balance-lab run (default 10,000; 0 skips it)")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes of the balance-lab run (default 2)")
     args = parser.parse_args()
-    names = args.game or list(games())
-    print(f"{'game':<14}{'seats':>6}{'bots':>11}{'moves/s':>10}{'games/s':>9}{'moves/game':>12}{'vs target':>11}")
-    for name in names:
-        game = get_game(name)
-        seat_counts = sorted({game.min_seats, min(4, game.max_seats), game.max_seats})
-        for seats in seat_counts:
-            for bots in game.BOTS if hasattr(game, "BOTS") else ("random",):
-                mps, gps, per_game = measure(name, seats, bots, args.games)
-                ratio = f"{mps / TARGET_MOVES_PER_S:.2f}x" if bots == "random" else ""
-                print(f"{name:<14}{seats:>6}{bots:>11}{mps:>10,.0f}{gps:>9,.1f}{per_game:>12,.0f}{ratio:>11}")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"Python {platform.python_version()} on {os.cpu_count()} CPUs; load average {load} "
+          f"(a busy machine lowers every figure; ratios are within this run)")
+    playout_table(args.seconds)
+    bot_table(args.seconds)
+    if args.lab_games:
+        lab_run(args.lab_games, args.workers)
 
 
 if __name__ == "__main__":
