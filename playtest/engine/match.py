@@ -137,7 +137,7 @@ class Match:
         Raises:
             IndexError: ``seat`` is not a seat of this game (G-1).
         """
-        legal = self._decision.get(seat)
+        legal = self._decision.get(seat) if type(seat) is int else None
         if legal is None:
             self._seat(seat)
             if not self.at_end:
@@ -204,8 +204,9 @@ class Match:
                 alternatives), or the match is rewound (branch first). Either way the
                 state is left exactly as it was.
         """
-        move = Move.parse(move)
-        if not self.at_end:
+        if not isinstance(move, Move):
+            move = Move.parse(move)
+        if self._applied != len(self.moves):
             raise IllegalMove(move, "", f"the match is rewound to move {self._applied} of "
                               f"{len(self.moves)}; go to the end, or branch from here first")
         seat = move.seat
@@ -213,7 +214,8 @@ class Match:
             raise IllegalMove(move, "G-1", f"seats are numbered 0..{self.game.seats - 1}")
         # a move among the seat's decision moves is legal (they are legal moves by the
         # contract); anything else goes through the game's full check, open moves included
-        if move not in self.decision_moves(seat):
+        legal = self._decision.get(seat)
+        if move not in (self.decision_moves(seat) if legal is None else legal):
             self.game.check(self.state, move, self.legal_moves(seat))
         self.moves.append(move)
         return self._apply(move)
@@ -221,8 +223,10 @@ class Match:
     def _apply(self, move: Move) -> list[Event]:
         events = self.game.apply(self.state, move)
         self._applied += 1
-        self._legal = {}
-        self._decision = {}
+        if self._legal:
+            self._legal = {}
+        if self._decision:
+            self._decision = {}
         if self.keep_log:
             self.log.extend((self._applied, e) for e in events)
         return events

@@ -84,8 +84,8 @@ def load_cards(path: str | os.PathLike = CARDS_FILE) -> Cards:
             gives the file, the entry's number and name, the field and the problem) or a
             card name used twice.
     """
-    path = Path(path)
-    return _parse_cards(str(path), path.stat().st_mtime_ns)
+    path = os.fspath(path)  # os.stat on the text: this runs for every new game
+    return _parse_cards(path, os.stat(path).st_mtime_ns)
 
 
 @cache
