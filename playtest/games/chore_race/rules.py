@@ -112,6 +112,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from playtest.engine import BaseOptions, Event, Game, Move, OptionError, Outcome, RandomBot
 from playtest.engine.errors import PlaytestError
 
+_new = tuple.__new__  # Move(...) without the NamedTuple's Python-level __new__: move lists are the hot path
+
 CARDS_FILE = Path(__file__).with_name("cards.toml")
 ACTION_KEYS = ("done", "finally", "inspection", "excuse", "delegate", "swap", "meeting", "later", "teamwork")
 ABILITIES = ("", "steal", "attic", "no_delegate", "wipe", "garage")
@@ -468,29 +470,29 @@ class ChoreRace(Game):
         if not s.slots[0]:
             for key in ("done", "finally"):
                 if key in held:
-                    moves += [Move(seat, key, (p,)) for p in own_pos]
-            moves += [Move(seat, "discard", ("progress", k)) for k in held]
+                    moves += [_new(Move, (seat, key, (p,))) for p in own_pos]
+            moves += [_new(Move, (seat, "discard", ("progress", k))) for k in held]
         if not s.slots[1]:
             opponents = [o for o in range(self.seats) if o != seat]
             open_ = [o for o in opponents if not s.protected[o]]            # CR-16
             if "inspection" in held:
-                moves += [Move(seat, "inspection", (o, q)) for o in open_
+                moves += [_new(Move, (seat, "inspection", (o, q))) for o in open_
                           for q, e in enumerate(s.tableaus[o]) if e[1] > 0]  # CR-13
             if own:
                 if "delegate" in held:
-                    moves += [Move(seat, "delegate", (o,)) for o in open_ if not self._has(s, o, "no_delegate")]
+                    moves += [_new(Move, (seat, "delegate", (o,))) for o in open_ if not self._has(s, o, "no_delegate")]
                 if "teamwork" in held:
-                    moves += [Move(seat, "teamwork", (o,)) for o in opponents]
+                    moves += [_new(Move, (seat, "teamwork", (o,))) for o in opponents]
             if "swap" in held:
                 mine = [p for p in own_pos if own[p][1] > 0] if self.options.chore_swap_needs_progress else own_pos
-                moves += [Move(seat, "swap", (p, o, q)) for p in mine for o in open_
+                moves += [_new(Move, (seat, "swap", (p, o, q))) for p in mine for o in open_
                           for q in range(len(s.tableaus[o]))]
             if "meeting" in held:
-                moves.append(Move(seat, "meeting"))
+                moves.append(_new(Move, (seat, "meeting", ())))
             if "later" in held:
-                moves += [Move(seat, "later", (p,)) for p in own_pos]
-            moves += [Move(seat, "discard", ("action", k)) for k in held]
-        moves.append(Move(seat, "end"))
+                moves += [_new(Move, (seat, "later", (p,))) for p in own_pos]
+            moves += [_new(Move, (seat, "discard", ("action", k))) for k in held]
+        moves.append(_new(Move, (seat, "end", ())))
         return moves
 
     def _give_moves(self, s, seat):
