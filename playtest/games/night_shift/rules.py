@@ -204,6 +204,19 @@ def card_ids(specs: list[CardSpec]) -> tuple[list[Card], dict[str, list[int]]]:
     return cards, places
 
 
+_NUMBERED: dict[tuple[int, ...], tuple[tuple[CardSpec, ...], list[Card], dict[str, list[int]]]] = {}
+
+
+def _numbered(specs: list[CardSpec]) -> tuple[list[Card], dict[str, list[int]]]:
+    """:func:`card_ids` of ``specs``, worked out once per deck: every new game numbers
+    the same cards (the result is only read; new games copy the places' lists)."""
+    key = tuple(map(id, specs))
+    if key not in _NUMBERED:  # the entry keeps the specs alive, so their ids stay theirs
+        _NUMBERED[key] = (tuple(specs), *card_ids(specs))
+    _, cards, places = _NUMBERED[key]
+    return cards, places
+
+
 def _copy(view: dict) -> dict:
     """A card's view dict, copied (for cards that get a per-copy field such as health)."""
     return {**view, "play": dict(view["play"]), "start_of_shift": dict(view["start_of_shift"])}
@@ -293,7 +306,7 @@ class NightShift(Game):
 
     def __init__(self, seats: int = 2, options=None):
         super().__init__(seats, options)
-        self.cards, self.places = card_ids(self.CARD_SPECS)
+        self.cards, self.places = _numbered(self.CARD_SPECS)
         self.by_name = {c.name: c for c in self.cards}
 
     # --- setup ------------------------------------------------------------------------
