@@ -349,7 +349,7 @@ class LazySunday(Game):
 
     def _moves_peek(self, s, seat):
         k = len(s.lists[seat])
-        return [Move(seat, "peek", (a, b)) for a in range(k) for b in range(a + 1, k)]
+        return [_new(Move, (seat, "peek", (a, b))) for a in range(k) for b in range(a + 1, k)]
 
     def _moves_look(self, s, seat):
         done = [Move(seat, "done")]
@@ -374,7 +374,7 @@ class LazySunday(Game):
         return moves
 
     def _moves_give(self, s, seat):
-        return [Move(seat, "give", (p,)) for p in range(len(s.lists[seat]))]
+        return [_new(Move, (seat, "give", (p,))) for p in range(len(s.lists[seat]))]
 
     def _moves_round_over(self, s, seat):
         return [Move(seat, "deal")]
