@@ -12,7 +12,7 @@ import hashlib
 
 import pytest
 
-from playtest.engine import IllegalMove, Match, Move, Table, play_game
+from playtest.engine import IllegalMove, Match, Move, RandomBot, Table, play_game
 
 MIXED_3 = {0: "heuristic", 1: "random", 2: "heuristic"}
 MIXED_6 = {seat: ("heuristic", "random")[seat % 2] for seat in range(6)}
@@ -67,3 +67,89 @@ def test_the_log_setting_changes_nothing_and_the_record_replays_identically(case
     replayed = Match.from_json(quiet.to_json())
     assert replayed.fingerprint() == quiet.fingerprint()
     assert [str(m) for m in replayed.moves] == [str(m) for m in quiet.moves]
+
+
+def reachable_states(game: str, seats: int, seeds=range(6), bots="random"):
+    """Matches at every position of a few seeded bot games (rebuilt by replay)."""
+    for seed in seeds:
+        played, _ = play_game(game, seats, bots, seed=seed)
+        match = Match(game, seats, seed=seed, keep_log=False)
+        yield match
+        for move in played.moves:
+            match.play(move)
+            yield match
+
+
+@pytest.mark.parametrize("game, seats", [("lazy_sunday", 4), ("lazy_sunday", 2), ("chore_race", 3), ("night_shift", 2)])
+def test_decision_and_open_moves_split_the_legal_moves_exactly(game, seats):
+    for match in reachable_states(game, seats):
+        open_kinds = match.game.OPEN_MOVES
+        for seat in range(seats):
+            legal, decision, open_ = match.legal_moves(seat), match.decision_moves(seat), match.open_moves(seat)
+            assert sorted(decision + open_) == sorted(legal) and len(set(legal)) == len(legal)
+            assert all(m.kind not in open_kinds for m in decision) and all(m.kind in open_kinds for m in open_)
+            if seat in match.to_act():
+                assert decision, f"seat {seat} must decide but has no decision move"
+
+
+def test_a_cached_decision_list_never_lets_an_illegal_move_through():
+    match = Match("lazy_sunday", 3, seed=11, keep_log=False)
+    for text in ("0 peek 0 1", "0 done", "1 peek 2 3", "1 done", "2 peek 4 5", "2 done"):
+        match.play(text)
+    assert match.decision_moves(0) and not match.decision_moves(1)   # seat 0 draws; both lists cached
+    before = match.fingerprint()
+    top_serial = match.view(None)["done"]["serial"]
+    for bad in (Move(1, "draw"), Move(0, "keep", (0,)), Move(0, "claim", (0, 9, top_serial)),
+                Move(0, "claim", (0, 0, top_serial + 1)), Move(3, "draw"), Move(True, "draw")):
+        with pytest.raises(IllegalMove):
+            match.play(bad)
+        assert match.fingerprint() == before and len(match.moves) == 6
+    with pytest.raises(IndexError):
+        match.decision_moves(True)
+
+
+def test_a_bot_cannot_play_an_illegal_move_through_the_table():
+    class Cheat(RandomBot):
+        def choose(self, view, legal):
+            return Move(1 - view["viewer"], "end") if view["viewer"] == 0 else super().choose(view, legal)
+
+    match = Match("night_shift", 2, seed=1, keep_log=False)
+    table = Table(match, {0: Cheat(0), 1: "random"})
+    before = match.fingerprint()
+    with pytest.raises(IllegalMove):
+        table.run_bots()
+    assert match.fingerprint() == before and not match.moves
+
+
+def test_bots_always_read_the_view_of_the_position_they_decide_in():
+    """The table rebuilds a bot's view after every move, however it was read before."""
+    from playtest.games.lazy_sunday.bots import HeuristicBot
+
+    seen = []
+
+    class Checking(HeuristicBot):
+        def interject(self, view, open_moves):
+            seat = view["viewer"]
+            assert dict(view) == dict(match.bot_view(seat)) and list(open_moves) == match.open_moves(seat)
+            seen.append(seat)
+            return super().interject(view, open_moves)
+
+        def choose(self, view, legal):
+            assert dict(view) == dict(match.bot_view(view["viewer"]))
+            assert legal == match.decision_moves(view["viewer"])
+            return super().choose(view, legal)
+
+    match = Match("lazy_sunday", 3, seed=4, keep_log=False)
+    Table(match, {seat: Checking(f"4:{seat}") for seat in range(3)}).run_bots()
+    assert match.outcome() is not None and len(seen) > 3 * 10
+
+
+def test_lazy_sunday_bot_view_is_the_view_plus_memory_whichever_key_is_read_first():
+    for match in reachable_states("lazy_sunday", 4, seeds=range(3), bots="heuristic"):
+        game, state = match.game, match.state
+        for seat in range(4):
+            full = {**game.view(state, seat), "memory": game.bot_view(state, seat)["memory"]}
+            for first in ("memory", "claims_open", "phase", "lists"):
+                view = game.bot_view(state, seat)
+                assert view[first] == full[first]
+                assert dict(view) == full and len(view) == len(full) and set(view) == set(full)
