@@ -142,8 +142,10 @@ class Table:
                 raise OptionError(f"bot seat {seat} is not a seat of this {match.game.seats}-seat game")
             self.bots[seat] = make_bot(match.game, bot, f"{match.seed}:{seat}")
         # one lazy view and open-move list per bot seat; those read are reset after a move
+        # (the seats are checked above, so the views come straight from the game)
         self._built: list[_Lazy] = []
-        self._lazy = {seat: (LazyView(lambda seat=seat: match.bot_view(seat), self._built),
+        game = match.game
+        self._lazy = {seat: (LazyView(lambda seat=seat: game.bot_view(match.state, seat), self._built),
                              LazyMoves(lambda seat=seat: match.open_moves(seat), self._built))
                       for seat in self.bots}
         # the bots that may make open moves: Bot.interject never does
