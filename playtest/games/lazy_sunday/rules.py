@@ -161,16 +161,18 @@ class BotView(Mapping):
     """A seat's bot view (:meth:`LazySunday.bot_view`), read like a dict.
 
     Every bot is asked before every move whether it claims (LS-5), and that question
-    reads only ``viewer``, ``claims_open``, ``done`` and ``memory``: those are built at
-    once, the rest of the view (face-down slots, scores, ...) on the first read of
-    another key. Valid until the next move; never shown to a browser.
+    reads only ``viewer``, ``claims_open``, ``done`` and ``memory``: those (and the
+    scalars ``phase`` and ``seats``) are built at once, the rest of the view (face-down
+    slots, scores, ...) on the first read of another key. Valid until the next move;
+    never shown to a browser.
     """
 
     __slots__ = ("_game", "_state", "_data", "_complete")
 
     def __init__(self, game: "LazySunday", s: State, seat: int):
         self._game, self._state, self._complete = game, s, False
-        self._data = {"viewer": seat, "claims_open": s.phase in _CLAIM_PHASES and bool(s.done),
+        self._data = {"viewer": seat, "phase": s.phase, "seats": game.seats,
+                      "claims_open": s.phase in _CLAIM_PHASES and bool(s.done),
                       "done": game._done_view(s), "memory": game._memory(s, seat)}
 
     def _all(self) -> dict:
