@@ -156,9 +156,8 @@ def lab_run(games: int, workers: int) -> None:
     wall = time.perf_counter() - start
     after = os.times()
     cpu = sum(after[i] - before[i] for i in range(4))  # user + system, this process and its workers
-    rounds = int((df["turns"] > 0).sum())
     verdict = "ok" if wall * 10_000 / games <= LAB_TARGET_S else "LOW"
-    print(f"{games:,} games ({rounds:,} rounds played to the end: {int(df['finished'].sum()):,} finished) "
+    print(f"{games:,} one-round matches ({int(df['finished'].sum()):,} finished, {int(df['moves'].sum()):,} moves) "
           f"in {wall:.1f} s wall, {cpu:.1f} CPU-s ({cpu / workers:.1f} s per worker if each had its own core)")
     print(f"per 10,000 rounds: {wall * 10_000 / games:.1f} s wall, {cpu / workers * 10_000 / games:.1f} s of "
           f"CPU per worker; target {LAB_TARGET_S:g} s on {workers} cores: {verdict}")
