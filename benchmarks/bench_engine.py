@@ -90,15 +90,22 @@ def openspiel_playout() -> tuple[str, Playout] | str:
     return f"OpenSpiel crazy_eights ({game.num_players()} players)", playout
 
 
-def measure(playout: Playout, seconds: float) -> tuple[int, int, float]:
-    """Play seeded games 0, 1, 2, ... for about ``seconds``; (games, moves, moves/s)."""
-    rng = random.Random(0)
+SLICES = 5
+"""Each playout row is measured in this many slices, taken in turn with the other rows,
+so that a change in the machine's load falls on every engine alike."""
+
+
+def measure(playout: Playout, seconds: float, first_seed: int = 0,
+            rng: random.Random | None = None) -> tuple[int, int, float]:
+    """Play seeded games ``first_seed``, ``first_seed + 1``, ... for about ``seconds``;
+    returns (games, moves, seconds taken)."""
+    rng = rng or random.Random(0)
     games = moves = 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
-        moves += playout(games, rng)
+        moves += playout(first_seed + games, rng)
         games += 1
-    return games, moves, moves / elapsed
+    return games, moves, elapsed
 
 
 def playout_table(seconds: float) -> None:
@@ -109,13 +116,20 @@ def playout_table(seconds: float) -> None:
             print(f"note: {found}; its ratio is left out")
         else:
             rows.append((*found, False))
-    print(f"\n1. Random playouts ({seconds:g} s each; the same loop for every engine)")
+    print(f"\n1. Random playouts ({seconds:g} s each in {SLICES} slices taken in turn; the same loop for every engine)")
+    totals = [[0, 0, 0.0] for _ in rows]   # games, moves, seconds
+    rngs = [random.Random(0) for _ in rows]
+    for _ in range(SLICES):
+        for (label, playout, ours), total, rng in zip(rows, totals, rngs):
+            games, moves, elapsed = measure(playout, seconds / SLICES, total[0], rng)
+            total[0] += games
+            total[1] += moves
+            total[2] += elapsed
     measured = []
-    for label, playout, ours in rows:
-        games, moves, rate = measure(playout, seconds)
-        measured.append((label, games, moves, rate, ours))
+    for (label, playout, ours), (games, moves, elapsed) in zip(rows, totals):
+        measured.append((label, games, moves, moves / elapsed, ours))
         if not ours:
-            references[label.split(" (")[0]] = rate
+            references[label.split(" (")[0]] = moves / elapsed
     uno, eights = references.get("RLCard uno"), references.get("OpenSpiel crazy_eights")
     print(f"{'engine':<38}{'games':>8}{'moves':>10}{'moves/s':>11}{'vs UNO':>12}{'vs C8':>12}")
     for label, games, moves, rate, ours in measured:
@@ -140,10 +154,9 @@ def bot_table(seconds: float) -> None:
         for bots in getattr(get_game(name), "BOTS", {"random": None}):
             def playout(seed, rng, name=name, seats=seats, bots=bots):
                 return len(play_game(name, seats, bots, seed=seed)[0].moves)
-            start = time.perf_counter()
-            games, moves, rate = measure(playout, seconds)
-            elapsed = time.perf_counter() - start
-            print(f"{name:<14}{seats:>6}{bots:>11}{games:>8,}{rate:>10,.0f}{games / elapsed:>9,.1f}{moves / games:>12,.1f}")
+            games, moves, elapsed = measure(playout, seconds)
+            print(f"{name:<14}{seats:>6}{bots:>11}{games:>8,}{moves / elapsed:>10,.0f}{games / elapsed:>9,.1f}"
+                  f"{moves / games:>12,.1f}")
 
 
 def lab_run(games: int, workers: int) -> None:
