@@ -10,6 +10,19 @@ TAKE_GAIN = 3      # taking DONE gives up a draw, so it must gain more
 HIGH = 7           # a known card this heavy is worth trading away (Let's Trade)
 
 
+_ESTIMATES: dict[int, tuple] = {}
+
+
+def _estimates(cards) -> tuple[dict[str, int], float, dict[str | None, float]]:
+    """(name -> effort, mean effort per card, the same with None -> the mean) for a deck;
+    worked out once per deck, as every game seats new bots. Read only."""
+    if id(cards) not in _ESTIMATES:  # the entry keeps the deck alive, so its id stays its own
+        effort = dict(zip(cards.names, cards.efforts))
+        mean = sum(cards.efforts) / len(cards.efforts)
+        _ESTIMATES[id(cards)] = (cards, effort, mean, {**effort, None: mean})
+    return _ESTIMATES[id(cards)][1:]
+
+
 class HeuristicBot(Bot):
     """A memory-keeping bot for Lazy Sunday (plays LS-2..LS-9 from ``bot_view`` only).
 
@@ -27,11 +40,7 @@ class HeuristicBot(Bot):
         super().__init__(seed)
         from .rules import load_cards  # here, not at import: rules.py imports this module
 
-        cards = load_cards()
-        self.effort = dict(zip(cards.names, cards.efforts))
-        self.mean = sum(cards.efforts) / len(cards.efforts)
-        # a remembered name -> its effort, and None (not remembered) -> the mean effort
-        self._values = {**self.effort, None: self.mean}
+        self.effort, self.mean, self._values = _estimates(load_cards())
 
     # --- estimates ------------------------------------------------------------------
     def _value(self, name) -> float:

@@ -729,9 +729,11 @@ class LazySunday(Game):
         if s.phase in _REVEAL_PHASES:
             totals = s.scores
         else:
-            effort = self.cards.efforts
-            totals = [score + sum(map(effort.__getitem__, lst)) for score, lst in zip(s.scores, s.lists)]
+            effort = self.cards.efforts.__getitem__
+            totals = [score + sum(map(effort, lst)) for score, lst in zip(s.scores, s.lists)]
         best = min(totals)
+        if totals.count(best) == 1:  # the usual case, asked after every move of a simulation
+            return (totals.index(best),)
         return tuple(seat for seat, total in enumerate(totals) if total == best)
 
     def card_counts(self, s, move):
