@@ -144,12 +144,17 @@ def test_bots_always_read_the_view_of_the_position_they_decide_in():
     assert match.outcome() is not None and len(seen) > 3 * 10
 
 
-def test_lazy_sunday_bot_view_is_the_view_plus_memory_whichever_key_is_read_first():
+def test_lazy_sunday_bot_glance_agrees_with_the_bot_view_whichever_key_is_read_first():
+    from playtest.engine.bots import LazyView
+
     for match in reachable_states("lazy_sunday", 4, seeds=range(3), bots="heuristic"):
         game, state = match.game, match.state
         for seat in range(4):
-            full = {**game.view(state, seat), "memory": game.bot_view(state, seat)["memory"]}
+            full = game.bot_view(state, seat)
+            assert full == {**game.view(state, seat), "memory": full["memory"]}
+            glance = game.bot_glance(state, seat)
+            assert {key: full[key] for key in glance} == glance
             for first in ("memory", "claims_open", "phase", "lists"):
-                view = game.bot_view(state, seat)
+                view = LazyView(lambda: game.bot_view(state, seat), [], lambda: game.bot_glance(state, seat))
                 assert view[first] == full[first]
                 assert dict(view) == full and len(view) == len(full) and set(view) == set(full)

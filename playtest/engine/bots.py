@@ -9,7 +9,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from .errors import OptionError
-from .game import Outcome
+from .game import Game, Outcome
 from .match import Match
 from .moves import Move
 
@@ -91,9 +91,33 @@ class _Lazy:
 
 
 class LazyView(_Lazy, Mapping):
-    """A view (Mapping) computed on first access."""
+    """A view (Mapping) computed on first access.
+
+    Args:
+        make, built: see :class:`_Lazy`; ``make`` builds the whole view.
+        glance: builds a dict of a few of the view's keys, cheaply (see
+            :meth:`Game.bot_glance`), or returns None; reading one of those keys then
+            builds only the glance. None: no glance.
+    """
+
+    __slots__ = ("_make_glance", "_glance")
+
+    def __init__(self, make, built: list, glance=None):
+        super().__init__(make, built)
+        self._make_glance, self._glance = glance, None if glance else {}
+
+    def reset(self):
+        self._value = None
+        if self._make_glance:
+            self._glance = None
 
     def __getitem__(self, key):
+        glance = self._glance
+        if glance is None:
+            glance = self._glance = self._make_glance() or {}
+            self._built.append(self)
+        if key in glance:
+            return glance[key]
         value = self._value  # inlined _get: bots read a few keys of every view
         if value is None:
             value = self._get()
@@ -145,7 +169,9 @@ class Table:
         # (the seats are checked above, so the views come straight from the game)
         self._built: list[_Lazy] = []
         game = match.game
-        self._lazy = {seat: (LazyView(lambda seat=seat: game.bot_view(match.state, seat), self._built),
+        glances = type(game).bot_glance is not Game.bot_glance
+        self._lazy = {seat: (LazyView(lambda seat=seat: game.bot_view(match.state, seat), self._built,
+                                      (lambda seat=seat: game.bot_glance(match.state, seat)) if glances else None),
                              LazyMoves(lambda seat=seat: match.open_moves(seat), self._built))
                       for seat in self.bots}
         # the bots that may make open moves: Bot.interject never does

@@ -229,6 +229,13 @@ class Game(ABC):
         having seen (perfect recall). Defaults to :meth:`view`."""
         return self.view(state, seat)
 
+    def bot_glance(self, state, seat: int) -> dict | None:
+        """A few keys of :meth:`bot_view`, cheap to build, that bots read before every
+        move (e.g. what an open move needs), each with exactly its ``bot_view`` value.
+        The table serves those keys from here and builds the whole bot view only when a
+        bot reads another one. None (the default): no shortcut."""
+        return None
+
     # --- balance-lab hooks (playtest.lab.simulation); optional, cheap, read-only -------
     def turns_played(self, state) -> int | None:
         """Turns played so far, counted as G-4's ``max_turns`` counts them; None (the

@@ -10,7 +10,6 @@ who knows it, so only looking, discarding and reshuffling touch the masks.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -155,44 +154,6 @@ class State:
     def seen(self) -> list[set[int]]:
         """Per seat, the set of card ids whose current place that seat knows (LS-11)."""
         return [{c for c, mask in enumerate(self.known) if mask >> s & 1} for s in range(len(self.lists))]
-
-
-class BotView(Mapping):
-    """A seat's bot view (:meth:`LazySunday.bot_view`), read like a dict.
-
-    Every bot is asked before every move whether it claims (LS-5), and that question
-    reads only ``viewer``, ``claims_open``, ``done`` and ``memory``: those (and the
-    scalars ``phase`` and ``seats``) are built at once, the rest of the view (face-down
-    slots, scores, ...) on the first read of another key. Valid until the next move;
-    never shown to a browser.
-    """
-
-    __slots__ = ("_game", "_state", "_data", "_complete")
-
-    def __init__(self, game: "LazySunday", s: State, seat: int):
-        self._game, self._state, self._complete = game, s, False
-        self._data = {"viewer": seat, "phase": s.phase, "seats": game.seats,
-                      "claims_open": s.phase in _CLAIM_PHASES and bool(s.done),
-                      "done": game._done_view(s), "memory": game._memory(s, seat)}
-
-    def _all(self) -> dict:
-        if not self._complete:
-            self._data = self._game._full_bot_view(self._state, self._data["viewer"], self._data["memory"])
-            self._complete = True
-        return self._data
-
-    def __getitem__(self, key):
-        data = self._data
-        return data[key] if key in data else self._all()[key]
-
-    def __iter__(self):
-        return iter(self._all())
-
-    def __len__(self):
-        return len(self._all())
-
-    def __repr__(self):
-        return f"BotView({self._all()!r})"
 
 
 # --- the game ---------------------------------------------------------------------------
@@ -707,16 +668,18 @@ class LazySunday(Game):
 
     def bot_view(self, s, seat):
         """:meth:`view` plus ``"memory"``: per seat, per position, the card name ``seat``
-        remembers there or None (LS-11). For bots only, never for a browser.
-
-        A read-only Mapping (``dict(...)`` copies it) that is valid until the next move:
-        see :class:`BotView`."""
-        return BotView(self, s, seat)
-
-    def _full_bot_view(self, s, seat, memory) -> dict:
+        remembers there or None (LS-11). For bots only, never for a browser."""
         view = self.view(s, seat)
-        view["memory"] = memory
+        view["memory"] = self._memory(s, seat)
         return view
+
+    def bot_glance(self, s, seat):
+        """The keys of :meth:`bot_view` that the claim question (LS-5), asked of every
+        bot before every move, reads: ``viewer``, ``claims_open``, ``done``, ``memory``,
+        and the scalars ``phase`` and ``seats``."""
+        return {"viewer": seat, "phase": s.phase, "seats": self.seats,
+                "claims_open": s.phase in _CLAIM_PHASES and bool(s.done),
+                "done": self._done_view(s), "memory": self._memory(s, seat)}
 
     # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
     def turns_played(self, s):
