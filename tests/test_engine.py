@@ -312,3 +312,16 @@ def test_version_1_records_still_load_and_are_saved_as_version_2():
     old["version"] = 1
     again = Match.from_json(json.dumps(old))
     assert again.fingerprint() == m.fingerprint() and json.loads(again.to_json())["version"] == 2
+
+
+def test_open_move_races_are_not_won_by_seat_order():
+    """Every bot wants to slap at every chance: each seat must win about a quarter of the
+    races (asking in seat order would give seat 0 all of them)."""
+    winners = []
+    for seed in range(40):
+        m = new(seats=4, seed=seed)
+        table = Table(m, {s: RandomBot(s, open_rate=1.0) for s in range(4)})
+        winners += [move.seat for move in table.run_bots() if move.kind == "slap"]
+    assert len(winners) > 400
+    shares = [winners.count(s) / len(winners) for s in range(4)]
+    assert all(0.18 < share < 0.32 for share in shares), shares

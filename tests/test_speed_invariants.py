@@ -3,7 +3,9 @@
 Each case plays one whole game with bots (``play_game``) and compares the record's moves
 (as a digest of their text forms), the number of moves, the game's random stream at the
 end (G-3: every random event drew from it in the same order) and the outcome with pinned
-values taken before the engine was optimised. A failure here means an optimisation
+values taken before the engine was optimised (the Lazy Sunday ones retaken once, when the
+table stopped asking bots for open moves in seat order: that was a deliberate change, see
+``Table.step_bot``). A failure here means an optimisation
 changed what the rules or the bots do, which replays of saved games would notice.
 """
 from __future__ import annotations
@@ -21,12 +23,12 @@ MIXED_6 = {seat: ("heuristic", "random")[seat % 2] for seat in range(6)}
 # random stream's final state, winners, scores)
 PINNED = [
     (("lazy_sunday", 2, "random", {}, 1), (11, "bd92fbb8762ee7a9", "36cad67b19ad913d", (0,), (0, 48))),
-    (("lazy_sunday", 4, "random", {}, 2), (26, "a2d452f6e4ac22ce", "192480326beeda31", (0,), (28, 49, 38, 50))),
-    (("lazy_sunday", 4, "heuristic", {}, 3), (75, "49c203e78b1101b5", "ca9307feb2aed242", (0,), (0, 27, 6, 9))),
+    (("lazy_sunday", 4, "random", {}, 2), (26, "569268b626b2bc5b", "192480326beeda31", (0,), (26, 51, 38, 50))),
+    (("lazy_sunday", 4, "heuristic", {}, 3), (65, "efd13e2d474a6d1f", "ca9307feb2aed242", (3,), (19, 25, 6, 0))),
     (("lazy_sunday", 7, "heuristic", {}, 4),
-     (169, "20695c7da4ec3745", "2978085b3eed4b74", (3,), (50, 27, 29, 15, 25, 32, 28))),
+     (185, "4b9c5d8e3e3413f3", "2978085b3eed4b74", (3,), (50, 30, 25, 15, 25, 27, 24))),
     (("lazy_sunday", 3, MIXED_3, {"match_to": 100}, 5),
-     (107, "e683929873f69376", "ca6420e744a809c0", (0,), (12, 149, 72))),
+     (88, "58f8bba2a812f9fa", "ca6420e744a809c0", (0,), (46, 141, 63))),
     (("chore_race", 2, "random", {}, 1), (139, "3997671e8fb5e614", "73340cbb33bec52a", (0,), (15.0, 8.0))),
     (("chore_race", 4, "random", {}, 2),
      (263, "aff0bf53d3e6aee8", "7ea9832d6644e420", (3,), (7.0, 10.0, 4.0, 16.0))),

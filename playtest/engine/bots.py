@@ -177,6 +177,10 @@ class Table:
         # the bots that may make open moves: Bot.interject never does
         self._interjecting = [(bot, *self._lazy[seat]) for seat, bot in self.bots.items()
                               if type(bot).interject is not Bot.interject] if match.game.OPEN_MOVES else []
+        # Open moves are a race (LS-5 quick discards): asking the bots in seat order would
+        # hand every race to the lowest seat. Each step asks them from a random first bot,
+        # drawn from the table's own stream (never the game's: the record alone replays it).
+        self._race_rng = random.Random(f"{match.seed}:open-move race")
 
     @property
     def humans(self) -> list[int]:
@@ -193,7 +197,8 @@ class Table:
         return self.match.open_moves(seat)
 
     def step_bot(self) -> Move | None:
-        """Let one bot move: an open move if some bot wants one, else the first bot seat
+        """Let one bot move: an open move if some bot wants one (the bots are asked from a
+        random first one each time, so no seat wins every race), else the first bot seat
         with a pending decision. Returns the move played, or None if no bot may move
         (the game is over, or it waits for a human)."""
         match = self.match
@@ -204,11 +209,14 @@ class Table:
             for lazy in built:
                 lazy.reset()
             built.clear()
-        for bot, view, moves in self._interjecting:
-            move = bot.interject(view, moves)
-            if move is not None:
-                match.play(move)
-                return move
+        racers = self._interjecting
+        if racers:
+            first = self._race_rng.randrange(len(racers)) if len(racers) > 1 else 0
+            for bot, view, moves in racers[first:] + racers[:first]:
+                move = bot.interject(view, moves)
+                if move is not None:
+                    match.play(move)
+                    return move
         bots = self.bots
         for seat in match.to_act():
             bot = bots.get(seat)
