@@ -73,16 +73,16 @@ class HeuristicBot(Bot):
         by_kind: dict[str, list[Move]] = {}
         for move in legal:
             by_kind.setdefault(move.kind, []).append(move)
-        phase, me, memory = view["phase"], view["viewer"], view["memory"]
+        phase, me = view["phase"], view["viewer"]
         if phase == "look":
             return by_kind["swap"][0] if "swap" in by_kind and self._swap_helps(view) else by_kind["done"][0]
         if phase == "turn":
-            return self._turn(view, me, memory, by_kind)
+            return self._turn(view, me, view["memory"], by_kind)
         if phase == "drawn":
-            return self._drawn(view, me, memory, by_kind)
+            return self._drawn(view, me, view["memory"], by_kind)
         if phase == "give":
-            return Move(me, "give", (self._dump_at(memory, me),))
-        return legal[0]  # peek (any two are unknown alike), deal
+            return Move(me, "give", (self._dump_at(view["memory"], me),))
+        return legal[0]  # peek (any two are unknown alike), deal: no need to read the memory
 
     def _turn(self, view, me, memory, by_kind):
         others = [self._estimate(memory, t) for t in range(view["seats"]) if t != me]

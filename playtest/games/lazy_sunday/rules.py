@@ -675,11 +675,13 @@ class LazySunday(Game):
 
     def bot_glance(self, s, seat):
         """The keys of :meth:`bot_view` that the claim question (LS-5), asked of every
-        bot before every move, reads: ``viewer``, ``claims_open``, ``done``, ``memory``,
-        and the scalars ``phase`` and ``seats``."""
-        return {"viewer": seat, "phase": s.phase, "seats": self.seats,
-                "claims_open": s.phase in _CLAIM_PHASES and bool(s.done),
-                "done": self._done_view(s), "memory": self._memory(s, seat)}
+        bot before every move, reads: the scalars ``viewer``, ``phase``, ``seats`` and
+        ``claims_open``, and while claims are open ``done`` and ``memory`` (closed, the
+        question ends at ``claims_open``, so the memory is not built for it)."""
+        if s.phase in _CLAIM_PHASES and s.done:
+            return {"viewer": seat, "phase": s.phase, "seats": self.seats, "claims_open": True,
+                    "done": self._done_view(s), "memory": self._memory(s, seat)}
+        return {"viewer": seat, "phase": s.phase, "seats": self.seats, "claims_open": False}
 
     # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
     def turns_played(self, s):
