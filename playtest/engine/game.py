@@ -114,6 +114,10 @@ class Game(ABC):
     SETUP: ClassVar[Mapping[str, str]] = {}
     """What a pinned setup (:meth:`pin`) may fix: key -> what its value means. Empty
     for a game that cannot pin its setup."""
+    keep_log: bool = True
+    """Whether :meth:`apply` must return the move's log events. :class:`Match` sets it to
+    its own ``keep_log``; when False (simulations) a game may skip building the event
+    text, but changes the state exactly as when True, and logs the same text when True."""
 
     def __init__(self, seats: int, options: Mapping[str, Any] | None = None):
         if type(seats) is not int or not self.min_seats <= seats <= self.max_seats:

@@ -71,7 +71,8 @@ class Match:
         options: option name -> value; missing ones take their RULINGS defaults.
         seed: the seed of the game's random stream (G-3); None draws a fresh one, which
             is kept in the record.
-        keep_log: False skips building log events (simulations).
+        keep_log: False keeps no log, and lets the game skip building the event text
+            (simulations; see ``Game.keep_log``).
         setup: a pinned setup (key -> value, see :meth:`Game.pin` and ``Game.SETUP``)
             applied over the seeded deal; None or empty for a plain deal.
 
@@ -83,6 +84,7 @@ class Match:
     def __init__(self, game: str | type[Game], seats: int, options: Mapping[str, Any] | None = None,
                  seed: int | None = None, keep_log: bool = True, setup: Mapping[str, Any] | None = None):
         self.game: Game = get_game(game)(seats, options)
+        self.game.keep_log = keep_log  # without a log, the game may skip building event text
         if seed is None:
             seed = secrets.randbelow(2**31)
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
@@ -196,7 +198,7 @@ class Match:
             move: a Move or its text form, e.g. ``"0 keep 3"``.
 
         Returns:
-            The log events of the move.
+            The log events of the move (with ``keep_log=False``, the game may leave them out).
 
         Raises:
             MoveSyntaxError: unreadable text.

@@ -245,7 +245,7 @@ class LazySunday(Game):
         s.peekers = [(s.start + i) % n for i in range(n)]
         s.actor = s.start
         return [Event(f"Round {s.round}: seat {s.start} starts; DONE shows {self._label(s.done[0])}. "
-                      f"Each seat peeks at 2 of its cards.")]
+                      f"Each seat peeks at 2 of its cards.")] if self.keep_log else []
 
     def pin(self, s, setup):
         """Fix round 1's deal (keys of ``SETUP``): lists, DONE pile and the deck's top, by
@@ -456,9 +456,10 @@ class LazySunday(Game):
             s.scores[seat] += points
             if self.options.great_escape and s.scores[seat] == 100:
                 s.scores[seat] = 50
-        events.append(Event(f"Round {s.round} scored: totals {totals}; seat {c} called NOT ME! and "
-                            f"{'was lowest: 0' if lowest else 'was beaten: 50'}; round scores {scores}, "
-                            f"cumulative {s.scores}."))
+        if self.keep_log:
+            events.append(Event(f"Round {s.round} scored: totals {totals}; seat {c} called NOT ME! and "
+                                f"{'was lowest: 0' if lowest else 'was beaten: 50'}; round scores {scores}, "
+                                f"cumulative {s.scores}."))
         s.turn = None
         over = max(s.scores) > 100 if self.options.match_to else s.round >= self.options.rounds
         if not over:
@@ -477,25 +478,26 @@ class LazySunday(Game):
         self._look(s, seat, [(seat, a), (seat, b)])
         # LS-11: the log never names a face-down card, the looker's own included (memory
         # is the game); the cards show on the table while the seat looks
-        return [Event(f"Seat {seat} peeks at positions {a} and {b}.")]
+        return [Event(f"Seat {seat} peeks at positions {a} and {b}.")] if self.keep_log else []
 
     def _do_done(self, s, seat):
         if s.turn is not None:
-            return self._end_turn(s, [Event(f"Seat {seat} is done looking.")])
+            return self._end_turn(s, [Event(f"Seat {seat} is done looking.")] if self.keep_log else [])
         s.looking = []
         s.peekers.pop(0)
         if s.peekers:
             s.phase, s.actor = "peek", s.peekers[0]
         else:
             s.phase, s.turn, s.actor = "turn", s.start, s.start
-        return [Event(f"Seat {seat} is done peeking.")]
+        return [Event(f"Seat {seat} is done peeking.")] if self.keep_log else []
 
     def _do_draw(self, s, seat):
         events = []
         s.drawn = card = self._draw_card(s, events)
         s.known[card] = 1 << seat
         s.phase = "drawn"
-        events.append(Event(f"Seat {seat} draws a card."))  # shown to the drawer while held (LS-11)
+        if self.keep_log:
+            events.append(Event(f"Seat {seat} draws a card."))  # shown to the drawer while held (LS-11)
         return events
 
     def _do_take(self, s, seat, p=None):
@@ -504,20 +506,24 @@ class LazySunday(Game):
         if p is None:  # LS-4: an empty list simply gains the card
             lst.append(card)
             s.serial += 1  # the DONE top changed, so claims on the old top are late (LS-5)
-            text = f"Seat {seat} takes {self._label(card)} from DONE into its empty list."
+            if self.keep_log:
+                text = f"Seat {seat} takes {self._label(card)} from DONE into its empty list."
         else:
             old, lst[p] = lst[p], card
             self._put_done(s, old)
-            text = f"Seat {seat} takes {self._label(card)} from DONE into position {p}, discarding {self._label(old)}."
-        return self._end_turn(s, [Event(text)])
+            if self.keep_log:
+                text = f"Seat {seat} takes {self._label(card)} from DONE into position {p}, discarding {self._label(old)}."
+        return self._end_turn(s, [Event(text)] if self.keep_log else [])
 
     def _do_notme(self, s, seat):
         s.caller = seat
         s.final_turns = [(seat + i) % self.seats for i in range(1, self.seats)]
-        return self._end_turn(s, [Event(f"Seat {seat} calls NOT ME! Everyone else gets one final turn.")])
+        return self._end_turn(s, [Event(f"Seat {seat} calls NOT ME! Everyone else gets one final turn.")]
+                              if self.keep_log else [])
 
     def _do_pass(self, s, seat):
-        return self._end_turn(s, [Event(f"Seat {seat} can neither draw, take nor call, and passes.")])
+        return self._end_turn(s, [Event(f"Seat {seat} can neither draw, take nor call, and passes.")]
+                              if self.keep_log else [])
 
     def _do_keep(self, s, seat, p=None):
         lst = s.lists[seat]
@@ -527,19 +533,20 @@ class LazySunday(Game):
         else:
             old, lst[p] = lst[p], s.drawn
             self._put_done(s, old)
-            text = f"Seat {seat} keeps the drawn card at position {p}, discarding {self._label(old)}."
-        return self._end_turn(s, [Event(text)])
+            if self.keep_log:
+                text = f"Seat {seat} keeps the drawn card at position {p}, discarding {self._label(old)}."
+        return self._end_turn(s, [Event(text)] if self.keep_log else [])
 
     def _do_discard(self, s, seat):
         self._put_done(s, s.drawn)
-        return self._end_turn(s, [Event(f"Seat {seat} discards {self._label(s.drawn)}.")])
+        return self._end_turn(s, [Event(f"Seat {seat} discards {self._label(s.drawn)}.")] if self.keep_log else [])
 
     def _burn(self, s, seat, what: str) -> list[Event]:
         """The drawn action card goes onto DONE before its action (LS-2)."""
         card = s.drawn
         self._put_done(s, card)
         s.drawn = None
-        return [Event(f"Seat {seat} burns {self._label(card)}: {what}.")]
+        return [Event(f"Seat {seat} burns {self._label(card)}: {what}.")] if self.keep_log else []
 
     def _do_busy(self, s, seat):
         s.skip_next = True
@@ -576,7 +583,8 @@ class LazySunday(Game):
         (t, p), (u, q) = s.looking
         a, b = s.lists[t], s.lists[u]
         a[p], b[q] = b[q], a[p]
-        return self._end_turn(s, [Event(f"Seat {seat} swaps seat {t}'s position {p} with seat {u}'s position {q}.")])
+        return self._end_turn(s, [Event(f"Seat {seat} swaps seat {t}'s position {p} with seat {u}'s position {q}.")]
+                              if self.keep_log else [])
 
     def _do_landlord(self, s, seat, t):
         events = self._burn(s, seat, f"seat {t} adds the top deck card to its list, unseen")
@@ -587,7 +595,8 @@ class LazySunday(Game):
         events = self._burn(s, seat, f"knocks out own position {p}")
         card = s.lists[seat].pop(p)
         self._put_done(s, card)
-        events.append(Event(f"Seat {seat} discards {self._label(card)} from its list (Knock It Out)."))
+        if self.keep_log:
+            events.append(Event(f"Seat {seat} discards {self._label(card)} from its list (Knock It Out)."))
         return self._end_turn(s, events)
 
     def _do_claim(self, s, seat, t, p, serial):
@@ -615,7 +624,8 @@ class LazySunday(Game):
         s.lists[t].insert(gap, card)
         s.known[card] |= 1 << seat  # the giver remembers what it gave (LS-5)
         s.give, s.phase, s.resume, s.actor = None, s.resume, None, s.turn
-        return [Event(f"Seat {seat} gives its position {p} to seat {t}, face-down, into position {gap}.")]
+        return [Event(f"Seat {seat} gives its position {p} to seat {t}, face-down, into position {gap}.")
+                ] if self.keep_log else []
 
     def _do_deal(self, s, seat):
         s.round += 1
