@@ -550,19 +550,22 @@ class ChoreRace(Game):
     def _do_done(self, s, seat, args, ev):
         self._progress(s, seat, args[0], self._take(s, seat, "done"), 1)
         s.slots[0] = True
-        ev.append(Event(f"Seat {seat} plays Done on {self._chore(s, seat, args[0])}."))
+        if self.keep_log:
+            ev.append(Event(f"Seat {seat} plays Done on {self._chore(s, seat, args[0])}."))
 
     def _do_finally(self, s, seat, args, ev):
         self._progress(s, seat, args[0], self._take(s, seat, "finally"), 3)
         s.slots[0] = True
-        ev.append(Event(f"Seat {seat} plays Finally! on {self._chore(s, seat, args[0])} (+3)."))
+        if self.keep_log:
+            ev.append(Event(f"Seat {seat} plays Finally! on {self._chore(s, seat, args[0])} (+3)."))
 
     def _do_discard(self, s, seat, args, ev):
         slot, key = args
         s.discard.append(self._take(s, seat, key))
         s.slots[slot == "action"] = True
         s.acted = True
-        ev.append(Event(f"Seat {seat} discards {self.key_name[key]} (its {slot} slot)."))
+        if self.keep_log:
+            ev.append(Event(f"Seat {seat} discards {self.key_name[key]} (its {slot} slot)."))
 
     def _declare(self, s, seat, key, target, args, ev, text):
         """A targeted action (CR-7): card out of the hand, action slot used, then the free
@@ -570,7 +573,8 @@ class ChoreRace(Game):
         card = self._take(s, seat, key)
         s.slots[1] = True
         s.acted = True
-        ev.append(Event(f"Seat {seat} plays {self.key_name[key]} {text}."))
+        if self.keep_log:
+            ev.append(Event(f"Seat {seat} plays {self.key_name[key]} {text}."))
         if key == "inspection":
             for entry in s.tableaus[target]:
                 if self.chores[entry[0]].ability == "wipe" and not entry[3]:
@@ -794,7 +798,8 @@ class ChoreRace(Game):
         s.vp[seat] += vp
         s.scored[seat].append(entry[0])
         s.discard.extend(entry[2])               # CR-6: its cards to the action discard
-        ev.append(Event(f"Seat {seat} completes {chore.name}: +{vp} VP ({s.vp[seat]})."))
+        if self.keep_log:
+            ev.append(Event(f"Seat {seat} completes {chore.name}: +{vp} VP ({s.vp[seat]})."))
         if s.vp[seat] >= self.options.target_vp:
             self._finish(s, [seat], f"CR-17: seat {seat} reached {s.vp[seat]} VP", ev)
             return
@@ -852,9 +857,10 @@ class ChoreRace(Game):
                 ev.append(Event("The action discard pile is shuffled into a new action deck."))
             drawn.append(s.deck.pop())
         hand += drawn
-        extra = " (catch-up)" if catch_up and self.options.draw_rule == "one" else ""
-        ev.append(Event(f"Turn {s.turns}: seat {seat} draws {len(drawn)} card{'s' * (len(drawn) != 1)}{extra}.",
-                        {seat: f"Turn {s.turns}: you draw {self._names(drawn) or 'nothing'}{extra}."}))
+        if self.keep_log:
+            extra = " (catch-up)" if catch_up and self.options.draw_rule == "one" else ""
+            ev.append(Event(f"Turn {s.turns}: seat {seat} draws {len(drawn)} card{'s' * (len(drawn) != 1)}{extra}.",
+                            {seat: f"Turn {s.turns}: you draw {self._names(drawn) or 'nothing'}{extra}."}))
 
     def _catch_up(self, s, seat):
         """CR-15: 0 VP while an opponent has 5+."""
