@@ -323,7 +323,7 @@ class NightShift(Game):
         s.turn = self.first_seat(rng)
         events = []
         for seat in (0, 1):
-            events.append(self._draw(s, seat, HAND_SIZE))
+            self._draw(s, seat, HAND_SIZE, events)
         self._refill(s)
         events.append(Event("Supply Row: " + ", ".join(self.cards[c].name for c in s.row) + "."))
         events += self._start_shift(s)
@@ -467,7 +467,8 @@ class NightShift(Game):
             gained = s.effort[seat]
             s.patience[seat] = min(MAX_PATIENCE, s.patience[seat] + gained)
             s.effort[seat] = 0
-            return [Event(f"Seat {seat} tidies up: {gained} Effort into Patience (now {s.patience[seat]}).")]
+            return [Event(f"Seat {seat} tidies up: {gained} Effort into Patience (now {s.patience[seat]}).")
+                    ] if self.keep_log else []
         name = move.args[0]
         card = self.by_name[name]
         if kind == "play":
@@ -479,26 +480,28 @@ class NightShift(Game):
             s.shifts[seat].append(cid)
             if card.structure:
                 s.health[cid] = card.health
-                return [Event(f"Seat {seat} plays {name}; it stays in their Current Shift.")]
-            events = [Event(f"Seat {seat} plays {name} ({card.view['text']}).")]
+                return [Event(f"Seat {seat} plays {name}; it stays in their Current Shift.")] if self.keep_log else []
+            events = [Event(f"Seat {seat} plays {name} ({card.view['text']}).")] if self.keep_log else []
             return events + self._resolve(s, seat, card.play)
         if kind == "buy":
             s.effort[seat] -= card.cost or 0
             if card.where == "nap":
                 s.baskets[seat].append(s.naps.pop())
-                return [Event(f"Seat {seat} buys {name} from the Nap Token stack ({len(s.naps)} left).")]
+                return [Event(f"Seat {seat} buys {name} from the Nap Token stack ({len(s.naps)} left).")
+                        ] if self.keep_log else []
             cid = next(c for c in s.row if self.cards[c].name == name)
             s.row.remove(cid)
             s.baskets[seat].append(cid)
             self._refill(s)
-            return [Event(f"Seat {seat} buys {name} from the Supply Row.")]
+            return [Event(f"Seat {seat} buys {name} from the Supply Row.")] if self.keep_log else []
         # settle
         other = 1 - seat
         cid = next(c for c in s.shifts[other] if self.cards[c].name == name)
         s.effort[seat] -= s.health.pop(cid)
         s.shifts[other].remove(cid)
         s.baskets[other].append(cid)
-        return [Event(f"Seat {seat} settles seat {other}'s {name}; it goes to their Laundry Basket.")]
+        return [Event(f"Seat {seat} settles seat {other}'s {name}; it goes to their Laundry Basket.")
+                ] if self.keep_log else []
 
     def _resolve(self, s, seat: int, effects: tuple) -> list[Event]:
         effort, care, patience, draw, hurt = effects
@@ -509,7 +512,7 @@ class NightShift(Game):
         s.patience[seat] = min(MAX_PATIENCE, max(0, s.patience[seat] + patience))
         s.patience[other] = min(MAX_PATIENCE, max(0, s.patience[other] + hurt))
         if draw:
-            events.append(self._draw(s, seat, draw))
+            self._draw(s, seat, draw, events)
         losers = [p for p in (0, 1) if s.patience[p] == 0]
         if losers:
             winners = () if len(losers) == 2 else (1 - losers[0],)
@@ -519,9 +522,10 @@ class NightShift(Game):
             events.append(Event(s.result.reason + "."))
         return events
 
-    def _draw(self, s, seat: int, n: int) -> Event:
+    def _draw(self, s, seat: int, n: int, events: list[Event]) -> None:
         """Draw up to ``n`` cards (NS-5: reshuffle the Laundry Basket first if the option
-        is on and the deck is empty); one event, private text naming the cards."""
+        is on and the deck is empty); appends one event to ``events`` (when the game keeps
+        a log), its private text naming the cards."""
         deck, hand, drawn, shuffled = s.decks[seat], s.hands[seat], [], ""
         for _ in range(n):
             if not deck and self.options.reshuffle and s.baskets[seat]:
@@ -533,9 +537,10 @@ class NightShift(Game):
                 break
             drawn.append(deck.pop())
         hand.extend(drawn)
-        names = ", ".join(self.cards[c].name for c in drawn) or "nothing"
-        return Event(f"Seat {seat} draws {_cards(len(drawn))}{shuffled}.",
-                     {seat: f"Seat {seat} (you) draws {names}{shuffled}."})
+        if self.keep_log:
+            names = ", ".join(self.cards[c].name for c in drawn) or "nothing"
+            events.append(Event(f"Seat {seat} draws {_cards(len(drawn))}{shuffled}.",
+                                {seat: f"Seat {seat} (you) draws {names}{shuffled}."}))
 
     def _refill(self, s) -> None:
         while len(s.row) < ROW_SIZE and s.supply:
@@ -545,11 +550,12 @@ class NightShift(Game):
         """NS-6: Effort to 0, Actions to 3, then the structures' start effects."""
         seat = s.turn
         s.effort[seat], s.actions[seat] = 0, 3
-        events = [Event(f"Shift {s.shift}: seat {seat}'s Shift begins.")]
+        events = [Event(f"Shift {s.shift}: seat {seat}'s Shift begins.")] if self.keep_log else []
         for cid in list(s.shifts[seat]):
             card = self.cards[cid]
             if card.structure and any(card.start) and not s.result:
-                events.append(Event(f"Seat {seat}'s {card.name}: {card.view['text']}."))
+                if self.keep_log:
+                    events.append(Event(f"Seat {seat}'s {card.name}: {card.view['text']}."))
                 events += self._resolve(s, seat, card.start)
         return events
 
@@ -562,8 +568,9 @@ class NightShift(Game):
         s.baskets[seat].extend(c for c in shift if not self.cards[c].structure)
         hand.clear()
         s.shifts[seat] = kept
-        events = [Event(f"Seat {seat} ends Shift {s.shift}. Lights Out: {_cards(out)} to the Laundry Basket.")]
-        events.append(self._draw(s, seat, HAND_SIZE))
+        events = [Event(f"Seat {seat} ends Shift {s.shift}. Lights Out: {_cards(out)} to the Laundry Basket.")
+                  ] if self.keep_log else []
+        self._draw(s, seat, HAND_SIZE, events)
         limit = self.options.turn_limit
         if not s.supply or s.shift >= limit:
             why = "the Household Supply is empty" if not s.supply else f"Shift {limit} was the last"
