@@ -23,7 +23,8 @@ from playtest.games.chore_race.widget import make_app as chore_race_app
 from playtest.games.lazy_sunday.widget import make_app as lazy_sunday_app
 from playtest.scenarios import Expectation, Scenario, ScenarioError
 from playtest.widgets import Card
-from playtest.widgets.debugger import MISSING, ScenarioDebugger, ViewBoard, board_class, flatten, move_text_for, view_diff
+from playtest.widgets.debugger import (MISSING, ScenarioDebugger, ViewBoard, board_class, move_text_for, path_label,
+                                       value_label, view_diff)
 from playtest.widgets.records import find_scenario, parse_link, share_url
 
 
@@ -162,15 +163,20 @@ def test_moves_naming_cards_are_shown_in_full_only_to_their_seat():
 
 
 # --- what changed --------------------------------------------------------------------
-def test_flatten_and_view_diff():
+def test_view_diff():
     before = {"deck": 30, "done": {"top": None, "size": 0}, "lists": [[1, 2], []], "gone": "x"}
     after = {"deck": 29, "done": {"top": {"name": "Nap"}, "size": 1}, "lists": [[1, 3], [4]]}
-    assert flatten(before) == {"deck": 30, "done.top": None, "done.size": 0, "lists.0.0": 1, "lists.0.1": 2,
-                               "lists.1": [], "gone": "x"}
     assert view_diff(before, after) == [
-        ("deck", 30, 29), ("done.size", 0, 1), ("done.top", None, MISSING), ("done.top.name", MISSING, "Nap"),
-        ("gone", "x", MISSING), ("lists.0.1", 2, 3), ("lists.1", [], MISSING), ("lists.1.0", MISSING, 4)]
+        ("deck", 30, 29), ("done.size", 0, 1), ("done.top", None, {"name": "Nap"}),
+        ("gone", "x", MISSING), ("lists.0.1", 2, 3), ("lists.1.0", MISSING, 4)]
     assert view_diff(after, after) == []
+
+
+def test_diff_labels_are_words():
+    assert path_label("drawn.card") == "drawn card" and path_label("lists.0.2.face_up") == "lists #0 #2 face up"
+    assert [value_label(v) for v in (None, MISSING, True, False, "Nap", 3, [], {}, [1, None])] == [
+        "none", "absent", "yes", "no", "Nap", "3", "empty", "empty", "[1, none]"]
+    assert value_label({"seat": 1, "card": None}) == "seat 1, card none"
 
 
 def test_what_changed_shows_the_moves_log_and_the_view_diff():
@@ -183,7 +189,17 @@ def test_what_changed_shows_the_moves_log_and_the_view_diff():
     before = match.view(None)
     match.goto(3)
     diff = view_diff(before, match.view(None))
-    assert diff and all(path in debugger.changes.value for path, _, _ in diff)
+    assert diff and all(path_label(path) in debugger.changes.value for path, _, _ in diff)
+
+
+def test_what_changed_reads_as_words_when_a_card_is_drawn():
+    """Tester report 12: move 8 of claim_on_caller showed `drawn null -> —` and
+    `drawn.card — -> null`."""
+    debugger = ScenarioDebugger(find_scenario("lazy_sunday_claim_on_caller"), click_guard=0)
+    debugger.goto(8)
+    changes = debugger.changes.value
+    assert "drawn:</td><td class='pt-old'>none</td><td>→</td><td class='pt-new'>seat 1, card none</td>" in changes
+    assert "null" not in changes and "—" not in changes and "drawn card" not in changes
 
 
 # --- branch ----------------------------------------------------------------------------
@@ -258,18 +274,54 @@ def test_why_not_names_the_ruling_and_the_alternatives():
     match.play("0 peek 0 1")
     debugger = ScenarioDebugger(Scenario.from_match(match), click_guard=0)
     debugger.last.click()
+    debugger.set_view(1)                            # its alternatives are seat 1's business
     answer = debugger.why_not("1 draw")             # seat 1 draws during the setup peeks
     with pytest.raises(IllegalMove) as refused:
         match.play("1 draw")
     assert refused.value.ruling and refused.value.ruling in answer and refused.value.reason in answer
-    assert debugger.viewer == 1                     # its alternatives are seat 1's business
+    debugger.set_view(0)
     legal = match.legal_moves(0)
     assert debugger.why_not(str(legal[0])) == f"'{legal[0]}' is legal" and "Legal" in debugger.why_result.value
     debugger.goto(0)                                # rewound: asks about that position
     assert "is legal" in debugger.why_not("0 peek 1 2")
-    debugger.why_text.value = "zzz"
-    debugger.why_button.click()
-    assert "cannot read move" in debugger.banner.message
+
+
+
+def test_why_not_keeps_the_view_and_says_whose_view_is_needed():
+    """Tester report 11: asking "0 draw" as seat 1 switched the view silently."""
+    debugger = ScenarioDebugger(find_scenario("lazy_sunday_claim_on_caller"), click_guard=0)
+    debugger.goto(7)
+    debugger.set_view(1)
+    answer = debugger.why_not("0 draw")
+    assert debugger.viewer == 1 and "seat 0's view" in answer and "Legal moves" not in debugger.why_result.value
+    assert debugger.why_switch.layout.display != "none" and "seat 0" in debugger.why_switch.description
+    debugger.why_switch.click()                     # asked explicitly: now answered in seat 0's view
+    assert debugger.viewer == 0 and "Illegal" in debugger.why_result.value
+    assert debugger.why_switch.layout.display == "none"
+
+
+def test_why_not_clears_stale_answers_and_banners_and_answers_on_enter():
+    """Tester report 11: unreadable input kept the previous answer, errors went to the
+    banner and stayed there, Enter did nothing, an unknown move read "not on offer"."""
+    debugger = ScenarioDebugger(find_scenario("lazy_sunday_claim_on_caller"), click_guard=0)
+    debugger.goto(7)
+    debugger.set_view(0)
+    debugger.why_text.value = "0 draw"              # what Enter sends (continuous_update=False)
+    assert "Illegal" in debugger.why_result.value
+    for bad in ("garbage", "5 draw"):
+        debugger.why_text.value = bad
+        assert "Illegal" not in debugger.why_result.value and "Not a move here" in debugger.why_result.value
+        assert debugger.banner.message == ""
+    debugger.banner.show("an old error")
+    debugger.why_text.value = "0 fly"               # no such move kind: no ruling forbids it
+    assert debugger.banner.message == ""
+    assert "not on offer" not in debugger.why_result.value and "is not a Lazy Sunday move" in debugger.why_result.value
+    assert "<b>" not in debugger.why_result.value.split(":")[0]     # no empty ruling slot
+    debugger.why_text.value = ""
+    debugger.why_button.click()                     # an empty question is answered, not ignored
+    assert "Not a move here" in debugger.why_result.value
+    debugger.forward.click()                        # another position: the old answer goes
+    assert debugger.why_result.value == ""
 
 
 # --- expectations ------------------------------------------------------------------------

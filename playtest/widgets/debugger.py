@@ -9,8 +9,9 @@ Who sees what (the DESIGN "view" boundary holds here too): the board, the log, t
 ``Match.log_for(viewer)`` of the chosen view only. A move whose text names cards (e.g.
 Chore Race's ``give``) is written in full only in its own seat's view; the others see
 its seat and kind, and its log lines say what they saw. Legal moves name the acting
-seat's cards, so picking a seat to act for (branch, "why not?") switches the view to
-that seat. An expectation about a seat's view is detailed only in that view. The
+seat's cards, so picking a seat to act as (branch) shows that seat's view, as the panel
+says; "why not?" answers a seat's move only in that seat's view and otherwise says
+whose view is needed. An expectation about a seat's view is detailed only in that view. The
 scenario's own title and description are the author's text, shown as written. The
 export links hold the whole scenario (seed and setup rebuild every card): they are made
 only on request and removed at the next change.
@@ -30,7 +31,7 @@ from typing import Any, Callable
 
 import ipywidgets as w
 
-from ..engine import IllegalMove, Match, Move, PlaytestError, get_game
+from ..engine import IllegalMove, Match, Move, MoveSyntaxError, PlaytestError, get_game
 from ..engine.game import Game
 from ..scenarios import Expectation, Scenario, ScenarioError, examples
 from . import moves as move_controls
@@ -60,32 +61,46 @@ MISSING = object()
 """The value of a path that one of the two compared views does not have."""
 
 
-def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
-    """A view dict as ``{dotted path: leaf value}``; list items are numbered from 0
-    (``"lists.0.2.face_up"``). Empty dicts and lists are leaves."""
-    if isinstance(value, dict) and value:
-        items = value.items()
-    elif isinstance(value, (list, tuple)) and value:
-        items = enumerate(value)
+def view_diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """What differs between two views, as ``(dotted path, old, new)`` in path order.
+    Dicts are compared key by key and lists item by item (numbered from 0, e.g.
+    ``"lists.0.2"``); a value that changes kind (``None`` -> a dict, a list -> a
+    number) is one change of the whole value; a path only one side has gets
+    :data:`MISSING` on the other."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        parts = sorted(before.keys() | after.keys(), key=lambda k: (0, int(k), "") if str(k).isdigit() else (1, 0, str(k)))
+        pairs = [(k, before.get(k, MISSING), after.get(k, MISSING)) for k in parts]
+    elif isinstance(before, list) and isinstance(after, list):
+        pairs = [(i, before[i] if i < len(before) else MISSING, after[i] if i < len(after) else MISSING)
+                 for i in range(max(len(before), len(after)))]
     else:
-        return {prefix: value}
-    flat: dict[str, Any] = {}
-    for key, item in items:
-        flat.update(flatten(item, f"{prefix}.{key}" if prefix else str(key)))
-    return flat
+        return [] if before == after else [(path, before, after)]
+    changes = []
+    for key, old, new in pairs:
+        changes += view_diff(old, new, f"{path}.{key}" if path else str(key))
+    return changes
 
 
-def view_diff(before: dict, after: dict) -> list[tuple[str, Any, Any]]:
-    """The paths whose value differs between two views, as ``(path, old, new)`` in path
-    order; a path only one view has gets :data:`MISSING` on the other side."""
-    old, new = flatten(before), flatten(after)
-    return [(path, old.get(path, MISSING), new.get(path, MISSING))
-            for path in sorted(old.keys() | new.keys(), key=_path_key)
-            if old.get(path, MISSING) != new.get(path, MISSING)]
+def path_label(path: str) -> str:
+    """A dotted view path as words: ``"drawn.card"`` -> ``"drawn card"``,
+    ``"lists.0.2.face_up"`` -> ``"lists #0 #2 face up"``."""
+    return " ".join(f"#{p}" if p.isdigit() else p.replace("_", " ") for p in path.split("."))
 
 
-def _path_key(path: str) -> list:
-    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in path.split(".")]
+def value_label(value: Any) -> str:
+    """A view value in words: ``MISSING`` -> "absent", None -> "none", True/False ->
+    "yes"/"no", a dict -> "key value, ..." (empty: "empty"), a list -> "[a, b]"."""
+    if value is MISSING:
+        return "absent"
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{path_label(str(k))} {value_label(v)}" for k, v in value.items()) or "empty"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(value_label(v) for v in value) + "]" if value else "empty"
+    return str(value)
 
 
 def move_text_for(move: Move, viewer: int | None) -> str:
@@ -224,14 +239,21 @@ class ScenarioDebugger:
         self.confirm_text = w.HTML()
         self.confirm_box = w.HBox([self.confirm_text, button("Yes, branch", "", self.confirm, "danger"),
                                    button("Cancel", "", self.cancel)], layout=w.Layout(display="none"))
-        branch = w.VBox([w.HTML("<b>Branch</b>: take another move here"), self.actor, self.legal,
+        branch = w.VBox([w.HTML("<b>Branch</b>: take another move here (acting as a seat shows its view)"),
+                         self.actor, self.legal,
                          w.HBox([self.move_text, self.play_button]), self.confirm_box])
-        self.why_text = w.Text(placeholder="a move, e.g. 1 claim 0 2 5", layout=w.Layout(width="220px"))
-        self.why_button = button("Why not?", "Is this move legal here? If not, which ruling forbids it", self.why_not)
+        # Enter asks too: the value is sent on Enter (or when the box loses focus)
+        self.why_text = w.Text(placeholder="a move, e.g. 1 claim 0 2 5", continuous_update=False,
+                               layout=w.Layout(width="220px"))
+        self.why_text.observe(safe(lambda change: change["new"].strip() and self.ask(), report), "value")
+        self.why_button = button("Why not?", "Is this move legal here? If not, which ruling forbids it", self.ask)
         self.why_result = w.HTML()
         self.why_result.add_class("pt-why")
-        why = w.VBox([w.HTML("<b>Why not?</b> Ask about any move"), w.HBox([self.why_text, self.why_button]),
-                      self.why_result])
+        self.why_switch = button("", "Show that seat's view and answer there", self._ask_in_seat_view, "info")
+        self.why_switch.layout.display = "none"
+        self._why_seat: tuple[int | None, str] = (None, "")     # the seat and move waiting for its view
+        why = w.VBox([w.HTML("<b>Why not?</b> Ask about any move (Enter or the button)"),
+                      w.HBox([self.why_text, self.why_button]), self.why_result, self.why_switch])
         self.expectations = w.HTML()
         self.export_toml = button("Export scenario (.toml)", "The line up to the shown move, as a scenario file",
                                   lambda: self.export("toml"))
@@ -457,35 +479,63 @@ class ScenarioDebugger:
         self.set_view(change["new"])         # a seat's legal moves name its cards
 
     # --- why not ------------------------------------------------------------------
+    def ask(self) -> None:
+        """The "Why not?" button (or Enter in its box): answer the typed move under the
+        box; an unreadable move or an unknown seat is answered there too. A new
+        question clears the previous answer and the error banner."""
+        self.banner.clear()
+        try:
+            self.why_not()
+        except (MoveSyntaxError, IndexError) as exc:
+            self.why_result.value = f"<span class='pt-fail'>Not a move here</span>: {html.escape(str(exc))}"
+
+    def _ask_in_seat_view(self) -> None:
+        seat, question = self._why_seat
+        if seat is not None:
+            self.set_view(seat)
+            self.why_not(question)
+
     def why_not(self, text: str | None = None) -> str:
-        """Say whether a move is legal at the shown position, and if not, the ruling,
-        the reason and the seat's legal alternatives. The view switches to the move's
-        seat (its alternatives name its cards). Returns the answer as plain text.
+        """Say whether a move is legal at the shown position, and if not, the ruling
+        (when one forbids it), the reason and the seat's legal alternatives. The answer
+        can tell what the move's seat holds, so it is given only in that seat's view;
+        in another view the answer says whose view is needed (and offers a button to
+        switch), and the view stays as it is. Returns the answer as plain text.
 
         Args:
             text: a move text (default: the "why not?" box).
 
         Raises:
-            MoveSyntaxError: the text is not a move; IndexError: no such seat.
+            MoveSyntaxError: the text is not a move; IndexError: no such seat. The
+                previous answer is cleared first.
         """
+        self.why_result.value = ""
+        self.why_switch.layout.display = "none"
         move = Move.parse(self.why_text.value if text is None else text)
-        if not 0 <= move.seat < self.match.game.seats:
-            raise IndexError(f"seat {move.seat} is not a seat of this {self.match.game.seats}-seat game: "
-                             f"use 0..{self.match.game.seats - 1} (G-1)")
+        seats = self.match.game.seats
+        if not 0 <= move.seat < seats:
+            raise IndexError(f"seat {move.seat} is not a seat of this {seats}-seat game: use 0..{seats - 1} (G-1)")
         if self.viewer != move.seat:
-            self.set_view(move.seat)
+            self._why_seat = (move.seat, str(move))
+            shown = "the spectator's view" if self.viewer is None else f"seat {self.viewer}'s view"
+            answer = (f"'{move_text_for(move, self.viewer)}' is seat {move.seat}'s move: whether it is legal, and "
+                      f"the alternatives, can tell what seat {move.seat} holds, so they are shown in seat "
+                      f"{move.seat}'s view only (this is {shown})")
+            self.why_result.value = html.escape(answer) + "."
+            self.why_switch.description = f"Show seat {move.seat}'s view and answer"
+            self.why_switch.layout.display = None
+            return answer
         trial = self._probe_match().branch()
         try:
             trial.play(move)
         except IllegalMove as exc:
             legal = ", ".join(str(m) for m in exc.legal) or "none: this seat has no move now"
-            answer = (f"'{move}' is illegal ({exc.ruling or 'not on offer'}): {exc.reason}. "
-                      f"Legal moves for seat {move.seat}: {legal}")
-            self.why_result.value = (f"<span class='pt-fail'>Illegal</span> "
-                                     f"<b>{html.escape(exc.ruling or 'not on offer')}</b>: "
-                                     f"{html.escape(exc.reason)}.<br>Legal moves for seat {move.seat}: "
+            ruling = f" ({exc.ruling})" if exc.ruling else ""
+            self.why_result.value = (f"<span class='pt-fail'>Illegal</span>"
+                                     + (f" <b>{html.escape(exc.ruling)}</b>" if exc.ruling else "")
+                                     + f": {html.escape(exc.reason)}.<br>Legal moves for seat {move.seat}: "
                                      f"{html.escape(legal)}")
-            return answer
+            return f"'{move}' is illegal{ruling}: {exc.reason}. Legal moves for seat {move.seat}: {legal}"
         self.why_result.value = f"<span class='pt-pass'>Legal</span>: '{html.escape(str(move))}' may be played here."
         return f"'{move}' is legal"
 
@@ -552,6 +602,8 @@ class ScenarioDebugger:
         cursor, total = match.cursor, len(match.moves)
         self._changed_at = time.monotonic()
         self.export_link.value = ""
+        self.why_result.value = ""               # an answer about another position or view
+        self.why_switch.layout.display = "none"
         self.cancel()
         self.views.value = viewer
         # where we are
@@ -612,8 +664,9 @@ class ScenarioDebugger:
         self.match.goto(cursor)
         diff = view_diff(before, view)
         log = "".join(f"<div>{html.escape(t)}</div>" for t in lines) or "<i>no log line for this view</i>"
-        rows = "".join(f"<tr><td>{html.escape(path)}</td><td class='pt-old'>{_show(old)}</td>"
-                       f"<td>→</td><td class='pt-new'>{_show(new)}</td></tr>" for path, old, new in diff[:200])
+        rows = "".join(f"<tr><td>{html.escape(path_label(path))}:</td><td class='pt-old'>"
+                       f"{html.escape(value_label(old))}</td><td>→</td><td class='pt-new'>"
+                       f"{html.escape(value_label(new))}</td></tr>" for path, old, new in diff[:200])
         more = f"<div><i>… and {len(diff) - 200} more</i></div>" if len(diff) > 200 else ""
         return (f"<div><b>Move {cursor}</b>: {html.escape(move_text_for(self.match.moves[cursor - 1], self.viewer))}"
                 f"</div>{log}<table>{rows}</table>{more}" if diff else
@@ -672,6 +725,3 @@ def describe(expectation: Expectation) -> str:
         parts.append(f"exact state {expectation.fingerprint[:12]}…")
     return "; ".join(parts) or "nothing"
 
-
-def _show(value) -> str:
-    return "—" if value is MISSING else html.escape(json.dumps(value, default=str))
