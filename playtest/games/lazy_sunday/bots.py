@@ -158,8 +158,11 @@ class HeuristicBot(Bot):
             return None
         memory, done = view["memory"], view["done"]
         name = done["top"]["name"]
-        if not any(name in row for row in memory):
-            return None  # the usual case (asked before every move): decided without the move list
+        for row in memory:  # a loop, not any(): this runs for every bot before every move
+            if name in row:
+                break
+        else:
+            return None  # the usual case: decided without the move list
         me = view["viewer"]
         spots = sorted((t != me, t, p) for t, row in enumerate(memory) for p, known in enumerate(row) if known == name)
         allowed = set(open_moves[:])  # one slice: iterating the lazy sequence item by item is slow

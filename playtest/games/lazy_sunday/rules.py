@@ -639,7 +639,6 @@ class LazySunday(Game):
         Face-down cards show only to a seat looking at them now, or to all once the round
         is scored (LS-11); the drawn card only to the drawer; no card id ever appears.
         """
-        views = self.cards.views
         reveal = s.phase in _REVEAL_PHASES
         looking = s.looking if seat is not None and seat == s.actor else ()
         if reveal:
@@ -648,9 +647,7 @@ class LazySunday(Game):
             lists = [[{"face_up": False} for _ in lst] for lst in s.lists]
             for t, p in looking:
                 lists[t][p] = self._slot(s.lists[t][p], True)
-        drawn = None
-        if s.drawn is not None:
-            drawn = {"seat": s.turn, "card": dict(views[s.drawn]) if seat == s.turn else None}
+        drawn = self._drawn_view(s, seat)
         o = s.outcome
         return {
             "game": self.name, "seats": self.seats, "viewer": seat, "phase": s.phase, "round": s.round,
@@ -667,6 +664,11 @@ class LazySunday(Game):
     def _slot(self, card, looking):
         return {"face_up": True, "name": self.cards.names[card], "effort": self.cards.efforts[card],
                 "kind": self.cards.kinds[card], "looking": looking}
+
+    def _drawn_view(self, s, seat) -> dict | None:
+        if s.drawn is None:
+            return None
+        return {"seat": s.turn, "card": dict(self.cards.views[s.drawn]) if seat == s.turn else None}
 
     def _done_view(self, s) -> dict:
         return {"top": dict(self.cards.views[s.done[-1]]) if s.done else None, "size": len(s.done),
@@ -687,10 +689,11 @@ class LazySunday(Game):
         """The keys of :meth:`bot_view` that the claim question (LS-5), asked of every
         bot before every move, reads: the scalars ``viewer``, ``phase``, ``seats`` and
         ``claims_open``, and while claims are open ``done`` and ``memory`` (closed, the
-        question ends at ``claims_open``, so the memory is not built for it)."""
+        question ends at ``claims_open``, so the memory is not built for it), plus
+        ``drawn``, all a turn's decision reads besides (so the whole view is rarely built)."""
         if s.phase in _CLAIM_PHASES and s.done:
             return {"viewer": seat, "phase": s.phase, "seats": self.seats, "claims_open": True,
-                    "done": self._done_view(s), "memory": self._memory(s, seat)}
+                    "done": self._done_view(s), "memory": self._memory(s, seat), "drawn": self._drawn_view(s, seat)}
         return {"viewer": seat, "phase": s.phase, "seats": self.seats, "claims_open": False}
 
     # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
