@@ -59,3 +59,73 @@ def test_unreadable_arguments_exit_2(argv, capsys):
         main(argv)
     assert exit_.value.code == 2
     assert "usage: playtest simulate" in capsys.readouterr().err
+
+
+def test_a_preset_is_found_in_any_case_and_named_in_the_report(tmp_path, capsys):
+    csv = tmp_path / "games.csv"
+    assert main(["simulate", "chore_race", "-n", "2", "--seats", "3", "--preset", "quick GAME", "--workers", "1",
+                 "--csv", str(csv), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "Options: preset 'Quick Game'" in out
+    assert main(["simulate", "chore_race", "-n", "2", "--option", "target_vp=12", "--workers", "1",
+                 "--no-progress"]) == 0
+    assert "Options: target_vp=12" in capsys.readouterr().out
+
+
+def test_an_unknown_preset_lists_the_presets(capsys):
+    assert main(["simulate", "chore_race", "--preset", "74", "-n", "2", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "no preset '74'" in err and "'74-card action deck'" in err and "'Quick Game'" in err
+
+
+def test_ctrl_c_stops_reports_and_writes_the_games_finished(tmp_path, capsys, monkeypatch):
+    """In-process: the first chunk ends with a SIGINT, as if Ctrl-C were pressed then."""
+    import signal
+
+    from playtest.lab import simulation
+
+    play = simulation.play_games
+
+    def play_then_interrupt(plan, start, stop):
+        rows = play(plan, start, stop)
+        signal.raise_signal(signal.SIGINT)
+        return rows
+
+    monkeypatch.setattr(simulation, "play_games", play_then_interrupt)
+    csv = tmp_path / "games.csv"
+    code = main(["simulate", "lazy_sunday", "-n", "500", "--workers", "1", "--csv", str(csv), "--no-progress"])
+    captured = capsys.readouterr()
+    assert code == 130
+    assert "interrupted (Ctrl-C) after 20 of 500 games" in captured.err
+    assert "Lazy Sunday, 2 seats, 20 games" in captured.out and "AdvantageP1" in captured.out
+    assert pd.read_csv(csv)["game"].tolist() == list(range(20))
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # the usual Ctrl-C again
+
+
+def test_ctrl_c_in_a_terminal_run_with_worker_processes(tmp_path):
+    """A real SIGINT to the whole process group (as a terminal sends it), workers included."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    csv, err = tmp_path / "games.csv", tmp_path / "err.txt"
+    with err.open("w") as err_file:
+        run = subprocess.Popen([sys.executable, "-m", "playtest.cli", "simulate", "lazy_sunday", "-n", "200000",
+                                "--workers", "2", "--csv", str(csv)], stdout=subprocess.PIPE, stderr=err_file,
+                               text=True, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 60
+            while "game" not in err.read_text() and time.monotonic() < deadline:   # the progress bar is up
+                time.sleep(0.2)
+            time.sleep(1)
+            os.killpg(run.pid, signal.SIGINT)
+            out, _ = run.communicate(timeout=60)
+        finally:
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, err.read_text()[-2000:]
+    assert "Traceback" not in err.read_text() and "interrupted (Ctrl-C)" in err.read_text()
+    rows = pd.read_csv(csv)
+    assert 0 < len(rows) < 200000 and f"{len(rows):,} games" in out and "AdvantageP1" in out

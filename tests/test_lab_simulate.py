@@ -220,3 +220,20 @@ def test_numpy_whole_numbers_are_accepted_as_counts_and_seeds():
     assert len(df) == 3 and df.attrs["seed"] == 2 and df.attrs["seats"] == 2
     with pytest.raises(OptionError, match="1 or more"):
         simulate("lazy_sunday", 2, games=True, workers=1, progress=False)
+
+
+def test_plot_compare_takes_an_ab_test_and_names_both_variants():
+    result = ab_test("chore_race", 2, "random", 6, None, "quick game", seed=1, workers=1, progress=False)
+    assert result.comparison.attrs["A"] == "defaults" and result.comparison.attrs["B"] == "preset 'Quick Game'"
+    title = plot_compare(result)._suptitle.get_text()
+    assert "Chore Race" in title and "A = defaults" in title and "B = preset 'Quick Game'" in title
+    with pytest.raises(TypeError, match="compare"):
+        plot_compare(result.a)
+
+
+@pytest.mark.parametrize("game, seats", [("lazy_sunday", 3), ("chore_race", 3), ("night_shift", 2)])
+def test_a_game_stopped_by_the_turn_cap_counts_the_turns_played_and_no_lead_change_of_its_own(game, seats):
+    df = simulate(game, seats, games=6, options={"max_turns": 1}, workers=1, progress=False)
+    assert not df["finished"].any() and (df["turns"] == 1).all()     # G-4: one turn, not the one refused
+    unscored = df[[f"seat{s}_score" for s in range(seats)]].eq(0).all(axis=1)
+    assert unscored.any() and (df.loc[unscored, "lead_changes"] == 0).all()

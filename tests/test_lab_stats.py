@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from playtest.lab import card_stats, compare, metrics, newcombe, seat_win_rates, wilson
-from playtest.lab.stats import BOOTSTRAP, NEWCOMBE, NORMAL, WILSON
+from playtest.lab.stats import BALANCE_INTERVAL, NEWCOMBE, NORMAL, WILSON
 
 
 @pytest.mark.parametrize("successes, n, low, high", [
@@ -77,7 +77,7 @@ def test_metrics_on_hand_built_games():
     assert m.at["ScoreMargin", "value"] == pytest.approx(3.0)
     assert m.at["ScoreMargin", "n"] == 3
     assert m.loc["AdvantageP1", "interval"] == WILSON
-    assert m.loc["Balance", "interval"] == BOOTSTRAP
+    assert m.loc["Balance", "interval"] == BALANCE_INTERVAL
     assert m.loc["DurationTurns", "interval"] == NORMAL
     assert math.isnan(m.at["DurationTurnsMedian", "low"])
 
@@ -137,4 +137,45 @@ def test_compare_refuses_different_seat_counts():
     b = hand_built().assign(seat2_won=False)
     b.attrs["seats"] = 3
     with pytest.raises(ValueError, match="same seat count"):
+        compare(a, b)
+
+
+def two_seat_games(wins0: int, wins1: int, n: int) -> pd.DataFrame:
+    """``n`` finished 2-seat games: seat 0 wins the first ``wins0``, seat 1 the next ``wins1``."""
+    won0 = [i < wins0 for i in range(n)]
+    won1 = [wins0 <= i < wins0 + wins1 for i in range(n)]
+    df = pd.DataFrame({"game": range(n), "first_seat": 0, "finished": True, "draw": [not (a or b) for a, b in zip(won0, won1)],
+                       "winners": [(0,) if a else (1,) if b else () for a, b in zip(won0, won1)],
+                       "turns": 10, "moves": 20, "lead_changes": 1, "margin": 1.0,
+                       "seat0_won": won0, "seat1_won": won1})
+    df.attrs["seats"] = 2
+    return df
+
+
+@pytest.mark.parametrize("wins0, wins1, n", [(100, 99, 200), (100, 100, 200), (50, 40, 100), (90, 10, 100), (1, 0, 30)])
+def test_balance_interval_holds_the_value_and_is_the_simultaneous_wilson_one(wins0, wins1, n):
+    row = metrics(two_seat_games(wins0, wins1, n)).loc["Balance"]
+    assert row["low"] <= row["value"] <= row["high"] <= 1
+    (l0, h0), (l1, h1) = wilson(wins0, n, 0.975), wilson(wins1, n, 0.975)   # Bonferroni: 0.05 / 2 seats
+    assert row["low"] == pytest.approx(max(0, 1 - (max(h0, h1) - min(l0, l1))))
+    assert row["high"] == pytest.approx(min(1, 1 - max(0, max(l0, l1) - min(h0, h1))))
+
+
+def test_balance_of_nearly_even_seats_reaches_1_and_of_a_lopsided_game_stays_below():
+    even = metrics(two_seat_games(100, 99, 200)).loc["Balance"]
+    assert even["value"] == pytest.approx(0.995) and even["high"] == 1.0
+    lopsided = metrics(two_seat_games(90, 10, 100)).loc["Balance"]
+    assert lopsided["high"] < 0.5
+
+
+def test_balance_is_undefined_when_nobody_won():
+    row = metrics(two_seat_games(0, 0, 50)).loc["Balance"]
+    assert math.isnan(row["value"]) and math.isnan(row["low"]) and math.isnan(row["high"])
+    assert "no game had a winner" in row["meaning"]
+
+
+def test_compare_refuses_frames_of_different_games():
+    a, b = hand_built(), hand_built()
+    a.attrs["game"], b.attrs["game"] = "chore_race", "lazy_sunday"
+    with pytest.raises(ValueError, match="A is chore_race and B is lazy_sunday"):
         compare(a, b)

@@ -1,14 +1,16 @@
 """``playtest simulate``: the balance lab from a terminal.
 
 ``playtest simulate lazy_sunday -n 2000 --seats 4 --bots heuristic,random --option
-rounds=2 --workers 2 --csv games.csv`` plays the games, prints the metrics and the win
-rates per seat (and per bot when several play), and writes one CSV row per game.
+rounds=2 --workers 2 --csv games.csv`` plays the games, prints the options, the metrics and
+the win rates per seat (and per bot when several play), and writes one CSV row per game.
+Ctrl-C stops early and still reports (and writes) the games finished.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import threading
 from pathlib import Path
 
 from playtest.engine import OptionError, get_game
@@ -25,7 +27,7 @@ def add_simulate_command(commands) -> None:
                    help="one bot name for every seat, or one per seat separated by commas (default random)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a game option (repeatable); VALUE is read as JSON where it parses, else as text")
-    p.add_argument("--preset", help="start from one of the game's named option sets")
+    p.add_argument("--preset", help="start from one of the game's named option sets (any case), e.g. 'quick game'")
     p.add_argument("--seed", type=_whole, default=0, help="seed of the whole run (default 0)")
     p.add_argument("--workers", type=_positive, help="local worker processes (default: one per CPU for many games)")
     p.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
@@ -65,26 +67,31 @@ def parse_options(pairs: list[str]) -> dict:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    """Run ``playtest simulate``; returns the exit code (2 for bad arguments)."""
+    """Run ``playtest simulate``; returns the exit code: 0, 2 for bad arguments, 130
+    after Ctrl-C (the first Ctrl-C stops the run; the games finished are still reported
+    and written to the CSV; a second one stops at once)."""
+    from .interrupt import interrupt_sets
+    from .presets import describe_options, find_preset
     from .simulation import simulate
     from .stats import metrics, seat_win_rates
 
     try:
         game = get_game(args.game)
-        options = dict(game.PRESETS[args.preset]) if args.preset in game.PRESETS else None
-        if args.preset is not None and options is None:
-            raise OptionError(f"{game.title} has no preset {args.preset!r}; presets: "
-                              f"{', '.join(map(repr, game.PRESETS)) or 'none'}")
-        options = {**(options or {}), **parse_options(args.option)}
+        preset = find_preset(game, args.preset) if args.preset is not None else None
+        options = {**(game.PRESETS[preset] if preset else {}), **parse_options(args.option)}
         seats = args.seats or game.min_seats
         bots = [b.strip() for b in args.bots.split(",")]
         if args.csv and not Path(args.csv).resolve().parent.is_dir():
             raise OptionError(f"--csv {args.csv}: the folder {Path(args.csv).resolve().parent} does not exist")
-        df = simulate(game, seats, bots[0] if len(bots) == 1 else bots, games=args.games, options=options,
-                      seed=args.seed, workers=args.workers, progress=not args.no_progress)
+        with interrupt_sets(threading.Event()) as interrupted:
+            df = simulate(game, seats, bots[0] if len(bots) == 1 else bots, games=args.games, options=options,
+                          seed=args.seed, workers=args.workers, progress=not args.no_progress, cancel=interrupted)
     except OptionError as exc:
         print(f"playtest simulate: {exc}", file=sys.stderr)
         return 2
+    if interrupted.is_set():
+        print(f"playtest simulate: interrupted (Ctrl-C) after {len(df):,} of {args.games:,} games; "
+              "reporting those", file=sys.stderr)
     if args.csv:
         try:
             df.to_csv(args.csv, index=False)
@@ -93,6 +100,10 @@ def run_simulate(args: argparse.Namespace) -> int:
             return 2
     line_up = ", ".join(df.attrs["bots"])
     print(f"{game.title}, {seats} seats, {len(df):,} games, bots {line_up} (rotating seats), seed {args.seed}")
+    print(f"Options: {describe_options(game, df.attrs['options'])}")
+    if not len(df):
+        print("No game finished before the interrupt: nothing to measure.")
+        return 130
     table = metrics(df)[["value", "low", "high", "interval"]]
     print("\nMetrics (95% intervals):")
     print(table.to_string(float_format=lambda x: f"{x:.4g}", na_rep=""))
@@ -103,4 +114,4 @@ def run_simulate(args: argparse.Namespace) -> int:
         print(seat_win_rates(df, by="bot").to_string(float_format=lambda x: f"{x:.3f}"))
     if args.csv:
         print(f"\nWrote {len(df):,} rows to {args.csv}")
-    return 0
+    return 130 if interrupted.is_set() else 0  # 130: the shell's code for a stop by Ctrl-C

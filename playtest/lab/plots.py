@@ -7,7 +7,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .stats import NEWCOMBE, card_stats, seat_win_rates
+from playtest.engine import get_game
+
+from .stats import NEWCOMBE, ABTest, card_stats, seat_win_rates
 
 
 def plot_win_rates(df: pd.DataFrame, by: str = "seat", confidence: float = 0.95) -> Figure:
@@ -79,11 +81,24 @@ def plot_card_impact(df: pd.DataFrame, counter: str | None = None, confidence: f
     return fig
 
 
-def plot_compare(comparison: pd.DataFrame) -> Figure:
-    """The A/B comparison of :func:`~playtest.lab.compare`: left, the rates (seat win
-    rates, AdvantageP1, ...) as B - A in percentage points with Newcombe intervals;
-    right, the means as B - A in percent of A with normal-approximation intervals."""
+def plot_compare(comparison: pd.DataFrame | ABTest) -> Figure:
+    """The A/B comparison of :func:`~playtest.lab.compare` (or an :func:`~playtest.lab.ab_test`
+    result): left, the rates (seat win rates, AdvantageP1, ...) as B - A in percentage
+    points with Newcombe intervals; right, the means as B - A in percent of A with
+    normal-approximation intervals. The title names the game and variants A and B.
+
+    Raises:
+        TypeError: ``comparison`` is neither a compare() table nor an ab_test() result.
+    """
+    if isinstance(comparison, ABTest):
+        comparison = comparison.comparison
+    if not isinstance(comparison, pd.DataFrame) or "difference" not in comparison.columns:
+        raise TypeError(f"plot_compare takes compare(df_a, df_b) or ab_test(...), not {type(comparison).__name__}")
     fig = Figure(figsize=(10, 4), layout="constrained")
+    labels = comparison.attrs
+    if labels.get("A") or labels.get("B"):
+        game = get_game(labels["game"]).title + ": " if labels.get("game") else ""
+        fig.suptitle(f"{game}A = {labels.get('A') or '?'}   vs   B = {labels.get('B') or '?'}")
     left, right = fig.subplots(1, 2)
     rates = comparison[comparison["interval"] == NEWCOMBE]
     means = comparison[(comparison["interval"] != NEWCOMBE) & comparison["low"].notna()]

@@ -33,6 +33,9 @@ import pandas as pd
 
 from playtest.engine import Bot, Game, Match, OptionError, Table, get_game
 
+from .interrupt import ignore_interrupts
+from .presets import find_preset
+
 AUTO_PROCESS_GAMES = 200
 """With ``workers=None``, at least this many games run in local processes."""
 MAX_CHUNK = 50
@@ -96,7 +99,7 @@ def play_games(plan: Plan, start: int, stop: int) -> pd.DataFrame:
         waiting = match.to_act()
         first = waiting[0] if waiting else None
         lead = game.leaders(state) if track_lead else None
-        lead_changes = 0
+        lead_changes, changed_at = 0, -1
         counts: Counter = Counter()
         step = table.step_bot
         # the hot loop: nothing per move but the two optional, cheap hooks
@@ -108,10 +111,13 @@ def play_games(plan: Plan, start: int, stop: int) -> pd.DataFrame:
                 if now != lead:
                     lead_changes += 1
                     lead = now
+                    changed_at = len(match.moves)
         outcome = match.outcome()
         if outcome is None:
             raise RuntimeError(f"game {index} (seed {seed}): the bots stopped before the game ended; "
                                f"seats to act: {match.to_act()}")
+        if not outcome.finished and changed_at == len(match.moves):
+            lead_changes -= 1  # the G-4 cap's stop (e.g. a round left unscored) is no change of lead
         if track_cards:
             counts.update(game.card_counts(state, None))
         winners = tuple(outcome.winners)
@@ -181,7 +187,8 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
         ``finished`` (False: stopped by the G-4 cap), ``draw`` (finished, no winner),
         ``winners`` and ``winner_bots`` (tuples), ``turns``, ``moves``,
         ``lead_changes`` (times the set of leading seats changed, checked after each
-        move from the start position; Ludii's LeadChange; ``turns`` and
+        move from the start position, except a change made by the G-4 cap's stop itself;
+        Ludii's LeadChange; ``turns`` and
         ``lead_changes`` are None for a game without the ``turns_played`` /
         ``leaders`` hook), ``margin`` (score distance from the winners to the nearest
         other seat), per seat ``seat{s}_bot``, ``seat{s}_score``, ``seat{s}_won``, the
@@ -232,7 +239,7 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
                 report(len(frames[-1]))
         else:
             own = executor is None
-            pool = ProcessPoolExecutor(max_workers=workers) if own else executor
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts) if own else executor
             try:
                 cancelled = _run_chunks(pool, plan, games, workers or getattr(pool, "_max_workers", None) or
                                         os.cpu_count() or 2, frames, report, cancel)
@@ -296,10 +303,7 @@ def make_plan(game, seats, bots, options, seed, keep_records=False) -> Plan:
     """
     game_type = get_game(game)
     if isinstance(options, str):
-        if options not in game_type.PRESETS:
-            presets = ", ".join(map(repr, game_type.PRESETS)) or "none"
-            raise OptionError(f"{game_type.title} has no preset {options!r}; presets: {presets}")
-        options = game_type.PRESETS[options]
+        options = game_type.PRESETS[find_preset(game_type, options)]  # any case; OptionError lists them
     seats = int(seats) if _is_whole(seats) else seats
     rules = game_type(seats, options)  # OptionError on a bad seat count or option
     if not _is_whole(seed) or seed < 0:

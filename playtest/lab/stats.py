@@ -1,6 +1,7 @@
 """Balance statistics over a :func:`~playtest.lab.simulate` DataFrame, with intervals.
 
-Rates get the Wilson score interval; differences of two rates (A/B) Newcombe's hybrid
+Rates get the Wilson score interval; Balance a simultaneous interval built from the
+seats' Bonferroni-adjusted Wilson intervals (see ``_balance``); differences of two rates (A/B) Newcombe's hybrid
 score interval (his method 10); means and their differences the normal approximation.
 Metric names follow Ludii's where one matches (AdvantageP1, Balance, Drawishness,
 Completion, Timeouts, DurationTurns, DurationMoves, LeadChange).
@@ -24,7 +25,8 @@ _CARD = re.compile(r"^seat(\d+)_(\w+):(.+)$")
 WILSON = "Wilson score"
 NEWCOMBE = "Newcombe hybrid score"
 NORMAL = "normal approximation"
-BOOTSTRAP = "bootstrap percentile (1000 resamples)"
+BALANCE_INTERVAL = "Wilson per seat, Bonferroni-adjusted (simultaneous)"
+BALANCE_MEANING = "1 - the largest gap between two seats' win rates (1 = every seat wins as often)"
 
 
 def _z(confidence: float) -> float:
@@ -144,22 +146,24 @@ def _plain_row(value: float, n: int, meaning: str) -> dict:
 
 
 def _balance(df: pd.DataFrame, seats: int, confidence: float) -> dict:
-    """Ludii's Balance, 1 - (largest gap between two seats' win rates), with a bootstrap
-    interval drawn from the games' win patterns (who won), seeded for repeatability."""
+    """Ludii's Balance, 1 - (largest gap between two seats' win rates), with a
+    simultaneous interval: each seat's Wilson interval at confidence ``1 - (1 -
+    confidence) / seats`` (Bonferroni), so all seats' true rates lie in theirs with at
+    least ``confidence``, and then Balance lies between ``1 - (highest high - lowest
+    low)`` and ``1 - (highest low - lowest high)`` (1 where the intervals overlap). The
+    interval always holds the value, stays within 0..1 and reaches 1 when the data
+    cannot tell the seats apart; it is conservative (wider than it needs to be).
+    Undefined (NaN) when no game had a winner: there are no win rates to compare."""
     n = len(df)
-    wins = np.column_stack([df[f"seat{s}_won"].to_numpy(bool) for s in range(seats)]) if n else np.zeros((0, seats))
-    rates = wins.mean(axis=0) if n else np.full(seats, np.nan)
-    value = 1 - (rates.max() - rates.min()) if n else math.nan
-    row = _plain_row(value, n, "1 - the largest gap between two seats' win rates (1 = every seat wins as often)")
-    if n > 1:
-        patterns, counts = np.unique(wins, axis=0, return_counts=True)
-        draws = np.random.default_rng(0).multinomial(n, counts / n, size=1000)   # games per pattern
-        boot = draws @ patterns / n                                              # win rate per seat
-        stats = 1 - (boot.max(axis=1) - boot.min(axis=1))
-        tail = (1 - confidence) / 2 * 100
-        row.update(low=float(np.percentile(stats, tail)), high=float(np.percentile(stats, 100 - tail)),
-                   interval=BOOTSTRAP)
-    return row
+    wins = [int(df[f"seat{s}_won"].sum()) for s in range(seats)]
+    if not n or not any(wins):
+        return _plain_row(math.nan, n, BALANCE_MEANING + " (none: no game had a winner)")
+    rates = [w / n for w in wins]
+    bounds = [wilson(w, n, 1 - (1 - confidence) / seats) for w in wins]
+    lows, highs = [b[0] for b in bounds], [b[1] for b in bounds]
+    return {**_plain_row(1 - (max(rates) - min(rates)), n, BALANCE_MEANING),
+            "low": max(0.0, 1 - (max(highs) - min(lows))), "high": min(1.0, 1 - max(0.0, max(lows) - min(highs))),
+            "interval": BALANCE_INTERVAL}
 
 
 def metrics(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
@@ -168,7 +172,8 @@ def metrics(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
 
     Rows (Ludii's names where one matches): ``AdvantageP1`` (share of games the first
     seat to act won; Wilson), ``Balance`` (1 - largest gap between seat win rates;
-    bootstrap), ``Drawishness`` (finished without a winner; Wilson), ``Completion``
+    NaN when no game had a winner; a simultaneous interval from the seats'
+    Bonferroni-adjusted Wilson intervals, which always holds the value), ``Drawishness`` (finished without a winner; Wilson), ``Completion``
     (finished before the G-4 cap; Wilson), ``Timeouts`` (stopped by the G-4 cap;
     Wilson), ``DurationTurns`` / ``DurationMoves`` (mean; normal approximation) with
     ``...StdDev``, ``...Median``, ``...Q10`` and ``...Q90`` (no interval),
@@ -282,12 +287,18 @@ def compare(df_a: pd.DataFrame, df_b: pd.DataFrame, confidence: float = 0.95) ->
     Returns:
         DataFrame indexed by metric (``Win rate seat 0``, ..., then the rows of
         :func:`metrics`) with columns ``A``, ``B``, ``difference``, ``low``, ``high``
-        and ``interval`` (the method).
+        and ``interval`` (the method); ``attrs`` hold ``game``, ``seats`` and the
+        variants' options in a few words as ``A`` and ``B`` (e.g. ``"preset 'Long
+        Game'"``; empty for hand-built frames).
 
     Raises:
-        ValueError: the frames have different seat counts, or are not from simulate.
+        ValueError: the frames are of different games (by ``attrs["game"]``) or seat
+            counts, or are not from simulate.
     """
     seats = _seats(df_a)
+    game_a, game_b = df_a.attrs.get("game"), df_b.attrs.get("game")
+    if game_a and game_b and game_a != game_b:
+        raise ValueError(f"A is {game_a} and B is {game_b}: compare variants (option sets) of the same game")
     if _seats(df_b) != seats:
         raise ValueError(f"A has {seats} seats and B {_seats(df_b)}: compare variants of the same seat count")
     z = _z(confidence)
@@ -313,7 +324,18 @@ def compare(df_a: pd.DataFrame, df_b: pd.DataFrame, confidence: float = 0.95) ->
         rows[name] = row
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "metric"
+    table.attrs.update(game=game_a or game_b, seats=seats, A=_variant_label(df_a), B=_variant_label(df_b))
     return table
+
+
+def _variant_label(df: pd.DataFrame) -> str:
+    """What a simulation's options were, in a few words (``""`` for a hand-built frame)."""
+    if not df.attrs.get("game") or "options" not in df.attrs:
+        return ""
+    from playtest.engine import get_game
+
+    from .presets import describe_options
+    return describe_options(get_game(df.attrs["game"]), df.attrs["options"])
 
 
 class ABTest(NamedTuple):

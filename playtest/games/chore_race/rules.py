@@ -951,8 +951,9 @@ class ChoreRace(Game):
                    "excuse": "excuse", "dodge": "later"}  # move kind -> the action card it plays
 
     def turns_played(self, s):
-        """Turns begun so far (G-4 counts these)."""
-        return s.turns
+        """Turns begun so far (G-4 counts these); the turn the G-4 cap stopped before it
+        began is not one."""
+        return min(s.turns, self.options.max_turns)
 
     def leaders(self, s):
         """The seats with the most VP (CR-17)."""

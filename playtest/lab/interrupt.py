@@ -1,0 +1,36 @@
+"""Ctrl-C during a simulation: the first one asks the run to stop and keep the games
+finished so far (through ``simulate``'s ``cancel`` event); worker processes ignore it,
+so the chunks they are playing come back whole."""
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+def ignore_interrupts() -> None:
+    """Worker-process initializer: leave Ctrl-C (SIGINT, sent to the whole terminal
+    process group) to the parent, which decides what stops."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def interrupt_sets(event: threading.Event) -> Iterator[threading.Event]:
+    """While inside, the first Ctrl-C (SIGINT) sets ``event`` instead of raising
+    KeyboardInterrupt; a second one raises it as usual (to stop at once). The previous
+    handler comes back on leaving. Must be entered from the main thread (Python's rule
+    for signal handlers).
+
+    Yields:
+        ``event``.
+    """
+    def first_interrupt(_signum, _frame):
+        event.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    previous = signal.signal(signal.SIGINT, first_interrupt)
+    try:
+        yield event
+    finally:
+        signal.signal(signal.SIGINT, previous)
