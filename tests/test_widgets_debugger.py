@@ -409,8 +409,13 @@ def test_find_scenario_reads_the_scenarios_folder(tmp_path, monkeypatch):
     scenario = bot_scenario()
     scenario.save(tmp_path / "mine.toml")
     assert find_scenario("mine") == scenario == find_scenario("mine.toml")
-    with pytest.raises(ScenarioError, match="no scenario called 'nope'"):
+    with pytest.raises(ScenarioError, match="no scenario called 'nope'") as missing:
         find_scenario("nope")
+    (tmp_path / "syntax.toml").write_text('game = "lazy_sunday"\nseats = [\n')
+    with pytest.raises(ScenarioError, match=r"^syntax\.toml(, line \d+)?: not valid TOML") as broken:
+        find_scenario("syntax")
+    # tester report 17: a dashboard shows these to whoever opens the page: the file name only
+    assert all(str(tmp_path) not in str(e.value) for e in (missing, broken))
 
 
 def test_debugger_opens_a_scenario_from_the_address(tmp_path, monkeypatch):

@@ -78,8 +78,9 @@ def find_scenario(name: str) -> Scenario:
     else ``NAME.toml`` (or ``NAME`` if it ends in ``.toml``) in :func:`scenarios_dir`.
 
     Raises:
-        ScenarioError: no such example or file (the message lists the examples and the
-            folder), or the file is not a valid scenario (line and reason).
+        ScenarioError: no such example or file (the message lists the examples), or the
+            file is not a valid scenario (line and reason). Messages name the file, never
+            the server's folder (a dashboard shows them to whoever opens the page).
     """
     if name in examples():
         return example(name)
@@ -87,8 +88,13 @@ def find_scenario(name: str) -> Scenario:
     path = folder / (name if name.endswith(".toml") else f"{name}.toml")
     if not _NAME.fullmatch(name) or not path.is_file():
         raise ScenarioError(f"?scenario={name}", None, f"no scenario called {name!r}: it is neither a shipped "
-                            f"example ({', '.join(examples()) or 'none'}) nor a file {path.name} in {folder}")
-    return Scenario.load(path)
+                            f"example ({', '.join(examples()) or 'none'}) nor a file {path.name} in the "
+                            f"scenarios folder")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise ScenarioError(path.name, None, "cannot read the scenario: it is not a readable UTF-8 text file") from None
+    return Scenario.from_toml(text, path.name)    # errors name the file only, never the server's folders
 
 
 def share_url(query: str) -> str:
