@@ -81,7 +81,7 @@ def test_load_reads_a_file_and_names_it_in_errors(tmp_path):
     (("after = 2", "when = 2"), "[[expect]]", "when"),
     (("to_act = [1]", "to_act = [4]"), "to_act", "not a seat"),
     (("seed = 3", "seed = -3"), "seed =", "seed"),
-    (("title = \"base\"", "title = \"base\"\ncolour = \"red\""), "colour", "Extra inputs"),
+    (("title = \"base\"", "title = \"base\"\ncolour = \"red\""), "colour", "colour: unknown key"),
 ])
 def test_every_mistake_names_the_line_and_the_reason(change, needle, reason):
     text = BASE.replace(*change)

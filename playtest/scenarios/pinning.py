@@ -15,6 +15,8 @@ from typing import Any, Mapping, Sequence
 
 from playtest.engine import OptionError
 
+from .lines import short_repr
+
 
 def check_keys(game, setup: Mapping[str, Any]) -> None:
     """Refuse keys that are not in ``game.SETUP``.
@@ -37,7 +39,7 @@ def card_names(value: Any, key: str, minimum: int = 0, maximum: int | None = Non
             the message names ``key``.
     """
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise OptionError(f"setup '{key}' is a list of card names, not {value!r}")
+        raise OptionError(f"setup '{key}' is a list of card names, not {short_repr(value)}")
     if len(value) < minimum or (maximum is not None and len(value) > maximum):
         size = f"{minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
         raise OptionError(f"setup '{key}' needs {size} cards, not {len(value)}")
@@ -53,7 +55,7 @@ def per_seat(value: Any, key: str, seats: int, minimum: int = 0, maximum: int | 
     """
     if not isinstance(value, list) or len(value) != seats:
         raise OptionError(f"setup '{key}' is one list of card names per seat ({seats} lists for "
-                          f"{seats} seats), not {value!r}")
+                          f"{seats} seats), not {short_repr(value)}")
     return [card_names(v, f"{key}[{seat}]", minimum, maximum) for seat, v in enumerate(value)]
 
 

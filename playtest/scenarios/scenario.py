@@ -32,7 +32,11 @@ line and the reason, and nothing is half-loaded.
 """
 from __future__ import annotations
 
+import difflib
+import functools
 import hashlib
+import inspect
+import itertools
 import os
 import re
 from dataclasses import dataclass
@@ -42,10 +46,10 @@ from typing import Any, Callable
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from playtest.engine import IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game
+from playtest.engine import Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game
 from playtest.engine.match import write_atomically
 
-from .lines import line_of
+from .lines import line_of, short_repr
 
 try:
     import tomllib
@@ -146,8 +150,8 @@ class Failure:
 
     def __str__(self) -> str:
         when = f"after move {self.after} ({self.move})" if self.after else "after the setup (move 0)"
-        return (f"[[expect]] #{self.entry}, {when}: {self.expectation}: expected {self.expected!r}, "
-                f"found {self.found!r}")
+        return (f"[[expect]] #{self.entry}, {when}: {self.expectation}: expected {short_repr(self.expected)}, "
+                f"found {short_repr(self.found)}")
 
 
 def state_hash(match: Match) -> str:
@@ -217,6 +221,7 @@ class Scenario(BaseModel):
             ScenarioMoveError: a move is unreadable or illegal (with its number, text,
                 ruling and the legal alternatives).
         """
+        text = text.removeprefix("\ufeff")   # a UTF-8 byte order mark, as some Windows editors save
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -227,7 +232,7 @@ class Scenario(BaseModel):
             scenario = cls.model_validate(data)
         except ValidationError as exc:
             first = exc.errors()[0]
-            problems = "; ".join(f"{_loc(e['loc'])}: {e['msg']}" for e in exc.errors())
+            problems = "; ".join(_problem(e) for e in exc.errors())
             raise ScenarioError(source, line_of(text, first["loc"]), f"not a valid scenario: {problems}") from None
         scenario._check(source, lambda path: line_of(text, path))
         return scenario
@@ -265,6 +270,11 @@ class Scenario(BaseModel):
                     Move.parse(text)
                 except MoveSyntaxError as exc:
                     bad(f"{key}: {exc}", key)
+            known = known_rulings(self.game)
+            for refusal in entry.illegal:
+                if refusal.ruling is not None and refusal.ruling not in known:
+                    bad(f"illegal {refusal.move!r}: {short_repr(refusal.ruling)} is not a {match.game.title} "
+                        f"ruling id (RULINGS.md); its ids: {_id_ranges(known)}", "illegal")
             if entry.outcome and entry.outcome.winners and any(not 0 <= w < seats for w in entry.outcome.winners):
                 bad(f"outcome winners {entry.outcome.winners} are not all seats 0..{seats - 1}", "outcome")
 
@@ -474,6 +484,49 @@ def _check_entry(match: Match, k: int, entry: Expectation, move: str) -> list[Fa
     return failures
 
 
+RULING_ID = re.compile(r"\b(G|LS|CR|NS)-(\d+)(?:\.\.(?:\1-)?(\d+))?\b")
+
+
+@functools.cache
+def known_rulings(game: str) -> frozenset[str]:
+    """The RULINGS ids a move of ``game`` (a registry name) can be refused with: the
+    engine's ``G-*`` ids and the ids its own package's source cites (a range such as
+    ``LS-1..LS-11`` counts every id in it). RULINGS.md is not part of the installed
+    package; every ruling a refusal carries is written in the game's code, so an id the
+    code never cites can never be the ruling of a refusal. (The tests check these sets
+    against RULINGS.md.)
+
+    Raises:
+        OptionError: no game has that name.
+    """
+    def cited(folder: Path, prefixes: tuple[str, ...]) -> set[str]:
+        ids = set()
+        for path in folder.glob("*.py"):
+            for m in RULING_ID.finditer(path.read_text(encoding="utf-8")):
+                if m[1] in prefixes:
+                    ids.update(f"{m[1]}-{i}" for i in range(int(m[2]), int(m[3] or m[2]) + 1))
+        return ids
+
+    engine = cited(Path(inspect.getfile(Game)).parent, ("G",))
+    own = cited(Path(inspect.getfile(get_game(game))).parent, ("LS", "CR", "NS"))
+    return frozenset(engine | own)
+
+
+def _id_ranges(ids) -> str:
+    """``{"G-1", "G-2", "G-3", "LS-1"}`` -> ``"G-1..G-3, LS-1"``."""
+    numbers: dict[str, list[int]] = {}
+    for rid in ids:
+        prefix, number = rid.split("-")
+        numbers.setdefault(prefix, []).append(int(number))
+    runs = []
+    for prefix in sorted(numbers, key=("G", "LS", "CR", "NS").index):
+        consecutive = itertools.groupby(enumerate(sorted(numbers[prefix])), key=lambda pair: pair[1] - pair[0])
+        for _, run in consecutive:
+            run = [n for _, n in run]
+            runs.append(f"{prefix}-{run[0]}" + (f"..{prefix}-{run[-1]}" if len(run) > 1 else ""))
+    return ", ".join(runs)
+
+
 def _refusal(match: Match, move: Move) -> IllegalMove | None:
     """Why ``match`` would refuse ``move`` now (None if it is legal); changes nothing."""
     seats = match.game.seats
@@ -489,6 +542,23 @@ def _refusal(match: Match, move: Move) -> IllegalMove | None:
 def _toml_line(message: str) -> int | None:
     m = re.search(r"at line (\d+)", message)
     return int(m.group(1)) if m else None
+
+
+def _problem(error: dict) -> str:
+    """One pydantic error as ``where: what``; an unknown key lists the keys allowed there
+    (and the nearest one, for a typo)."""
+    where = _loc(error["loc"])
+    if error["type"] != "extra_forbidden":
+        return f"{where}: {error['msg']}"
+    within = tuple(part for part in error["loc"][:-1] if not isinstance(part, int))
+    model = {(): Scenario, ("expect",): Expectation, ("expect", "illegal"): Refusal,
+             ("expect", "outcome"): OutcomeExpectation}.get(within)
+    if model is None:
+        return f"{where}: unknown key"
+    keys = list(model.model_fields)
+    close = difflib.get_close_matches(str(error["loc"][-1]), keys, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"{where}: unknown key{hint} (keys here: {', '.join(keys)})"
 
 
 def _loc(loc: tuple) -> str:

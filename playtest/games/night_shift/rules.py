@@ -422,8 +422,12 @@ class NightShift(Game):
         if seat != s.turn:
             return "NS-6", f"it is seat {s.turn}'s Shift, not seat {seat}'s"
         if len(args) != len(self.MOVE_ARGS[kind]):
-            shape = " ".join(f"<{a}>" for a in self.MOVE_ARGS[kind])
-            return "", f"'{kind}' takes {len(self.MOVE_ARGS[kind])} argument(s): {seat} {kind} {shape}".rstrip()
+            want = self.MOVE_ARGS[kind]
+            shape = " ".join(f"<{a}>" for a in want)
+            reason = f"'{kind}' takes {len(want)} argument(s): {seat} {kind} {shape}".rstrip()
+            if "card" in want and len(args) > len(want):  # an unquoted name split in words
+                reason += f"; a card name with spaces goes in quotes: {seat} {kind} \"{' '.join(map(str, args))}\""
+            return "", reason
         rule = {"play": "NS-2", "buy": "NS-4", "tidy": "NS-7", "settle": "NS-8"}.get(kind, "")
         name = args[0] if args else None
         card = self.by_name.get(name)

@@ -1,0 +1,97 @@
+"""What a scenario's author reads when a file is wrong (fresh-user report items 14 and 20):
+unknown keys list the keys allowed, a byte order mark is accepted, ruling ids are
+checked, long values are shortened, and an unquoted card name says to quote it."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from playtest.scenarios import Scenario, ScenarioError, ScenarioMoveError
+from playtest.scenarios.scenario import known_rulings
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_rulings import defined_ids  # noqa: E402  (the repository's RULINGS.md ids)
+from test_scenarios import BASE, line_of, load_error  # noqa: E402
+
+ILLEGAL = BASE + 'illegal = [{ move = "0 draw", ruling = "LS-3" }]\n'
+
+
+@pytest.mark.parametrize("change, needle, suggestion, keys", [
+    (("moves = [", "mvoes = ["), "mvoes =", "did you mean 'moves'?",
+     "title, description, game, seats, options, seed, setup, moves, expect"),
+    (("to_act = [1]", "to_akt = [1]"), "to_akt", "did you mean 'to_act'?",
+     "after, seat, to_act, view, legal, illegal, outcome, fingerprint"),
+    (('ruling = "LS-3"', 'rulling = "LS-3"'), "rulling", "did you mean 'ruling'?", "move, ruling"),
+])
+def test_an_unknown_key_lists_the_keys_allowed_there(change, needle, suggestion, keys):
+    text = ILLEGAL.replace(*change)
+    message = str(load_error(text))
+    assert "unknown key" in message and suggestion in message and f"(keys here: {keys})" in message
+    assert load_error(text).line == line_of(text, needle)
+
+
+def test_an_unknown_outcome_key_lists_the_outcome_keys():
+    message = str(load_error(BASE + "outcome = { finished = false, winner = [1] }\n"))
+    assert "did you mean 'winners'?" in message and "(keys here: finished, winners)" in message
+
+
+def test_a_utf8_byte_order_mark_is_accepted(tmp_path):
+    assert Scenario.from_toml("\ufeff" + BASE) == Scenario.from_toml(BASE)
+    path = tmp_path / "notepad.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + BASE.encode("utf-8"))
+    assert Scenario.load(path).title == "base"
+    error = load_error("\ufeff" + BASE.replace("seats = 2", "seats = 9"))
+    assert error.line == line_of(BASE, "seats =")           # lines still count from the first
+
+
+def test_an_unknown_ruling_id_in_an_illegal_expectation_is_refused_with_its_line():
+    for wrong in ("LS-99", "CR-7", "ls-3", "LS3", "LS-3 "):
+        text = ILLEGAL.replace('"LS-3"', f'"{wrong}"')
+        error = load_error(text)
+        assert f"{wrong!r} is not a Lazy Sunday ruling id" in str(error)
+        assert "its ids: G-1..G-4, LS-1..LS-11" in str(error)
+        assert error.line == line_of(text, "illegal =")
+    assert Scenario.from_toml(ILLEGAL).expect[0].illegal[0].ruling == "LS-3"
+
+
+@pytest.mark.parametrize("game, prefix", [("lazy_sunday", "LS"), ("chore_race", "CR"), ("night_shift", "NS")])
+def test_the_known_ruling_ids_are_exactly_the_games_ids_in_rulings_md(game, prefix):
+    in_rulings = {rid for rid in defined_ids() if rid.split("-")[0] in ("G", prefix)}
+    assert known_rulings(game) == in_rulings
+
+
+def test_a_long_pasted_value_is_shortened_in_the_message():
+    pasted = [f"Card {i}" for i in range(40)]
+    text = BASE.replace('done = ["Nap"]', f"done = {pasted!r}".replace("'", '"'))
+    message = str(load_error(BASE.replace('done = ["Nap"]', f"lists = {[pasted] * 3!r}".replace("'", '"'))))
+    assert "2 lists for 2 seats" in message and "..." in message and "Card 39" not in message
+    assert len(message) < 300, message
+    message = str(load_error(text.replace('done = ["Card 0"', 'done = [1, "Card 0"')))
+    assert "is a list of card names, not [1, 'Card 0'," in message and "Card 39" not in message
+
+
+def test_a_failed_expectation_shortens_long_values():
+    text = BASE.replace('view = { "done.top.name" = "Nap" }', 'view = { "lists" = [] }')
+    failure, = Scenario.from_toml(text).verify()
+    assert "expected [], found [[{" in str(failure) and len(str(failure)) < 300, str(failure)
+
+
+def test_an_unquoted_card_name_is_refused_with_the_quoting_hint():
+    text = '''game = "night_shift"
+seats = 2
+seed = 1
+moves = ["0 play Laundry Load"]
+
+[setup]
+hands = [["Laundry Load", "Bottle Wash"], ["Laundry Load"]]
+'''
+    error = load_error(text, ScenarioMoveError)
+    assert "'play' takes 1 argument(s): 0 play <card>; a card name with spaces goes in quotes: " \
+           '0 play "Laundry Load"' in str(error)
+    assert Scenario.from_toml(text.replace("0 play Laundry Load", '0 play \\"Laundry Load\\"')).moves == \
+        ['0 play "Laundry Load"']
+    with pytest.raises(ScenarioMoveError) as caught:
+        Scenario.from_toml(text.replace("0 play Laundry Load", "0 end now"))
+    assert "'end' takes 0 argument(s): 0 end." in str(caught.value) and "quotes" not in str(caught.value)
