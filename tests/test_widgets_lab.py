@@ -14,6 +14,8 @@ import pytest
 from widget_support import fresh_widgets  # noqa: F401 (autouse fixture)
 
 from playtest import simulate
+from playtest.engine import OptionError
+from playtest.lab import seat_win_rates
 from playtest.widgets.lab import MAX_GAMES, BalanceLab
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -113,3 +115,67 @@ def test_changing_game_rebuilds_seats_bots_and_options():
     assert len(lab.bot_box.children) == 5
     lab.variant_a.presets.apply("Quick Game")
     assert lab.plan()["variants"] == {"Quick Game": {"target_vp": 10}}
+
+
+@pytest.mark.parametrize("box, value, message", [
+    ("games", 0, "Games must be 1 to 100,000"), ("games", -5, "Games must be 1 to 100,000"),
+    ("seed", -1, "Seed must be 0 or more"), ("workers", 0, "Workers must be 1 to"), ("workers", 64, "Workers must be 1 to"),
+])
+def test_out_of_range_numbers_are_refused_not_clamped(box, value, message):
+    lab = BalanceLab("lazy_sunday", games=5)
+    getattr(lab, box).value = value
+    assert getattr(lab, box).value == value          # kept as typed, so the message matches the screen
+    lab.run_button.click()
+    assert message in lab.banner.message and f"not {value}" in lab.banner.message and lab._thread is None
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("max_turns", 0, "max_turns: Input should be greater than or equal to 1 (got 0)"),
+    ("target_vp", -3, "target_vp: Input should be greater than or equal to 1 (got -3)"),
+    ("tableau_size", 0, "tableau_size: Input should be greater than or equal to 1 (got 0)"),
+    ("action_deck", "{bad", "action_deck: Value error, CR-1"),
+])
+def test_a_bad_option_is_refused_with_its_own_message_only(option, value, message):
+    lab = BalanceLab("chore_race", seats=3, games=5)
+    lab.variant_a.inputs[option].value = value
+    assert lab.variant_a.inputs[option].value == value
+    lab.run_button.click()
+    assert message in lab.banner.message and lab._thread is None
+    others = set(lab.variant_a.inputs) - {option}
+    assert not [name for name in others if name in lab.banner.message]   # no other option's documentation
+
+
+def test_a_refused_run_clears_the_last_results():
+    lab = BalanceLab("chore_race", seats=2, games=4)
+    lab.run()
+    finished(lab)
+    assert lab.result is not None and "<table" in lab.tables["metrics"].value
+    lab.variant_a.inputs["action_deck"].value = "{bad"
+    lab.run_button.click()
+    assert "action_deck" in lab.banner.message
+    assert lab.result is None and lab.download.value == "" and lab.plots.children == ()
+    assert all(table.value == "" for table in lab.tables.values()) and lab.status.value == ""
+
+
+def test_per_bot_win_rates_are_shown_when_the_seats_have_different_bots():
+    lab = BalanceLab("chore_race", seats=3, games=9, seed=1)
+    lab.bots[0].value, lab.bots[1].value, lab.bots[2].value = "heuristic", "random", "random"
+    lab.run()
+    finished(lab)
+    shown = lab.tables["bots"].value
+    assert "Bot win rates" in shown and "heuristic" in shown and "random" in shown
+    pd.testing.assert_frame_equal(lab.result["bots"], seat_win_rates(lab.result["rows"], by="bot"))
+    same = BalanceLab("chore_race", seats=2, games=2)
+    same.bots[0].value = same.bots[1].value = "random"
+    same.run()
+    finished(same)
+    assert "bots" not in same.result and same.tables["bots"].value == ""
+
+
+def test_a_preset_is_taken_in_any_case_and_an_unknown_one_lists_the_presets():
+    lab = BalanceLab("chore_race", seats=3, preset="long game")
+    assert lab.plan()["variants"] == {"Long Game": {"target_vp": 20}}
+    with pytest.raises(OptionError, match="no preset '74'; presets: 'Quick Game', .*'74-card action deck'"):
+        BalanceLab("chore_race", preset="74")
+    with pytest.raises(OptionError, match="presets: 'Quick Game'"):
+        lab.variant_b.use_preset("74")

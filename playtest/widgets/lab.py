@@ -33,6 +33,7 @@ SHOWN_COLUMNS = {
     "compare": ["A", "B", "difference", "low", "high", "interval"],
     "metrics": ["value", "low", "high", "n", "meaning"],
     "seats": ["wins", "games", "rate", "low", "high"],
+    "bots": ["wins", "games", "rate", "low", "high"],
     "cards": ["per_game", "share_of_games", "seat_games", "win_rate", "low", "high", "vs_overall"],
 }
 """The columns of each result table shown on the page (the CSV and ``result`` keep all)."""
@@ -67,9 +68,24 @@ class OptionsForm:
         rows = []
         for name, field in game.Options.model_fields.items():
             self.inputs[name], self._readers[name] = option_input(name, field)
+            if isinstance(self.inputs[name], w.BoundedIntText):   # it clamps silently: take any
+                box = self.inputs[name]                           # number and say what is allowed
+                self.inputs[name] = w.IntText(value=box.value, description=box.description, style=box.style,
+                                              tooltip=f"{box.tooltip} ({_range(field)})")
+                self._readers[name] = lambda box=self.inputs[name]: box.value
             rows.append(self.inputs[name])
         self.widget = w.VBox([self.player_box, *rows], layout=w.Layout(margin="0 16px 0 0"))
         self.presets = PresetPicker(self) if getattr(game, "PRESETS", None) else None
+
+    def use_preset(self, name: str) -> None:
+        """Set the inputs to the game's preset ``name`` (any case, e.g. "quick game").
+
+        Raises:
+            OptionError: no such preset; the message lists the game's presets.
+        """
+        from ..lab.presets import find_preset
+        preset = find_preset(self.game, name)
+        self.presets.apply(preset)
 
     def options(self) -> dict[str, Any]:
         """The options whose inputs differ from the game's defaults (name -> value), not
@@ -97,19 +113,28 @@ class BalanceLab:
         game: registry name of the game shown first.
         seats: its seat count (default: the game's smallest).
         games: number of games per variant, 1..:data:`MAX_GAMES`.
-        seed: seed of the first game (G-3); game ``i`` uses ``seed + i``, so a run repeats.
+        seed: seed of the run, 0 or more (G-3): game ``i``'s seed comes from ``(seed, i)``
+            alone, so a run repeats.
         workers: local worker processes (1 = in this kernel).
+        preset: a preset of the game for the options (variant A), any case.
 
     Attributes:
         widget: the root box. banner: the :class:`ErrorBanner`. result: after a run, a
             dict with ``"rows"`` (the DataFrame of every game, a ``variant`` column in an
-            A/B run) and the tables shown (``"metrics"``, ``"seats"``, ``"cards"``, and
-            ``"compare"`` in an A/B run); None before.
+            A/B run) and the tables shown (``"metrics"``, ``"seats"``, ``"cards"``,
+            ``"bots"`` (win rate per bot) when the seats have different bots, and
+            ``"compare"`` in an A/B run); None before, and after a refused Run.
         variant_a, variant_b: the :class:`OptionsForm` of each variant.
+
+    Numbers out of range (games, seed, workers, options) are refused with a message
+    saying what is allowed, never clamped.
+
+    Raises:
+        OptionError: an unknown game or ``preset`` (the message lists the presets).
     """
 
     def __init__(self, game: str = "lazy_sunday", seats: int | None = None, games: int = 1000,
-                 seed: int = 0, workers: int = 1):
+                 seed: int = 0, workers: int = 1, preset: str | None = None):
         self.banner = ErrorBanner()
         report = self.banner.show
         self.games_found = all_games()
@@ -124,13 +149,13 @@ class BalanceLab:
         self.variant_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.variant_a: OptionsForm | None = None
         self.variant_b: OptionsForm | None = None
-        self.games = w.BoundedIntText(value=games, min=1, max=MAX_GAMES, description="Games",
-                                      tooltip=f"games per variant, 1..{MAX_GAMES}")
-        self.seed = w.BoundedIntText(value=seed, min=0, max=2**63 - 1, description="Seed",
-                                     tooltip="G-3: game i uses seed + i, so the same run gives the same rows")
-        cores = os.cpu_count() or 1
-        self.workers = w.BoundedIntText(value=min(workers, cores), min=1, max=cores, description="Workers",
-                                        tooltip=f"local worker processes, 1..{cores} (1 = in this kernel)")
+        # plain IntText: a Bounded one clamps a wrong number silently; plan() refuses it instead
+        self.games = w.IntText(value=games, description="Games", tooltip=f"games per variant, 1 to {MAX_GAMES:,}")
+        self.seed = w.IntText(value=seed, description="Seed",
+                              tooltip="0 or more (G-3: the same seed gives the same games)")
+        self.cores = os.cpu_count() or 1
+        self.workers = w.IntText(value=min(workers, self.cores), description="Workers",
+                                 tooltip=f"local worker processes, 1 to {self.cores} (1 = in this kernel)")
         self.run_button = w.Button(description="Run", button_style="primary", icon="play")
         self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
         self.run_button.on_click(safe(lambda _b: self.run(), report))
@@ -139,7 +164,7 @@ class BalanceLab:
                                       layout=w.Layout(width="420px"))
         self.status = w.HTML()
         self.status.add_class("pt-lab-status")
-        self.tables = {name: w.HTML() for name in ("compare", "metrics", "seats", "cards")}
+        self.tables = {name: w.HTML() for name in ("compare", "metrics", "seats", "bots", "cards")}
         for table in self.tables.values():
             table.add_class("pt-lab-table")
         self.plots = w.HBox(layout=w.Layout(flex_flow="row wrap"))
@@ -159,11 +184,13 @@ class BalanceLab:
                         w.HBox([self.games, self.seed, self.workers], layout=w.Layout(flex_flow="row wrap")),
                         w.HBox([self.run_button, self.cancel_button, self.progress])])
         results = w.VBox([self.status, self.download, self.tables["compare"], self.tables["metrics"],
-                          self.tables["seats"], self.plots, self.tables["cards"]])
+                          self.tables["seats"], self.tables["bots"], self.plots, self.tables["cards"]])
         self.widget = w.VBox([style_widget(), w.HTML(LAB_STYLE), self.banner.widget, setup, results])
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-lab")
         self._build_game(seats)
+        if preset is not None:
+            self.variant_a.use_preset(preset)
 
     # --- set-up --------------------------------------------------------------------
     @property
@@ -198,16 +225,23 @@ class BalanceLab:
         one or two).
 
         Raises:
-            OptionError: a bad option (the message names it and what is allowed), or
-                two variants with the same options.
+            OptionError: a number out of range, a bad option (the message names it, the
+                problem and that option's RULINGS description), or two variants with the
+                same options.
         """
         game, seats = self.game_class, self.seats.value
+        for box, low, high, what in ((self.games, 1, MAX_GAMES, "games per variant"),
+                                     (self.seed, 0, 2**63 - 1, "a whole number"),
+                                     (self.workers, 1, self.cores, "worker processes on this machine")):
+            if not low <= box.value <= high:
+                allowed = f"{low} or more" if high == 2**63 - 1 else f"{low:,} to {high:,}"
+                raise OptionError(f"{box.description} must be {allowed} ({what}), not {box.value}")
         forms = [self.variant_a] + ([self.variant_b] if self.mode.value == "ab" else [])
         variants = {}
         for form, letter in zip(forms, "AB"):
             options = form.options()
             try:
-                game(seats, options)            # validates the options and the seat count
+                _check_options(game, seats, options)
             except OptionError as exc:
                 raise OptionError(f"{'variant ' + letter + ': ' if len(forms) > 1 else ''}{exc}") from None
             variants[f"{letter}: {form.label()}" if len(forms) > 1 else form.label()] = options
@@ -231,12 +265,11 @@ class BalanceLab:
         """
         if self.running:
             raise OptionError("a run is going on already: wait for it to finish, or press Cancel")
-        plan = self.plan()
+        try:
+            plan = self.plan()
+        finally:
+            self._clear_results()   # refused or not, the last run's results are no longer this set-up's
         self.banner.clear()
-        self.result = None
-        for table in self.tables.values():
-            table.value = ""
-        self.plots.children, self.download.value = (), ""
         total = plan["games"] * len(plan["variants"])
         self.progress.max, self.progress.value, self.progress.bar_style = total, 0, ""
         self.status.value = f"Playing {total} games…"
@@ -244,6 +277,13 @@ class BalanceLab:
         self._set_running(True)
         self._thread = threading.Thread(target=self._work, args=(plan,), daemon=True, name="balance-lab")
         self._thread.start()
+
+    def _clear_results(self) -> None:
+        self.result = None
+        for table in self.tables.values():
+            table.value = ""
+        self.plots.children, self.download.value, self.status.value = (), "", ""
+        self.progress.value, self.progress.bar_style = 0, ""
 
     def cancel(self) -> None:
         """Ask the run to stop; it shows the games played so far."""
@@ -320,11 +360,14 @@ class BalanceLab:
             tables["metrics"] = lab.metrics(first) if len(frames) == 1 else pd.concat(
                 {name: lab.metrics(f) for name, f in frames.items() if len(f)}, axis=0)
             tables["seats"] = lab.seat_win_rates(first)
+            if len(set(plan["bots"])) > 1:
+                tables["bots"] = lab.seat_win_rates(first, by="bot")
             tables["cards"] = lab.card_stats(first)
             figures += [lab.plot_win_rates(first), lab.plot_lengths(first), lab.plot_card_impact(first)]
         for name, table in tables.items():
             title = {"compare": "A/B comparison (B − A on the same seeds, 95% intervals)",
                      "metrics": "Metrics (95% intervals)", "seats": f"Seat win rates ({html.escape(label)})",
+                     "bots": f"Bot win rates, every seat it played ({html.escape(label)})",
                      "cards": f"Card statistics ({html.escape(label)})"}[name]
             shown = table[[c for c in SHOWN_COLUMNS[name] if c in table.columns]]
             self.tables[name].value = f"<h4>{title}</h4>" + shown.to_html(float_format=lambda x: f"{x:.3f}", na_rep="")
@@ -336,6 +379,35 @@ class BalanceLab:
         self.progress.bar_style = "warning" if cancelled else "success"
         self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {played} games in "
                              f"{tqdm.format_interval(seconds)}.")
+
+
+def _range(field) -> str:
+    """The numbers an int option takes, e.g. "1 to 500" (from its ge / le bounds)."""
+    low, high = (next((getattr(m, kind) for m in field.metadata if hasattr(m, kind)), None) for kind in ("ge", "le"))
+    if low is not None and high is not None:
+        return f"{low} to {high}"
+    return f"{low} or more" if low is not None else f"{high} or less" if high is not None else "any whole number"
+
+
+def _check_options(game, seats: int, options: Mapping[str, Any]) -> None:
+    """Validate ``options`` for ``seats`` seats of ``game``.
+
+    Raises:
+        OptionError: naming each bad option, the problem and that option's RULINGS
+            description (not every option's, as ``Game.validate_options`` lists them).
+    """
+    from pydantic import ValidationError
+    try:
+        game.Options(**options)
+    except ValidationError as exc:
+        fields = game.Options.model_fields
+        problems = []
+        for error in exc.errors():
+            name = str(error["loc"][0]) if error["loc"] else "options"
+            about = f" ({name}: {fields[name].description})" if name in fields and fields[name].description else ""
+            problems.append(f"{name}: {error['msg']} (got {error.get('input')!r}){about}")
+        raise OptionError(f"bad {game.title} option: " + "; ".join(dict.fromkeys(problems))) from None
+    game(seats, options)   # the seat count, and options that depend on it (first_player)
 
 
 def png(figure) -> bytes:
@@ -356,5 +428,9 @@ def csv_link(rows, filename: str) -> str:
 
 def make_lab(**kwargs) -> BalanceLab:
     """A balance lab app; ``kwargs`` as :class:`BalanceLab` (``game``, ``seats``,
-    ``games``, ``seed``, ``workers``). Display its ``.widget``."""
+    ``games``, ``seed``, ``workers``, ``preset``). Display its ``.widget``.
+
+    Raises:
+        OptionError: an unknown game or preset (the message lists the presets).
+    """
     return BalanceLab(**kwargs)
