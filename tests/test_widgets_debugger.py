@@ -4,6 +4,7 @@ branch, why not, expectations, export round trips, bad uploads, page-address par
 from __future__ import annotations
 
 import base64
+import html
 import datetime
 import json
 import re
@@ -383,14 +384,55 @@ def test_bad_upload_shows_line_and_reason_and_changes_nothing():
     upload(debugger.upload, "broken.toml", b'game = "lazy_sunday"\nseats = 3\nseed = oops\nmoves = []\n')
     assert "broken.toml, line 3" in debugger.banner.message and "not valid TOML" in debugger.banner.message
     assert (debugger.scenario, debugger.match, debugger.match.cursor) == shown
-    illegal = scenario.to_toml().replace(scenario.moves[2], "0 keep 99", 1)
-    upload(debugger.upload, "illegal.toml", illegal.encode())
-    assert "illegal.toml, line" in debugger.banner.message and "move 3" in debugger.banner.message
-    assert (debugger.scenario, debugger.match, debugger.match.cursor) == shown
     upload(debugger.upload, "binary.toml", b"\xff\xfe\x00")
     assert "not a text file" in debugger.banner.message
     upload(debugger.upload, "good.toml", scenario.to_toml().encode())
     assert debugger.banner.message == "" and debugger.source == "good.toml" and debugger.match.cursor == 0
+
+
+def illegal_at_move_3() -> str:
+    """A Lazy Sunday scenario whose move 3 ("1 draw" during the setup peeks) breaks LS-4."""
+    return Scenario(title="draws too early", game="lazy_sunday", seats=3, seed=5,
+                    moves=["0 peek 0 1", "0 done", "1 draw", "1 done"],
+                    expect=[Expectation(after=1, to_act=[0]), Expectation(after=3, to_act=[2])]).to_toml()
+
+
+def test_scenario_with_an_illegal_move_opens_at_the_move_before_it():
+    """Tester report 6: such a scenario only showed an error banner."""
+    debugger = ScenarioDebugger(click_guard=0)
+    upload(debugger.upload, "early.toml", illegal_at_move_3().encode())
+    assert debugger.banner.message == "" and debugger.source == "early.toml"
+    assert debugger.match is debugger.line and debugger.match.cursor == len(debugger.line.moves) == 2
+    assert debugger.failure.number == 3 and debugger.failure.ruling == "LS-4"
+    assert debugger.move_list.options[-1] == ("3 · ✗ 1 draw (cannot be played)", 3)
+    with pytest.raises(IllegalMove) as refused:
+        debugger.line.branch().play("1 draw")
+    # the spectator reads which move and ruling; the reason and alternatives are seat 1's
+    assert "Move 3 cannot be played" in debugger.failing.value and "LS-4" in debugger.failing.value
+    assert "switch the view to Seat 1" in debugger.failing.value and "1 peek" not in debugger.failing.value
+    debugger.set_view(1)
+    assert html.escape(refused.value.reason) in debugger.failing.value
+    assert all(str(m) in debugger.failing.value for m in refused.value.legal)
+    assert list(debugger.results) == [0] and debugger.results[0] == []    # expectations up to move 2 only
+    debugger.move_list.value = 3                    # the failing step cannot be shown: stay at move 2
+    assert debugger.match.cursor == 2 and debugger.move_list.value == 2
+    debugger.back.click()
+    assert debugger.match.cursor == 1 and "Move 3 cannot be played" in debugger.failing.value
+    debugger.last.click()
+    debugger.branch("1 peek 0 1")                   # branch from the last move that replays
+    assert debugger.match is not debugger.line and debugger.failing.value == ""
+    debugger.back_to_line()
+    assert "Move 3 cannot be played" in debugger.failing.value
+    upload(debugger.upload, "unreadable.toml", illegal_at_move_3().replace('"1 draw"', '"1"').encode())
+    assert debugger.failure.number == 3 and "cannot read move" in debugger.failing.value
+
+
+def test_scenario_with_an_illegal_move_opens_from_the_address(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(tmp_path))
+    (tmp_path / "early.toml").write_text(illegal_at_move_3())
+    debugger = ScenarioDebugger(click_guard=0)
+    debugger.open_link("scenario=early")
+    assert debugger.banner.message == "" and debugger.match.cursor == 2 and debugger.failure.number == 3
 
 
 # --- page addresses ---------------------------------------------------------------------------

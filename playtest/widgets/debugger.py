@@ -33,7 +33,7 @@ import ipywidgets as w
 
 from ..engine import IllegalMove, Match, Move, MoveSyntaxError, PlaytestError, get_game
 from ..engine.game import Game
-from ..scenarios import Expectation, Scenario, ScenarioError, examples
+from ..scenarios import Expectation, Scenario, ScenarioError, ScenarioMoveError, examples
 from . import moves as move_controls
 from .app import GameBoard
 from .components import ErrorBanner, LogView, safe, style_widget
@@ -166,7 +166,9 @@ class ScenarioDebugger:
             or a branch). branch_point: the move the branch left the loaded line at
             (None on the loaded line). viewer: the seat whose view is shown (None:
             spectator). results: ``{expectation index: failure messages}`` of the
-            loaded line (empty list = passed).
+            loaded line (empty list = passed). failure: the ScenarioMoveError of the
+            loaded scenario's first move that cannot be played (None when all replay);
+            ``scenario`` and ``line`` then hold the moves before it.
         banner, examples, upload, views, first, back, forward, last, slider, number,
         go, move_list, changes, log, actor, legal, move_text, play_button, confirm_box,
         why_text, why_button, why_result, expectations, export_toml, export_pytest,
@@ -181,6 +183,8 @@ class ScenarioDebugger:
         self.branch_point: int | None = None
         self.viewer: int | None = None
         self.results: dict[int, list[str]] = {}
+        self.failure: ScenarioMoveError | None = None
+        self._failure_reason = ""
         self.guard = click_guard
         self._changed_at = float("-inf")
         self._drawing = False
@@ -224,6 +228,8 @@ class ScenarioDebugger:
                           self.position, self.reload], layout=w.Layout(align_items="center", flex_flow="row wrap"))
         # move list, what changed, log
         self.move_list = w.Select(rows=14, layout=w.Layout(width="280px"))
+        self.failing = w.HTML()
+        self.failing.add_class("pt-failing")
         self.move_list.observe(safe(self._listed, report), "value")
         self.move_list.add_class("pt-movelist")
         self.changes = w.HTML()
@@ -267,7 +273,7 @@ class ScenarioDebugger:
             panel.add_class("pt-panel")
         self.board_box = w.VBox()
         self.board_box.add_class("pt-table")
-        self.body = w.VBox([self.views, self.board_box, stepper,
+        self.body = w.VBox([self.views, self.failing, self.board_box, stepper,
                             w.HBox([w.VBox([w.HTML("<b>Moves</b>"), self.move_list]),
                                     w.VBox([w.HTML("<b>What changed</b>"), self.changes],
                                            layout=w.Layout(flex="1 1 auto", min_width="0")),
@@ -287,15 +293,28 @@ class ScenarioDebugger:
     def open(self, scenario: Scenario, source: str = "") -> None:
         """Show ``scenario`` from its first position (move 0), spectator view.
 
+        A scenario whose move K is unreadable or illegal opens at move K-1 (the moves
+        that replay), with move K shown as the failing step (its ruling, the reason and
+        the legal alternatives, see :attr:`failure`): step through it, ask "why not?"
+        and branch from there. Only the expectations up to move K-1 are checked.
+
         Raises:
-            ScenarioError: a move is illegal or the setup cannot be built; the scenario
-                on show is kept.
+            ScenarioError: the setup cannot be built; the scenario on show is kept.
         """
-        line = scenario.to_match()
+        try:
+            line, failure = scenario.to_match(), None
+        except ScenarioMoveError as exc:
+            if exc.scenario is None:
+                raise
+            failure, kept = exc, exc.number - 1
+            scenario = exc.scenario.model_copy(update={"moves": exc.scenario.moves[:kept],
+                                                       "expect": [e for e in exc.scenario.expect if e.after <= kept]})
+            line = scenario.to_match()
         results = self._check(scenario)
         game = type(line.game)
         self.scenario, self.source, self.line, self.match = scenario, source, line, line
-        self.branch_point, self.viewer, self.results = None, None, results
+        self.branch_point, self.viewer, self.results, self.failure = None, None, results, failure
+        self._failure_reason = failure and _refusal(line, failure.move)
         if self._game is not game:
             self._game = game
             self.board = board_class(game)(self)
@@ -310,7 +329,7 @@ class ScenarioDebugger:
         finally:
             self._drawing = False
         self.banner.clear()
-        line.goto(0)
+        line.goto(len(line.moves) if failure else 0)
         self.body.layout.display = "flex"
         self.refresh()
 
@@ -321,7 +340,7 @@ class ScenarioDebugger:
             ScenarioError: the text is not a valid scenario (the message names the line
                 and the reason); the scenario on show is kept.
         """
-        self.open(Scenario.from_toml(text, source), source)
+        self.open(_readable_part(lambda: Scenario.from_toml(text, source)), source)
 
     def open_example(self, name: str) -> None:
         """Open a shipped example by name (see :func:`playtest.scenarios.examples`).
@@ -329,7 +348,7 @@ class ScenarioDebugger:
         Raises:
             ScenarioError: no such example (the message lists them), or see :meth:`open`.
         """
-        self.open(find_scenario(name), name)
+        self.open(_readable_part(lambda: find_scenario(name)), name)
 
     def open_link(self, query: str) -> None:
         """Open what a page address asks for: ``?scenario=NAME`` (a shipped example or
@@ -346,7 +365,7 @@ class ScenarioDebugger:
                 raise ValueError("the debugger opens a scenario (?scenario=NAME), not a seed; "
                                  "open a game dashboard with ?seed=N to play that seed")
             if link.scenario is not None:
-                self.open(find_scenario(link.scenario), link.scenario)
+                self.open(_readable_part(lambda: find_scenario(link.scenario)), link.scenario)
         except (PlaytestError, ValueError) as exc:
             self.banner.show(exc)
 
@@ -586,7 +605,11 @@ class ScenarioDebugger:
             self.goto(change["new"])
 
     def _listed(self, change) -> None:
-        if not self._drawing and change["new"] is not None and change["new"] != self.match.cursor:
+        if self._drawing or change["new"] is None or change["new"] == self.match.cursor:
+            return
+        if change["new"] > len(self.match.moves):     # the failing step: it cannot be shown
+            self.refresh()
+        else:
             self.goto(change["new"])
 
     def refresh(self) -> None:
@@ -622,6 +645,10 @@ class ScenarioDebugger:
         marks = self._marks()
         items = [(f"0 · setup{marks.get(0, '')}", 0)]
         items += [(f"{n} · {move_text_for(m, viewer)}{marks.get(n, '')}", n) for n, m in enumerate(match.moves, 1)]
+        failing = self.failure is not None and match is self.line
+        if failing:
+            items.append((f"{self.failure.number} · ✗ {self._failing_move_text()} (cannot be played)", total + 1))
+        self.failing.value = self._failing() if failing else ""
         if list(self.move_list.options) != items:
             self.move_list.options = items
         self.move_list.value = cursor
@@ -643,6 +670,42 @@ class ScenarioDebugger:
         self.legal.options = [(first, "")] + [(t, t) for t in legal]
         self.legal.value = ""
         self.play_button.disabled = outcome is not None
+
+    def _failing_seat(self) -> int | None:
+        """The seat of the failing move, or None when its text names no seat."""
+        try:
+            return Move.parse(self.failure.move).seat
+        except MoveSyntaxError:
+            return None
+
+    def _failing_move_text(self) -> str:
+        """The failing move as the chosen view may read it (an unreadable one as written)."""
+        try:
+            return move_text_for(Move.parse(self.failure.move), self.viewer)
+        except MoveSyntaxError:
+            return self.failure.move
+
+    def _failing(self) -> str:
+        """The failing step of the loaded scenario: which move, its ruling, and (in its
+        seat's view only: they can tell what the seat holds) the reason and the legal
+        alternatives."""
+        failure, seat = self.failure, self._failing_seat()
+        number = failure.number
+        head = (f"<span class='pt-fail'>✗ Move {number} cannot be played</span>: "
+                f"'{html.escape(self._failing_move_text())}'"
+                + (f" breaks <b>{html.escape(failure.ruling)}</b>" if failure.ruling else ""))
+        if seat is None or seat == self.viewer or not 0 <= seat < self.line.game.seats:
+            reason = self._failure_reason
+            legal = ", ".join(map(str, failure.legal))
+            detail = f": {html.escape(reason)}" + (f"<br>Legal moves for seat {seat} instead: {html.escape(legal)}"
+                                                    if legal else "")
+        else:
+            detail = (f". <i>The reason and seat {seat}'s legal moves can tell what seat {seat} holds: switch "
+                      f"the view to Seat {seat} to read them.</i>")
+        dropped = len(self.failure.scenario.moves) - number
+        after = f" (and the {dropped} move{'s' if dropped != 1 else ''} after it)" if dropped else ""
+        return (f"<div class='pt-panel'>{head}{detail}<br>The debugger stops at move {number - 1}, the last move "
+                f"that replays{after}: step through, ask \"why not?\" and branch from here.</div>")
 
     def _marks(self) -> dict[int, str]:
         """Move number -> " ✓"/" ✗" for the expectations at that step (loaded line)."""
@@ -695,6 +758,26 @@ class ScenarioDebugger:
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _refusal(match: Match, text: str) -> str:
+    """Why ``text`` cannot be played at the end of ``match`` (the game's own words)."""
+    try:
+        match.branch().play(text)
+    except (IllegalMove, MoveSyntaxError) as exc:
+        return getattr(exc, "reason", "") or str(exc)
+    return "it was refused when the scenario was loaded"
+
+
+def _readable_part(load: Callable[[], Scenario]) -> Scenario:
+    """The scenario ``load`` reads; when one of its moves cannot be played, the
+    scenario as written (:meth:`ScenarioDebugger.open` opens its moves that replay)."""
+    try:
+        return load()
+    except ScenarioMoveError as exc:
+        if exc.scenario is None:
+            raise
+        return exc.scenario
 
 
 def expectation_seats(expectation: Expectation) -> set[int]:
