@@ -13,6 +13,8 @@ from playtest.scenarios import examples
 
 STALE = examples()["lazy_sunday_stale_claim"]
 REACTION = examples()["chore_race_reaction_window"]
+CALLER = examples()["lazy_sunday_claim_on_caller"]
+NIGHT = examples()["night_shift_with_reshuffle"]
 
 
 def run(capsys, *argv):
@@ -27,13 +29,55 @@ def test_a_good_scenario_prints_every_move_and_exits_0(capsys):
     assert "[0] setup" in out and "[9] 1 claim 1 0 1" in out
     assert "came too late: returned, no penalty (LS-5)" in out
     assert "OK: 9 moves, 3 expectations hold" in out
+    assert "not reached" not in out
 
 
 def test_at_stops_after_move_n_and_checks_only_what_it_reached(capsys):
     code, out, _ = run(capsys, STALE, "--at", 7)
     assert code == 0
     assert "[7] 0 draw" in out and "[8]" not in out
-    assert "OK: 7 moves, 1 expectation hold (2 after move 7 not reached)" in out
+    assert "OK: 7 moves, 1 expectation holds; stopped at --at 7: 2 moves and 2 expectations not reached" in out
+
+
+def test_at_before_an_illegal_move_does_not_reach_it(tmp_path, capsys):
+    """--at N replays and checks moves 1..N only: an illegal move 9 is not reached at
+    --at 8, and is at --at 9."""
+    path = tmp_path / "bad.toml"
+    path.write_text(STALE.read_text(encoding="utf-8").replace('"1 claim 1 0 1"', '"1 nosy 0 0"', 1),  # the move only
+                    encoding="utf-8")
+    code, out, err = run(capsys, path, "--at", 8)
+    assert code == 0 and err == "", err
+    assert "[8] 0 discard" in out
+    assert "OK: 8 moves, 2 expectations hold; stopped at --at 8: 1 move and 1 expectation not reached" in out
+    code, out, _ = run(capsys, path, "--at", 8, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["ok"] and data["illegal_move"] is None
+    assert (data["unreached_moves"], data["unreached_expectations"]) == (1, 1)
+    code, _, err = run(capsys, path, "--at", 9)
+    assert code == 1 and "move 9 ('1 nosy 0 0') is illegal (LS-2)" in err
+
+
+def test_view_text_shows_the_cards_that_seat_looks_at_and_no_one_elses(capsys):
+    """Seat 0 peeks at its Nap and Make the Bed (LS-3): its text shows them; the
+    spectator and seat 1 see the same list face down."""
+    _, as_seat_0, _ = run(capsys, CALLER, "--view", 0, "--at", 1)
+    _, as_seat_1, _ = run(capsys, CALLER, "--view", 1, "--at", 1)
+    _, as_spectator, _ = run(capsys, CALLER, "--at", 1)
+    after_peek = [line for line in as_seat_0.splitlines() if line.strip().startswith("=")][1]
+    assert "lists.0 [Nap, Make the Bed, ?, ?, ?, ?]" in after_peek
+    assert "lists.1 [?, ?, ?, ?, ?, ?]" in after_peek
+    for other in (as_seat_1, as_spectator):
+        assert "lists.0 [?, ?, ?, ?, ?, ?]" in other and "Nap" not in other
+
+
+def test_view_text_shows_that_seats_hand_only(capsys):
+    """Night Shift hands are secret: seat 1 reads its own hand, seat 0 only its count."""
+    _, as_seat_1, _ = run(capsys, NIGHT, "--view", 1, "--at", 0)
+    _, as_seat_0, _ = run(capsys, NIGHT, "--view", 0, "--at", 0)
+    hand = "players.1.hand [Laundry Load, Laundry Load, Laundry Load, Bottle Wash, Bottle Wash]"
+    assert hand in as_seat_1 and "players.0.hand [" not in as_seat_1
+    assert "players.1.hand [" not in as_seat_0 and "players.1.hand_count 5" in as_seat_0
+    assert "players.0.hand [" in as_seat_0
 
 
 def test_view_words_the_log_for_that_seat_and_never_shows_another_hand(capsys):
@@ -94,7 +138,7 @@ def test_a_failed_expectation_exits_1_naming_it(tmp_path, capsys):
     code, out, err = run(capsys, path)
     assert code == 1
     assert "FAILED [[expect]] #3, after move 9 (1 claim 1 0 1): view (spectator) 'deck': expected 33, found 34" in out
-    assert "1 expectation failed" in err
+    assert "1 expectation failed; first: [[expect]] #3" in err
     code, _, _ = run(capsys, path, "--at", 8)                 # not reached: fine
     assert code == 0
 
@@ -109,6 +153,33 @@ def test_unreadable_files_and_bad_arguments_exit_2(argv, message, capsys):
     assert code == 2 and message in err
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["missing.toml"], "cannot read the scenario"),
+    ([STALE, "--at", "99"], "has moves 0..9"),
+    ([STALE, "--at", "two"], "not a move number"),
+    ([STALE, "--view", "7"], "use a seat 0..2 or 'spectator'"),
+    ([STALE, "--view", "north"], "use a seat 0..2 or 'spectator'"),
+])
+def test_json_errors_are_a_json_document_on_stdout_too(argv, message, capsys):
+    code, out, err = run(capsys, *argv, "--json")
+    data = json.loads(out)
+    assert code == 2 and data["ok"] is False and message in data["error"] and message in err
+
+
+def test_json_names_the_error_of_an_illegal_move_and_a_failed_expectation(tmp_path, capsys):
+    illegal = tmp_path / "bad.toml"
+    illegal.write_text(STALE.read_text(encoding="utf-8").replace('"1 claim 1 0 1"', '"1 nosy 0 0"'),
+                       encoding="utf-8")
+    code, out, _ = run(capsys, illegal, "--json")
+    assert code == 1 and "move 9 ('1 nosy 0 0') is illegal (LS-2)" in json.loads(out)["error"]
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text(STALE.read_text(encoding="utf-8").replace('"deck" = 34', '"deck" = 33'), encoding="utf-8")
+    code, out, _ = run(capsys, wrong, "--json")
+    assert code == 1 and json.loads(out)["error"].startswith("1 expectation failed; first: [[expect]] #3")
+    code, out, _ = run(capsys, STALE, "--json")
+    assert code == 0 and "error" not in json.loads(out)
+
+
 def test_an_invalid_file_exits_2_with_its_line(tmp_path, capsys):
     path = tmp_path / "broken.toml"
     path.write_text('game = "lazy_sunday"\nseats = 2\nseed = "x"\n', encoding="utf-8")
@@ -118,8 +189,8 @@ def test_an_invalid_file_exits_2_with_its_line(tmp_path, capsys):
 
 def test_argument_syntax_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as exit_:
-        main(["replay", str(STALE), "--view", "north"])
-    assert exit_.value.code == 2 and "neither a seat number nor 'spectator'" in capsys.readouterr().err
+        main(["replay", str(STALE), "--colour"])
+    assert exit_.value.code == 2 and "unrecognized arguments: --colour" in capsys.readouterr().err
 
 
 def test_the_console_script_runs_replay():

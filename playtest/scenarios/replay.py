@@ -1,8 +1,17 @@
 """``playtest replay FILE``: print a scenario move by move, worded for one view.
 
-Exit codes: 0 when every move is legal and every expectation (up to ``--at``) holds; 1
-when a move is illegal or an expectation fails (the message names the move and the
-ruling); 2 when the file cannot be read or is not a valid scenario, or for bad arguments.
+``--at N`` replays and checks moves 1..N only: a move after N is not played (so an
+illegal move after N is not reached) and expectations after move N are reported as not
+reached. ``--view SEAT`` words the log and the per-move summary for that seat: the
+summary is built from that seat's view alone, so it shows the cards the seat holds or
+is looking at, and never a card the view hides. ``--json`` prints one JSON document on
+stdout, also when the run fails (then with an ``"error"`` field).
+
+Exit codes: 0 when every move up to ``--at`` is legal and every expectation reached
+holds; 1 when a move is illegal or an expectation fails (the message names the move and
+the ruling); 2 when the file cannot be read or is not a valid scenario, or for bad
+arguments. Argument *syntax* errors (an unknown flag, no FILE) are argparse's usage
+message on stderr, with exit 2, before ``--json`` is known.
 """
 from __future__ import annotations
 
@@ -18,8 +27,9 @@ from .scenario import Scenario, ScenarioError, ScenarioMoveError
 
 def summary(match: Match, view: dict) -> str:
     """One line about the position in ``view``: the game's own ``summary(view)`` if its
-    Game class has one, else the view's short public facts (phase, whose decision,
-    counts, scores), never anything the view itself does not hold."""
+    Game class has one, else the view's short facts (phase, whose decision, counts,
+    scores, and the cards the view shows, by name, ``?`` for a card it hides), never
+    anything the view itself does not hold."""
     own = getattr(match.game, "summary", None)
     if callable(own):
         return own(view)
@@ -35,15 +45,31 @@ def summary(match: Match, view: dict) -> str:
                 parts.append(prefix[:-1])
         elif isinstance(value, (int, float)) or (isinstance(value, str) and len(value) <= 40):
             parts.append(f"{prefix[:-1]} {value}")
-        elif isinstance(value, list) and value and len(value) <= 10 and all(
-                isinstance(v, (int, float, str)) and not isinstance(v, bool) for v in value):
-            parts.append(f"{prefix[:-1]} {value}")
+        elif isinstance(value, list) and value:
+            if len(value) <= 10 and all(isinstance(v, (int, float, str)) and not isinstance(v, bool)
+                                        for v in value):
+                parts.append(f"{prefix[:-1]} {value}")
+            elif all(_card_name(v) is not None for v in value):
+                parts.append(f"{prefix[:-1]} [{', '.join(map(_card_name, value))}]")
+            else:
+                for index, item in enumerate(value):
+                    walk(f"{prefix}{index}.", item)
 
     outcome = view.get("outcome")
     walk("", {k: v for k, v in view.items() if k != "outcome"})
     if outcome:
         parts.append(f"over: {outcome['reason']}")
     return "; ".join(parts)
+
+
+def _card_name(item: Any) -> str | None:
+    """A card as a view shows it: its name, ``?`` for a card face down to the viewer
+    (``{"face_up": false}`` and no name), None for anything that is not a card."""
+    if not isinstance(item, dict):
+        return None
+    if isinstance(item.get("name"), str):
+        return item["name"]
+    return "?" if item.get("face_up") is False else None
 
 
 def _move_text(match: Match, number: int, seat: int | None) -> str:
@@ -57,27 +83,39 @@ def _move_text(match: Match, number: int, seat: int | None) -> str:
     return str(move)
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
 def replay(args: argparse.Namespace) -> int:
     """Run ``playtest replay`` with parsed arguments; returns the exit code."""
+
+    def stop(message: str, code: int, **fields) -> int:
+        if args.json:
+            print(json.dumps({"file": str(args.file), "ok": False, "error": message, **fields},
+                             indent=1, default=str))
+        print(f"playtest replay: {message}", file=sys.stderr)
+        return code
+
     try:
         scenario = Scenario.load(args.file)
         error = None
     except ScenarioMoveError as exc:
         scenario, error = exc.scenario, exc
     except ScenarioError as exc:
-        print(f"playtest replay: {exc}", file=sys.stderr)
-        return 2
-    last = len(scenario.moves) if error is None else error.number - 1
-    if args.at is not None:
-        if args.at > len(scenario.moves):
-            print(f"playtest replay: --at {args.at}: {args.file} has moves 0..{len(scenario.moves)}", file=sys.stderr)
-            return 2
-        last = min(last, args.at)
+        return stop(str(exc), 2)
+    if args.at is not None and not args.at.isdigit():
+        return stop(f"--at {args.at}: not a move number 0, 1, 2, ...", 2)
+    at = len(scenario.moves) if args.at is None else int(args.at)
+    if at > len(scenario.moves):
+        return stop(f"--at {at}: {args.file} has moves 0..{len(scenario.moves)}", 2)
     seats = scenario.seats
+    if args.view != "spectator" and not (args.view.isdigit() and int(args.view) < seats):
+        return stop(f"--view {args.view}: use a seat 0..{seats - 1} or 'spectator'", 2)
     seat = None if args.view == "spectator" else int(args.view)
-    if seat is not None and not 0 <= seat < seats:
-        print(f"playtest replay: --view {args.view}: use a seat 0..{seats - 1} or 'spectator'", file=sys.stderr)
-        return 2
+    if error is not None and error.number > at:
+        error = None                                  # after --at: not reached
+    last = at if error is None else error.number - 1
 
     match = scenario.to_match(upto=last)
     steps = []
@@ -89,19 +127,34 @@ def replay(args: argparse.Namespace) -> int:
                       "to_act": list(match.to_act()), "summary": summary(match, view), "view": view})
     failures = [] if error else scenario.verify(upto=last)
     unreached = sum(1 for e in scenario.expect if e.after > last)
+    unreached_moves = len(scenario.moves) - at if error is None else 0
+    if error is not None:
+        verdict = f"{error}"
+    elif failures:
+        verdict = f"{_plural(len(failures), 'expectation')} failed; first: {failures[0]}"
+    else:
+        checked = len(scenario.expect) - unreached
+        verdict = (f"OK: {_plural(last, 'move')}, {_plural(checked, 'expectation')} "
+                   f"hold{'s' * (checked == 1)}")
+        if unreached or unreached_moves:
+            verdict += (f"; stopped at --at {at}: {_plural(unreached_moves, 'move')} and "
+                        f"{_plural(unreached, 'expectation')} not reached")
 
     if args.json:
-        print(json.dumps({
+        document = {
             "file": str(args.file), "title": scenario.title, "game": scenario.game, "seats": seats,
             "seed": scenario.seed, "options": scenario.options, "setup": scenario.setup,
             "viewer": seat, "at": last, "steps": steps,
             "failures": [{"entry": f.entry, "after": f.after, "move": f.move, "expectation": f.expectation,
                           "expected": f.expected, "found": f.found, "message": str(f)} for f in failures],
-            "unreached_expectations": unreached,
+            "unreached_moves": unreached_moves, "unreached_expectations": unreached,
             "illegal_move": error and {"number": error.number, "move": error.move, "ruling": error.ruling,
                                        "message": str(error), "legal": [str(m) for m in error.legal]},
             "ok": not failures and error is None,
-        }, indent=1, default=str))
+        }
+        if not document["ok"]:
+            document["error"] = verdict
+        print(json.dumps(document, indent=1, default=str))
     else:
         who = "spectator" if seat is None else f"seat {seat}"
         print(f"{scenario.title or args.file} ({scenario.game}, {seats} seats, seed {scenario.seed}); "
@@ -114,15 +167,9 @@ def replay(args: argparse.Namespace) -> int:
         for failure in failures:
             print(f"FAILED {failure}")
         if not failures and error is None:
-            checked = len(scenario.expect) - unreached
-            print(f"OK: {last} move{'s' * (last != 1)}, {checked} expectation{'s' * (checked != 1)} hold"
-                  + (f" ({unreached} after move {last} not reached)" if unreached else ""))
-    if error is not None:
-        print(f"playtest replay: {error}", file=sys.stderr)
-        return 1
-    if failures:
-        print(f"playtest replay: {len(failures)} expectation{'s' * (len(failures) != 1)} failed; first: "
-              f"{failures[0]}", file=sys.stderr)
+            print(verdict)
+    if error is not None or failures:
+        print(f"playtest replay: {verdict}", file=sys.stderr)
         return 1
     return 0
 
@@ -131,20 +178,10 @@ def add_parser(commands) -> None:
     """Add the ``replay`` subcommand to the ``playtest`` argument parser."""
     p = commands.add_parser("replay", help="print a scenario file move by move and check its expectations")
     p.add_argument("file", help="a scenario file (.toml)")
-    p.add_argument("--at", type=_move_number, help="stop after move N (0: the setup only)")
-    p.add_argument("--view", default="spectator", type=_viewer,
+    p.add_argument("--at", metavar="N", help="replay and check moves 1..N only (0: the setup only); "
+                                             "later moves and expectations are reported as not reached")
+    p.add_argument("--view", default="spectator", metavar="SEAT",
                    help="whose view to print: a seat number, or 'spectator' (default)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     p.set_defaults(run=replay)
 
-
-def _move_number(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a move number 0, 1, 2, ...")
-    return int(text)
-
-
-def _viewer(text: str) -> str:
-    if text != "spectator" and not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is neither a seat number nor 'spectator'")
-    return text
