@@ -175,12 +175,13 @@ class Table:
                              LazyMoves(lambda seat=seat: match.open_moves(seat), self._built))
                       for seat in self.bots}
         # the bots that may make open moves: Bot.interject never does
-        self._interjecting = [(bot, *self._lazy[seat]) for seat, bot in self.bots.items()
-                              if type(bot).interject is not Bot.interject] if match.game.OPEN_MOVES else []
+        racers = [(bot, *self._lazy[seat]) for seat, bot in self.bots.items()
+                  if type(bot).interject is not Bot.interject] if match.game.OPEN_MOVES else []
         # Open moves are a race (LS-5 quick discards): asking the bots in seat order would
         # hand every race to the lowest seat. Each step asks them from a random first bot,
         # drawn from the table's own stream (never the game's: the record alone replays it).
         self._race_rng = random.Random(f"{match.seed}:open-move race")
+        self._race_orders = [racers[first:] + racers[:first] for first in range(len(racers))]  # by first bot
 
     @property
     def humans(self) -> list[int]:
@@ -209,10 +210,9 @@ class Table:
             for lazy in built:
                 lazy.reset()
             built.clear()
-        racers = self._interjecting
-        if racers:
-            first = self._race_rng.randrange(len(racers)) if len(racers) > 1 else 0
-            for bot, view, moves in racers[first:] + racers[:first]:
+        orders = self._race_orders
+        if orders:
+            for bot, view, moves in orders[self._race_rng.randrange(len(orders)) if len(orders) > 1 else 0]:
                 move = bot.interject(view, moves)
                 if move is not None:
                     match.play(move)
@@ -221,7 +221,7 @@ class Table:
         for seat in match.to_act():
             bot = bots.get(seat)
             if bot is not None:
-                move = bot.choose(self._lazy[seat][0], self.decision_moves(seat))
+                move = bot.choose(self._lazy[seat][0], match.decision_moves(seat) or match.open_moves(seat))
                 match.play(move)
                 return move
         return None

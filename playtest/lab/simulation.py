@@ -104,8 +104,8 @@ def play_games(plan: Plan, start: int, stop: int) -> pd.DataFrame:
         step = table.step_bot
         # the hot loop: nothing per move but the two optional, cheap hooks
         while (move := step()) is not None:
-            if track_cards:
-                counts.update(game.card_counts(state, move))
+            if track_cards and (counted := game.card_counts(state, move)):  # mostly none
+                counts.update(counted)
             if track_lead:
                 now = game.leaders(state)
                 if now != lead:
