@@ -26,7 +26,8 @@ from playtest.scenarios import Expectation, Scenario, ScenarioError
 from playtest.widgets import Card
 from playtest.widgets.debugger import (MISSING, ScenarioDebugger, ViewBoard, board_class, move_text_for, path_label,
                                        value_label, view_diff)
-from playtest.widgets.records import find_scenario, parse_link, share_url
+from playtest.widgets import records
+from playtest.widgets.records import find_scenario, pack_record, parse_link, share_url
 
 
 def bot_match(game: str, seats: int, seed: int, moves: int) -> Match:
@@ -437,10 +438,12 @@ def test_scenario_with_an_illegal_move_opens_from_the_address(tmp_path, monkeypa
 
 # --- page addresses ---------------------------------------------------------------------------
 def test_parse_link_reads_seed_and_scenario_and_refuses_bad_values():
-    assert parse_link("") == parse_link(None) == (None, None)
-    assert parse_link("?seed=42") == (None, 42) and parse_link("scenario=ls_stale&voila-x=1") == ("ls_stale", None)
+    assert parse_link("") == parse_link(None) == (None, None, None)
+    assert parse_link("?seed=42").seed == 42 and parse_link("scenario=ls_stale&voila-x=1").scenario == "ls_stale"
+    assert parse_link("record=eNq_-9") == (None, None, "eNq_-9")
     for bad, says in [("seed=-3", "whole number"), ("seed=abc", "whole number"), ("seed=1&seed=2", "2 times"),
                       ("seed=1&scenario=a", "one of them"), ("scenario=../etc/passwd", "not a scenario name"),
+                      ("record=abc&seed=1", "one of them"), ("record=ab%2Bc", "damaged"), ("record=", "damaged"),
                       ("scenario=", "not a scenario name")]:
         with pytest.raises(ValueError, match=says):
             parse_link(bad)
@@ -504,7 +507,7 @@ def test_save_as_scenario_and_share_link(monkeypatch):
     app.records.share.click()
     assert "link contains the seed" in app.records.note.value and app.records.link.value == ""
     app.records.anyway.click()
-    assert "?seed=77" in app.records.link.value
+    assert "A new game with the same seed (move 0)</b>: <a class='pt-share' href='?seed=77'" in app.records.link.value
     monkeypatch.setenv("VOILA_REQUEST_URL", "http://host:8866/voila/render/chore_race.ipynb?seed=1#x")
     assert share_url("seed=77") == "http://host:8866/voila/render/chore_race.ipynb?seed=77"
     # a scenario file loads through the same upload as a record, and plays on
@@ -513,3 +516,70 @@ def test_save_as_scenario_and_share_link(monkeypatch):
     with pytest.raises(ScenarioError, match="line"):
         app.load('game = "chore_race"\nseats = "three"\n')
     assert app.match.moves[:len(scenario.moves)] == [Move.parse(m) for m in scenario.moves]
+
+
+def share_links(app) -> dict[str, str]:
+    """The Share link panel's links: label -> query."""
+    app.records.share.click()
+    if app.records.anyway.layout.display != "none":
+        app.records.anyway.click()
+    return {label: href.lstrip("?") for label, href in
+            re.findall(r"<b>([^<]+)</b>: <a class='pt-share' href='([^']+)'", app.records.link.value)}
+
+
+def test_share_link_opens_the_shown_position():
+    """Tester report 4: "Share link" gave ?seed=5, a new game at move 0."""
+    app = chore_race_app(click_guard=0, autosave=False, seed=5)
+    for _ in range(2):
+        app.play(app.table.decision_moves(app.control)[0])
+    links = share_links(app)
+    here = f"This position (move {len(app.match.moves)}, with the moves so far)"
+    assert list(links) == [here, "A new game with the same seed (move 0)"] and links[list(links)[1]] == "seed=5"
+    assert links[here].startswith("record=") and "characters" not in app.records.link.value
+    other = chore_race_app(click_guard=0, autosave=False)
+    other.open_link(links[here])
+    assert not other.banner.message and other.match.fingerprint() == app.match.fingerprint()
+    assert "Shared position" in other.about.value and other.opened_box.layout.display != "none"
+    app.goto(1)                                     # rewound: the link shares the shown move
+    rewound = share_links(app)["This position (move 1, with the moves so far)"]
+    other.open_link(rewound)
+    assert other.match.fingerprint() == app.match.branch(1).fingerprint() and len(other.match.moves) == 1
+
+
+def test_damaged_or_foreign_record_links_keep_the_game(monkeypatch):
+    app = chore_race_app(click_guard=0, autosave=False, seed=5)
+    app.play(app.table.decision_moves(app.control)[0])
+    kept = (app.match, list(app.match.moves))
+    good = pack_record(app.match)
+    lazy = pack_record(bot_match("lazy_sunday", 3, 2, 5))
+    not_a_record = base64.urlsafe_b64encode(__import__("zlib").compress(b'{"moves": 3}')).decode()
+    for query, says in [(f"record={good[:-6]}", "damaged"), (f"record={good[:10]}x{good[11:]}", "damaged"),
+                        ("record=%%%", "damaged"), (f"record={lazy}", "Lazy Sunday"),
+                        (f"record={not_a_record}", "record")]:
+        app.open_link(query)
+        assert says in app.banner.message and (app.match, list(app.match.moves)) == kept, query
+    monkeypatch.setattr(records, "LONG_LINK", 50)   # a long link says it may be cut
+    share_links(app)
+    assert "characters: some browsers" in app.records.link.value
+
+
+def test_scenario_opens_paused_at_its_last_move_with_its_title():
+    """Tester report 5: the bots played on at once ("Match over" at move 13)."""
+    scenario = find_scenario("lazy_sunday_claim_on_caller")
+    app = lazy_sunday_app(click_guard=0, autosave=False)
+    app.open_link("scenario=lazy_sunday_claim_on_caller")
+    assert [str(m) for m in app.match.moves] == scenario.moves and app.match.outcome() is None
+    assert html.escape(scenario.title) in app.about.value and html.escape(scenario.description) in app.about.value
+    assert app.pause_box.layout.display != "none" and "Continue" in app.continue_button.description
+    assert "scenario=lazy_sunday_claim_on_caller" in share_links(app).values()
+    app.goto(3)                                     # rewinding and coming back keeps the pause
+    app.goto(len(scenario.moves))
+    assert len(app.match.moves) == len(scenario.moves) and app.pause_box.layout.display != "none"
+    app.continue_button.click()
+    assert len(app.match.moves) > len(scenario.moves) and app.pause_box.layout.display == "none"
+    # a move of the player also lets the bots play on
+    app.open_link("scenario=lazy_sunday_claim_on_caller")
+    app.play(app.table.open_moves(0)[0])
+    assert len(app.match.moves) > len(scenario.moves) + 1
+    app.start(3, {1: "random", 2: "random"}, seed=3)     # a new game: no scenario shown
+    assert app.about.value == "" and app.opened_box.layout.display == "none"

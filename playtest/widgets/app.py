@@ -26,8 +26,12 @@ the server (:mod:`playtest.widgets.autosave`); a new app of the same game offers
 resume an unfinished one.
 
 Sharing: "Save as scenario" downloads the game as a scenario file (:mod:`playtest.scenarios`),
-"Share link" shows the page address that reopens the game from its start, and
-:meth:`GameApp.open_link` opens what an address asks for (``?seed=N``, ``?scenario=NAME``).
+"Share link" shows two page addresses, one for the shown position (``?record=``: the
+record up to the shown move, packed into the address) and one for a new game from the
+same start (``?seed=N``, or ``?scenario=NAME`` for a game opened from a scenario), and
+:meth:`GameApp.open_link` opens what an address asks for. A shared position or a
+scenario opens paused at its last move: the bots wait until the player moves or
+presses "Continue".
 """
 from __future__ import annotations
 
@@ -43,7 +47,7 @@ from . import autosave
 from .components import ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from .moves import CardArgs, MoveBuilder
 from .newgame import HUMAN, NewGamePanel, default_bot
-from .records import RecordPanel, find_scenario, parse_link
+from .records import RecordPanel, find_scenario, pack_record, parse_link, unpack_record
 from .timeline import Timeline
 
 
@@ -167,7 +171,17 @@ class GameApp:
         self.timeline = Timeline(safe(self.goto, report), safe(self.branch, report))
         self.new_game = NewGamePanel(self.game, self.start, seats, dict(players or {}), report=report)
         self.records = RecordPanel(self._record, self.load, report=report, get_scenario=self._scenario,
-                                   get_link=lambda: self.link_query)
+                                   get_link=self._links)
+        # a scenario or shared position: what it is, and the bots paused at its last move
+        self.paused = False
+        self.about = w.HTML()
+        self.pause_note = w.HTML()
+        self.continue_button = w.Button(description="Continue", icon="play", button_style="primary",
+                                        tooltip="Let the bots play on from here", layout=w.Layout(width="auto"))
+        self.continue_button.on_click(safe(lambda _b: self.continue_play(), report))
+        self.pause_box = w.HBox([self.pause_note, self.continue_button], layout=w.Layout(align_items="center"))
+        self.opened_box = w.VBox([self.about, self.pause_box], layout=w.Layout(display="none"))
+        self.opened_box.add_class("pt-opened")
         controls = w.HBox([w.VBox([self.moves.widget, *self.board.extra_controls]), self.open_box],
                           layout=w.Layout(justify_content="space-between"))
         controls.add_class("pt-controls")
@@ -186,7 +200,8 @@ class GameApp:
         self.resume_box = w.VBox([self.resume_note, w.HBox([self.resume_button, self.discard_button])],
                                  layout=w.Layout(display="none"))
         self.resume_box.add_class("pt-resume")
-        self.widget = w.VBox([style_widget(), self.banner.widget, self.resume_box, self.rules, self.privacy.widget,
+        self.widget = w.VBox([style_widget(), self.banner.widget, self.resume_box, self.opened_box, self.rules,
+                              self.privacy.widget,
                               self.board.widget, controls, self.timeline.widget,
                               w.HBox([self.log.widget, setup], layout=w.Layout(align_items="flex-start"))])
         self.widget.add_class("pt-app")
@@ -259,7 +274,9 @@ class GameApp:
         self._seat_loaded(match, f"seed={match.seed}")
 
     def open_scenario(self, scenario: Scenario, name: str = "") -> None:
-        """Play on from the end of ``scenario``'s moves (seats as for :meth:`load`).
+        """Play on from the end of ``scenario``'s moves (seats as for :meth:`load`),
+        paused there: its title and description are shown, and the bots wait until the
+        player moves or presses "Continue" (:meth:`continue_play`).
 
         Args:
             name: the scenario's name for the share link (``?scenario=NAME``); "" =
@@ -272,13 +289,17 @@ class GameApp:
         if scenario.game != self.game.name:
             raise RecordError(self._other_game(scenario.game).replace(" record,", " scenario,"))
         match = scenario.to_match()
-        self._seat_loaded(match, f"scenario={name}" if name else f"seed={match.seed}")
+        about = f"<b>Scenario: {html.escape(scenario.title or name or 'untitled')}</b>" + (
+            f"<br>{html.escape(scenario.description)}" if scenario.description else "")
+        self._seat_loaded(match, f"scenario={name}" if name else f"seed={match.seed}", about=about)
 
     def open_link(self, query: str) -> None:
         """Open what a page address asks for: ``?scenario=NAME`` (a shipped example, or
         ``NAME.toml`` in the scenarios folder, see
-        :func:`playtest.widgets.records.find_scenario`): play on from its end;
-        ``?seed=N``: a new game of the new-game panel's table with seed N. A bad value
+        :func:`playtest.widgets.records.find_scenario`) or ``?record=DATA`` (a shared
+        position, see :func:`playtest.widgets.records.pack_record`): play on from its
+        end, paused (see :meth:`open_scenario`); ``?seed=N``: a new game of the new-game
+        panel's table with seed N. A bad value (a damaged record, another game's)
         shows the error banner and keeps the game on the table; no query does nothing.
 
         Args:
@@ -288,6 +309,8 @@ class GameApp:
             link = parse_link(query)
             if link.scenario is not None:
                 self.open_scenario(find_scenario(link.scenario), link.scenario)
+            elif link.record is not None:
+                self.open_shared(link.record)
             elif link.seed is not None:
                 seats, players, options, _ = self.new_game.config()
                 self.start(seats, players, options, link.seed)
@@ -295,13 +318,38 @@ class GameApp:
         except (PlaytestError, ValueError) as exc:
             self.banner.show(exc)
 
-    def _seat_loaded(self, match: Match, link_query: str) -> None:
-        """Put a loaded match on the table (see :meth:`load` for the seats)."""
+    def open_shared(self, data: str) -> None:
+        """Open a shared position (the ``?record=`` value of a "Share link"), paused at
+        its last move (seats as for :meth:`load`).
+
+        Raises:
+            RecordError: the value is damaged, not a record, holds an illegal move, or
+                is another game's; the game on the table is kept.
+        """
+        match = unpack_record(data)
+        if match.game.name != self.game.name:
+            raise RecordError(self._other_game(match.game.name).replace(" record,", " shared position,"))
+        about = (f"<b>Shared position</b>: move {len(match.moves)} of a {html.escape(self.game.title)} game, "
+                 f"{match.game.seats} seats")
+        self._seat_loaded(match, f"seed={match.seed}", about=about)
+
+    def continue_play(self) -> None:
+        """"Continue": let the bots play on from a paused scenario or shared position."""
+        self.paused = False
+        try:
+            self.table.run_bots()
+            self._autosave()
+        finally:
+            self.refresh()
+
+    def _seat_loaded(self, match: Match, link_query: str, about: str = "") -> None:
+        """Put a loaded match on the table (see :meth:`load` for the seats); with
+        ``about`` (HTML saying what was opened), paused at its last move."""
         seats, players, _, _ = self.new_game.config()
         if seats != match.game.seats:
             bot = next((p for p in self.default_players.values() if p != HUMAN), None) or default_bot(self.game)
             players = {s: bot for s in range(1, match.game.seats)}
-        self._seat(match, players, seed_chosen=True)
+        self._seat(match, players, seed_chosen=True, paused=bool(about), about=about)
         self.link_query = link_query
 
     def _check_game(self, text: str) -> None:
@@ -323,16 +371,21 @@ class GameApp:
         return (f"this is a {title} record, not a {here} one; open it in the {title} dashboard "
                 f"(the {here} game on the table is unchanged)")
 
-    def _seat(self, match: Match, players: Mapping[int, str], seed_chosen: bool) -> None:
+    def _seat(self, match: Match, players: Mapping[int, str], seed_chosen: bool, paused: bool = False,
+              about: str = "") -> None:
         """Put ``match`` on the table, atomically: the new table is built, its bots move
+        (unless ``paused``: they wait for :meth:`continue_play` or the player's move)
         and every component draws it; if any of that fails, the running game comes back
-        exactly as it was and the error propagates."""
+        exactly as it was and the error propagates. ``about``: HTML shown above the board
+        (what was opened), "" for none."""
         bots = {s: p for s, p in players.items() if p != HUMAN}
         table = Table(match, bots)          # raises OptionError before anything changes
         old = (self.table, self.players, self.seed_chosen, self.control, self.unlocked, self.viewer,
-               self._claim_viewer)
+               self._claim_viewer, self.paused, self.about.value)
         try:
-            table.run_bots()
+            if not paused:
+                table.run_bots()
+            self.paused, self.about.value = paused, about
             self.table, self.players, self.seed_chosen = table, dict(bots), seed_chosen
             self.autosave_path = None          # a new game gets its own file at its first save
             self.control = self.unlocked = None
@@ -340,7 +393,7 @@ class GameApp:
             self.refresh()
         except BaseException:
             (self.table, self.players, self.seed_chosen, self.control, self.unlocked, self.viewer,
-             self._claim_viewer) = old
+             self._claim_viewer, self.paused, self.about.value) = old
             if self.table is not None:
                 self.refresh()
             raise
@@ -354,6 +407,7 @@ class GameApp:
         self.banner.clear()
         try:
             self.match.play(move)
+            self.paused = False             # the player moved: the bots play on
             self.table.run_bots()
             self._autosave()
         finally:
@@ -462,13 +516,21 @@ class GameApp:
         (the timeline asks first). Bots move if it is their turn."""
         match = self.match.branch()
         table = Table(match, self.players)
-        self.table = table
+        self.table, self.paused = table, False
         self.table.run_bots()
         self._autosave()
         self.refresh()
 
     def _record(self) -> tuple[str, bool, str]:
         return self.match.to_json(), self.match.outcome() is not None, f"{self.game.name}_record.json"
+
+    def _links(self) -> list[tuple[str, str]]:
+        """The share links: this position (the record up to the shown move), and a new
+        game from the same start (the seed, or the scenario it was opened from)."""
+        start = (f"The scenario {self.link_query.partition('=')[2]}, from where it stops"
+                 if self.link_query.startswith("scenario=") else "A new game with the same seed (move 0)")
+        return [(f"This position (move {self.match.cursor}, with the moves so far)",
+                 f"record={pack_record(self.match)}"), (start, self.link_query)]
 
     def _scenario(self) -> tuple[str, str]:
         """The game on the table up to the shown move, as scenario TOML and a file name."""
@@ -533,6 +595,13 @@ class GameApp:
         self.open_box.layout.display = None if claimers else "none"
         self.log.show(match.log_for(self.viewer))
         self.timeline.show(match.cursor, len(match.moves))
+        waiting = [s for s in match.to_act() if s in self.table.bots] if self.paused and live and not over else []
+        if waiting:
+            bots = ", ".join(f"seat {s}" for s in waiting)
+            self.pause_note.value = (f"Stopped at move {len(match.moves)}. The bots ({bots}) wait: make your "
+                                     f"move, or press Continue to let them play.&nbsp;")
+        self.pause_box.layout.display = None if waiting else "none"
+        self.opened_box.layout.display = None if waiting or self.about.value else "none"
         if not over:
             self.records.reset()
         self.board.update(view, self._clickable())

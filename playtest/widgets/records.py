@@ -1,5 +1,7 @@
 """Save and load a match from the browser: the record (JSON), the game as a scenario
-(TOML, see :mod:`playtest.scenarios`), and share links (``?seed=N``, ``?scenario=NAME``).
+(TOML, see :mod:`playtest.scenarios`), and share links: ``?record=DATA`` (this position:
+the record up to the shown move, compressed into the address), ``?seed=N`` (a new game
+with that seed), ``?scenario=NAME``.
 
 The record, the scenario and the seed each rebuild every hidden card (G-3). So a
 download or share link is made only on request, only after a clear warning while the
@@ -12,15 +14,18 @@ environment variable ``QUERY_STRING`` (and the page's address as ``VOILA_REQUEST
 from __future__ import annotations
 
 import base64
+import binascii
 import html
 import os
 import re
+import zlib
 from pathlib import Path
 from typing import Callable, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 import ipywidgets as w
 
+from ..engine import Match, RecordError
 from ..scenarios import Scenario, ScenarioError, example, examples
 from .components import safe
 
@@ -32,30 +37,81 @@ of the kernel, which under ``playtest serve`` is the dashboards folder."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
+_RECORD_DATA = re.compile(r"[A-Za-z0-9_-]+")
+MAX_RECORD_BYTES = 1_000_000
+"""The most record JSON a ``?record=`` link may unpack to (a guard against a link built
+to fill the server's memory; a real record is a few kilobytes)."""
+LONG_LINK = 2000
+"""Links longer than this many characters get a note: some browsers, chat apps and mail
+programs cut them."""
+
+
 class Link(NamedTuple):
-    """What a page address asks for: ``scenario`` (a name) or ``seed`` (an int), or
-    neither (both None)."""
+    """What a page address asks for: ``scenario`` (a name), ``seed`` (an int) or
+    ``record`` (the packed record of a shared position, see :func:`pack_record`), or
+    nothing (all None)."""
 
     scenario: str | None = None
     seed: int | None = None
+    record: str | None = None
+
+
+def pack_record(match: Match) -> str:
+    """The record of ``match`` up to its cursor (the position on show: moves, seed,
+    seats, options, pinned setup), packed for a page address: compact JSON, zlib,
+    base64url without padding. :func:`unpack_record` reverses it."""
+    record = match.record().model_copy(update={"moves": [str(m) for m in match.moves[:match.cursor]]})
+    packed = base64.urlsafe_b64encode(zlib.compress(record.model_dump_json().encode(), 9))
+    return packed.decode().rstrip("=")
+
+
+def unpack_record(data: str) -> Match:
+    """The match a ``?record=`` value holds, replayed to its last move.
+
+    Raises:
+        RecordError: the value was cut short, changed or is not a playtest record, or
+            a move in it is illegal (the message says what to do).
+    """
+    damaged = ("the ?record= part of the page address is damaged (cut short or changed): "
+               "copy the whole link again, or share the game with Save record")
+    if not _RECORD_DATA.fullmatch(data or ""):
+        raise RecordError(damaged)
+    try:
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), MAX_RECORD_BYTES)
+        if inflate.unconsumed_tail or not inflate.eof:
+            raise ValueError("truncated or too large")
+        text = raw.decode("utf-8")
+    except (binascii.Error, zlib.error, ValueError):
+        raise RecordError(damaged) from None
+    return Match.from_json(text)
 
 
 def parse_link(query: str | None) -> Link:
-    """Read a page's query string, e.g. ``"seed=42"`` or ``"?scenario=stale_claim"``.
-    Other parameters (Voilà's own) are ignored.
+    """Read a page's query string, e.g. ``"seed=42"``, ``"?scenario=stale_claim"`` or
+    ``"record=eNq..."``. Other parameters (Voilà's own) are ignored. A record is only
+    checked for its characters here; :func:`unpack_record` reads it.
 
     Raises:
-        ValueError: a parameter given twice, both ``scenario`` and ``seed``, a seed that
-            is not a whole number 0 or more, or a scenario name that is not a plain file
-            name (letters, digits, ``_ . -``); the message says what is allowed.
+        ValueError: a parameter given twice, more than one of ``scenario``, ``seed`` and
+            ``record``, a seed that is not a whole number 0 or more, a scenario name that
+            is not a plain file name (letters, digits, ``_ . -``), or a record with
+            characters a packed record never has; the message says what is allowed.
     """
     params = parse_qs((query or "").lstrip("?"), keep_blank_values=True)
-    for key in ("scenario", "seed"):
+    for key in ("scenario", "seed", "record"):
         if len(params.get(key, ())) > 1:
             raise ValueError(f"the page address gives ?{key}= {len(params[key])} times; give it once")
-    scenario, seed = params.get("scenario", [None])[0], params.get("seed", [None])[0]
-    if scenario is not None and seed is not None:
-        raise ValueError("the page address gives both ?scenario= and ?seed=; give one of them")
+    scenario, seed, record = (params.get(key, [None])[0] for key in ("scenario", "seed", "record"))
+    given = [f"?{key}=" for key, value in (("scenario", scenario), ("seed", seed), ("record", record))
+             if value is not None]
+    if len(given) > 1:
+        raise ValueError(f"the page address gives {' and '.join(given)}; give one of them")
+    if record is not None:
+        if not _RECORD_DATA.fullmatch(record):
+            raise ValueError("the ?record= part of the page address is damaged (cut short or changed): "
+                             "copy the whole link again")
+        return Link(record=record)
     if seed is not None:
         if not seed.strip().isdigit():
             raise ValueError(f"?seed={seed!r} is not a seed: use a whole number 0 or more, e.g. ?seed=42")
@@ -118,8 +174,9 @@ class RecordPanel:
         report: where exceptions raised by its handlers go (e.g. ``ErrorBanner.show``).
         get_scenario: returns ``(scenario_toml: str, filename: str)``; None: no "Save
             as scenario" button.
-        get_link: returns the query that reopens this game (e.g. ``"seed=42"``, see
-            :func:`parse_link`); None: no "Share link" button.
+        get_link: returns the share links as ``[(label, query), ...]``, e.g.
+            ``[("This position (move 5)", "record=..."), ("A new game with seed 42",
+            "seed=42")]`` (see :func:`parse_link`); None: no "Share link" button.
 
     Attributes:
         save, save_scenario, share, anyway, note, link, upload: the components.
@@ -134,7 +191,7 @@ class RecordPanel:
     def __init__(self, get_record: Callable[[], tuple[str, bool, str]], on_load: Callable[[str], None],
                  report: Callable[[Exception], None] | None = None,
                  get_scenario: Callable[[], tuple[str, str]] | None = None,
-                 get_link: Callable[[], str] | None = None):
+                 get_link: Callable[[], list[tuple[str, str]]] | None = None):
         self.get_record, self.on_load = get_record, on_load
         self.get_scenario, self.get_link = get_scenario, get_link
         self.asked: str | None = None
@@ -174,9 +231,14 @@ class RecordPanel:
     def _link(self) -> None:
         what = self.asked or "record"
         if what == "link":
-            url = share_url(self.get_link())
-            self.link.value = (f"<a class='pt-share' href='{html.escape(url)}' target='_blank' "
-                               f"title='Opens this game from its start'>{html.escape(url)}</a>")
+            rows = []
+            for label, query in self.get_link():
+                url = share_url(query)
+                size = (f" <i>({len(url):,} characters: some browsers, chat and mail programs cut links "
+                        f"this long; Save record is safer)</i>" if len(url) > LONG_LINK else "")
+                rows.append(f"<div><b>{html.escape(label)}</b>: <a class='pt-share' href='{html.escape(url)}' "
+                            f"target='_blank' style='word-break: break-all' title='{html.escape(label)}'>{html.escape(url)}</a>{size}</div>")
+            self.link.value = "".join(rows)
         else:
             if what == "scenario":
                 text, filename = self.get_scenario()
