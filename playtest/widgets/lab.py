@@ -185,6 +185,7 @@ class BalanceLab:
                         w.HBox([self.run_button, self.cancel_button, self.progress])])
         results = w.VBox([self.status, self.download, self.tables["compare"], self.tables["metrics"],
                           self.tables["seats"], self.tables["bots"], self.plots, self.tables["cards"]])
+        results.add_class("pt-lab-results")
         self.widget = w.VBox([style_widget(), w.HTML(LAB_STYLE), self.banner.widget, setup, results])
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-lab")
