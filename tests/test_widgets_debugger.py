@@ -469,9 +469,13 @@ def test_debugger_opens_a_scenario_from_the_address(tmp_path, monkeypatch):
     debugger = ScenarioDebugger(click_guard=0)
     debugger.open_link("scenario=shared")
     assert debugger.scenario is not None and debugger.source == "shared" and not debugger.banner.message
-    for bad in ("scenario=missing", "seed=5", "seed=x"):
+    for bad in ("scenario=missing", "seed=5", "seed=x", "record=eNqx"):
         debugger.open_link(bad)
         assert debugger.banner.message and debugger.source == "shared"
+    match = bot_match("chore_race", 3, 4, 6)
+    debugger.open_link(f"record={pack_record(match)}")       # a game dashboard's shared position
+    debugger.last.click()
+    assert not debugger.banner.message and debugger.match.fingerprint() == match.fingerprint()
 
 
 def test_game_dashboard_opens_a_seed_and_a_scenario_from_the_address(tmp_path, monkeypatch):

@@ -38,7 +38,7 @@ from . import moves as move_controls
 from .app import GameBoard
 from .components import ErrorBanner, LogView, safe, style_widget
 from .moves import MoveBuilder
-from .records import find_scenario, parse_link
+from .records import find_scenario, parse_link, unpack_record
 
 SPECTATOR_LABEL = "Spectator"
 
@@ -353,8 +353,10 @@ class ScenarioDebugger:
     def open_link(self, query: str) -> None:
         """Open what a page address asks for: ``?scenario=NAME`` (a shipped example or
         ``NAME.toml`` in the scenarios folder, see
-        :func:`playtest.widgets.records.find_scenario`). A bad value shows the error
-        banner and leaves the debugger as it was; no query does nothing.
+        :func:`playtest.widgets.records.find_scenario`) or ``?record=DATA`` (a game
+        dashboard's shared position, see :func:`playtest.widgets.records.pack_record`).
+        A bad value shows the error banner and leaves the debugger as it was; no query
+        does nothing.
 
         Args:
             query: the page's query string (Voilà passes it as ``QUERY_STRING``).
@@ -366,6 +368,10 @@ class ScenarioDebugger:
                                  "open a game dashboard with ?seed=N to play that seed")
             if link.scenario is not None:
                 self.open(_readable_part(lambda: find_scenario(link.scenario)), link.scenario)
+            elif link.record is not None:        # a game dashboard's shared position
+                match = unpack_record(link.record)
+                self.open(Scenario.from_match(match, title=f"Shared position (move {len(match.moves)})",
+                                              expect_final=False), "shared_position")
         except (PlaytestError, ValueError) as exc:
             self.banner.show(exc)
 
