@@ -101,7 +101,7 @@ def test_a_second_run_is_refused_and_cancel_stops_a_long_run_early():
     assert lab.wait(60)
     played = len(lab.result["rows"])
     assert 0 < played < MAX_GAMES and lab.progress.bar_style == "warning"
-    assert f"Cancelled after {played} games" in lab.status.value
+    assert f"Cancelled after {played:,} game" in lab.status.value
     assert not lab.run_button.disabled and lab.cancel_button.disabled
 
 
@@ -179,3 +179,8 @@ def test_a_preset_is_taken_in_any_case_and_an_unknown_one_lists_the_presets():
         BalanceLab("chore_race", preset="74")
     with pytest.raises(OptionError, match="presets: 'Quick Game'"):
         lab.variant_b.use_preset("74")
+
+
+def test_one_game_is_counted_as_one_game_not_one_games():
+    from playtest.widgets.lab import _games
+    assert _games(1) == "1 game" and _games(2) == "2 games" and _games(10_000) == "10,000 games"

@@ -273,7 +273,7 @@ class BalanceLab:
         self.banner.clear()
         total = plan["games"] * len(plan["variants"])
         self.progress.max, self.progress.value, self.progress.bar_style = total, 0, ""
-        self.status.value = f"Playing {total} games…"
+        self.status.value = f"Playing {_games(total)}…"
         self._cancel = threading.Event()
         self._set_running(True)
         self._thread = threading.Thread(target=self._work, args=(plan,), daemon=True, name="balance-lab")
@@ -378,8 +378,12 @@ class BalanceLab:
         self.result = {"rows": rows, **tables}
         self.progress.value = played
         self.progress.bar_style = "warning" if cancelled else "success"
-        self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {played} games in "
+        self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {_games(played)} in "
                              f"{tqdm.format_interval(seconds)}.")
+
+
+def _games(n: int) -> str:
+    return f"{n:,} game{'' if n == 1 else 's'}"
 
 
 def _range(field) -> str:
@@ -424,7 +428,7 @@ def csv_link(rows, filename: str) -> str:
     data = base64.b64encode(rows.to_csv(index=False).encode()).decode()
     name = html.escape(filename)
     return (f"<a class='pt-download' download='{name}' href='data:text/csv;base64,{data}' "
-            f"title='One row per game'>⬇ Download CSV ({len(rows)} games)</a>")
+            f"title='One row per game'>⬇ Download CSV ({_games(len(rows))})</a>")
 
 
 def make_lab(**kwargs) -> BalanceLab:
