@@ -39,6 +39,14 @@ def test_debugger_steps_rewinds_branches_and_exports():
         app.get_by_role("button", name="◀ Back").click()
         page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 1 of')")
 
+        # "why not?" answers on Enter, under its box
+        why = app.get_by_placeholder("a move, e.g. 1 claim 0 2 5")
+        why.fill("garbage")
+        why.press("Enter")
+        page.wait_for_function("() => document.querySelector('.pt-debugger .pt-why').innerText.includes('Not a move here')",
+                               timeout=30_000)
+        assert not page.locator(".pt-error").is_visible()
+
         # jump to the first move where the seat to act had another choice, and branch there
         step, seat, other = next((k, seat, str(m)) for k in range(1, total)
                                  for seat in [scenario.to_match(upto=k).to_act()[0]]
@@ -82,14 +90,22 @@ def test_game_dashboard_opens_the_seed_in_its_address():
         page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
         page.get_by_role("button", name="Share link").click()
         page.get_by_role("button", name="Show it anyway").click()
-        link = page.locator("a.pt-share")
+        link = page.locator("a.pt-share[title^='A new game with the same seed']")
         assert link.inner_text(timeout=20_000).endswith(f"/voila/render/lazy_sunday.ipynb?seed={seed}")
+        position = page.locator("a.pt-share[title^='This position']").get_attribute("href")
+        assert "/voila/render/lazy_sunday.ipynb?record=" in position
         page.get_by_role("button", name="Save record").click()
         page.get_by_role("button", name="Show it anyway").click()
         href = page.locator("a.pt-download").get_attribute("href", timeout=20_000)
         record = json.loads(base64.b64decode(href.split(",", 1)[1]).decode())
         assert record["seed"] == seed
         assert not errors, errors
+
+        # the position link opens that game, saying what it is
+        page.goto(position, timeout=120_000)
+        page.wait_for_selector(".pt-table", timeout=120_000)
+        assert "Shared position" in page.locator(".pt-opened").inner_text(timeout=20_000)
+        assert not page.locator(".pt-error").is_visible()
 
         # a bad seed: a clear banner, and a game all the same
         page.goto(f"{base}/voila/render/lazy_sunday.ipynb?seed=abc", timeout=120_000)
