@@ -26,7 +26,6 @@ import html
 import importlib
 import json
 import time
-from pathlib import Path
 from typing import Any, Callable
 
 import ipywidgets as w
