@@ -16,6 +16,7 @@ from .errors import OptionError
 from .game import Game
 
 _registered: dict[str, type[Game]] = {}
+_loaded: dict[str, type[Game]] = {}  # entry points already loaded: every new match asks
 
 
 @cache
@@ -46,12 +47,15 @@ def get_game(name: str | type[Game]) -> type[Game]:
         return name
     if name in _registered:
         return _registered[name]
+    if name in _loaded:
+        return _loaded[name]
     if name not in _entry_points():
         raise OptionError(f"unknown game {name!r}; games: {', '.join(game_names()) or 'none'}")
     try:
-        return _entry_points()[name].load()
+        game = _loaded[name] = _entry_points()[name].load()
     except Exception as exc:  # a broken plugin must not take the other games down
         raise OptionError(f"game {name!r} failed to load: {type(exc).__name__}: {exc}") from exc
+    return game
 
 
 def games() -> dict[str, type[Game]]:
