@@ -157,7 +157,10 @@ class Match:
         self._seat(seat)
         if not self.at_end or not self.game.OPEN_MOVES:
             return []
-        return self.game.open_moves(self.state, seat)
+        moves = self._open.get(seat)
+        if moves is None:
+            moves = self._open[seat] = self.game.open_moves(self.state, seat)
+        return moves
 
     def view(self, seat: int | None) -> dict:
         """What ``seat`` may know (None: the public spectator view).
@@ -214,10 +217,12 @@ class Match:
         seat = move.seat
         if type(seat) is not int or not 0 <= seat < self.game.seats:
             raise IllegalMove(move, "G-1", f"seats are numbered 0..{self.game.seats - 1}")
-        # a move among the seat's decision moves is legal (they are legal moves by the
-        # contract); anything else goes through the game's full check, open moves included
+        # a move among the seat's decision moves, or its open moves listed for this same
+        # position, is legal (both are legal moves by the contract); anything else goes
+        # through the game's full check
         legal = self._decision.get(seat)
-        if move not in (self.decision_moves(seat) if legal is None else legal):
+        if move not in (self.decision_moves(seat) if legal is None else legal) and move not in self._open.get(
+                seat, ()):
             self.game.check(self.state, move, self.legal_moves(seat))
         self.moves.append(move)
         return self._apply(move)
@@ -229,6 +234,8 @@ class Match:
             self._legal = {}
         if self._decision:
             self._decision = {}
+        if self._open:
+            self._open = {}
         if self.keep_log:
             self.log.extend((self._applied, e) for e in events)
         return events
@@ -240,6 +247,7 @@ class Match:
         self._applied = 0
         self._legal: dict[int, list[Move]] = {}     # seat -> legal moves, until the next move
         self._decision: dict[int, list[Move]] = {}  # seat -> decision moves, likewise
+        self._open: dict[int, list[Move]] = {}      # seat -> open moves, likewise
         self.log: list[tuple[int, Event]] = []
         if self.keep_log:
             self.log.extend((0, e) for e in getattr(self.state, "setup_events", ()))
