@@ -72,6 +72,9 @@ from playtest.engine import BaseOptions, Event, Game, Move, Outcome, RandomBot
 
 from .bots import HeuristicBot
 
+_new = tuple.__new__  # Move(...) without the NamedTuple's Python-level __new__: move lists are the hot path
+_END = (Move(0, "end"), Move(1, "end"))  # the one move of a seat out of actions, per seat
+
 CARDS_FILE = Path(__file__).with_name("cards.toml")
 MAX_PATIENCE = 25
 HAND_SIZE = 5
@@ -375,39 +378,40 @@ class NightShift(Game):
         settles, then ``end``; each card name once."""
         if s.result or seat != s.turn:
             return []
+        if not s.actions[seat]:
+            return [_END[seat]]
         moves = []
         effort = s.effort[seat]
-        if s.actions[seat]:
-            cards = self.cards
-            free = self.options.play_cost == "free"
-            seen = set()
-            for cid in s.hands[seat]:
-                c = cards[cid]
-                if c.name not in seen:
-                    seen.add(c.name)
-                    if free or (c.cost or 0) <= effort:
-                        moves.append(Move(seat, "play", (c.name,)))
-            seen = set()
-            for cid in s.row:
-                c = cards[cid]
-                if c.name not in seen:
-                    seen.add(c.name)
-                    if (c.cost or 0) <= effort:
-                        moves.append(Move(seat, "buy", (c.name,)))
-            if s.naps:
-                c = cards[s.naps[-1]]
+        cards = self.cards
+        free = self.options.play_cost == "free"
+        seen = set()
+        for cid in s.hands[seat]:
+            c = cards[cid]
+            if c.name not in seen:
+                seen.add(c.name)
+                if free or (c.cost or 0) <= effort:
+                    moves.append(_new(Move, (seat, "play", (c.name,))))
+        seen = set()
+        for cid in s.row:
+            c = cards[cid]
+            if c.name not in seen:
+                seen.add(c.name)
                 if (c.cost or 0) <= effort:
-                    moves.append(Move(seat, "buy", (c.name,)))
-            other = s.shifts[1 - seat]
-            if effort >= 1 and not any(cards[c].structure for c in other):
-                moves.append(Move(seat, "tidy"))
-            seen = set()
-            for cid in other:
-                c = cards[cid]
-                if c.structure and c.name not in seen and effort >= 1 and s.health[cid] <= effort:
-                    seen.add(c.name)
-                    moves.append(Move(seat, "settle", (c.name,)))
-        moves.append(Move(seat, "end"))
+                    moves.append(_new(Move, (seat, "buy", (c.name,))))
+        if s.naps:
+            c = cards[s.naps[-1]]
+            if (c.cost or 0) <= effort:
+                moves.append(_new(Move, (seat, "buy", (c.name,))))
+        other = s.shifts[1 - seat]
+        if effort >= 1 and not any(cards[c].structure for c in other):
+            moves.append(_new(Move, (seat, "tidy", ())))
+        seen = set()
+        for cid in other:
+            c = cards[cid]
+            if c.structure and c.name not in seen and effort >= 1 and s.health[cid] <= effort:
+                seen.add(c.name)
+                moves.append(_new(Move, (seat, "settle", (c.name,))))
+        moves.append(_END[seat])
         return moves
 
     def explain(self, s, move: Move) -> tuple[str, str]:
@@ -531,6 +535,10 @@ class NightShift(Game):
         is on and the deck is empty); appends one event to ``events`` (when the game keeps
         a log), its private text naming the cards."""
         deck, hand, drawn, shuffled = s.decks[seat], s.hands[seat], [], ""
+        if 0 < n <= len(deck):  # the usual case: n cards off the top, as n single draws would take them
+            drawn = deck[:-n - 1:-1]
+            del deck[-n:]
+            n = 0
         for _ in range(n):
             if not deck and self.options.reshuffle and s.baskets[seat]:
                 deck.extend(s.baskets[seat])
@@ -565,13 +573,16 @@ class NightShift(Game):
 
     def _end_shift(self, s, seat: int) -> list[Event]:
         """Lights Out, then NS-10's end-of-Shift endings, then the next Shift."""
-        hand, shift = s.hands[seat], s.shifts[seat]
-        kept = [c for c in shift if self.cards[c].structure]
-        out = len(hand) + len(shift) - len(kept)
-        s.baskets[seat].extend(hand)
-        s.baskets[seat].extend(c for c in shift if not self.cards[c].structure)
+        hand, shift, basket = s.hands[seat], s.shifts[seat], s.baskets[seat]
+        out = len(hand)
+        basket.extend(hand)
         hand.clear()
-        s.shifts[seat] = kept
+        if shift:  # structures stay in the Current Shift, the rest goes out
+            cards = self.cards
+            kept = [c for c in shift if cards[c].structure]
+            out += len(shift) - len(kept)
+            basket.extend(c for c in shift if not cards[c].structure)
+            s.shifts[seat] = kept
         events = [Event(f"Seat {seat} ends Shift {s.shift}. Lights Out: {_cards(out)} to the Laundry Basket.")
                   ] if self.keep_log else []
         self._draw(s, seat, HAND_SIZE, events)
