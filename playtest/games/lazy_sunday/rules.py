@@ -156,6 +156,19 @@ class State:
         return [{c for c, mask in enumerate(self.known) if mask >> s & 1} for s in range(len(self.lists))]
 
 
+# --- move lists that depend only on a seat and a list length (moves are immutable values) --
+@cache
+def _peeks(seat: int, k: int) -> tuple[Move, ...]:
+    """The peek moves of ``seat`` with a list of ``k`` cards (LS-3): positions a < b."""
+    return tuple(Move(seat, "peek", (a, b)) for a in range(k) for b in range(a + 1, k))
+
+
+@cache
+def _positions(seat: int, kind: str, k: int) -> tuple[Move, ...]:
+    """``take`` or ``keep`` at each of ``k`` positions, or its empty-list form (LS-4)."""
+    return tuple(Move(seat, kind, (p,)) for p in range(k)) if k else (Move(seat, kind),)
+
+
 # --- the game ---------------------------------------------------------------------------
 _CLAIM_PHASES = ("turn", "drawn")       # LS-5: never in setup, action resolution or a give
 _REVEAL_PHASES = ("round_over", "over")  # LS-7: lists are revealed once the round is scored
@@ -311,26 +324,23 @@ class LazySunday(Game):
         return moves
 
     def _moves_peek(self, s, seat):
-        k = len(s.lists[seat])
-        return [_new(Move, (seat, "peek", (a, b))) for a in range(k) for b in range(a + 1, k)]
+        return list(_peeks(seat, len(s.lists[seat])))
 
     def _moves_look(self, s, seat):
         done = [Move(seat, "done")]
         return done + [Move(seat, "swap")] if self._can_swap(s) else done
 
     def _moves_turn(self, s, seat):
-        moves = [Move(seat, "draw")] if self._can_draw(s) else []
+        moves = [_new(Move, (seat, "draw", ()))] if self._can_draw(s) else []
         if s.done:
-            k = len(s.lists[seat])
-            moves += [_new(Move, (seat, "take", (p,))) for p in range(k)] if k else [Move(seat, "take")]
+            moves += _positions(seat, "take", len(s.lists[seat]))
         if s.caller is None:
-            moves.append(Move(seat, "notme"))
+            moves.append(_new(Move, (seat, "notme", ())))
         return moves or [Move(seat, "pass")]
 
     def _moves_drawn(self, s, seat):
-        k = len(s.lists[seat])
-        moves = [_new(Move, (seat, "keep", (p,))) for p in range(k)] if k else [Move(seat, "keep")]
-        moves.append(Move(seat, "discard"))
+        moves = list(_positions(seat, "keep", len(s.lists[seat])))
+        moves.append(_new(Move, (seat, "discard", ())))
         action = self.cards.actions[s.drawn]
         if action:
             moves += [_new(Move, (seat, action, args)) for args in self._targets(s, seat, action)]
