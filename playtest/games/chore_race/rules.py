@@ -104,6 +104,7 @@ from __future__ import annotations
 
 import itertools
 import tomllib
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -288,6 +289,24 @@ class ChoreRaceState:
         return {k: v for k, v in self.__dict__.items() if k not in ("rng", "setup_events")}
 
 
+# --- move lists that depend only on small values (moves are immutable, so they are shared) --
+@cache
+def _at_positions(seat: int, kind: str, k: int) -> tuple[Move, ...]:
+    """``kind`` on each of ``k`` own positions (Done, Finally!, I'll Do It Later)."""
+    return tuple(Move(seat, kind, (p,)) for p in range(k))
+
+
+@cache
+def _discards(seat: int, slot: str, held: tuple[str, ...]) -> tuple[Move, ...]:
+    """Discarding each held action key through ``slot`` ("progress" or "action")."""
+    return tuple(Move(seat, "discard", (slot, key)) for key in held)
+
+
+@cache
+def _others(seats: int, seat: int) -> tuple[int, ...]:
+    return tuple(o for o in range(seats) if o != seat)
+
+
 # --- the game ---------------------------------------------------------------------------
 class ChoreRace(Game):
     """Chore Race for 2-6 seats. See the module docstring for moves and views.
@@ -463,35 +482,35 @@ class ChoreRace(Game):
         hand = s.hands[seat]
         akey = self.akey
         kinds = {akey[c] for c in hand}
-        held = [k for k in ACTION_KEYS if k in kinds]          # fixed order, never set order
+        held = tuple(k for k in ACTION_KEYS if k in kinds)          # fixed order, never set order
         own = s.tableaus[seat]
         own_pos = range(len(own))
         moves = []
         if not s.slots[0]:
             for key in ("done", "finally"):
-                if key in held:
-                    moves += [_new(Move, (seat, key, (p,))) for p in own_pos]
-            moves += [_new(Move, (seat, "discard", ("progress", k))) for k in held]
+                if key in kinds:
+                    moves += _at_positions(seat, key, len(own))
+            moves += _discards(seat, "progress", held)
         if not s.slots[1]:
-            opponents = [o for o in range(self.seats) if o != seat]
+            opponents = _others(self.seats, seat)
             open_ = [o for o in opponents if not s.protected[o]]            # CR-16
-            if "inspection" in held:
+            if "inspection" in kinds:
                 moves += [_new(Move, (seat, "inspection", (o, q))) for o in open_
                           for q, e in enumerate(s.tableaus[o]) if e[1] > 0]  # CR-13
             if own:
-                if "delegate" in held:
+                if "delegate" in kinds:
                     moves += [_new(Move, (seat, "delegate", (o,))) for o in open_ if not self._has(s, o, "no_delegate")]
-                if "teamwork" in held:
+                if "teamwork" in kinds:
                     moves += [_new(Move, (seat, "teamwork", (o,))) for o in opponents]
-            if "swap" in held:
+            if "swap" in kinds:
                 mine = [p for p in own_pos if own[p][1] > 0] if self.options.chore_swap_needs_progress else own_pos
                 moves += [_new(Move, (seat, "swap", (p, o, q))) for p in mine for o in open_
                           for q in range(len(s.tableaus[o]))]
-            if "meeting" in held:
+            if "meeting" in kinds:
                 moves.append(_new(Move, (seat, "meeting", ())))
-            if "later" in held:
-                moves += [_new(Move, (seat, "later", (p,))) for p in own_pos]
-            moves += [_new(Move, (seat, "discard", ("action", k))) for k in held]
+            if "later" in kinds:
+                moves += _at_positions(seat, "later", len(own))
+            moves += _discards(seat, "action", held)
         moves.append(_new(Move, (seat, "end", ())))
         return moves
 
