@@ -142,7 +142,7 @@ class Match:
         legal = self._decision.get(seat) if type(seat) is int else None
         if legal is None:
             self._seat(seat)
-            if not self.at_end:
+            if self._applied != len(self.moves):  # rewound (at_end, inlined: once per move)
                 return []
             legal = self._decision[seat] = self.game.decision_moves(self.state, seat)
         return legal
