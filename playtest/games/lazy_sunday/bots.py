@@ -85,10 +85,9 @@ class HeuristicBot(Bot):
         return legal[0]  # peek (any two are unknown alike), deal: no need to read the memory
 
     def _turn(self, view, me, memory, by_kind):
-        others = [self._estimate(memory, t) for t in range(view["seats"]) if t != me]
         mine = self._estimate(memory, me)
-        unknown = memory[me].count(None)
-        if "notme" in by_kind and (mine <= 2 or (unknown <= 1 and mine + CALL_MARGIN <= min(others))):
+        if "notme" in by_kind and (mine <= 2 or (memory[me].count(None) <= 1 and mine + CALL_MARGIN <= min(
+                self._estimate(memory, t) for t in range(view["seats"]) if t != me))):  # rivals only when it matters
             return by_kind["notme"][0]
         top = view["done"]["top"]
         if top and memory[me] and "take" in by_kind:
