@@ -160,3 +160,32 @@ def test_lazy_sunday_bot_glance_agrees_with_the_bot_view_whichever_key_is_read_f
                 view = LazyView(lambda: game.bot_view(state, seat), [], lambda: game.bot_glance(state, seat))
                 assert view[first] == full[first]
                 assert dict(view) == full and len(view) == len(full) and set(view) == set(full)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 54, 55, 64, 65, 200])
+def test_the_engine_shuffle_draws_exactly_as_random_shuffle(size):
+    import random
+
+    from playtest.engine.rng import shuffle
+
+    for seed in range(50):
+        theirs, ours = list(range(size)), list(range(size))
+        their_rng, our_rng = random.Random(seed), random.Random(seed)
+        their_rng.shuffle(theirs)
+        shuffle(our_rng, ours)
+        assert ours == theirs
+        assert our_rng.getstate() == their_rng.getstate()  # the stream goes on alike (G-3)
+
+
+def test_the_engine_shuffle_leaves_a_random_subclass_to_its_own_shuffle():
+    import random
+
+    from playtest.engine.rng import shuffle
+
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+
+    cards = [1, 2, 3]
+    shuffle(Reversing(0), cards)
+    assert cards == [3, 2, 1]

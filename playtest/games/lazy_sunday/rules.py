@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from playtest.engine import BaseOptions, Event, Game, Move, Outcome, PlaytestError, RandomBot
+from playtest.engine.rng import shuffle
 
 from .bots import HeuristicBot
 
@@ -246,10 +247,13 @@ class LazySunday(Game):
     def _deal(self, s: State) -> list[Event]:
         """Shuffle all cards, deal 6 to each list, flip one onto DONE; memory is reset (LS-3, LS-11)."""
         n = self.seats
-        s.deck = list(range(len(self.cards.names)))
-        s.rng.shuffle(s.deck)
-        s.lists = [[s.deck.pop() for _ in range(LIST_SIZE)] for _ in range(n)]
-        s.done = [s.deck.pop()]
+        s.deck = deck = list(range(len(self.cards.names)))
+        shuffle(s.rng, deck)
+        s.lists = []
+        for _ in range(n):  # dealt off the top (the end) one by one: the top card is position 0
+            s.lists.append(deck[:-LIST_SIZE - 1:-1])
+            del deck[-LIST_SIZE:]
+        s.done = [deck.pop()]
         s.serial = 1
         s.known = [0] * len(self.cards.names)
         s.known[s.done[0]] = self.everyone
@@ -408,7 +412,7 @@ class LazySunday(Game):
                 return None
             s.deck = s.done[:-1]
             del s.done[:-1]
-            s.rng.shuffle(s.deck)
+            shuffle(s.rng, s.deck)
             for card in s.deck:
                 s.known[card] = 0
             events.append(Event(f"The deck ran out: the DONE pile under its top is shuffled into a new deck "
