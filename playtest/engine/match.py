@@ -141,7 +141,8 @@ class Match:
         """
         legal = self._decision.get(seat) if type(seat) is int else None
         if legal is None:
-            self._seat(seat)
+            if type(seat) is not int or not 0 <= seat < self.game.seats:
+                self._seat(seat)  # raises, naming the seats (inlined: once per move)
             if self._applied != len(self.moves):  # rewound (at_end, inlined: once per move)
                 return []
             legal = self._decision[seat] = self.game.decision_moves(self.state, seat)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -170,6 +170,55 @@ def _positions(seat: int, kind: str, k: int) -> tuple[Move, ...]:
     return tuple(Move(seat, kind, (p,)) for p in range(k)) if k else (Move(seat, kind),)
 
 
+@cache
+def _look_moves(seat: int, can_swap: bool) -> tuple[Move, ...]:
+    """Done looking, and the swap only Not My Job allows (LS-2, LS-3)."""
+    return (Move(seat, "done"), Move(seat, "swap")) if can_swap else (Move(seat, "done"),)
+
+
+@cache
+def _turn_moves(seat: int, can_draw: bool, takes: int | None, can_call: bool) -> tuple[Move, ...]:
+    """A turn's moves (LS-4, LS-6, LS-7): draw if something can be drawn, take into each
+    of ``takes`` positions while DONE has a card (None: it has none), NOT ME! while
+    nobody has called; pass when none of these is possible."""
+    moves = (Move(seat, "draw"),) if can_draw else ()
+    if takes is not None:
+        moves += _positions(seat, "take", takes)
+    if can_call:
+        moves += (Move(seat, "notme"),)
+    return moves or (Move(seat, "pass"),)
+
+
+@cache
+def _keep_or_discard(seat: int, k: int) -> tuple[Move, ...]:
+    """A drawn card's keep moves into a list of ``k`` cards, then its discard (LS-4)."""
+    return (*_positions(seat, "keep", k), Move(seat, "discard"))
+
+
+@lru_cache(maxsize=4096)
+def _burns(seat: int, action: str, caller: int | None, sizes: tuple[int, ...], can_draw: bool) -> tuple[Move, ...]:
+    """The legal burns of ``action`` by ``seat`` (LS-2, LS-8) when the lists have
+    ``sizes`` cards, ``caller`` called NOT ME! (its list is locked, LS-7) and
+    ``can_draw`` says whether the deck or DONE has a card (Landlord's Notice)."""
+    own = range(sizes[seat])
+    others = [t for t in range(len(sizes)) if t != seat and t != caller]
+    if action == "busy":
+        targets = [()]
+    elif action in ("double_check", "knock_out"):
+        targets = [(p,) for p in own]
+    elif action == "nosy":
+        targets = [(t, p) for t in others for p in range(sizes[t])]
+    elif action == "trade":
+        targets = [(p, t, q) for p in own for t in others for q in range(sizes[t])]
+    elif action == "landlord":
+        # after this card lands on DONE, a non-empty DONE can always refill the deck (LS-6)
+        targets = [(t,) for t in range(len(sizes)) if t != caller] if can_draw else []
+    else:  # switcheroo, not_my_job: two other players, the lower seat first
+        targets = [(t, p, u, q) for i, t in enumerate(others) for u in others[i + 1:]
+                   for p in range(sizes[t]) for q in range(sizes[u])]
+    return tuple(Move(seat, action, args) for args in targets)
+
+
 # --- the game ---------------------------------------------------------------------------
 _CLAIM_PHASES = ("turn", "drawn")       # LS-5: never in setup, action resolution or a give
 _REVEAL_PHASES = ("round_over", "over")  # LS-7: lists are revealed once the round is scored
@@ -232,6 +281,10 @@ class LazySunday(Game):
             raise DeckError(f"{CARDS_FILE}: {len(self.cards.names)} cards cannot deal {LIST_SIZE} to each of "
                             f"{seats} seats plus the first DONE card (LS-3)")
         self.everyone = (1 << seats) - 1
+        cls = type(self)
+        if "_DISPATCH" not in cls.__dict__:  # phase -> its move lister, kind -> its applier (a subclass's own)
+            cls._DISPATCH = ({phase: getattr(cls, "_moves_" + phase) for phase in _PHASE_KINDS},
+                             {kind: getattr(cls, "_do_" + kind) for kind in cls.MOVE_ARGS})
 
     # --- setup (LS-3) ---------------------------------------------------------------
     def new_state(self, rng):
@@ -313,7 +366,7 @@ class LazySunday(Game):
         """The moves of ``seat``'s pending decision (empty unless it is the actor)."""
         if seat != s.actor or s.phase == "over":
             return []
-        return getattr(self, "_moves_" + s.phase)(s, seat)
+        return self._DISPATCH[0][s.phase](self, s, seat)
 
     def open_moves(self, s, seat):
         """``seat``'s claims on the current DONE top (LS-5): one per card it may claim."""
@@ -331,23 +384,18 @@ class LazySunday(Game):
         return list(_peeks(seat, len(s.lists[seat])))
 
     def _moves_look(self, s, seat):
-        done = [Move(seat, "done")]
-        return done + [Move(seat, "swap")] if self._can_swap(s) else done
+        return list(_look_moves(seat, self._can_swap(s)))
 
     def _moves_turn(self, s, seat):
-        moves = [_new(Move, (seat, "draw", ()))] if self._can_draw(s) else []
-        if s.done:
-            moves += _positions(seat, "take", len(s.lists[seat]))
-        if s.caller is None:
-            moves.append(_new(Move, (seat, "notme", ())))
-        return moves or [Move(seat, "pass")]
+        done = s.done  # something can be drawn, counting the LS-6 reshuffle of DONE under its top
+        return list(_turn_moves(seat, bool(s.deck) or len(done) > 1, len(s.lists[seat]) if done else None,
+                                s.caller is None))
 
     def _moves_drawn(self, s, seat):
-        moves = list(_positions(seat, "keep", len(s.lists[seat])))
-        moves.append(_new(Move, (seat, "discard", ())))
+        moves = list(_keep_or_discard(seat, len(s.lists[seat])))
         action = self.cards.actions[s.drawn]
         if action:
-            moves += [_new(Move, (seat, action, args)) for args in self._targets(s, seat, action)]
+            moves += _burns(seat, action, s.caller, tuple(map(len, s.lists)), bool(s.deck or s.done))
         return moves
 
     def _moves_give(self, s, seat):
@@ -355,25 +403,6 @@ class LazySunday(Game):
 
     def _moves_round_over(self, s, seat):
         return [Move(seat, "deal")]
-
-    def _targets(self, s, seat, action) -> list[tuple]:
-        """Argument tuples of the legal burns of ``action`` by ``seat`` (LS-2, LS-8)."""
-        lists = s.lists
-        own = range(len(lists[seat]))
-        others = [t for t in range(self.seats) if t != seat and t != s.caller]  # LS-7: caller locked
-        if action == "busy":
-            return [()]
-        if action in ("double_check", "knock_out"):
-            return [(p,) for p in own]
-        if action == "nosy":
-            return [(t, p) for t in others for p in range(len(lists[t]))]
-        if action == "trade":
-            return [(p, t, q) for p in own for t in others for q in range(len(lists[t]))]
-        if action == "landlord":
-            # after this card lands on DONE, a non-empty DONE can always refill the deck (LS-6)
-            return [(t,) for t in range(self.seats) if t != s.caller] if s.deck or s.done else []
-        return [(t, p, u, q) for i, t in enumerate(others) for u in others[i + 1:]  # switcheroo, not_my_job
-                for p in range(len(lists[t])) for q in range(len(lists[u]))]
 
     def is_legal(self, s, move, legal):
         """``move in legal``, plus late claims (LS-5): while claims are open, a claim naming
@@ -391,14 +420,10 @@ class LazySunday(Game):
     def apply(self, s, move):
         """Apply a legal ``move``; returns its log events (public text never names a
         face-down card, not even to the seat that saw it: LS-11, memory is the game)."""
-        return getattr(self, "_do_" + move.kind)(s, move.seat, *move.args)
+        return self._DISPATCH[1][move.kind](self, s, move.seat, *move.args)
 
     def _label(self, card: int) -> str:
         return f"{self.cards.names[card]} ({self.cards.efforts[card]})"
-
-    def _can_draw(self, s) -> bool:
-        """Something can be drawn, counting the LS-6 reshuffle of DONE under its top."""
-        return bool(s.deck) or len(s.done) > 1
 
     def _can_swap(self, s) -> bool:
         # only Not My Job looks at two cards during a turn (setup peeks have turn None)
