@@ -111,6 +111,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from playtest.engine import BaseOptions, Event, Game, Move, OptionError, Outcome, RandomBot
+from playtest.engine.rng import shuffle
 from playtest.engine.errors import PlaytestError
 
 _new = tuple.__new__  # Move(...) without the NamedTuple's Python-level __new__: move lists are the hot path
@@ -297,9 +298,10 @@ def _at_positions(seat: int, kind: str, k: int) -> tuple[Move, ...]:
 
 
 @cache
-def _discards(seat: int, slot: str, held: tuple[str, ...]) -> tuple[Move, ...]:
-    """Discarding each held action key through ``slot`` ("progress" or "action")."""
-    return tuple(Move(seat, "discard", (slot, key)) for key in held)
+def _discards(seat: int, slot: str, held: frozenset[str]) -> tuple[Move, ...]:
+    """Discarding each ``held`` action key through ``slot`` ("progress" or "action"), in
+    ACTION_KEYS order (never set order, so random bots replay identically anywhere)."""
+    return tuple(Move(seat, "discard", (slot, key)) for key in ACTION_KEYS if key in held)
 
 
 @cache
@@ -376,9 +378,9 @@ class ChoreRace(Game):
         s = ChoreRaceState(rng, self.seats)
         first = self.first_seat(rng)
         s.deck = list(range(len(self.akey)))
-        rng.shuffle(s.deck)
+        shuffle(rng, s.deck)
         s.chore_deck = list(range(len(self.chores)))
-        rng.shuffle(s.chore_deck)
+        shuffle(rng, s.chore_deck)
         for seat in range(self.seats):
             s.tableaus[seat] = [[s.chore_deck.pop(), 0, [], False] for _ in range(self.options.tableau_size)]
         for seat in range(self.seats):
@@ -479,10 +481,7 @@ class ChoreRace(Game):
         return []
 
     def _play_moves(self, s, seat):
-        hand = s.hands[seat]
-        akey = self.akey
-        kinds = {akey[c] for c in hand}
-        held = tuple(k for k in ACTION_KEYS if k in kinds)          # fixed order, never set order
+        kinds = frozenset(map(self.akey.__getitem__, s.hands[seat]))
         own = s.tableaus[seat]
         own_pos = range(len(own))
         moves = []
@@ -490,7 +489,7 @@ class ChoreRace(Game):
             for key in ("done", "finally"):
                 if key in kinds:
                     moves += _at_positions(seat, key, len(own))
-            moves += _discards(seat, "progress", held)
+            moves += _discards(seat, "progress", kinds)
         if not s.slots[1]:
             opponents = _others(self.seats, seat)
             open_ = [o for o in opponents if not s.protected[o]]            # CR-16
@@ -510,7 +509,7 @@ class ChoreRace(Game):
                 moves.append(_new(Move, (seat, "meeting", ())))
             if "later" in kinds:
                 moves += _at_positions(seat, "later", len(own))
-            moves += _discards(seat, "action", held)
+            moves += _discards(seat, "action", kinds)
         moves.append(_new(Move, (seat, "end", ())))
         return moves
 
@@ -872,7 +871,7 @@ class ChoreRace(Game):
                 if not s.discard:
                     break
                 s.deck, s.discard = s.discard, []                 # CR-18 reshuffle
-                s.rng.shuffle(s.deck)
+                shuffle(s.rng, s.deck)
                 ev.append(Event("The action discard pile is shuffled into a new action deck."))
             drawn.append(s.deck.pop())
         hand += drawn
@@ -888,7 +887,7 @@ class ChoreRace(Game):
     def _draw_chore(self, s):
         if not s.chore_deck and self.long_game and s.chore_discard:
             s.chore_deck, s.chore_discard = s.chore_discard, []   # CR-19
-            s.rng.shuffle(s.chore_deck)
+            shuffle(s.rng, s.chore_deck)
         return s.chore_deck.pop() if s.chore_deck else None
 
     def _finish(self, s, winners, reason, ev):

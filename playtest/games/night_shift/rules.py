@@ -69,6 +69,7 @@ from typing import Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from playtest.engine import BaseOptions, Event, Game, Move, Outcome, RandomBot
+from playtest.engine.rng import shuffle
 
 from .bots import HeuristicBot
 
@@ -319,9 +320,9 @@ class NightShift(Game):
         s = NightShiftState(rng)
         for seat in (0, 1):
             s.decks[seat] = list(self.places[f"starter{seat}"])
-            rng.shuffle(s.decks[seat])
+            shuffle(rng, s.decks[seat])
         s.supply = list(self.places["supply"])
-        rng.shuffle(s.supply)
+        shuffle(rng, s.supply)
         s.naps = list(self.places["nap"])
         s.turn = self.first_seat(rng)
         events = []
@@ -543,7 +544,7 @@ class NightShift(Game):
             if not deck and self.options.reshuffle and s.baskets[seat]:
                 deck.extend(s.baskets[seat])
                 s.baskets[seat].clear()
-                s.rng.shuffle(deck)
+                shuffle(s.rng, deck)
                 shuffled = f" (after shuffling the Laundry Basket, {len(deck)} cards, into the Personal Deck)"
             if not deck:
                 break
