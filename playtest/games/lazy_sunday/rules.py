@@ -450,10 +450,11 @@ class LazySunday(Game):
         s.serial += 1
         s.known[card] = self.everyone
 
-    def _look(self, s, seat, spots) -> None:
+    def _look(self, s, seat, spots: list[list[int]]) -> None:
+        """``seat`` looks at ``spots`` ([[seat, pos], ...], kept as the state's ``looking``)."""
         for t, p in spots:
             s.known[s.lists[t][p]] |= 1 << seat
-        s.looking = [list(spot) for spot in spots]
+        s.looking = spots
         s.phase = "look"
 
     def _end_turn(self, s, events) -> list[Event]:
@@ -484,8 +485,8 @@ class LazySunday(Game):
 
     def _score(self, s, events) -> list[Event]:
         """Reveal and score the round (LS-9); end the match per LS-10."""
-        effort = self.cards.efforts
-        totals = [sum(effort[c] for c in lst) for lst in s.lists]
+        effort = self.cards.efforts.__getitem__
+        totals = [sum(map(effort, lst)) for lst in s.lists]
         c = s.caller
         lowest = totals[c] <= min(totals)  # ties go to the caller
         scores = list(totals)
@@ -514,7 +515,7 @@ class LazySunday(Game):
         return events
 
     def _do_peek(self, s, seat, a, b):
-        self._look(s, seat, [(seat, a), (seat, b)])
+        self._look(s, seat, [[seat, a], [seat, b]])
         # LS-11: the log never names a face-down card, the looker's own included (memory
         # is the game); the cards show on the table while the seat looks
         return [Event(f"Seat {seat} peeks at positions {a} and {b}.")] if self.keep_log else []
@@ -593,12 +594,12 @@ class LazySunday(Game):
 
     def _do_double_check(self, s, seat, p):
         events = self._burn(s, seat, f"looks at own position {p}")
-        self._look(s, seat, [(seat, p)])
+        self._look(s, seat, [[seat, p]])
         return events
 
     def _do_nosy(self, s, seat, t, p):
         events = self._burn(s, seat, f"looks at seat {t}'s position {p}")
-        self._look(s, seat, [(t, p)])
+        self._look(s, seat, [[t, p]])
         return events
 
     def _do_trade(self, s, seat, p, t, q):
@@ -615,7 +616,7 @@ class LazySunday(Game):
 
     def _do_not_my_job(self, s, seat, t, p, u, q):
         events = self._burn(s, seat, f"looks at seat {t}'s position {p} and seat {u}'s position {q}")
-        self._look(s, seat, [(t, p), (u, q)])
+        self._look(s, seat, [[t, p], [u, q]])
         return events
 
     def _do_swap(self, s, seat):
