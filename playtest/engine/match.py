@@ -10,6 +10,7 @@ import os
 import random
 import secrets
 import tempfile
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
@@ -39,6 +40,13 @@ def write_atomically(path: str | os.PathLike, text: str) -> Path:
         tmp.write(text)
     os.replace(tmp.name, path)
     return path
+
+
+@cache
+def _default_options(game: type[Game]):
+    """``game``'s options with every default: validated once per game class, not for every
+    new match (option models are frozen, so one instance serves every match)."""
+    return game.validate_options({})
 
 
 class Record(BaseModel):
@@ -83,7 +91,8 @@ class Match:
 
     def __init__(self, game: str | type[Game], seats: int, options: Mapping[str, Any] | None = None,
                  seed: int | None = None, keep_log: bool = True, setup: Mapping[str, Any] | None = None):
-        self.game: Game = get_game(game)(seats, options)
+        game = get_game(game)
+        self.game: Game = game(seats, options if options else _default_options(game))
         self.game.keep_log = keep_log  # without a log, the game may skip building event text
         if seed is None:
             seed = secrets.randbelow(2**31)
