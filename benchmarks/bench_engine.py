@@ -21,12 +21,13 @@ Three tables:
    target at most 20 s on 2 cores. Wall time is printed with the CPU time the workers
    used, since on a shared machine the wall time also counts waiting for a core.
 
-Last run (2026-11-30, 2 CPUs shared, load average 1.1 to 2.3), moves/s and ratios:
-Lazy Sunday 110,600 (3.46x UNO, 0.79x crazy_eights), Chore Race 67,900 (2.12x, 0.49x),
-Night Shift 130,100 (4.07x, 0.93x); RLCard UNO 32,000, OpenSpiel crazy_eights 139,900.
-Four-seat heuristic Lazy Sunday 420 games/s on one core; the 10,000 lab rounds 14.7 s
-wall, 14.2 s of CPU per worker (20 to 22 s wall at load average 2). README "Speed" has
-the spread over several runs and what the remaining time is spent on.
+Last run (2026-11-30, 2 CPUs shared, load average 1.5 to 2.2), moves/s and ratios:
+Lazy Sunday 160,400 (4.59x UNO, 0.94x crazy_eights), Chore Race 78,000 (2.23x, 0.46x),
+Night Shift 155,800 (4.46x, 0.91x); RLCard UNO 34,900, OpenSpiel crazy_eights 170,500.
+Four-seat heuristic Lazy Sunday 440 games/s on one core; the 10,000 lab rounds 23.2 s
+wall, 20.4 s of CPU per worker at load average 2 (14.7 s wall on freer cores). README
+"Speed" has the instruction counts behind these (wall time swings with the load) and
+what the remaining time is spent on.
 """
 from __future__ import annotations
 
