@@ -56,3 +56,61 @@ def test_a_listed_open_move_is_accepted_and_anything_else_is_still_checked():
     assert late not in match.open_moves(2)
     match.play(late)
     assert match.moves[-1] == late and len(match.state.lists[2]) == cards
+
+
+def _chore_race_play_moves_by_the_rules(game, s, seat):
+    """Chore Race's play-step moves read straight off the rules (CR-4, CR-5, CR-7..CR-13,
+    CR-16, CR-2 Clean Your Room), in the documented order, with no cache."""
+    held = {game.akey[c] for c in s.hands[seat]}
+    own = s.tableaus[seat]
+    others = [o for o in range(game.seats) if o != seat]
+    open_ = [o for o in others if not s.protected[o]]
+    moves = []
+    if not s.slots[0]:
+        moves += [Move(seat, key, (p,)) for key in ("done", "finally") if key in held for p in range(len(own))]
+        moves += [Move(seat, "discard", ("progress", key)) for key in game.order if key in held]
+    if not s.slots[1]:
+        if "inspection" in held:
+            moves += [Move(seat, "inspection", (o, q)) for o in open_
+                      for q, e in enumerate(s.tableaus[o]) if e[1] > 0]
+        if own and "delegate" in held:
+            moves += [Move(seat, "delegate", (o,)) for o in open_
+                      if all(game.chores[e[0]].ability != "no_delegate" for e in s.tableaus[o])]
+        if own and "teamwork" in held:
+            moves += [Move(seat, "teamwork", (o,)) for o in others]
+        if "swap" in held:
+            mine = [p for p, e in enumerate(own) if e[1] > 0 or not game.options.chore_swap_needs_progress]
+            moves += [Move(seat, "swap", (p, o, q)) for p in mine for o in open_ for q in range(len(s.tableaus[o]))]
+        if "meeting" in held:
+            moves.append(Move(seat, "meeting"))
+        if "later" in held:
+            moves += [Move(seat, "later", (p,)) for p in range(len(own))]
+        moves += [Move(seat, "discard", ("action", key)) for key in game.order if key in held]
+    return moves + [Move(seat, "end")]
+
+
+@pytest.mark.parametrize("seats, options, seed", [
+    (4, {}, 1), (2, {"tableau_size": 4}, 2), (3, {"chore_swap_needs_progress": True}, 3),
+    (6, {"chore_swap_needs_progress": True, "target_vp": 20}, 4), (5, {"action_deck": "74"}, 5)])
+def test_chore_race_cached_play_moves_are_the_rules_at_every_play_position(seats, options, seed):
+    import random
+    rng = random.Random(seed)
+    seen = {"protected": 0, "needs_progress_cut": 0, "no_delegate_cut": 0, "positions": 0}
+    for game_seed in range(6):
+        match = Match("chore_race", seats, options, seed=100 * seed + game_seed, keep_log=False)
+        game, s = match.game, match.state
+        while to_act := match.to_act():
+            seat = to_act[0]
+            if s.phase == "play":
+                expected = _chore_race_play_moves_by_the_rules(game, s, seat)
+                assert match.legal_moves(seat) == expected, (game_seed, len(match.moves))
+                seen["positions"] += 1
+                seen["protected"] += any(s.protected)
+                swaps = {m.args[0] for m in expected if m.kind == "swap"}
+                seen["needs_progress_cut"] += bool(swaps) and len(swaps) < len(s.tableaus[seat])
+                seen["no_delegate_cut"] += any(
+                    game.chores[e[0]].ability == "no_delegate" for t in s.tableaus for e in t)
+            match.play(rng.choice(match.decision_moves(seat)))
+    # the positions checked include the cases the cache keys must tell apart
+    assert seen["positions"] > 100 and seen["protected"] and seen["no_delegate_cut"]
+    assert bool(seen["needs_progress_cut"]) == bool(options.get("chore_swap_needs_progress"))

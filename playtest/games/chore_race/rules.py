@@ -309,6 +309,38 @@ def _others(seats: int, seat: int) -> tuple[int, ...]:
     return tuple(o for o in range(seats) if o != seat)
 
 
+@cache
+def _progress_part(seat: int, kinds: frozenset[str], k: int) -> tuple[Move, ...]:
+    """The progress slot's moves with ``kinds`` held and ``k`` own chores: Done, then
+    Finally!, on each position, then the progress-slot discards (CR-4, CR-5)."""
+    return (*(_at_positions(seat, "done", k) if "done" in kinds else ()),
+            *(_at_positions(seat, "finally", k) if "finally" in kinds else ()),
+            *_discards(seat, "progress", kinds))
+
+
+@cache
+def _action_part(seat: int, kinds: frozenset[str], k: int) -> tuple[Move, ...]:
+    """The action slot's untargeted moves with ``kinds`` held and ``k`` own chores, then
+    ``end``: Family Meeting, I'll Do It Later on each position, the action-slot discards
+    (CR-4, CR-8, CR-12)."""
+    return (*((Move(seat, "meeting"),) if "meeting" in kinds else ()),
+            *(_at_positions(seat, "later", k) if "later" in kinds else ()),
+            *_discards(seat, "action", kinds), Move(seat, "end"))
+
+
+@cache
+def _teamworks(seat: int, opponents: tuple[int, ...]) -> tuple[Move, ...]:
+    return tuple(Move(seat, "teamwork", (o,)) for o in opponents)
+
+
+@cache
+def _swaps(seat: int, mine: int | tuple[int, ...], theirs: tuple[tuple[int, int], ...]) -> tuple[Move, ...]:
+    """Chore Swap of each own position in ``mine`` (a count: all of them) with each
+    chore of each ``(opponent, tableau length)`` in ``theirs`` (CR-11)."""
+    return tuple(Move(seat, "swap", (p, o, q)) for p in (range(mine) if type(mine) is int else mine)
+                 for o, n in theirs for q in range(n))
+
+
 # --- the game ---------------------------------------------------------------------------
 class ChoreRace(Game):
     """Chore Race for 2-6 seats. See the module docstring for moves and views.
@@ -371,6 +403,7 @@ class ChoreRace(Game):
                               f"{self.options.tableau_size} need {self.options.tableau_size * seats}")
         self.long_game = self.options.target_vp >= LONG_GAME_VP
         self._static = [{"name": c.name, "level": c.level, "ability": c.ability} for c in self.chores]
+        self._no_delegate = frozenset(i for i, c in enumerate(self.chores) if c.ability == "no_delegate")
 
     # --- setup -----------------------------------------------------------------------
     def new_state(self, rng):
@@ -483,34 +516,32 @@ class ChoreRace(Game):
     def _play_moves(self, s, seat):
         kinds = frozenset(map(self.akey.__getitem__, s.hands[seat]))
         own = s.tableaus[seat]
-        own_pos = range(len(own))
-        moves = []
-        if not s.slots[0]:
-            for key in ("done", "finally"):
-                if key in kinds:
-                    moves += _at_positions(seat, key, len(own))
-            moves += _discards(seat, "progress", kinds)
-        if not s.slots[1]:
+        slots = s.slots
+        moves = list(_progress_part(seat, kinds, len(own))) if not slots[0] else []
+        if slots[1]:
+            moves.append(_new(Move, (seat, "end", ())))
+            return moves
+        if not kinds.isdisjoint(TARGETED):
+            tableaus = s.tableaus
             opponents = _others(self.seats, seat)
             open_ = [o for o in opponents if not s.protected[o]]            # CR-16
             if "inspection" in kinds:
                 moves += [_new(Move, (seat, "inspection", (o, q))) for o in open_
-                          for q, e in enumerate(s.tableaus[o]) if e[1] > 0]  # CR-13
+                          for q, e in enumerate(tableaus[o]) if e[1] > 0]  # CR-13
             if own:
                 if "delegate" in kinds:
-                    moves += [_new(Move, (seat, "delegate", (o,))) for o in open_ if not self._has(s, o, "no_delegate")]
+                    no_delegate = self._no_delegate
+                    moves += [_new(Move, (seat, "delegate", (o,))) for o in open_
+                              if not any(e[0] in no_delegate for e in tableaus[o])]   # CR-2
                 if "teamwork" in kinds:
-                    moves += [_new(Move, (seat, "teamwork", (o,))) for o in opponents]
+                    moves += _teamworks(seat, opponents)
             if "swap" in kinds:
-                mine = [p for p in own_pos if own[p][1] > 0] if self.options.chore_swap_needs_progress else own_pos
-                moves += [_new(Move, (seat, "swap", (p, o, q))) for p in mine for o in open_
-                          for q in range(len(s.tableaus[o]))]
-            if "meeting" in kinds:
-                moves.append(_new(Move, (seat, "meeting", ())))
-            if "later" in kinds:
-                moves += _at_positions(seat, "later", len(own))
-            moves += _discards(seat, "action", kinds)
-        moves.append(_new(Move, (seat, "end", ())))
+                if self.options.chore_swap_needs_progress:                  # CR-11
+                    mine = tuple([p for p, e in enumerate(own) if e[1] > 0])
+                else:
+                    mine = len(own)
+                moves += _swaps(seat, mine, tuple([(o, len(tableaus[o])) for o in open_]))
+        moves += _action_part(seat, kinds, len(own))
         return moves
 
     def _give_moves(self, s, seat):
