@@ -404,6 +404,10 @@ class ChoreRace(Game):
         self.long_game = self.options.target_vp >= LONG_GAME_VP
         self._static = [{"name": c.name, "level": c.level, "ability": c.ability} for c in self.chores]
         self._no_delegate = frozenset(i for i, c in enumerate(self.chores) if c.ability == "no_delegate")
+        self._level = tuple(c.level for c in self.chores)
+        cls = type(self)
+        if "_APPLIERS" not in cls.__dict__:  # kind -> its applier (a subclass's own)
+            cls._APPLIERS = {kind: getattr(cls, "_do_" + kind) for kind in cls.MOVE_ARGS}
 
     # --- setup -----------------------------------------------------------------------
     def new_state(self, rng):
@@ -558,8 +562,8 @@ class ChoreRace(Game):
                 for q, e in enumerate(s.tableaus[o]) if e[1] > 0]
 
     def _complete(self, s, seat):
-        chores = self.chores
-        return [p for p, e in enumerate(s.tableaus[seat]) if e[1] >= chores[e[0]].level]
+        level = self._level
+        return [p for p, e in enumerate(s.tableaus[seat]) if e[1] >= level[e[0]]]
 
     def _has(self, s, seat, ability):
         chores = self.chores
@@ -578,7 +582,7 @@ class ChoreRace(Game):
         """Apply a legal move, then run every automatic step up to the next decision."""
         s.revealed = None                    # a reveal lasts until the next move (CR-21)
         events: list[Event] = []
-        getattr(self, "_do_" + move.kind)(s, move.seat, move.args, events)
+        self._APPLIERS[move.kind](self, s, move.seat, move.args, events)
         self._advance(s, events)
         return events
 
@@ -863,7 +867,8 @@ class ChoreRace(Game):
         """Refill the tableau (CR-14), check the CR-18 ends, start the next turn."""
         seat = s.turn_seat
         tableau = s.tableaus[seat]
-        while len(tableau) < self.options.tableau_size:
+        size = self.options.tableau_size
+        while len(tableau) < size:
             new = self._draw_chore(s)
             if new is None:
                 break
@@ -897,7 +902,7 @@ class ChoreRace(Game):
         else:
             wanted = min(2 if catch_up else 1, HAND_CAP - len(hand))
         drawn = []
-        for _ in range(max(0, wanted)):
+        for _ in range(wanted):                                   # none when wanted <= 0
             if not s.deck:
                 if not s.discard:
                     break
@@ -913,7 +918,7 @@ class ChoreRace(Game):
 
     def _catch_up(self, s, seat):
         """CR-15: 0 VP while an opponent has 5+."""
-        return s.vp[seat] == 0 and any(v >= CATCH_UP_VP for o, v in enumerate(s.vp) if o != seat)
+        return s.vp[seat] == 0 and max(s.vp) >= CATCH_UP_VP   # the seat's own 0 is never the max
 
     def _draw_chore(self, s):
         if not s.chore_deck and self.long_game and s.chore_discard:
