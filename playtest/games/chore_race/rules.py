@@ -329,6 +329,14 @@ def _action_part(seat: int, kinds: frozenset[str], k: int) -> tuple[Move, ...]:
 
 
 @cache
+def _untargeted(seat: int, kinds: frozenset[str], k: int, progress_used: bool, action_used: bool) -> tuple[Move, ...]:
+    """The whole play-step move list when it names no opponent: no targeted action card
+    held, or the action slot used (CR-4)."""
+    head = () if progress_used else _progress_part(seat, kinds, k)
+    return head + ((Move(seat, "end"),) if action_used else _action_part(seat, kinds, k))
+
+
+@cache
 def _teamworks(seat: int, opponents: tuple[int, ...]) -> tuple[Move, ...]:
     return tuple(Move(seat, "teamwork", (o,)) for o in opponents)
 
@@ -517,34 +525,38 @@ class ChoreRace(Game):
             return self._trigger_moves(s, seat)
         return []
 
+    decision_moves = legal_moves    # no OPEN_MOVES: every legal move answers a decision (Game.decision_moves)
+
     def _play_moves(self, s, seat):
+        """The play step's moves (order: see ``_progress_part``, the targeted actions,
+        ``_action_part``). The parts that depend only on the seat, the held kinds, the
+        tableau sizes and the used slots are cached tuples; targets that depend on
+        progress, protection (CR-16) or abilities are listed from the tableaus each time."""
         kinds = frozenset(map(self.akey.__getitem__, s.hands[seat]))
         own = s.tableaus[seat]
         slots = s.slots
+        if slots[1] or kinds.isdisjoint(TARGETED):                  # no target to list
+            return list(_untargeted(seat, kinds, len(own), slots[0], slots[1]))
         moves = list(_progress_part(seat, kinds, len(own))) if not slots[0] else []
-        if slots[1]:
-            moves.append(_new(Move, (seat, "end", ())))
-            return moves
-        if not kinds.isdisjoint(TARGETED):
-            tableaus = s.tableaus
-            opponents = _others(self.seats, seat)
-            open_ = [o for o in opponents if not s.protected[o]]            # CR-16
-            if "inspection" in kinds:
-                moves += [_new(Move, (seat, "inspection", (o, q))) for o in open_
-                          for q, e in enumerate(tableaus[o]) if e[1] > 0]  # CR-13
-            if own:
-                if "delegate" in kinds:
-                    no_delegate = self._no_delegate
-                    moves += [_new(Move, (seat, "delegate", (o,))) for o in open_
-                              if not any(e[0] in no_delegate for e in tableaus[o])]   # CR-2
-                if "teamwork" in kinds:
-                    moves += _teamworks(seat, opponents)
-            if "swap" in kinds:
-                if self.options.chore_swap_needs_progress:                  # CR-11
-                    mine = tuple([p for p, e in enumerate(own) if e[1] > 0])
-                else:
-                    mine = len(own)
-                moves += _swaps(seat, mine, tuple([(o, len(tableaus[o])) for o in open_]))
+        tableaus = s.tableaus
+        opponents = _others(self.seats, seat)
+        open_ = [o for o in opponents if not s.protected[o]]            # CR-16
+        if "inspection" in kinds:
+            moves += [_new(Move, (seat, "inspection", (o, q))) for o in open_
+                      for q, e in enumerate(tableaus[o]) if e[1] > 0]  # CR-13
+        if own:
+            if "delegate" in kinds:
+                no_delegate = self._no_delegate
+                moves += [_new(Move, (seat, "delegate", (o,))) for o in open_
+                          if not any(e[0] in no_delegate for e in tableaus[o])]   # CR-2
+            if "teamwork" in kinds:
+                moves += _teamworks(seat, opponents)
+        if "swap" in kinds:
+            if self.options.chore_swap_needs_progress:                  # CR-11
+                mine = tuple([p for p, e in enumerate(own) if e[1] > 0])
+            else:
+                mine = len(own)
+            moves += _swaps(seat, mine, tuple([(o, len(tableaus[o])) for o in open_]))
         moves += _action_part(seat, kinds, len(own))
         return moves
 
