@@ -534,17 +534,18 @@ class ChoreRace(Game):
         progress, protection (CR-16) or abilities are listed from the tableaus each time."""
         kinds = frozenset(map(self.akey.__getitem__, s.hands[seat]))
         own = s.tableaus[seat]
+        k = len(own)
         slots = s.slots
         if slots[1] or kinds.isdisjoint(TARGETED):                  # no target to list
-            return list(_untargeted(seat, kinds, len(own), slots[0], slots[1]))
-        moves = list(_progress_part(seat, kinds, len(own))) if not slots[0] else []
+            return list(_untargeted(seat, kinds, k, slots[0], slots[1]))
+        moves = list(_progress_part(seat, kinds, k)) if not slots[0] else []
         tableaus = s.tableaus
         opponents = _others(self.seats, seat)
         open_ = [o for o in opponents if not s.protected[o]]            # CR-16
         if "inspection" in kinds:
             moves += [_new(Move, (seat, "inspection", (o, q))) for o in open_
                       for q, e in enumerate(tableaus[o]) if e[1] > 0]  # CR-13
-        if own:
+        if k:
             if "delegate" in kinds:
                 no_delegate = self._no_delegate
                 moves += [_new(Move, (seat, "delegate", (o,))) for o in open_
@@ -555,9 +556,9 @@ class ChoreRace(Game):
             if self.options.chore_swap_needs_progress:                  # CR-11
                 mine = tuple([p for p, e in enumerate(own) if e[1] > 0])
             else:
-                mine = len(own)
+                mine = k
             moves += _swaps(seat, mine, tuple([(o, len(tableaus[o])) for o in open_]))
-        moves += _action_part(seat, kinds, len(own))
+        moves += _action_part(seat, kinds, k)
         return moves
 
     def _give_moves(self, s, seat):
@@ -897,7 +898,8 @@ class ChoreRace(Game):
     def _start_turn(self, s, seat, ev):
         """G-4 cap, CR-16 protection ends, then the Draw step (CR-3, CR-15)."""
         s.turns += 1
-        if s.turns > self.options.max_turns:
+        options = self.options
+        if s.turns > options.max_turns:
             s.phase = "over"
             s.result = [False, [], f"G-4: max_turns ({self.options.max_turns}) reached"]
             ev.append(Event(s.result[2] + "; the game is unfinished."))
@@ -908,8 +910,9 @@ class ChoreRace(Game):
         s.acted = False
         s.protected[seat] = False
         hand = s.hands[seat]
-        catch_up = self._catch_up(s, seat)
-        if self.options.draw_rule == "fill_to_7":
+        vp = s.vp
+        catch_up = vp[seat] == 0 and max(vp) >= CATCH_UP_VP     # CR-15 (the seat's own 0 is never that max)
+        if options.draw_rule == "fill_to_7":
             wanted = HAND_CAP - len(hand)
         else:
             wanted = min(2 if catch_up else 1, HAND_CAP - len(hand))
@@ -927,10 +930,6 @@ class ChoreRace(Game):
             extra = " (catch-up)" if catch_up and self.options.draw_rule == "one" else ""
             ev.append(Event(f"Turn {s.turns}: seat {seat} draws {len(drawn)} card{'s' * (len(drawn) != 1)}{extra}.",
                             {seat: f"Turn {s.turns}: you draw {self._names(drawn) or 'nothing'}{extra}."}))
-
-    def _catch_up(self, s, seat):
-        """CR-15: 0 VP while an opponent has 5+."""
-        return s.vp[seat] == 0 and max(s.vp) >= CATCH_UP_VP   # the seat's own 0 is never the max
 
     def _draw_chore(self, s):
         if not s.chore_deck and self.long_game and s.chore_discard:
