@@ -21,13 +21,8 @@ Three tables:
    target at most 20 s on 2 cores. Wall time is printed with the CPU time the workers
    used, since on a shared machine the wall time also counts waiting for a core.
 
-Last run (2026-11-30, 2 CPUs shared, load average 1.5 to 2.2), moves/s and ratios:
-Lazy Sunday 160,400 (4.59x UNO, 0.94x crazy_eights), Chore Race 78,000 (2.23x, 0.46x),
-Night Shift 155,800 (4.46x, 0.91x); RLCard UNO 34,900, OpenSpiel crazy_eights 170,500.
-Four-seat heuristic Lazy Sunday 440 games/s on one core; the 10,000 lab rounds 23.2 s
-wall, 20.4 s of CPU per worker at load average 2 (14.7 s wall on freer cores). README
-"Speed" has the instruction counts behind these (wall time swings with the load) and
-what the remaining time is spent on.
+README "Speed" keeps the latest figures, with the instruction counts behind them (wall
+time swings with the machine's load) and where the remaining time goes.
 """
 from __future__ import annotations
 
