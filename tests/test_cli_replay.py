@@ -198,3 +198,10 @@ def test_the_console_script_runs_replay():
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "[4] 0 inspection 1 0" in done.stdout and "phase react" in done.stdout
+
+
+def test_a_shipped_example_replays_by_name_and_a_missing_file_names_them(capsys):
+    code, out, _ = run(capsys, "lazy_sunday_stale_claim", "--at", 2)
+    assert code == 0 and "Stale claim" in out
+    code, _, err = run(capsys, "lazy_sunday_stale_clam")
+    assert code == 2 and "cannot read the scenario" in err and "replay by name: chore_race_leader_protection" in err

@@ -18,10 +18,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from playtest.engine import Match
 
+from . import examples
 from .scenario import Scenario, ScenarioError, ScenarioMoveError
 
 
@@ -97,13 +99,18 @@ def replay(args: argparse.Namespace) -> int:
         print(f"playtest replay: {message}", file=sys.stderr)
         return code
 
+    path = Path(args.file)
+    shipped = examples()
+    if not path.exists() and args.file in shipped:   # a shipped example, by name
+        path = shipped[args.file]
     try:
-        scenario = Scenario.load(args.file)
+        scenario = Scenario.load(path)
         error = None
     except ScenarioMoveError as exc:
         scenario, error = exc.scenario, exc
     except ScenarioError as exc:
-        return stop(str(exc), 2)
+        hint = "" if path.exists() else f"; shipped examples replay by name: {', '.join(shipped)}"
+        return stop(f"{exc}{hint}", 2)
     if args.at is not None and not args.at.isdigit():
         return stop(f"--at {args.at}: not a move number 0, 1, 2, ...", 2)
     at = len(scenario.moves) if args.at is None else int(args.at)
@@ -177,7 +184,8 @@ def replay(args: argparse.Namespace) -> int:
 def add_parser(commands) -> None:
     """Add the ``replay`` subcommand to the ``playtest`` argument parser."""
     p = commands.add_parser("replay", help="print a scenario file move by move and check its expectations")
-    p.add_argument("file", help="a scenario file (.toml)")
+    p.add_argument("file", help="a scenario file (.toml), or the name of a shipped example "
+                   "(e.g. lazy_sunday_stale_claim)")
     p.add_argument("--at", metavar="N", help="replay and check moves 1..N only (0: the setup only); "
                                              "later moves and expectations are reported as not reached")
     p.add_argument("--view", default="spectator", metavar="SEAT",
