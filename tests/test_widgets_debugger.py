@@ -587,3 +587,26 @@ def test_scenario_opens_paused_at_its_last_move_with_its_title():
     assert len(app.match.moves) > len(scenario.moves) + 1
     app.start(3, {1: "random", 2: "random"}, seed=3)     # a new game: no scenario shown
     assert app.about.value == "" and app.opened_box.layout.display == "none"
+
+
+def test_a_seats_legal_moves_in_an_expectation_stay_in_its_view():
+    """Fresh user (a): "legal: 1 accept, 1 excuse, 1 dodge" told the spectator that seat 1
+    holds the reaction cards (chore_race_reaction_window, after move 4)."""
+    debugger = ScenarioDebugger(find_scenario("chore_race_reaction_window"), click_guard=0)
+    debugger.goto(4)
+    for viewer in (None, 0):
+        debugger.set_view(viewer)
+        shown = debugger.expectations.value
+        assert "1 excuse" not in shown and "1 dodge" not in shown and "switch the view to seat 1" in shown
+        assert "to act: [1]" in shown                     # public parts stay readable
+    assert "0 end" in shown                               # seat 0's own illegal move, in seat 0's view
+    debugger.set_view(1)
+    assert "legal: 1 accept, " not in debugger.expectations.value          # one part per move
+    assert "legal: 1 excuse" in debugger.expectations.value and "0 end" not in debugger.expectations.value
+    # a failing legal expectation's finding (the refusal) is a seat's secret too
+    scenario = find_scenario("chore_race_reaction_window")
+    scenario.expect[2].legal.append("1 teamwork")
+    failing = ScenarioDebugger(Scenario.from_toml(scenario.to_toml()), click_guard=0)
+    assert "✗ fails" in failing.expectations.value and "teamwork" not in failing.expectations.value
+    failing.set_view(1)
+    assert "legal '1 teamwork': expected 'legal'" in html.unescape(failing.expectations.value)

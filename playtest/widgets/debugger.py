@@ -32,7 +32,8 @@ import ipywidgets as w
 
 from ..engine import IllegalMove, Match, Move, MoveSyntaxError, PlaytestError, get_game
 from ..engine.game import Game
-from ..scenarios import Expectation, Scenario, ScenarioError, ScenarioMoveError, examples
+from ..scenarios import Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples
+from ..scenarios.lines import short_repr
 from . import moves as move_controls
 from .app import GameBoard
 from .components import ErrorBanner, LogView, safe, style_widget
@@ -164,7 +165,7 @@ class ScenarioDebugger:
             of every scenario move, never changed). match: the match on show (``line``
             or a branch). branch_point: the move the branch left the loaded line at
             (None on the loaded line). viewer: the seat whose view is shown (None:
-            spectator). results: ``{expectation index: failure messages}`` of the
+            spectator). results: ``{expectation index: [Failure]}`` of the
             loaded line (empty list = passed). failure: the ScenarioMoveError of the
             loaded scenario's first move that cannot be played (None when all replay);
             ``scenario`` and ``line`` then hold the moves before it.
@@ -181,7 +182,7 @@ class ScenarioDebugger:
         self.match: Match | None = None
         self.branch_point: int | None = None
         self.viewer: int | None = None
-        self.results: dict[int, list[str]] = {}
+        self.results: dict[int, list[Failure]] = {}
         self.failure: ScenarioMoveError | None = None
         self._failure_reason = ""
         self.guard = click_guard
@@ -393,9 +394,9 @@ class ScenarioDebugger:
     @staticmethod
     def _check(scenario: Scenario) -> dict[int, list[str]]:
         """Each expectation's failures on the loaded line (empty = passed)."""
-        results: dict[int, list[str]] = {i: [] for i in range(len(scenario.expect))}
+        results: dict[int, list[Failure]] = {i: [] for i in range(len(scenario.expect))}
         for failure in scenario.verify():
-            results.setdefault(failure.entry - 1, []).append(str(failure))
+            results.setdefault(failure.entry - 1, []).append(failure)
         return results
 
     # --- moving -------------------------------------------------------------------
@@ -750,13 +751,19 @@ class ScenarioDebugger:
         for i, expectation in enumerate(self.scenario.expect):
             failures = self.results.get(i, [])
             mark = "<span class='pt-fail'>✗ fails</span>" if failures else "<span class='pt-pass'>✓ passes</span>"
-            private = expectation_seats(expectation) - {self.viewer}
-            if not private:
-                detail = html.escape(describe(expectation)) + "".join(
-                    f"<br><span class='pt-fail'>{html.escape(f)}</span>" for f in failures)
-            else:
-                seats = " or ".join(f"seat {s}" for s in sorted(private))
-                detail = f"<i>it reads what {seats} may see: switch the view to {seats} to read it</i>"
+            # a seat's legal/illegal moves and its view tell what it holds: each part is
+            # detailed only in its seat's view (the others get a pointer to that view)
+            parts = expectation_parts(expectation)
+            readable = "; ".join(text for seat, text in parts if seat in (None, self.viewer))
+            hidden = sorted({seat for seat, _ in parts if seat not in (None, self.viewer)})
+            detail = html.escape(readable) + "".join(
+                f"<br><span class='pt-fail'>{html.escape(failure.expectation)}: expected "
+                f"{html.escape(short_repr(failure.expected))}, found {html.escape(short_repr(failure.found))}</span>"
+                for failure in failures if failure_seat(expectation, failure) in (None, self.viewer))
+            if hidden:
+                seats = " or ".join(f"seat {s}" for s in hidden)
+                detail += (("; " if readable else "") + f"<i>it also reads what only {seats} may see (its legal "
+                           f"moves or view): switch the view to {seats} to read it</i>")
             here = " (shown now)" if expectation.after == self.match.cursor else ""
             rows.append(f"<div>after move {expectation.after}{here}: {mark} · {detail}</div>")
         return "".join(rows)
@@ -785,31 +792,37 @@ def _readable_part(load: Callable[[], Scenario]) -> Scenario:
         return exc.scenario
 
 
-def expectation_seats(expectation: Expectation) -> set[int]:
-    """The seats whose secrets an expectation may name: the seat whose view it reads,
-    and the seats of its move texts that name more than seats and positions."""
-    seats = {expectation.seat} if expectation.view and expectation.seat is not None else set()
-    for text in [*expectation.legal, *(r.move for r in expectation.illegal)]:
-        move = Move.parse(text)
-        if not all(isinstance(a, int) for a in move.args):
-            seats.add(move.seat)
-    return seats
-
-
-def describe(expectation: Expectation) -> str:
-    """One line saying what an expectation checks, e.g. "to act: [1]; view 'done.top.name' = 'Nap'"."""
-    parts = []
+def expectation_parts(expectation: Expectation) -> list[tuple[int | None, str]]:
+    """What an expectation checks, part by part, as ``(seat, text)``: ``seat`` is the seat
+    whose secrets the part may tell (None: anyone may read it). A seat's view, and whether
+    a move of a seat is legal or illegal, can tell what that seat holds (e.g. "1 excuse"
+    legal in Chore Race's reaction window says seat 1 holds an Excuse, CR-7), so those
+    parts belong to their seat; to_act, the spectator's view, the outcome and the exact
+    state's hash are public (the seed is shown anyway)."""
+    parts: list[tuple[int | None, str]] = []
     if expectation.to_act is not None:
-        parts.append(f"to act: {expectation.to_act}")
+        parts.append((None, f"to act: {expectation.to_act}"))
     whose = f" of seat {expectation.seat}" if expectation.seat is not None else ""
-    parts += [f"view{whose} {path!r} = {value!r}" for path, value in (expectation.view or {}).items()]
-    if expectation.legal:
-        parts.append("legal: " + ", ".join(expectation.legal))
-    parts += [f"illegal: {r.move}" + (f" ({r.ruling})" if r.ruling else "") for r in expectation.illegal]
+    parts += [(expectation.seat, f"view{whose} {path!r} = {value!r}") for path, value in (expectation.view or {}).items()]
+    parts += [(Move.parse(text).seat, f"legal: {text}") for text in expectation.legal]
+    parts += [(Move.parse(r.move).seat, f"illegal: {r.move}" + (f" ({r.ruling})" if r.ruling else ""))
+              for r in expectation.illegal]
     if expectation.outcome is not None:
         winners = "" if expectation.outcome.winners is None else f", winners {expectation.outcome.winners}"
-        parts.append(f"outcome: {'finished' if expectation.outcome.finished else 'not finished'}{winners}")
+        parts.append((None, f"outcome: {'finished' if expectation.outcome.finished else 'not finished'}{winners}"))
     if expectation.fingerprint:
-        parts.append(f"exact state {expectation.fingerprint[:12]}…")
-    return "; ".join(parts) or "nothing"
+        parts.append((None, f"exact state {expectation.fingerprint[:12]}…"))
+    return parts
+
+
+def failure_seat(expectation: Expectation, failure: Failure) -> int | None:
+    """The seat whose secrets ``failure`` (of ``expectation``) may tell: the seat of its
+    view or of its legal/illegal move (what was found names the seat's options); None: public."""
+    if failure.expectation.startswith("view of seat"):
+        return expectation.seat
+    if failure.expectation.startswith(("legal ", "illegal ")):
+        for text in [*expectation.legal, *(r.move for r in expectation.illegal)]:
+            if failure.expectation.split(" ", 1)[1].startswith(repr(text)):
+                return Move.parse(text).seat
+    return None
 
