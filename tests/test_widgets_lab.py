@@ -67,7 +67,7 @@ def test_ab_run_compares_the_same_seeds_under_two_option_sets():
     assert len(rows) == 20 and lab.progress.max == 20
     assert rows["variant"].tolist() == ["A: defaults"] * 10 + ["B: 74-card action deck"] * 10
     assert "<table" in lab.tables["compare"].value and "AdvantageP1" in lab.tables["compare"].value
-    assert len(lab.plots.children) == 4
+    assert len(lab.plots.children) == 7   # the comparison, then three plots of each variant
     assert csv_rows(lab)["variant"].tolist() == rows["variant"].tolist()
 
 
@@ -184,3 +184,43 @@ def test_a_preset_is_taken_in_any_case_and_an_unknown_one_lists_the_presets():
 def test_one_game_is_counted_as_one_game_not_one_games():
     from playtest.widgets.lab import _games
     assert _games(1) == "1 game" and _games(2) == "2 games" and _games(10_000) == "10,000 games"
+
+
+def test_ab_run_shows_seat_card_and_plot_results_for_both_variants_labelled():
+    lab = BalanceLab("night_shift", games=6, seed=2)
+    lab.mode.value = "ab"
+    lab.variant_b.use_preset("with reshuffle")
+    lab.run()
+    finished(lab)
+    label_a, label_b = lab.plan()["variants"]
+    assert (label_a, label_b) == ("A: as written", "B: with reshuffle")
+    rows = lab.result["rows"]
+    for table, title in (("seats", "Seat win rates"), ("cards", "Card statistics")):
+        shown = lab.tables[table].value
+        assert f"{title} ({label_a})" in shown and f"{title} ({label_b})" in shown, table
+        assert shown.count("<table") == 2
+        assert set(lab.result[table].index.get_level_values(0)) == {label_a, label_b}
+    pd.testing.assert_frame_equal(lab.result["seats"].loc[label_b],
+                                  seat_win_rates(rows[rows["variant"] == label_b].drop(columns="variant")))
+    # the comparison plot, then win rates, lengths and card impact of A and of B
+    images = [bytes(i.value) for i in lab.plots.children]
+    assert len(images) == 7 and len(set(images)) == 7 and "<table" in lab.tables["compare"].value
+
+
+def test_ab_run_cancelled_before_b_says_there_is_no_comparison():
+    lab = BalanceLab("night_shift", games=MAX_GAMES, seed=0)
+    lab.mode.value = "ab"
+    lab.variant_b.use_preset("with reshuffle")
+    started = threading.Event()
+    original = lab._tick
+    lab._tick = lambda done, t0: (original(done, t0), started.set())
+    lab.run()
+    try:
+        assert started.wait(60)
+    finally:
+        lab.cancel()
+    finished(lab, 60)
+    assert set(lab.result["rows"]["variant"]) == {next(iter(lab.plan()["variants"]))}
+    assert "Variant B did not run: no comparison" in lab.status.value
+    assert "compare" not in lab.result and lab.tables["compare"].value == ""
+    assert "<table" in lab.tables["seats"].value and len(lab.plots.children) == 3

@@ -5,8 +5,8 @@ panel, or a preset), or two option sets A and B for an A/B comparison on the sam
 the number of games, the seed and the worker processes. Run plays them with
 :func:`playtest.simulate` in a background thread, so the page stays live: a progress bar
 with the rate and the time left, and a Cancel button. Then it shows the metrics, the
-seat win rates, the card statistics and the plots of :mod:`playtest.lab`, and a link to
-download one CSV row per game.
+seat win rates, the card statistics and the plots of :mod:`playtest.lab` (of each variant,
+labelled with its options, in an A/B run), and a link to download one CSV row per game.
 """
 from __future__ import annotations
 
@@ -123,7 +123,8 @@ class BalanceLab:
             dict with ``"rows"`` (the DataFrame of every game, a ``variant`` column in an
             A/B run) and the tables shown (``"metrics"``, ``"seats"``, ``"cards"``,
             ``"bots"`` (win rate per bot) when the seats have different bots, and
-            ``"compare"`` in an A/B run); None before, and after a refused Run.
+            ``"compare"`` in an A/B run, where the other tables hold both variants, indexed
+            by variant label first); None before, and after a refused Run.
         variant_a, variant_b: the :class:`OptionsForm` of each variant.
 
     Numbers out of range (games, seed, workers, options) are refused with a message
@@ -348,30 +349,40 @@ class BalanceLab:
 
         cancelled = self._cancel.is_set() or any(f.attrs.get("cancelled") for f in frames.values())
         played = sum(len(f) for f in frames.values())
+        ab = len(plan["variants"]) > 1
+        ran = {name: f for name, f in frames.items() if len(f)}   # a cancelled run may not reach B
         tables: dict[str, Any] = {}
         figures = []
-        if len(frames) == 2 and all(len(f) for f in frames.values()):
-            (label_a, a), (label_b, b) = frames.items()
-            tables["compare"] = lab.compare(a, b)
+        if ab and len(ran) == 2:
+            tables["compare"] = lab.compare(*ran.values())
             figures.append(lab.plot_compare(tables["compare"]))
-        label, first = next(iter(frames.items()))
         rows = (pd.concat([f.assign(variant=name) for name, f in frames.items()], ignore_index=True)
-                if len(frames) > 1 else first)
-        if len(first):
-            tables["metrics"] = lab.metrics(first) if len(frames) == 1 else pd.concat(
-                {name: lab.metrics(f) for name, f in frames.items() if len(f)}, axis=0)
-            tables["seats"] = lab.seat_win_rates(first)
-            if len(set(plan["bots"])) > 1:
-                tables["bots"] = lab.seat_win_rates(first, by="bot")
-            tables["cards"] = lab.card_stats(first)
-            figures += [lab.plot_win_rates(first), lab.plot_lengths(first), lab.plot_card_impact(first)]
-        for name, table in tables.items():
-            title = {"compare": "A/B comparison (B − A on the same seeds, 95% intervals)",
-                     "metrics": "Metrics (95% intervals)", "seats": f"Seat win rates ({html.escape(label)})",
-                     "bots": f"Bot win rates, every seat it played ({html.escape(label)})",
-                     "cards": f"Card statistics ({html.escape(label)})"}[name]
-            shown = table[[c for c in SHOWN_COLUMNS[name] if c in table.columns]]
-            self.tables[name].value = f"<h4>{title}</h4>" + shown.to_html(float_format=lambda x: f"{x:.3f}", na_rep="")
+                if ab else next(iter(frames.values())))
+        # per variant: name -> {table name -> DataFrame}; in an A/B run each is labelled with its options
+        per_variant = {name: {"metrics": lab.metrics(f), "seats": lab.seat_win_rates(f), "cards": lab.card_stats(f)}
+                       | ({"bots": lab.seat_win_rates(f, by="bot")} if len(set(plan["bots"])) > 1 else {})
+                       for name, f in ran.items()}
+        for name, f in ran.items():
+            for fig in (lab.plot_win_rates(f), lab.plot_lengths(f), lab.plot_card_impact(f)):
+                if ab:
+                    fig.suptitle(f"Variant {name}", fontweight="bold")
+                figures.append(fig)
+        for table in ("metrics", "seats", "bots", "cards"):
+            found = {name: t[table] for name, t in per_variant.items() if table in t}
+            if found:
+                tables[table] = pd.concat(found, axis=0) if ab else found.popitem()[1]
+        if "compare" in tables:
+            self.tables["compare"].value = _table_html("A/B comparison (B − A on the same seeds, 95% intervals)",
+                                                       tables["compare"], "compare")
+        if "metrics" in tables:
+            self.tables["metrics"].value = _table_html("Metrics (95% intervals)", tables["metrics"], "metrics")
+        titles = {"seats": "Seat win rates", "bots": "Bot win rates, every seat it played", "cards": "Card statistics"}
+        for table, title in titles.items():
+            sections = [_table_html(f"{title} ({html.escape(name)})", t[table], table)
+                        for name, t in per_variant.items() if table in t]
+            if sections:   # A and B side by side where the page is wide enough
+                self.tables[table].value = ("<div style='display:flex; flex-wrap:wrap; gap:24px'>"
+                                            + "".join(f"<div>{s}</div>" for s in sections) + "</div>")
         self.plots.children = tuple(w.Image(value=png(fig), format="png", layout=w.Layout(max_width="540px"))
                                     for fig in figures)
         self.download.value = csv_link(rows, f"balance_lab_{plan['game']}.csv")
@@ -379,7 +390,14 @@ class BalanceLab:
         self.progress.value = played
         self.progress.bar_style = "warning" if cancelled else "success"
         self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {_games(played)} in "
-                             f"{tqdm.format_interval(seconds)}.")
+                             f"{tqdm.format_interval(seconds)}."
+                             + (" Variant B did not run: no comparison." if ab and len(ran) < 2 else ""))
+
+
+def _table_html(title: str, table, name: str) -> str:
+    """A result table as HTML under an ``<h4>`` title, only its :data:`SHOWN_COLUMNS`."""
+    shown = table[[c for c in SHOWN_COLUMNS[name] if c in table.columns]]
+    return f"<h4>{title}</h4>" + shown.to_html(float_format=lambda x: f"{x:.3f}", na_rep="")
 
 
 def _games(n: int) -> str:
