@@ -438,13 +438,15 @@ def test_scenario_with_an_illegal_move_opens_from_the_address(tmp_path, monkeypa
 
 # --- page addresses ---------------------------------------------------------------------------
 def test_parse_link_reads_seed_and_scenario_and_refuses_bad_values():
-    assert parse_link("") == parse_link(None) == (None, None, None)
+    assert parse_link("") == parse_link(None) == (None, None, None, None)
     assert parse_link("?seed=42").seed == 42 and parse_link("scenario=ls_stale&voila-x=1").scenario == "ls_stale"
-    assert parse_link("record=eNq_-9") == (None, None, "eNq_-9")
+    assert parse_link("record=eNq_-9") == (None, None, "eNq_-9", None)
+    assert parse_link("record=eNq_-9&players=human,random").players == ("human", "random")
     for bad, says in [("seed=-3", "whole number"), ("seed=abc", "whole number"), ("seed=1&seed=2", "2 times"),
                       ("seed=1&scenario=a", "one of them"), ("scenario=../etc/passwd", "not a scenario name"),
                       ("record=abc&seed=1", "one of them"), ("record=ab%2Bc", "damaged"), ("record=", "damaged"),
-                      ("scenario=", "not a scenario name")]:
+                      ("scenario=", "not a scenario name"), ("record=a&players=a,,b", "not a list of players"),
+                      ("seed=1&players=human", "without [?]record=")]:
         with pytest.raises(ValueError, match=says):
             parse_link(bad)
 
@@ -511,7 +513,7 @@ def test_save_as_scenario_and_share_link(monkeypatch):
     app.records.share.click()
     assert "link contains the seed" in app.records.note.value and app.records.link.value == ""
     app.records.anyway.click()
-    assert "A new game with the same seed (move 0)</b>: <a class='pt-share' href='?seed=77'" in app.records.link.value
+    assert "A new game with the same set-up (move 0)</b>: <a class='pt-share' href='?record=" in app.records.link.value
     monkeypatch.setenv("VOILA_REQUEST_URL", "http://host:8866/voila/render/chore_race.ipynb?seed=1#x")
     assert share_url("seed=77") == "http://host:8866/voila/render/chore_race.ipynb?seed=77"
     # a scenario file loads through the same upload as a record, and plays on
@@ -527,7 +529,7 @@ def share_links(app) -> dict[str, str]:
     app.records.share.click()
     if app.records.anyway.layout.display != "none":
         app.records.anyway.click()
-    return {label: href.lstrip("?") for label, href in
+    return {label: html.unescape(href).lstrip("?") for label, href in
             re.findall(r"<b>([^<]+)</b>: <a class='pt-share' href='([^']+)'", app.records.link.value)}
 
 
@@ -538,7 +540,7 @@ def test_share_link_opens_the_shown_position():
         app.play(app.table.decision_moves(app.control)[0])
     links = share_links(app)
     here = f"This position (move {len(app.match.moves)}, with the moves so far)"
-    assert list(links) == [here, "A new game with the same seed (move 0)"] and links[list(links)[1]] == "seed=5"
+    assert list(links) == [here, "A new game with the same set-up (move 0)"]
     assert links[here].startswith("record=") and "characters" not in app.records.link.value
     other = chore_race_app(click_guard=0, autosave=False)
     other.open_link(links[here])
@@ -548,6 +550,36 @@ def test_share_link_opens_the_shown_position():
     rewound = share_links(app)["This position (move 1, with the moves so far)"]
     other.open_link(rewound)
     assert other.match.fingerprint() == app.match.branch(1).fingerprint() and len(other.match.moves) == 1
+
+
+def test_new_game_link_keeps_the_set_up_and_links_keep_who_sits_where():
+    """Fresh user (b), (c): "A new game with the same seed" (?seed=5) opened 3 seats and
+    default options for a 4-seat Quick Game; a ?record= link seated heuristic bots
+    where random ones sat."""
+    app = chore_race_app(click_guard=0, autosave=False)
+    players = {1: "random", 2: "heuristic", 3: "random"}
+    app.start(4, players, {"target_vp": 10}, seed=5)
+    app.play(app.table.decision_moves(app.control)[0])
+    links = share_links(app)
+    new_game, here = links["A new game with the same set-up (move 0)"], links[next(iter(links))]
+    assert new_game.endswith("&players=human,random,heuristic,random") and here.endswith("&players=human,random,heuristic,random")
+    other = chore_race_app(click_guard=0, autosave=False)          # 3 seats, default options
+    other.open_link(new_game)
+    assert not other.banner.message and other.match.game.seats == 4 and other.match.seed == 5
+    assert other.match.options_dict() == app.match.options_dict() and other.players == players
+    assert other.match.branch(0).fingerprint() == app.match.branch(0).fingerprint()
+    assert other.match.moves == [] and not other.paused and other.about.value == ""      # a new game, not paused
+    other.open_link(here)
+    assert other.players == players and len(other.match.moves) == 1 and other.paused
+    kept = (other.match, other.players)
+    for query, says in [(here.replace("human,random,heuristic,random", "human,random"), "one per seat"),
+                        (here.replace("heuristic", "genius"), "genius"),
+                        (here.replace("heuristic", "Robot!"), "players"),
+                        ("seed=5&players=human,random", "without ?record=")]:
+        other.open_link(query)
+        assert says in other.banner.message and (other.match, other.players) == kept, query
+    other.open_link("seed=9")                                       # a seed typed by hand still opens
+    assert other.match.seed == 9 and not other.banner.message
 
 
 def test_damaged_or_foreign_record_links_keep_the_game(monkeypatch):

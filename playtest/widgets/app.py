@@ -28,8 +28,10 @@ resume an unfinished one.
 Sharing: "Save as scenario" downloads the game as a scenario file (:mod:`playtest.scenarios`),
 "Share link" shows two page addresses, one for the shown position (``?record=``: the
 record up to the shown move, packed into the address) and one for a new game from the
-same start (``?seed=N``, or ``?scenario=NAME`` for a game opened from a scenario), and
-:meth:`GameApp.open_link` opens what an address asks for. A shared position or a
+same start (``?record=`` of move 0: the same seats, options, setup and seed; or
+``?scenario=NAME`` for a game opened from a scenario); a record link also says who sits
+where (``&players=human,random,...``). :meth:`GameApp.open_link` opens what an address
+asks for (a hand-typed ``?seed=N`` too: a new game with that seed). A shared position or a
 scenario opens paused at its last move: the bots wait until the player moves or
 presses "Continue".
 """
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import ipywidgets as w
 
@@ -47,7 +49,7 @@ from . import autosave
 from .components import ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from .moves import CardArgs, MoveBuilder
 from .newgame import HUMAN, NewGamePanel, default_bot
-from .records import RecordPanel, find_scenario, pack_record, parse_link, unpack_record
+from .records import RecordPanel, find_scenario, pack_record, parse_link, players_query, unpack_record
 from .timeline import Timeline
 
 
@@ -310,7 +312,7 @@ class GameApp:
             if link.scenario is not None:
                 self.open_scenario(find_scenario(link.scenario), link.scenario)
             elif link.record is not None:
-                self.open_shared(link.record)
+                self.open_shared(link.record, link.players)
             elif link.seed is not None:
                 seats, players, options, _ = self.new_game.config()
                 self.start(seats, players, options, link.seed)
@@ -318,20 +320,34 @@ class GameApp:
         except (PlaytestError, ValueError) as exc:
             self.banner.show(exc)
 
-    def open_shared(self, data: str) -> None:
+    def open_shared(self, data: str, players: Sequence[str] | None = None) -> None:
         """Open a shared position (the ``?record=`` value of a "Share link"), paused at
-        its last move (seats as for :meth:`load`).
+        its last move; a record of 0 moves is a new game with that exact set-up (seats,
+        options, setup, seed) and starts at once.
+
+        Args:
+            players: each seat's player in seat order ("human" or one of the game's
+                bot names, the link's ``players=``); None: seats as for :meth:`load`.
 
         Raises:
             RecordError: the value is damaged, not a record, holds an illegal move, or
-                is another game's; the game on the table is kept.
+                is another game's, or ``players`` does not name one player per seat;
+            OptionError: an unknown bot name. The game on the table is kept.
         """
         match = unpack_record(data)
         if match.game.name != self.game.name:
             raise RecordError(self._other_game(match.game.name).replace(" record,", " shared position,"))
-        about = (f"<b>Shared position</b>: move {len(match.moves)} of a {html.escape(self.game.title)} game, "
-                 f"{match.game.seats} seats")
-        self._seat_loaded(match, f"seed={match.seed}", about=about)
+        seats = match.game.seats
+        if players is not None and len(players) != seats:
+            raise RecordError(f"the link's ?players= names {len(players)} players for a {seats}-seat game: "
+                              "give one per seat (the game on the table is unchanged)")
+        seating = None if players is None else dict(enumerate(players))
+        if match.moves:
+            about = (f"<b>Shared position</b>: move {len(match.moves)} of a {html.escape(self.game.title)} game, "
+                     f"{seats} seats")
+            self._seat_loaded(match, f"seed={match.seed}", about=about, players=seating)
+        else:
+            self._seat_loaded(match, f"seed={match.seed}", players=seating)
 
     def continue_play(self) -> None:
         """"Continue": let the bots play on from a paused scenario or shared position."""
@@ -342,11 +358,15 @@ class GameApp:
         finally:
             self.refresh()
 
-    def _seat_loaded(self, match: Match, link_query: str, about: str = "") -> None:
-        """Put a loaded match on the table (see :meth:`load` for the seats); with
-        ``about`` (HTML saying what was opened), paused at its last move."""
-        seats, players, _, _ = self.new_game.config()
-        if seats != match.game.seats:
+    def _seat_loaded(self, match: Match, link_query: str, about: str = "",
+                     players: Mapping[int, str] | None = None) -> None:
+        """Put a loaded match on the table (``players``: seat -> "human" or a bot name;
+        None: see :meth:`load`); with ``about`` (HTML saying what was opened), paused
+        at its last move."""
+        seats, panel_players, _, _ = self.new_game.config()
+        if players is None and seats == match.game.seats:
+            players = panel_players
+        elif players is None:
             bot = next((p for p in self.default_players.values() if p != HUMAN), None) or default_bot(self.game)
             players = {s: bot for s in range(1, match.game.seats)}
         self._seat(match, players, seed_chosen=True, paused=bool(about), about=about)
@@ -527,10 +547,13 @@ class GameApp:
     def _links(self) -> list[tuple[str, str]]:
         """The share links: this position (the record up to the shown move), and a new
         game from the same start (the seed, or the scenario it was opened from)."""
-        start = (f"The scenario {self.link_query.partition('=')[2]}, from where it stops"
-                 if self.link_query.startswith("scenario=") else "A new game with the same seed (move 0)")
+        seating = players_query(self.players, self.match.game.seats)
+        if self.link_query.startswith("scenario="):
+            start = (f"The scenario {self.link_query.partition('=')[2]}, from where it stops", self.link_query)
+        else:     # the record of move 0: the same seats, options, setup and seed
+            start = ("A new game with the same set-up (move 0)", f"record={pack_record(self.match.branch(0))}&{seating}")
         return [(f"This position (move {self.match.cursor}, with the moves so far)",
-                 f"record={pack_record(self.match)}"), (start, self.link_query)]
+                 f"record={pack_record(self.match)}&{seating}"), start]
 
     def _scenario(self) -> tuple[str, str]:
         """The game on the table up to the shown move, as scenario TOML and a file name."""

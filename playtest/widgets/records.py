@@ -1,7 +1,8 @@
 """Save and load a match from the browser: the record (JSON), the game as a scenario
 (TOML, see :mod:`playtest.scenarios`), and share links: ``?record=DATA`` (this position:
 the record up to the shown move, compressed into the address), ``?seed=N`` (a new game
-with that seed), ``?scenario=NAME``.
+with that seed; typed by hand), ``?scenario=NAME``; ``&players=`` (with a record: who
+sits at each seat).
 
 The record, the scenario and the seed each rebuild every hidden card (G-3). So a
 download or share link is made only on request, only after a clear warning while the
@@ -20,7 +21,7 @@ import os
 import re
 import zlib
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Callable, Mapping, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 import ipywidgets as w
@@ -38,6 +39,7 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
 _RECORD_DATA = re.compile(r"[A-Za-z0-9_-]+")
+_PLAYER = re.compile(r"[a-z][a-z0-9_]*")
 MAX_RECORD_BYTES = 1_000_000
 """The most record JSON a ``?record=`` link may unpack to (a guard against a link built
 to fill the server's memory; a real record is a few kilobytes)."""
@@ -49,11 +51,20 @@ programs cut them."""
 class Link(NamedTuple):
     """What a page address asks for: ``scenario`` (a name), ``seed`` (an int) or
     ``record`` (the packed record of a shared position, see :func:`pack_record`), or
-    nothing (all None)."""
+    nothing (all None). ``players``: with a record only, who sits at each seat in seat
+    order ("human" or a bot name, see :func:`players_query`); None: not given."""
 
     scenario: str | None = None
     seed: int | None = None
     record: str | None = None
+    players: tuple[str, ...] | None = None
+
+
+def players_query(players: Mapping[int, str], seats: int) -> str:
+    """The ``players=`` part of a share link: each seat's player in seat order, comma
+    separated, e.g. ``"players=human,random,heuristic"`` (``players``: seat -> bot name;
+    a seat not in it is "human")."""
+    return "players=" + ",".join(players.get(seat, "human") for seat in range(seats))
 
 
 def pack_record(match: Match) -> str:
@@ -89,17 +100,18 @@ def unpack_record(data: str) -> Match:
 
 def parse_link(query: str | None) -> Link:
     """Read a page's query string, e.g. ``"seed=42"``, ``"?scenario=stale_claim"`` or
-    ``"record=eNq..."``. Other parameters (Voilà's own) are ignored. A record is only
+    ``"record=eNq...&players=human,random"``. Other parameters (Voilà's own) are ignored. A record is only
     checked for its characters here; :func:`unpack_record` reads it.
 
     Raises:
         ValueError: a parameter given twice, more than one of ``scenario``, ``seed`` and
             ``record``, a seed that is not a whole number 0 or more, a scenario name that
             is not a plain file name (letters, digits, ``_ . -``), or a record with
-            characters a packed record never has; the message says what is allowed.
+            characters a packed record never has, or ``players`` without a record or
+            with a name that is not a plain word; the message says what is allowed.
     """
     params = parse_qs((query or "").lstrip("?"), keep_blank_values=True)
-    for key in ("scenario", "seed", "record"):
+    for key in ("scenario", "seed", "record", "players"):
         if len(params.get(key, ())) > 1:
             raise ValueError(f"the page address gives ?{key}= {len(params[key])} times; give it once")
     scenario, seed, record = (params.get(key, [None])[0] for key in ("scenario", "seed", "record"))
@@ -111,7 +123,13 @@ def parse_link(query: str | None) -> Link:
         if not _RECORD_DATA.fullmatch(record):
             raise ValueError("the ?record= part of the page address is damaged (cut short or changed): "
                              "copy the whole link again")
-        return Link(record=record)
+        players = params.get("players", [None])[0]
+        if players is not None and not all(_PLAYER.fullmatch(p) for p in players.split(",")):
+            raise ValueError(f"?players={players!r} is not a list of players: give each seat's player in seat "
+                             "order, 'human' or a bot name, comma separated, e.g. ?players=human,random")
+        return Link(record=record, players=None if players is None else tuple(players.split(",")))
+    if "players" in params:
+        raise ValueError("the page address gives ?players= without ?record=: the players go with a shared record")
     if seed is not None:
         if not seed.strip().isdigit():
             raise ValueError(f"?seed={seed!r} is not a seed: use a whole number 0 or more, e.g. ?seed=42")
@@ -175,8 +193,9 @@ class RecordPanel:
         get_scenario: returns ``(scenario_toml: str, filename: str)``; None: no "Save
             as scenario" button.
         get_link: returns the share links as ``[(label, query), ...]``, e.g.
-            ``[("This position (move 5)", "record=..."), ("A new game with seed 42",
-            "seed=42")]`` (see :func:`parse_link`); None: no "Share link" button.
+            ``[("This position (move 5)", "record=...&players=human,random"),
+            ("A new game with the same set-up (move 0)", "record=...&players=human,random")]``
+            (see :func:`parse_link`); None: no "Share link" button.
 
     Attributes:
         save, save_scenario, share, anyway, note, link, upload: the components.
