@@ -376,6 +376,20 @@ def test_export_round_trip_of_a_rewound_line_and_of_a_branch(tmp_path):
     assert run.returncode == 1 and "the final position changed" in run.stdout
 
 
+def test_export_keeps_the_scenarios_own_expectations_up_to_the_shown_move():
+    """Fresh user (d): Export dropped the loaded scenario's [[expect]] entries."""
+    scenario = find_scenario("chore_race_reaction_window")
+    debugger = ScenarioDebugger(scenario, click_guard=0)
+    debugger.goto(4)
+    exported = Scenario.from_toml(debugger.export("toml"))
+    assert exported.expect[:-1] == [e for e in scenario.expect if e.after <= 4]
+    assert exported.expect[-1].after == 4 and exported.expect[-1].fingerprint and exported.verify() == []
+    debugger.goto(3)                                 # a branch keeps those at or before its branch point
+    debugger.branch("0 end")
+    branch = Scenario.from_toml(debugger.export("toml"))
+    assert [e.after for e in branch.expect] == [1, 3, 4] and branch.verify() == []
+
+
 # --- bad files ----------------------------------------------------------------------------
 def test_bad_upload_shows_line_and_reason_and_changes_nothing():
     scenario = bot_scenario()

@@ -567,12 +567,18 @@ class ScenarioDebugger:
     # --- export -------------------------------------------------------------------
     def current_scenario(self) -> Scenario:
         """The line on show up to the shown move, as a scenario (title and description
-        from the loaded one; the final state pinned as an expectation)."""
+        from the loaded one): the loaded scenario's own expectations up to the shown
+        move (on a branch: up to the move it left the loaded line at, the moves both
+        share), then the final state pinned as an expectation."""
         title = self.scenario.title or "scenario"
+        shared = self.match.cursor
         if self.match is not self.line:
             title += f" (branch at move {self.branch_point})"
-        return Scenario.from_match(self.match, title=title, description=self.scenario.description,
-                                   upto=self.match.cursor)
+            shared = self.branch_point
+        scenario = Scenario.from_match(self.match, title=title, description=self.scenario.description,
+                                       upto=self.match.cursor)
+        kept = [e for e in self.scenario.expect if e.after <= shared]
+        return scenario.model_copy(update={"expect": kept + scenario.expect})
 
     def export(self, kind: str) -> str:
         """Make the download link of the line up to the shown move: ``"toml"`` (a
