@@ -510,7 +510,9 @@ def autosave_files():
 
 def test_autosave_after_every_move_then_resume_restores_match_and_seats():
     import os
-    app = toy_app({1: "random", 2: "random"}, seed=None)
+    # a fixed, long seed: the run is the same every time, and its digits cannot turn up in
+    # the widget states by chance
+    app = toy_app({1: "random", 2: "random"}, seed=1_618_033_988)
     assert autosave_files() == [] and app.resume_box.layout.display == "none"
     step(app)
     step(app)
@@ -530,9 +532,12 @@ def test_autosave_after_every_move_then_resume_restores_match_and_seats():
     assert label.startswith("Resume your unfinished game (3 seats: seat 0 human, seats 1–2 random bot; "
                             f"{len(moves)} moves, saved at ")
     again.resume_button.click()
-    assert again.match.seed == seed and again.match.moves == moves and again.match.fingerprint() == fp
+    # the saved line comes back exactly; the bots may go on at once (an open move is theirs
+    # to make at any moment), so compare the saved part
+    assert again.match.seed == seed and again.match.moves[:len(moves)] == moves
+    assert again.match.branch(len(moves)).fingerprint() == fp
     assert again.players == {1: "random", 2: "random"} and again.humans == [0]
-    assert not again.seed_chosen and again.resume_box.layout.display == "none"
+    assert again.seed_chosen and again.resume_box.layout.display == "none"   # as saved: the seed was given
     assert again.new_game.config()[:2] == (3, {0: "human", 1: "random", 2: "random"})
     step(again)
     assert autosave_files() == [path] and again.autosave_path == path   # plays on in the same file
