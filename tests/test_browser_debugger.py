@@ -90,8 +90,9 @@ def test_game_dashboard_opens_the_seed_in_its_address():
         page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
         page.get_by_role("button", name="Share link").click()
         page.get_by_role("button", name="Show it anyway").click()
-        link = page.locator("a.pt-share[title^='A new game with the same seed']")
-        assert link.inner_text(timeout=20_000).endswith(f"/voila/render/lazy_sunday.ipynb?seed={seed}")
+        link = page.locator("a.pt-share[title^='A new game with the same set-up']")
+        fresh = link.inner_text(timeout=20_000)   # a move-0 record: seats, options and seed kept
+        assert "/voila/render/lazy_sunday.ipynb?record=" in fresh and "&players=" in fresh
         position = page.locator("a.pt-share[title^='This position']").get_attribute("href")
         assert "/voila/render/lazy_sunday.ipynb?record=" in position
         page.get_by_role("button", name="Save record").click()
@@ -104,7 +105,8 @@ def test_game_dashboard_opens_the_seed_in_its_address():
         # the position link opens that game, saying what it is
         page.goto(position, timeout=120_000)
         page.wait_for_selector(".pt-table", timeout=120_000)
-        assert "Shared position" in page.locator(".pt-opened").inner_text(timeout=20_000)
+        # at move 0 the position is the set-up itself: it opens with the Continue control
+        assert "Continue" in page.locator(".pt-opened").inner_text(timeout=20_000)
         assert not page.locator(".pt-error").is_visible()
 
         # a bad seed: a clear banner, and a game all the same
