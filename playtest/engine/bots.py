@@ -107,7 +107,7 @@ class LazyView(_Lazy, Mapping):
         self._make_glance, self._glance = glance, None if glance else {}
 
     def reset(self):
-        self._value = None
+        super().reset()
         if self._make_glance:
             self._glance = None
 
@@ -221,7 +221,7 @@ class Table:
         for seat in match.to_act():
             bot = bots.get(seat)
             if bot is not None:
-                move = bot.choose(self._lazy[seat][0], match.decision_moves(seat) or match.open_moves(seat))
+                move = bot.choose(self._lazy[seat][0], self.decision_moves(seat))
                 match.play(move)
                 return move
         return None
