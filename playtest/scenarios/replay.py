@@ -124,10 +124,11 @@ def replay(args: argparse.Namespace) -> int:
         error = None                                  # after --at: not reached
     last = at if error is None else error.number - 1
 
-    match = scenario.to_match(upto=last)
+    match = scenario.to_match(upto=0)
     steps = []
     for number in range(last + 1):
-        match.goto(number)
+        if number:                                    # legal: loading replayed them
+            match.play(scenario.moves[number - 1])
         view = match.view(seat)
         steps.append({"number": number, "move": _move_text(match, number, seat) if number else None,
                       "log": [text for n, text in match.log_for(seat) if n == number],
