@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 
 from playtest.engine import get_game
 
-from .stats import NEWCOMBE, ABTest, card_stats, seat_win_rates
+from .stats import NEWCOMBE, ABTest, _seats, card_stats, seat_win_rates
 
 
 def plot_win_rates(df: pd.DataFrame, by: str = "seat", confidence: float = 0.95) -> Figure:
@@ -25,7 +25,7 @@ def plot_win_rates(df: pd.DataFrame, by: str = "seat", confidence: float = 0.95)
     labels = [f"seat {s}" if by == "seat" else str(s) for s in rates.index]
     errors = np.vstack([rates["rate"] - rates["low"], rates["high"] - rates["rate"]])
     ax.bar(labels, rates["rate"], yerr=errors, capsize=4, color="tab:blue")
-    seats = df.attrs.get("seats") or len([c for c in df.columns if c.endswith("_won")])
+    seats = _seats(df)
     ax.axhline(1 / seats, color="grey", linestyle="--", label=f"fair share 1/{seats}")
     ax.set_ylabel("win rate")
     ax.set_ylim(0, min(1, max(float(rates["high"].max()), 1 / seats) * 1.15))

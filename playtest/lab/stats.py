@@ -17,8 +17,9 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from playtest.engine import OptionError
+from playtest.engine import OptionError, get_game
 
+from .presets import describe_options
 from .simulation import CARD_COLUMN, make_plan, simulate
 
 _CARD = re.compile(r"^seat(\d+)_(\w+):(.+)$")
@@ -266,10 +267,8 @@ def card_stats(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
                                  "vs_overall": rate - overall}
     columns = ["per_game", "share_of_games", "seat_games", "wins", "win_rate", "low", "high", "vs_overall"]
     table = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
-    table.index = pd.MultiIndex.from_tuples(list(rows), names=["counter", "card"]) if rows else pd.MultiIndex.from_tuples(
-        [], names=["counter", "card"])
+    table.index = pd.MultiIndex.from_tuples(list(rows), names=["counter", "card"])
     return table
-
 
 
 def compare(df_a: pd.DataFrame, df_b: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
@@ -332,9 +331,6 @@ def _variant_label(df: pd.DataFrame) -> str:
     """What a simulation's options were, in a few words (``""`` for a hand-built frame)."""
     if not df.attrs.get("game") or "options" not in df.attrs:
         return ""
-    from playtest.engine import get_game
-
-    from .presets import describe_options
     return describe_options(get_game(df.attrs["game"]), df.attrs["options"])
 
 

@@ -24,7 +24,7 @@ from tqdm.auto import tqdm
 from ..engine import OptionError, get_game
 from ..engine.registry import games as all_games
 from .components import ErrorBanner, safe, style_widget
-from .newgame import PresetPicker, default_bot, option_input
+from .newgame import PresetPicker, _bound, default_bot, option_input
 
 MAX_GAMES = 100_000
 """The most games one run may ask for (the simulation keeps one row per game)."""
@@ -406,7 +406,7 @@ def _games(n: int) -> str:
 
 def _range(field) -> str:
     """The numbers an int option takes, e.g. "1 to 500" (from its ge / le bounds)."""
-    low, high = (next((getattr(m, kind) for m in field.metadata if hasattr(m, kind)), None) for kind in ("ge", "le"))
+    low, high = _bound(field, "ge"), _bound(field, "le")
     if low is not None and high is not None:
         return f"{low} to {high}"
     return f"{low} or more" if low is not None else f"{high} or less" if high is not None else "any whole number"
