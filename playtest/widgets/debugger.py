@@ -21,7 +21,6 @@ returns to it.
 """
 from __future__ import annotations
 
-import base64
 import html
 import importlib
 import json
@@ -36,7 +35,7 @@ from ..scenarios import Expectation, Failure, Scenario, ScenarioError, ScenarioM
 from ..scenarios.lines import short_repr
 from . import moves as move_controls
 from .app import GameBoard
-from .components import ErrorBanner, LogView, safe, style_widget
+from .components import ErrorBanner, LogView, download_link, safe, style_widget
 from .moves import MoveBuilder
 from .records import find_scenario, parse_link, unpack_record
 
@@ -140,14 +139,6 @@ def board_class(game: type[Game]) -> type[GameBoard]:
     boards = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, GameBoard)
               and c.__module__ == module.__name__]
     return boards[0] if boards else ViewBoard
-
-
-def download_link(text: str, filename: str, mime: str, title: str) -> str:
-    """An HTML link that downloads ``text`` (UTF-8) as ``filename`` (a data URI: no
-    server round trip, works in Voilà and in a notebook)."""
-    data = base64.b64encode(text.encode()).decode()
-    return (f"<a class='pt-download' download='{html.escape(filename)}' href='data:{mime};base64,{data}' "
-            f"title='{html.escape(title)}'>⬇ {html.escape(filename)}</a>")
 
 
 class ScenarioDebugger:
@@ -392,7 +383,7 @@ class ScenarioDebugger:
         self.load_text(text, name)
 
     @staticmethod
-    def _check(scenario: Scenario) -> dict[int, list[str]]:
+    def _check(scenario: Scenario) -> dict[int, list[Failure]]:
         """Each expectation's failures on the loaded line (empty = passed)."""
         results: dict[int, list[Failure]] = {i: [] for i in range(len(scenario.expect))}
         for failure in scenario.verify():

@@ -28,7 +28,7 @@ import ipywidgets as w
 
 from ..engine import Match, RecordError
 from ..scenarios import Scenario, ScenarioError, example, examples
-from .components import safe
+from .components import download_link, safe
 
 SCENARIOS_DIR_ENV = "PLAYTEST_SCENARIOS_DIR"
 """Environment variable naming the folder that ``?scenario=NAME`` looks in for
@@ -265,10 +265,7 @@ class RecordPanel:
             else:
                 text, _, filename = self.get_record()
                 mime = "application/json"
-            data = base64.b64encode(text.encode()).decode()
-            self.link.value = (f"<a class='pt-download' download='{html.escape(filename)}' "
-                               f"href='data:{mime};base64,{data}' title='Download the {what}'>"
-                               f"⬇ Download {html.escape(filename)}</a>")
+            self.link.value = download_link(text, filename, mime, f"Download the {what}")
         self.note.value = ""
         self.anyway.layout.display = "none"
 
