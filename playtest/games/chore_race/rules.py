@@ -901,7 +901,7 @@ class ChoreRace(Game):
         options = self.options
         if s.turns > options.max_turns:
             s.phase = "over"
-            s.result = [False, [], f"G-4: max_turns ({self.options.max_turns}) reached"]
+            s.result = [False, [], f"G-4: max_turns ({options.max_turns}) reached"]
             ev.append(Event(s.result[2] + "; the game is unfinished."))
             return
         s.turn_seat = seat
@@ -927,7 +927,7 @@ class ChoreRace(Game):
             drawn.append(s.deck.pop())
         hand += drawn
         if self.keep_log:
-            extra = " (catch-up)" if catch_up and self.options.draw_rule == "one" else ""
+            extra = " (catch-up)" if catch_up and options.draw_rule == "one" else ""
             ev.append(Event(f"Turn {s.turns}: seat {seat} draws {len(drawn)} card{'s' * (len(drawn) != 1)}{extra}.",
                             {seat: f"Turn {s.turns}: you draw {self._names(drawn) or 'nothing'}{extra}."}))
 
