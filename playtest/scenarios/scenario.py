@@ -255,6 +255,7 @@ class Scenario(BaseModel):
         """Replay everything once; raise ScenarioError (with lines from ``where``)."""
         match = self._build(source, where, None, keep_log=False)
         number_of_moves, seats = len(self.moves), match.game.seats
+        known = known_rulings(self.game)
         for k, entry in enumerate(self.expect):
             def bad(reason, *key):
                 raise ScenarioError(source, where(("expect", k, *key)), f"[[expect]] #{k + 1}: {reason}")
@@ -270,7 +271,6 @@ class Scenario(BaseModel):
                     Move.parse(text)
                 except MoveSyntaxError as exc:
                     bad(f"{key}: {exc}", key)
-            known = known_rulings(self.game)
             for refusal in entry.illegal:
                 if refusal.ruling is not None and refusal.ruling not in known:
                     bad(f"illegal {refusal.move!r}: {short_repr(refusal.ruling)} is not a {match.game.title} "
