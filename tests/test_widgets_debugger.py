@@ -498,7 +498,7 @@ def test_game_dashboard_opens_a_seed_and_a_scenario_from_the_address(tmp_path, m
     monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(tmp_path))
     app = lazy_sunday_app(click_guard=0, autosave=False)
     app.open_link("seed=4242")
-    assert app.match.seed == 4242 and app.link_query == "seed=4242" and not app.banner.message
+    assert app.match.seed == 4242 and app.scenario_name == "" and not app.banner.message
     assert app.match.branch(0).fingerprint() == Match("lazy_sunday", 4, seed=4242).fingerprint()
     assert app.new_game.seed.value == "4242"
     before = (app.match, list(app.match.moves))
@@ -508,12 +508,12 @@ def test_game_dashboard_opens_a_seed_and_a_scenario_from_the_address(tmp_path, m
     scenario = bot_scenario("lazy_sunday", 4, seed=9, moves=12)
     scenario.save(tmp_path / "lazy.toml")
     app.open_link("scenario=lazy")
-    assert [str(m) for m in app.match.moves[:12]] == scenario.moves and app.link_query == "scenario=lazy"
+    assert [str(m) for m in app.match.moves[:12]] == scenario.moves and app.scenario_name == "lazy"
     assert not app.banner.message
     other = bot_scenario("chore_race", 3, seed=2, moves=4)
     other.save(tmp_path / "cr.toml")
     app.open_link("scenario=cr")
-    assert "Chore Race" in app.banner.message and app.link_query == "scenario=lazy"
+    assert "Chore Race" in app.banner.message and app.scenario_name == "lazy"
 
 
 def test_save_as_scenario_and_share_link(monkeypatch):

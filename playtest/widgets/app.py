@@ -132,8 +132,8 @@ class GameApp:
         saved: the unfinished :class:`~playtest.widgets.autosave.Autosave` on offer, or
             None. autosave_path: where the game on the table is autosaved (None: not
             yet saved, or autosave off).
-        link_query: the query that reopens the game on the table from its start
-            (``"seed=42"``, or ``"scenario=NAME"`` for a game opened from a scenario).
+        scenario_name: the name of the scenario the game on the table was opened from
+            (``?scenario=NAME``: its share link reopens it), else "".
 
     Raises:
         OptionError: bad seat count, options or bot names for the first game.
@@ -154,7 +154,7 @@ class GameApp:
         self.players: dict[int, str] = {}
         self.control = self.unlocked = self.viewer = None
         self.seed_chosen = False
-        self.link_query = ""
+        self.scenario_name = ""
         self.banner = ErrorBanner()
         report = self.banner.show
         self.privacy = PrivacyScreen(safe(self.unlock, report))
@@ -250,7 +250,7 @@ class GameApp:
         """
         match = Match(self.game, seats, options, seed)
         self._seat(match, players, seed_chosen=seed is not None)
-        self.link_query = f"seed={match.seed}"
+        self.scenario_name = ""
 
     def load(self, text: str) -> None:
         """Load a record (JSON text) or a scenario (TOML text, see
@@ -273,7 +273,7 @@ class GameApp:
         match = Match.from_json(text)
         if match.game.name != self.game.name:
             raise RecordError(self._other_game(match.game.name))
-        self._seat_loaded(match, f"seed={match.seed}")
+        self._seat_loaded(match)
 
     def open_scenario(self, scenario: Scenario, name: str = "") -> None:
         """Play on from the end of ``scenario``'s moves (seats as for :meth:`load`),
@@ -281,8 +281,8 @@ class GameApp:
         player moves or presses "Continue" (:meth:`continue_play`).
 
         Args:
-            name: the scenario's name for the share link (``?scenario=NAME``); "" =
-                share the seed.
+            name: the scenario's name for the share link (``?scenario=NAME``); "" = an
+                unnamed scenario (e.g. an uploaded file): the link is the move-0 record.
 
         Raises:
             ScenarioError: an illegal move or a bad setup; RecordError: a scenario of
@@ -293,7 +293,7 @@ class GameApp:
         match = scenario.to_match()
         about = f"<b>Scenario: {html.escape(scenario.title or name or 'untitled')}</b>" + (
             f"<br>{html.escape(scenario.description)}" if scenario.description else "")
-        self._seat_loaded(match, f"scenario={name}" if name else f"seed={match.seed}", about=about)
+        self._seat_loaded(match, scenario_name=name, about=about)
 
     def open_link(self, query: str) -> None:
         """Open what a page address asks for: ``?scenario=NAME`` (a shipped example, or
@@ -342,12 +342,9 @@ class GameApp:
             raise RecordError(f"the link's ?players= names {len(players)} players for a {seats}-seat game: "
                               "give one per seat (the game on the table is unchanged)")
         seating = None if players is None else dict(enumerate(players))
-        if match.moves:
-            about = (f"<b>Shared position</b>: move {len(match.moves)} of a {html.escape(self.game.title)} game, "
-                     f"{seats} seats")
-            self._seat_loaded(match, f"seed={match.seed}", about=about, players=seating)
-        else:
-            self._seat_loaded(match, f"seed={match.seed}", players=seating)
+        about = (f"<b>Shared position</b>: move {len(match.moves)} of a {html.escape(self.game.title)} game, "
+                 f"{seats} seats") if match.moves else ""
+        self._seat_loaded(match, about=about, players=seating)
 
     def continue_play(self) -> None:
         """"Continue": let the bots play on from a paused scenario or shared position."""
@@ -358,11 +355,11 @@ class GameApp:
         finally:
             self.refresh()
 
-    def _seat_loaded(self, match: Match, link_query: str, about: str = "",
+    def _seat_loaded(self, match: Match, scenario_name: str = "", about: str = "",
                      players: Mapping[int, str] | None = None) -> None:
         """Put a loaded match on the table (``players``: seat -> "human" or a bot name;
         None: see :meth:`load`); with ``about`` (HTML saying what was opened), paused
-        at its last move."""
+        at its last move. ``scenario_name``: see :attr:`scenario_name`."""
         seats, panel_players, _, _ = self.new_game.config()
         if players is None and seats == match.game.seats:
             players = panel_players
@@ -370,7 +367,7 @@ class GameApp:
             bot = next((p for p in self.default_players.values() if p != HUMAN), None) or default_bot(self.game)
             players = {s: bot for s in range(1, match.game.seats)}
         self._seat(match, players, seed_chosen=True, paused=bool(about), about=about)
-        self.link_query = link_query
+        self.scenario_name = scenario_name
 
     def _check_game(self, text: str) -> None:
         """Refuse a record of another game before replaying it."""
@@ -507,7 +504,7 @@ class GameApp:
         if saved is None:
             raise RecordError("there is no autosaved game to resume")
         self._seat(saved.match, saved.players, saved.seed_chosen)
-        self.link_query = f"seed={saved.match.seed}"
+        self.scenario_name = ""
         self.autosave_path = self._saved_path           # play on in the same file
         seats = saved.match.game.seats
         self.new_game.seats.value = seats
@@ -546,10 +543,10 @@ class GameApp:
 
     def _links(self) -> list[tuple[str, str]]:
         """The share links: this position (the record up to the shown move), and a new
-        game from the same start (the seed, or the scenario it was opened from)."""
+        game from the same start (the record of move 0, or the scenario it was opened from)."""
         seating = players_query(self.players, self.match.game.seats)
-        if self.link_query.startswith("scenario="):
-            start = (f"The scenario {self.link_query.partition('=')[2]}, from where it stops", self.link_query)
+        if self.scenario_name:
+            start = (f"The scenario {self.scenario_name}, from where it stops", f"scenario={self.scenario_name}")
         else:     # the record of move 0: the same seats, options, setup and seed
             start = ("A new game with the same set-up (move 0)", f"record={pack_record(self.match.branch(0))}&{seating}")
         return [(f"This position (move {self.match.cursor}, with the moves so far)",
