@@ -325,3 +325,19 @@ def test_open_move_races_are_not_won_by_seat_order():
     assert len(winners) > 400
     shares = [winners.count(s) / len(winners) for s in range(4)]
     assert all(0.18 < share < 0.32 for share in shares), shares
+
+
+def test_refusal_says_what_play_would_raise_and_changes_nothing():
+    m = play_some(new(seed=5), 6)
+    before, seat = m.fingerprint(), m.to_act()[0]
+    legal = m.legal_moves(seat)[0]
+    assert m.refusal(legal) is None
+    wrong = m.refusal(Move((seat + 1) % 3, "poke", (seat,)))
+    assert isinstance(wrong, IllegalMove) and wrong.legal == m.legal_moves((seat + 1) % 3)
+    assert m.refusal("9 slap").ruling == "G-1"
+    with pytest.raises(MoveSyntaxError):
+        m.refusal("")
+    m.goto(2)
+    assert "rewound" in m.refusal(str(legal)).reason
+    m.goto(6)
+    assert m.fingerprint() == before and len(m.moves) == 6

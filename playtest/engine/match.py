@@ -221,21 +221,49 @@ class Match:
         """
         if not isinstance(move, Move):
             move = Move.parse(move)
-        if self._applied != len(self.moves):
-            raise IllegalMove(move, "", f"the match is rewound to move {self._applied} of "
-                              f"{len(self.moves)}; go to the end, or branch from here first")
-        seat = move.seat
-        if type(seat) is not int or not 0 <= seat < self.game.seats:
-            raise IllegalMove(move, "G-1", f"seats are numbered 0..{self.game.seats - 1}")
         # a move among the seat's decision moves, or its open moves listed for this same
         # position, is legal (both are legal moves by the contract); anything else goes
-        # through the game's full check
-        legal = self._decision.get(seat)
-        if move not in (self.decision_moves(seat) if legal is None else legal) and move not in self._open.get(
-                seat, ()):
-            self.game.check(self.state, move, self.legal_moves(seat))
+        # through the full check of :meth:`refusal`
+        seat = move.seat
+        listed = False
+        if self._applied == len(self.moves) and type(seat) is int and 0 <= seat < self.game.seats:
+            legal = self._decision.get(seat)
+            listed = move in (self.decision_moves(seat) if legal is None else legal) or move in self._open.get(
+                seat, ())
+        if not listed:
+            problem = self.refusal(move)
+            if problem is not None:
+                raise problem
         self.moves.append(move)
         return self._apply(move)
+
+    def refusal(self, move: Move | str) -> IllegalMove | None:
+        """Why :meth:`play` would refuse ``move`` now, or None if it would play it.
+        Changes nothing: the "why not?" question of the debugger and of scenario checks.
+
+        Args:
+            move: a Move or its text form, e.g. ``"1 claim 0 2 3"``.
+
+        Returns:
+            The :class:`IllegalMove` (ruling id, reason, legal alternatives) that ``play``
+            would raise, or None.
+
+        Raises:
+            MoveSyntaxError: unreadable text.
+        """
+        if not isinstance(move, Move):
+            move = Move.parse(move)
+        if self._applied != len(self.moves):
+            return IllegalMove(move, "", f"the match is rewound to move {self._applied} of "
+                               f"{len(self.moves)}; go to the end, or branch from here first")
+        seat = move.seat
+        if type(seat) is not int or not 0 <= seat < self.game.seats:
+            return IllegalMove(move, "G-1", f"seats are numbered 0..{self.game.seats - 1}")
+        try:
+            self.game.check(self.state, move, self.legal_moves(seat))
+        except IllegalMove as exc:
+            return exc
+        return None
 
     def _apply(self, move: Move) -> list[Event]:
         events = self.game.apply(self.state, move)

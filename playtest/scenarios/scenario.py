@@ -463,11 +463,11 @@ def _check_entry(match: Match, k: int, entry: Expectation, move: str) -> list[Fa
             if found != expected:
                 fail(f"view{whose} {path!r}", expected, found)
     for text in entry.legal:
-        refusal = _refusal(match, Move.parse(text))
+        refusal = match.refusal(text)
         if refusal:
             fail(f"legal {text!r}", "legal", f"refused: {refusal}")
     for r in entry.illegal:
-        refusal = _refusal(match, Move.parse(r.move))
+        refusal = match.refusal(r.move)
         if refusal is None:
             fail(f"illegal {r.move!r}", f"refused ({r.ruling})" if r.ruling else "refused", "legal")
         elif r.ruling is not None and refusal.ruling != r.ruling:
@@ -525,18 +525,6 @@ def _id_ranges(ids) -> str:
             run = [n for _, n in run]
             runs.append(f"{prefix}-{run[0]}" + (f"..{prefix}-{run[-1]}" if len(run) > 1 else ""))
     return ", ".join(runs)
-
-
-def _refusal(match: Match, move: Move) -> IllegalMove | None:
-    """Why ``match`` would refuse ``move`` now (None if it is legal); changes nothing."""
-    seats = match.game.seats
-    if not 0 <= move.seat < seats:
-        return IllegalMove(move, "G-1", f"seats are numbered 0..{seats - 1}")
-    try:
-        match.game.check(match.state, move, match.legal_moves(move.seat))
-    except IllegalMove as exc:
-        return exc
-    return None
 
 
 def _toml_line(message: str) -> int | None:

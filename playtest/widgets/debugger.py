@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import ipywidgets as w
 
-from ..engine import IllegalMove, Match, Move, MoveSyntaxError, PlaytestError, get_game
+from ..engine import Match, Move, MoveSyntaxError, PlaytestError, get_game
 from ..engine.game import Game
 from ..scenarios import Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples
 from ..scenarios.lines import short_repr
@@ -541,13 +541,11 @@ class ScenarioDebugger:
             self.why_switch.description = f"Show seat {move.seat}'s view and answer"
             self.why_switch.layout.display = None
             return answer
-        trial = self._probe_match().branch()
-        try:
-            trial.play(move)
-        except IllegalMove as exc:
+        exc = self._probe_match().refusal(move)
+        if exc is not None:
             legal = ", ".join(str(m) for m in exc.legal) or "none: this seat has no move now"
             ruling = f" ({exc.ruling})" if exc.ruling else ""
-            self.why_result.value = (f"<span class='pt-fail'>Illegal</span>"
+            self.why_result.value = ("<span class='pt-fail'>Illegal</span>"
                                      + (f" <b>{html.escape(exc.ruling)}</b>" if exc.ruling else "")
                                      + f": {html.escape(exc.reason)}.<br>Legal moves for seat {move.seat}: "
                                      f"{html.escape(legal)}")
@@ -772,10 +770,10 @@ class ScenarioDebugger:
 def _refusal(match: Match, text: str) -> str:
     """Why ``text`` cannot be played at the end of ``match`` (the game's own words)."""
     try:
-        match.branch().play(text)
-    except (IllegalMove, MoveSyntaxError) as exc:
-        return getattr(exc, "reason", "") or str(exc)
-    return "it was refused when the scenario was loaded"
+        problem = match.refusal(text)
+    except MoveSyntaxError as exc:
+        return str(exc)
+    return (problem.reason or str(problem)) if problem else "it was refused when the scenario was loaded"
 
 
 def _readable_part(load: Callable[[], Scenario]) -> Scenario:
