@@ -214,13 +214,14 @@ def safe(handler: Callable, report: Callable[[Exception], None] | None) -> Calla
     return run
 
 
-def download_link(text: str, filename: str, mime: str, title: str) -> str:
+def download_link(text: str, filename: str, mime: str, title: str, label: str | None = None) -> str:
     """An HTML link (class ``pt-download``) that downloads ``text`` (str, saved as UTF-8)
     as ``filename`` with MIME type ``mime`` (e.g. ``"application/json"``), ``title`` its
-    tooltip. A data URI: no server round trip, works in Voilà and in a notebook."""
+    tooltip, ``label`` its text after "⬇ Download " (default: the file name). A data URI:
+    no server round trip, works in Voilà and in a notebook."""
     data = base64.b64encode(text.encode()).decode()
     return (f"<a class='pt-download' download='{html.escape(filename)}' href='data:{mime};base64,{data}' "
-            f"title='{html.escape(title)}'>⬇ Download {html.escape(filename)}</a>")
+            f"title='{html.escape(title)}'>⬇ Download {html.escape(label or filename)}</a>")
 
 
 def style_widget() -> w.HTML:

@@ -10,7 +10,6 @@ labelled with its options, in an A/B run), and a link to download one CSV row pe
 """
 from __future__ import annotations
 
-import base64
 import html
 import io
 import os
@@ -23,7 +22,7 @@ from tqdm.auto import tqdm
 
 from ..engine import OptionError, get_game
 from ..engine.registry import games as all_games
-from .components import ErrorBanner, safe, style_widget
+from .components import ErrorBanner, download_link, safe, style_widget
 from .newgame import PresetPicker, _bound, default_bot, option_input
 
 MAX_GAMES = 100_000
@@ -443,10 +442,8 @@ def png(figure) -> bytes:
 
 def csv_link(rows, filename: str) -> str:
     """An HTML download link (a ``data:`` URI) of ``rows`` (a DataFrame) as CSV."""
-    data = base64.b64encode(rows.to_csv(index=False).encode()).decode()
-    name = html.escape(filename)
-    return (f"<a class='pt-download' download='{name}' href='data:text/csv;base64,{data}' "
-            f"title='One row per game'>⬇ Download CSV ({_games(len(rows))})</a>")
+    return download_link(rows.to_csv(index=False), filename, "text/csv", "One row per game",
+                         f"CSV ({_games(len(rows))})")
 
 
 def make_lab(**kwargs) -> BalanceLab:
