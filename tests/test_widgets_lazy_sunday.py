@@ -271,3 +271,12 @@ def test_two_seat_trade_takes_the_opponents_card_by_click():
     assert app.moves.prefix == [2, 1] and (1, 3) in app._clickable()
     app.card_clicked(1, 3)
     assert str(app.match.moves[-1]) == "0 trade 2 1 3"
+
+
+def test_status_names_the_seat_taking_its_final_turn_now_and_those_after_it():
+    """LS-7: after a call, the seat on turn is taking its final turn; the status must not
+    read as if it had none."""
+    app = make_app(3, {0: "human", 1: "human", 2: "human"}, seed=4)
+    for move in ["0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "2 peek 0 1", "2 done", "0 notme"]:
+        app.play(Move.parse(move))
+    assert "NOT ME! called by seat 0 — final turns: seat 1 now; then seat 2 (LS-7)" in app.board.status.value

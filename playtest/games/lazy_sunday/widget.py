@@ -161,8 +161,12 @@ class LazySundayBoard(GameBoard):
                 ", ".join(f"seat {s}" for s in acting) or "—")
             parts.append(f"{html.escape(who)}: {_PHASE.get(phase, phase)}")
         if view["caller"] is not None:
-            owed = ", ".join(str(s) for s in view["final_turns"]) or "none"
-            parts.append(f"NOT ME! called by seat {view['caller']} — final turns owed: {owed} (LS-7)")
+            # the seat taking its final turn now is no longer in final_turns (LS-7)
+            now = view["turn_seat"] if view["turn_seat"] not in (None, view["caller"]) else None
+            later = ", ".join(str(s) for s in view["final_turns"])
+            final = "; ".join(filter(None, [now is not None and f"seat {now} now",
+                                            later and f"then seat{'s' * (len(view['final_turns']) > 1)} {later}"]))
+            parts.append(f"NOT ME! called by seat {view['caller']} — final turns: {final or 'all taken'} (LS-7)")
         if view["skip_next"]:
             parts.append("the next player's turn is skipped (LS-2)")
         parts.append("quick discards open" if view["claims_open"] else "quick discards closed")
