@@ -148,10 +148,10 @@ class Match:
         Raises:
             IndexError: ``seat`` is not a seat of this game (G-1).
         """
-        legal = self._decision.get(seat) if type(seat) is int else None
+        if type(seat) is not int or not 0 <= seat < self.game.seats:
+            self._seat(seat)  # raises, naming the seats (inlined: once per move)
+        legal = self._decision.get(seat)
         if legal is None:
-            if type(seat) is not int or not 0 <= seat < self.game.seats:
-                self._seat(seat)  # raises, naming the seats (inlined: once per move)
             if self._applied != len(self.moves):  # rewound (at_end, inlined: once per move)
                 return []
             legal = self._decision[seat] = self.game.decision_moves(self.state, seat)
@@ -221,12 +221,12 @@ class Match:
         """
         if not isinstance(move, Move):
             move = Move.parse(move)
-        # a move among the seat's decision moves, or its open moves listed for this same
-        # position, is legal (both are legal moves by the contract); anything else goes
-        # through the full check of :meth:`refusal`
-        seat = move.seat
+        # a move among the seat's decision moves, or its open moves, listed for this very
+        # position is legal (both are legal moves by the contract; both lists are empty
+        # when rewound); anything else goes through the full check of :meth:`refusal`
+        seat = move[0]                          # move.seat, read by position (hot path)
         listed = False
-        if self._applied == len(self.moves) and type(seat) is int and 0 <= seat < self.game.seats:
+        if type(seat) is int and 0 <= seat < self.game.seats:
             legal = self._decision.get(seat)
             listed = move in (self.decision_moves(seat) if legal is None else legal) or move in self._open.get(
                 seat, ())

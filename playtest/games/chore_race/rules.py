@@ -291,6 +291,12 @@ class ChoreRaceState:
 
 
 # --- move lists that depend only on small values (moves are immutable, so they are shared) --
+# The kinds of action card a hand holds are a bitmask (bit i: ACTION_KEYS[i]): cheap to build
+# from a hand and to use as a cache key.
+BIT = {key: 1 << i for i, key in enumerate(ACTION_KEYS)}
+TARGETED_BITS = sum(BIT[key] for key in TARGETED)
+
+
 @cache
 def _at_positions(seat: int, kind: str, k: int) -> tuple[Move, ...]:
     """``kind`` on each of ``k`` own positions (Done, Finally!, I'll Do It Later)."""
@@ -298,10 +304,10 @@ def _at_positions(seat: int, kind: str, k: int) -> tuple[Move, ...]:
 
 
 @cache
-def _discards(seat: int, slot: str, held: frozenset[str]) -> tuple[Move, ...]:
-    """Discarding each ``held`` action key through ``slot`` ("progress" or "action"), in
-    ACTION_KEYS order (never set order, so random bots replay identically anywhere)."""
-    return tuple(Move(seat, "discard", (slot, key)) for key in ACTION_KEYS if key in held)
+def _discards(seat: int, slot: str, held: int) -> tuple[Move, ...]:
+    """Discarding each ``held`` action kind (bitmask) through ``slot`` ("progress" or
+    "action"), in ACTION_KEYS order (so random bots replay identically anywhere)."""
+    return tuple(Move(seat, "discard", (slot, key)) for key in ACTION_KEYS if held & BIT[key])
 
 
 @cache
@@ -310,30 +316,30 @@ def _others(seats: int, seat: int) -> tuple[int, ...]:
 
 
 @cache
-def _progress_part(seat: int, kinds: frozenset[str], k: int) -> tuple[Move, ...]:
-    """The progress slot's moves with ``kinds`` held and ``k`` own chores: Done, then
-    Finally!, on each position, then the progress-slot discards (CR-4, CR-5)."""
-    return (*(_at_positions(seat, "done", k) if "done" in kinds else ()),
-            *(_at_positions(seat, "finally", k) if "finally" in kinds else ()),
-            *_discards(seat, "progress", kinds))
+def _progress_part(seat: int, held: int, k: int) -> tuple[Move, ...]:
+    """The progress slot's moves with the ``held`` kinds (bitmask) and ``k`` own chores:
+    Done, then Finally!, on each position, then the progress-slot discards (CR-4, CR-5)."""
+    return (*(_at_positions(seat, "done", k) if held & BIT["done"] else ()),
+            *(_at_positions(seat, "finally", k) if held & BIT["finally"] else ()),
+            *_discards(seat, "progress", held))
 
 
 @cache
-def _action_part(seat: int, kinds: frozenset[str], k: int) -> tuple[Move, ...]:
-    """The action slot's untargeted moves with ``kinds`` held and ``k`` own chores, then
-    ``end``: Family Meeting, I'll Do It Later on each position, the action-slot discards
-    (CR-4, CR-8, CR-12)."""
-    return (*((Move(seat, "meeting"),) if "meeting" in kinds else ()),
-            *(_at_positions(seat, "later", k) if "later" in kinds else ()),
-            *_discards(seat, "action", kinds), Move(seat, "end"))
+def _action_part(seat: int, held: int, k: int) -> tuple[Move, ...]:
+    """The action slot's untargeted moves with the ``held`` kinds (bitmask) and ``k`` own
+    chores, then ``end``: Family Meeting, I'll Do It Later on each position, the
+    action-slot discards (CR-4, CR-8, CR-12)."""
+    return (*((Move(seat, "meeting"),) if held & BIT["meeting"] else ()),
+            *(_at_positions(seat, "later", k) if held & BIT["later"] else ()),
+            *_discards(seat, "action", held), Move(seat, "end"))
 
 
 @cache
-def _untargeted(seat: int, kinds: frozenset[str], k: int, progress_used: bool, action_used: bool) -> tuple[Move, ...]:
+def _untargeted(seat: int, held: int, k: int, progress_used: bool, action_used: bool) -> tuple[Move, ...]:
     """The whole play-step move list when it names no opponent: no targeted action card
     held, or the action slot used (CR-4)."""
-    head = () if progress_used else _progress_part(seat, kinds, k)
-    return head + ((Move(seat, "end"),) if action_used else _action_part(seat, kinds, k))
+    head = () if progress_used else _progress_part(seat, held, k)
+    return head + ((Move(seat, "end"),) if action_used else _action_part(seat, held, k))
 
 
 @cache
@@ -350,6 +356,24 @@ def _swaps(seat: int, mine: int | tuple[int, ...], theirs: tuple[tuple[int, int]
 
 
 # --- the game ---------------------------------------------------------------------------
+# --- card tables (the same for every game; the action deck's copies depend on an option) --
+KEY_NAME = {a.key: a.name for a in CARDS.action}
+KEYS = {a.name: a.key for a in CARDS.action}
+ORDER = {a.key: i for i, a in enumerate(CARDS.action)}                  # canonical card order
+CHORES = tuple(c for c in CARDS.chore for _ in range(c.count))           # chore id -> card
+LEVEL = tuple(c.level for c in CHORES)
+NO_DELEGATE = frozenset(i for i, c in enumerate(CHORES) if c.ability == "no_delegate")
+STATIC = tuple({"name": c.name, "level": c.level, "ability": c.ability} for c in CHORES)
+
+
+@cache
+def _action_deck(copies: tuple[int, ...]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+    """Key, name and kind bit of every action card id, for ``copies`` of each card of
+    ``CARDS.action`` in order (CR-1); ids run through the cards in that order."""
+    keys = tuple(a.key for a, n in zip(CARDS.action, copies) for _ in range(n))
+    return keys, tuple(KEY_NAME[k] for k in keys), tuple(BIT[k] for k in keys)
+
+
 class ChoreRace(Game):
     """Chore Race for 2-6 seats. See the module docstring for moves and views.
 
@@ -397,12 +421,9 @@ class ChoreRace(Game):
             counts["done"] += 8
         elif deck_option:
             counts.update({_ACTION_BY[name].key: n for name, n in deck_option.items()})
-        self.key_name = {a.key: a.name for a in CARDS.action}
-        self.keys = {a.name: a.key for a in CARDS.action}
-        self.order = {a.key: i for i, a in enumerate(CARDS.action)}       # canonical card order
-        self.akey = tuple(a.key for a in CARDS.action for _ in range(counts[a.key]))
-        self.aname = tuple(self.key_name[k] for k in self.akey)
-        self.chores = tuple(c for c in CARDS.chore for _ in range(c.count))
+        self.akey, self.aname, self.abit = _action_deck(tuple(counts.values()))
+        self.key_name, self.keys, self.order = KEY_NAME, KEYS, ORDER
+        self.chores, self._level, self._no_delegate, self._static = CHORES, LEVEL, NO_DELEGATE, STATIC
         if len(self.akey) < START_HAND * seats:
             raise OptionError(f"CR-1: the action deck has {len(self.akey)} cards; {seats} seats need "
                               f"at least {START_HAND * seats} to deal {START_HAND} each")
@@ -410,9 +431,6 @@ class ChoreRace(Game):
             raise OptionError(f"CR-20: the chore deck has {len(self.chores)} cards; {seats} tableaus of "
                               f"{self.options.tableau_size} need {self.options.tableau_size * seats}")
         self.long_game = self.options.target_vp >= LONG_GAME_VP
-        self._static = [{"name": c.name, "level": c.level, "ability": c.ability} for c in self.chores]
-        self._no_delegate = frozenset(i for i, c in enumerate(self.chores) if c.ability == "no_delegate")
-        self._level = tuple(c.level for c in self.chores)
         cls = type(self)
         if "_APPLIERS" not in cls.__dict__:  # kind -> its applier (a subclass's own)
             cls._APPLIERS = {kind: getattr(cls, "_do_" + kind) for kind in cls.MOVE_ARGS}
@@ -432,7 +450,8 @@ class ChoreRace(Game):
             s.hands[seat] = [s.deck.pop() for _ in range(START_HAND)]
         events = [Event(f"Chore Race, {self.seats} seats, first to {self.options.target_vp} VP. "
                         f"Each seat gets {self.options.tableau_size} chores and {START_HAND} cards.",
-                        {seat: "Your hand: " + self._names(s.hands[seat]) for seat in range(self.seats)})]
+                        {seat: "Your hand: " + self._names(s.hands[seat]) for seat in range(self.seats)})
+                  ] if self.keep_log else []
         self._start_turn(s, first, events)
         s.setup_events = events
         return s
@@ -532,33 +551,35 @@ class ChoreRace(Game):
         ``_action_part``). The parts that depend only on the seat, the held kinds, the
         tableau sizes and the used slots are cached tuples; targets that depend on
         progress, protection (CR-16) or abilities are listed from the tableaus each time."""
-        kinds = frozenset(map(self.akey.__getitem__, s.hands[seat]))
+        held, abit = 0, self.abit
+        for card in s.hands[seat]:          # a plain loop: faster than reduce/map here
+            held |= abit[card]
         own = s.tableaus[seat]
         k = len(own)
         slots = s.slots
-        if slots[1] or kinds.isdisjoint(TARGETED):                  # no target to list
-            return list(_untargeted(seat, kinds, k, slots[0], slots[1]))
-        moves = list(_progress_part(seat, kinds, k)) if not slots[0] else []
+        if slots[1] or not held & TARGETED_BITS:                    # no target to list
+            return list(_untargeted(seat, held, k, slots[0], slots[1]))
+        moves = list(_progress_part(seat, held, k)) if not slots[0] else []
         tableaus = s.tableaus
         opponents = _others(self.seats, seat)
         open_ = [o for o in opponents if not s.protected[o]]            # CR-16
-        if "inspection" in kinds:
+        if held & BIT["inspection"]:
             moves += [_new(Move, (seat, "inspection", (o, q))) for o in open_
                       for q, e in enumerate(tableaus[o]) if e[1] > 0]  # CR-13
         if k:
-            if "delegate" in kinds:
+            if held & BIT["delegate"]:
                 no_delegate = self._no_delegate
                 moves += [_new(Move, (seat, "delegate", (o,))) for o in open_
                           if not any(e[0] in no_delegate for e in tableaus[o])]   # CR-2
-            if "teamwork" in kinds:
+            if held & BIT["teamwork"]:
                 moves += _teamworks(seat, opponents)
-        if "swap" in kinds:
+        if held & BIT["swap"]:
             if self.options.chore_swap_needs_progress:                  # CR-11
                 mine = tuple([p for p, e in enumerate(own) if e[1] > 0])
             else:
                 mine = k
             moves += _swaps(seat, mine, tuple([(o, len(tableaus[o])) for o in open_]))
-        moves += _action_part(seat, kinds, k)
+        moves += _action_part(seat, held, k)
         return moves
 
     def _give_moves(self, s, seat):
@@ -595,8 +616,10 @@ class ChoreRace(Game):
         """Apply a legal move, then run every automatic step up to the next decision."""
         s.revealed = None                    # a reveal lasts until the next move (CR-21)
         events: list[Event] = []
-        self._APPLIERS[move.kind](self, s, move.seat, move.args, events)
-        self._advance(s, events)
+        seat, kind, args = move                 # unpacked: cheaper than three attribute reads
+        self._APPLIERS[kind](self, s, seat, args, events)
+        if s.phase != "play" or (s.slots[0] and s.slots[1]):   # else the play step goes on
+            self._advance(s, events)
         return events
 
     def _take(self, s, seat, key):
@@ -673,8 +696,9 @@ class ChoreRace(Game):
         s.acted = True
         s.meeting = [None] * self.seats
         s.phase = "meeting"
-        ev.append(Event(f"Seat {seat} calls a Family Meeting: everyone passes "
-                        f"{MEETING_PASS} cards to the left, secretly."))
+        if self.keep_log:
+            ev.append(Event(f"Seat {seat} calls a Family Meeting: everyone passes "
+                            f"{MEETING_PASS} cards to the left, secretly."))
 
     def _do_later(self, s, seat, args, ev):
         p = args[0]
@@ -689,8 +713,9 @@ class ChoreRace(Game):
             del s.tableaus[seat][p]
         else:
             s.tableaus[seat][p] = [new, 0, [], False]
-        got = f", draws {self.chores[new].name}" if new is not None else ", no chore left to draw"
-        ev.append(Event(f"Seat {seat} plays I'll Do It Later: discards {self.chores[old[0]].name}{got}."))
+        if self.keep_log:
+            got = f", draws {self.chores[new].name}" if new is not None else ", no chore left to draw"
+            ev.append(Event(f"Seat {seat} plays I'll Do It Later: discards {self.chores[old[0]].name}{got}."))
 
     def _do_end(self, s, seat, args, ev):
         s.phase = "score"
@@ -698,8 +723,9 @@ class ChoreRace(Game):
     def _react(self, s, seat, key, ev):
         card = self._take(s, seat, key)
         s.discard += [card, s.pending[1]]         # CR-7: both to the discard pile
-        ev.append(Event(f"Seat {seat} reacts with {self.key_name[key]}"
-                        f"{' (Dodge)' if key == 'later' else ''}: the {self.key_name[s.pending[0]]} is cancelled."))
+        if self.keep_log:
+            ev.append(Event(f"Seat {seat} reacts with {self.key_name[key]}"
+                            f"{' (Dodge)' if key == 'later' else ''}: the {self.key_name[s.pending[0]]} is cancelled."))
         s.pending = None
         s.acted = True
         s.phase = "play"
@@ -719,21 +745,25 @@ class ChoreRace(Game):
         if key == "inspection":
             entry = s.tableaus[target][targs[1]]
             entry[1] -= 1
-            ev.append(Event(f"The Inspection takes 1 progress off seat {target}'s {self.chores[entry[0]].name}."))
+            if self.keep_log:
+                ev.append(Event(f"The Inspection takes 1 progress off seat {target}'s {self.chores[entry[0]].name}."))
         elif key == "swap":
             p, _, q = targs
             mine, theirs = s.tableaus[active], s.tableaus[target]
             mine[p], theirs[q] = theirs[q], mine[p]
-            ev.append(Event(f"Seats {active} and {target} swap chores."))
+            if self.keep_log:
+                ev.append(Event(f"Seats {active} and {target} swap chores."))
         elif key == "delegate":
             if self._holds(s, target, "done"):
                 s.placing = [[target], 0, "delegate"]
                 s.phase = "place"
-                ev.append(Event(f"Seat {target} must give a Done; seat {active} chooses the chore."))
+                if self.keep_log:
+                    ev.append(Event(f"Seat {target} must give a Done; seat {active} chooses the chore."))
             else:
                 s.revealed = [[target, list(s.hands[target])]]
-                ev.append(Event(f"Seat {target} holds no Done and shows their hand; the Delegate has no effect. "
-                                + self._revealed_text(s)))
+                if self.keep_log:
+                    ev.append(Event(f"Seat {target} holds no Done and shows their hand; the Delegate has no effect. "
+                                    + self._revealed_text(s)))
         else:   # teamwork (CR-10)
             s.revealed = [[active, list(s.hands[active])], [target, list(s.hands[target])]]
             if self._holds(s, target, "done"):
@@ -742,7 +772,8 @@ class ChoreRace(Game):
                 owned = sum(self.akey[c] == "done" for c in s.hands[active])
                 s.placing = [[], min(2, owned), "teamwork"]
             s.phase = "place"
-            ev.append(Event(f"Seats {active} and {target} show their hands for Teamwork. " + self._revealed_text(s)))
+            if self.keep_log:
+                ev.append(Event(f"Seats {active} and {target} show their hands for Teamwork. " + self._revealed_text(s)))
 
     def _revealed_text(self, s):
         """The revealed hands, named: they are public at that moment (CR-21)."""
@@ -761,15 +792,17 @@ class ChoreRace(Game):
             source = seat
             s.placing[1] -= 1
         self._progress(s, seat, args[0], self._take(s, source, "done"), 1)
-        ev.append(Event(f"Seat {source}'s Done goes on seat {seat}'s {self._chore(s, seat, args[0])}."))
+        if self.keep_log:
+            ev.append(Event(f"Seat {source}'s Done goes on seat {seat}'s {self._chore(s, seat, args[0])}."))
 
     def _do_stop(self, s, seat, args, ev):
         s.placing[1] = 0
 
     def _do_give(self, s, seat, args, ev):
         s.meeting[seat] = [self._take(s, seat, key) for key in args]
-        ev.append(Event(f"Seat {seat} has chosen the cards to pass.",
-                        {seat: f"You pass {self._names(s.meeting[seat]) or 'nothing'} to seat {(seat + 1) % self.seats}."}))
+        if self.keep_log:
+            ev.append(Event(f"Seat {seat} has chosen the cards to pass.",
+                            {seat: f"You pass {self._names(s.meeting[seat]) or 'nothing'} to seat {(seat + 1) % self.seats}."}))
 
     def _do_score(self, s, seat, args, ev):
         self._score(s, seat, args[0], ev)
@@ -781,9 +814,10 @@ class ChoreRace(Game):
         s.trigger = None
         s.phase = "score"
         name = self.aname[card]
-        ev.append(Event(f"Take Out the Trash: seat {seat} steals a random card from seat {victim}.",
-                        {seat: f"Take Out the Trash: you steal {name} from seat {victim}.",
-                         victim: f"Take Out the Trash: seat {seat} steals your {name}."}))
+        if self.keep_log:
+            ev.append(Event(f"Take Out the Trash: seat {seat} steals a random card from seat {victim}.",
+                            {seat: f"Take Out the Trash: you steal {name} from seat {victim}.",
+                             victim: f"Take Out the Trash: seat {seat} steals your {name}."}))
 
     def _do_attic(self, s, seat, args, ev):
         target, q = args
@@ -792,7 +826,8 @@ class ChoreRace(Game):
         entry[1] -= lost
         s.trigger = None
         s.phase = "score"
-        ev.append(Event(f"Reorganize the Attic: seat {target}'s {self.chores[entry[0]].name} loses {lost} progress."))
+        if self.keep_log:
+            ev.append(Event(f"Reorganize the Attic: seat {target}'s {self.chores[entry[0]].name} loses {lost} progress."))
 
     # --- automatic steps ----------------------------------------------------------------------
     def _advance(self, s, ev):
@@ -846,13 +881,14 @@ class ChoreRace(Game):
     def _pass_cards(self, s, ev):
         """CR-8: every committed set goes to seat+1 at once."""
         n = self.seats
-        private = {}
         for seat, cards in enumerate(s.meeting):
             s.hands[(seat + 1) % n].extend(cards)
-            private[(seat + 1) % n] = f"You receive {self._names(cards) or 'nothing'} from seat {seat}."
+        if self.keep_log:
+            ev.append(Event("The Family Meeting cards change hands.", {
+                (seat + 1) % n: f"You receive {self._names(cards) or 'nothing'} from seat {seat}."
+                for seat, cards in enumerate(s.meeting)}))
         s.meeting = None
         s.phase = "play"
-        ev.append(Event("The Family Meeting cards change hands.", private))
 
     def _score(self, s, seat, p, ev):
         """CR-14: complete one chore: VP (with modifier), win check (CR-17), trigger."""
