@@ -28,7 +28,19 @@ class Bot:
     name = "bot"
 
     def __init__(self, seed=None):
-        self.rng = random.Random(seed)
+        self._seed, self._rng = seed, None
+
+    @property
+    def rng(self) -> random.Random:
+        """The bot's own random stream, seeded from ``seed`` when first used (seeding
+        from a text costs as much as a dozen moves, and many bots never draw)."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
 
     def choose(self, view: Mapping, legal: list[Move]) -> Move:
         """Pick one of ``legal`` (never empty) for the seat's pending decision. ``view``
@@ -107,7 +119,7 @@ class LazyView(_Lazy, Mapping):
         self._make_glance, self._glance = glance, None if glance else {}
 
     def reset(self):
-        super().reset()
+        self._value = None  # _Lazy.reset, inlined: the table resets every view read, after every move
         if self._make_glance:
             self._glance = None
 
@@ -180,8 +192,11 @@ class Table:
         # Open moves are a race (LS-5 quick discards): asking the bots in seat order would
         # hand every race to the lowest seat. Each step asks them from a random first bot,
         # drawn from the table's own stream (never the game's: the record alone replays it).
-        self._race_rng = random.Random(f"{match.seed}:open-move race")
         self._race_orders = [racers[first:] + racers[:first] for first in range(len(racers))]  # by first bot
+        # the first bot is race_rng.randrange(len(orders)), drawn inline as Random._randbelow
+        # draws it (bit_length bits until below the count): the same stream, one call a step
+        self._race_bits = len(self._race_orders).bit_length()
+        self._race_draw = random.Random(f"{match.seed}:open-move race").getrandbits
 
     @property
     def humans(self) -> list[int]:
@@ -212,7 +227,14 @@ class Table:
             built.clear()
         orders = self._race_orders
         if orders:
-            for bot, view, moves in orders[self._race_rng.randrange(len(orders)) if len(orders) > 1 else 0]:
+            count = len(orders)
+            first = 0
+            if count > 1:
+                bits, draw = self._race_bits, self._race_draw
+                first = draw(bits)
+                while first >= count:
+                    first = draw(bits)
+            for bot, view, moves in orders[first]:
                 move = bot.interject(view, moves)
                 if move is not None:
                     match.play(move)

@@ -523,10 +523,10 @@ class ChoreRace(Game):
             if seat != s.pending[2]:
                 return []
             moves = [Move(seat, "accept")]
-            keys = [self.akey[c] for c in s.hands[seat]]
-            if "excuse" in keys:
+            held = self._held(s.hands[seat])
+            if held & BIT["excuse"]:
                 moves.append(Move(seat, "excuse"))
-            if s.pending[0] == "inspection" and "later" in keys:
+            if s.pending[0] == "inspection" and held & BIT["later"]:
                 moves.append(Move(seat, "dodge"))
             return moves
         if phase == "meeting":
@@ -551,9 +551,7 @@ class ChoreRace(Game):
         ``_action_part``). The parts that depend only on the seat, the held kinds, the
         tableau sizes and the used slots are cached tuples; targets that depend on
         progress, protection (CR-16) or abilities are listed from the tableaus each time."""
-        held, abit = 0, self.abit
-        for card in s.hands[seat]:          # a plain loop: faster than reduce/map here
-            held |= abit[card]
+        held = self._held(s.hands[seat])
         own = s.tableaus[seat]
         k = len(own)
         slots = s.slots
@@ -562,15 +560,22 @@ class ChoreRace(Game):
         moves = list(_progress_part(seat, held, k)) if not slots[0] else []
         tableaus = s.tableaus
         opponents = _others(self.seats, seat)
-        open_ = [o for o in opponents if not s.protected[o]]            # CR-16
+        protected, open_ = s.protected, []
+        for o in opponents:
+            if not protected[o]:                                        # CR-16
+                open_.append(o)
         if held & BIT["inspection"]:
             moves += [_new(Move, (seat, "inspection", (o, q))) for o in open_
                       for q, e in enumerate(tableaus[o]) if e[1] > 0]  # CR-13
         if k:
             if held & BIT["delegate"]:
                 no_delegate = self._no_delegate
-                moves += [_new(Move, (seat, "delegate", (o,))) for o in open_
-                          if not any(e[0] in no_delegate for e in tableaus[o])]   # CR-2
+                for o in open_:
+                    for e in tableaus[o]:
+                        if e[0] in no_delegate:             # CR-2: this tableau refuses Delegate
+                            break
+                    else:
+                        moves.append(_new(Move, (seat, "delegate", (o,))))
             if held & BIT["teamwork"]:
                 moves += _teamworks(seat, opponents)
         if held & BIT["swap"]:
@@ -596,8 +601,12 @@ class ChoreRace(Game):
                 for q, e in enumerate(s.tableaus[o]) if e[1] > 0]
 
     def _complete(self, s, seat):
-        level = self._level
-        return [p for p, e in enumerate(s.tableaus[seat]) if e[1] >= level[e[0]]]
+        """Positions of ``seat``'s complete chores: progress at least the level (CR-14)."""
+        level, complete = self._level, []
+        for p, e in enumerate(s.tableaus[seat]):     # a loop, not a comprehension: once a turn
+            if e[1] >= level[e[0]]:
+                complete.append(p)
+        return complete
 
     def _has(self, s, seat, ability):
         chores = self.chores
@@ -780,9 +789,15 @@ class ChoreRace(Game):
         return " ".join(f"Seat {who}'s hand revealed: {', '.join(self._hand(cards)) or 'no cards'}."
                         for who, cards in s.revealed)
 
+    def _held(self, cards):
+        """The kinds of action card among ``cards`` (ids), as a bitmask of ``BIT``."""
+        held, abit = 0, self.abit
+        for card in cards:                  # a plain loop: faster than reduce/map or a set
+            held |= abit[card]
+        return held
+
     def _holds(self, s, seat, key):
-        akey = self.akey
-        return any(akey[c] == key for c in s.hands[seat])
+        return bool(self._held(s.hands[seat]) & BIT[key])
 
     def _do_place(self, s, seat, args, ev):
         owing = s.placing[0]
