@@ -2,12 +2,19 @@
 memory, LS-11) and the legal moves; the public deck list gives each name's effort."""
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
+
 from playtest.engine import Bot, Move
 
 CALL_MARGIN = 3    # call NOT ME! only when this much below every opponent's estimate
 KEEP_GAIN = 1      # keep a drawn card when it lowers the expected total by more than this
 TAKE_GAIN = 3      # taking DONE gives up a draw, so it must gain more
 HIGH = 7           # a known card this heavy is worth trading away (Let's Trade)
+
+
+_READ_PHASES = ("look", "turn", "drawn", "give")  # the decisions that read the view
+_KIND = itemgetter(1)  # Move.kind, read by position
 
 
 _ESTIMATES: dict[int, tuple] = {}
@@ -38,9 +45,7 @@ class HeuristicBot(Bot):
 
     def __init__(self, seed=None):
         super().__init__(seed)
-        from .rules import load_cards  # here, not at import: rules.py imports this module
-
-        self.effort, self.mean, self._values = _estimates(load_cards())
+        self.effort, self.mean, self._values = _estimates(rules.load_cards())
 
     # --- estimates ------------------------------------------------------------------
     def _value(self, name) -> float:
@@ -68,21 +73,20 @@ class HeuristicBot(Bot):
     # --- decisions --------------------------------------------------------------------
     def choose(self, view, legal):
         """Pick one of ``legal`` for the pending decision (see the class docstring)."""
-        if len(legal) == 1:
-            return legal[0]
+        phase = view["phase"]
+        if len(legal) == 1 or phase not in _READ_PHASES:
+            return legal[0]  # peek (any two are unknown alike), deal: no need to read the memory
         by_kind: dict[str, list[Move]] = {}
-        for move in legal:
-            by_kind.setdefault(move.kind, []).append(move)
-        phase, me = view["phase"], view["viewer"]
+        for kind, moves in groupby(legal, _KIND):  # runs of one kind, merged should a kind recur
+            by_kind.setdefault(kind, []).extend(moves)
+        me = view["viewer"]
         if phase == "look":
             return by_kind["swap"][0] if "swap" in by_kind and self._swap_helps(view) else by_kind["done"][0]
         if phase == "turn":
             return self._turn(view, me, view["memory"], by_kind)
         if phase == "drawn":
             return self._drawn(view, me, view["memory"], by_kind)
-        if phase == "give":
-            return Move(me, "give", (self._dump_at(view["memory"], me),))
-        return legal[0]  # peek (any two are unknown alike), deal: no need to read the memory
+        return Move(me, "give", (self._dump_at(view["memory"], me),))  # give
 
     def _turn(self, view, me, memory, by_kind):
         mine = self._estimate(memory, me)
@@ -111,8 +115,8 @@ class HeuristicBot(Bot):
             return None
         moves = by_kind[kind]
         unknown_own = [p for p, name in enumerate(memory[me]) if name is None]
-        rivals = sorted({m.args[0] for m in moves if m.args and kind in ("nosy", "landlord")} - {me},
-                        key=lambda t: self._estimate(memory, t))
+        rivals = sorted({m.args[0] for m in moves} - {me}, key=lambda t: self._estimate(memory, t)
+                        ) if kind in ("nosy", "landlord") else []
         if kind == "busy":  # light enough to keep over a heavy card; else make someone skip
             return None if keep_at is not None and self._value(memory[me][keep_at]) >= 4 else moves[0]
         if kind == "knock_out":
@@ -134,14 +138,16 @@ class HeuristicBot(Bot):
 
     def _trade(self, memory, me, moves) -> Move | None:
         """Give away a known high card for the lightest card we know of (or an unknown one)."""
+        effort, values = self.effort, self._values
+        high = {p: effort[name] for p, name in enumerate(memory[me]) if name is not None and effort[name] >= HIGH}
         best, best_gain = None, 0.0
-        for m in moves:
-            p, t, q = m.args
-            mine = memory[me][p]
-            if mine is not None and self.effort[mine] >= HIGH:
-                gain = self.effort[mine] - self._value(memory[t][q])
-                if gain > best_gain:
-                    best, best_gain = m, gain
+        if high:  # else no trade helps: most of the time, decided without reading the moves
+            for m in moves:
+                p, t, q = m.args
+                if p in high:
+                    gain = high[p] - values[memory[t][q]]
+                    if gain > best_gain:
+                        best, best_gain = m, gain
         return best
 
     def _swap_helps(self, view) -> bool:
@@ -166,3 +172,8 @@ class HeuristicBot(Bot):
         spots = sorted((t != me, t, p) for t, row in enumerate(memory) for p, known in enumerate(row) if known == name)
         allowed = set(open_moves[:])  # one slice: iterating the lazy sequence item by item is slow
         return next((move for _, t, p in spots if (move := Move(me, "claim", (t, p, done["serial"]))) in allowed), None)
+
+
+# last, as rules.py imports this module (an import statement in __init__ would cost more
+# than the rest of a new bot, and every simulated game seats new bots)
+from . import rules  # noqa: E402
