@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import Literal
 
@@ -195,6 +196,14 @@ def _keep_or_discard(seat: int, k: int) -> tuple[Move, ...]:
     return (*_positions(seat, "keep", k), Move(seat, "discard"))
 
 
+@cache
+def _aimed(seat: int, action: str, lead: tuple, t: int, k: int) -> tuple[Move, ...]:
+    """``seat``'s ``action`` moves aimed at each of the ``k`` positions ``q`` of seat
+    ``t``, with the arguments ``(*lead, t, q)``: the pieces the many-target burns are
+    put together from, so that a new combination of list sizes costs no new moves."""
+    return tuple(_new(Move, (seat, action, (*lead, t, q))) for q in range(k))
+
+
 @lru_cache(maxsize=4096)
 def _burns(seat: int, action: str, caller: int | None, sizes: tuple[int, ...], can_draw: bool) -> tuple[Move, ...]:
     """The legal burns of ``action`` by ``seat`` (LS-2, LS-8) when the lists have
@@ -203,20 +212,20 @@ def _burns(seat: int, action: str, caller: int | None, sizes: tuple[int, ...], c
     own = range(sizes[seat])
     others = [t for t in range(len(sizes)) if t != seat and t != caller]
     if action == "busy":
-        targets = [()]
-    elif action in ("double_check", "knock_out"):
-        targets = [(p,) for p in own]
-    elif action == "nosy":
-        targets = [(t, p) for t in others for p in range(sizes[t])]
-    elif action == "trade":
-        targets = [(p, t, q) for p in own for t in others for q in range(sizes[t])]
-    elif action == "landlord":
+        return (_new(Move, (seat, action, ())),)
+    if action in ("double_check", "knock_out"):
+        return tuple(_new(Move, (seat, action, (p,))) for p in own)
+    if action == "landlord":
         # after this card lands on DONE, a non-empty DONE can always refill the deck (LS-6)
-        targets = [(t,) for t in range(len(sizes)) if t != caller] if can_draw else []
-    else:  # switcheroo, not_my_job: two other players, the lower seat first
-        targets = [(t, p, u, q) for i, t in enumerate(others) for u in others[i + 1:]
-                   for p in range(sizes[t]) for q in range(sizes[u])]
-    return tuple(Move(seat, action, args) for args in targets)
+        return tuple(_new(Move, (seat, action, (t,))) for t in range(len(sizes)) if t != caller) if can_draw else ()
+    if action == "nosy":  # (t, p)
+        parts = [_aimed(seat, action, (), t, sizes[t]) for t in others]
+    elif action == "trade":  # (p, t, q)
+        parts = [_aimed(seat, action, (p,), t, sizes[t]) for p in own for t in others]
+    else:  # switcheroo, not_my_job: (t, p, u, q), two other players, the lower seat first
+        parts = [_aimed(seat, action, (t, p), u, sizes[u]) for i, t in enumerate(others) for u in others[i + 1:]
+                 for p in range(sizes[t])]
+    return tuple(chain.from_iterable(parts))
 
 
 # --- the game ---------------------------------------------------------------------------
