@@ -57,13 +57,12 @@ class HeuristicBot(Bot):
     def _replace_at(self, memory, me, effort, min_gain) -> int | None:
         """Own position whose known (or expected) effort exceeds ``effort`` by the most,
         if by more than ``min_gain``."""
-        values = self._values
-        gains = [(values[name] - effort, p) for p, name in enumerate(memory[me])]
-        if gains:
-            gain, p = max(gains)
-            if gain > min_gain:
-                return p
-        return None
+        values, best, best_gain = self._values, None, min_gain
+        for p, name in enumerate(memory[me]):  # the last of equal gains, as max() of (gain, p) would
+            gain = values[name] - effort
+            if gain > min_gain and gain >= best_gain:
+                best, best_gain = p, gain
+        return best
 
     def _dump_at(self, memory, me) -> int:
         """Own position best to lose: highest known card if above the mean, else an unknown one."""

@@ -196,6 +196,14 @@ def _keep_or_discard(seat: int, k: int) -> tuple[Move, ...]:
     return (*_positions(seat, "keep", k), Move(seat, "discard"))
 
 
+@lru_cache(maxsize=8192)
+def _claims(seat: int, t: int, k: int, serial: int) -> tuple[Move, ...]:
+    """``seat``'s claims (LS-5) on each of the ``k`` positions of seat ``t``'s list, on
+    the DONE top of ``serial``: a bot that remembers a match reads them all, and serials
+    run alike from game to game."""
+    return tuple(_new(Move, (seat, "claim", (t, p, serial))) for p in range(k))
+
+
 @cache
 def _aimed(seat: int, action: str, lead: tuple, t: int, k: int) -> tuple[Move, ...]:
     """``seat``'s ``action`` moves aimed at each of the ``k`` positions ``q`` of seat
@@ -386,7 +394,7 @@ class LazySunday(Game):
             for t, lst in enumerate(lists):
                 # another's card needs a card to give back; the caller's list is locked (LS-5, LS-7)
                 if lst and (t == seat or (mine and t != caller)):
-                    moves += [_new(Move, (seat, "claim", (t, p, serial))) for p in range(len(lst))]
+                    moves += _claims(seat, t, len(lst), serial)
         return moves
 
     def _moves_peek(self, s, seat):
@@ -744,11 +752,15 @@ class LazySunday(Game):
         """The keys of :meth:`bot_view` that the claim question (LS-5), asked of every
         bot before every move, reads: the scalars ``viewer``, ``phase``, ``seats`` and
         ``claims_open``, and while claims are open ``done`` and ``memory`` (closed, the
-        question ends at ``claims_open``, so the memory is not built for it), plus
-        ``drawn``, all a turn's decision reads besides (so the whole view is rarely built)."""
+        question ends at ``claims_open``, so the memory is not built for it), plus, for
+        the seat on turn, ``drawn``, all a turn's decision reads besides (so the whole
+        view is rarely built)."""
         if s.phase in _CLAIM_PHASES and s.done:
-            return {"viewer": seat, "phase": s.phase, "seats": self.seats, "claims_open": True,
-                    "done": self._done_view(s), "memory": self._memory(s, seat), "drawn": self._drawn_view(s, seat)}
+            glance = {"viewer": seat, "phase": s.phase, "seats": self.seats, "claims_open": True,
+                      "done": self._done_view(s), "memory": self._memory(s, seat)}
+            if seat == s.turn:
+                glance["drawn"] = self._drawn_view(s, seat)
+            return glance
         return {"viewer": seat, "phase": s.phase, "seats": self.seats, "claims_open": False}
 
     # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
