@@ -30,6 +30,7 @@ import argparse
 import os
 import platform
 import random
+import statistics
 import time
 from typing import Callable
 
@@ -93,60 +94,62 @@ def openspiel_playout() -> tuple[str, Playout] | str:
     return f"OpenSpiel crazy_eights ({game.num_players()} players)", playout
 
 
-SLICES = 5
-"""Each playout row is measured in this many slices, taken in turn with the other rows,
-so that a change in the machine's load falls on every engine alike."""
+ROUNDS = 10
+"""The playout rows are measured in this many rounds; each round gives every row one
+slice in turn, so a change in the machine's load falls on the rows of a round alike.
+A ratio is the median over the rounds of the ratio within each round."""
 
 
 def measure(playout: Playout, seconds: float, first_seed: int = 0,
             rng: random.Random | None = None) -> tuple[int, int, float]:
-    """Play seeded games ``first_seed``, ``first_seed + 1``, ... for about ``seconds``;
-    returns (games, moves, seconds taken)."""
+    """Play seeded games ``first_seed``, ``first_seed + 1``, ... for about ``seconds`` of
+    this process's CPU time; returns (games, moves, CPU seconds taken). CPU time, not wall
+    time: on a shared machine the time spent waiting for a core is not the engine's."""
     rng = rng or random.Random(0)
     games = moves = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    start = time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
         moves += playout(first_seed + games, rng)
         games += 1
     return games, moves, elapsed
 
 
 def playout_table(seconds: float) -> None:
-    rows = [(f"playtest {name} ({seats} seats)", playtest_playout(name, seats), True) for name, seats in PLAYTEST_GAMES]
-    references: dict[str, float] = {}
+    rows = [(f"playtest {name} ({seats} seats)", playtest_playout(name, seats)) for name, seats in PLAYTEST_GAMES]
+    ours = len(rows)
     for found in (rlcard_playout(), openspiel_playout()):
         if isinstance(found, str):
             print(f"note: {found}; its ratio is left out")
         else:
-            rows.append((*found, False))
-    print(f"\n1. Random playouts ({seconds:g} s each in {SLICES} slices taken in turn; the same loop for every engine)")
-    totals = [[0, 0, 0.0] for _ in rows]   # games, moves, seconds
+            rows.append(found)
+    print(f"\n1. Random playouts ({seconds:g} CPU-s per engine in {ROUNDS} rounds; the same loop for every "
+          f"engine; ratios: median over the rounds)")
+    totals = [[0, 0, 0.0] for _ in rows]   # games, moves, CPU seconds
+    rates = [[] for _ in rows]             # moves/s of each round
     rngs = [random.Random(0) for _ in rows]
-    for _ in range(SLICES):
-        for (label, playout, ours), total, rng in zip(rows, totals, rngs):
-            games, moves, elapsed = measure(playout, seconds / SLICES, total[0], rng)
+    for _ in range(ROUNDS):
+        for (label, playout), total, rate, rng in zip(rows, totals, rates, rngs):
+            games, moves, elapsed = measure(playout, seconds / ROUNDS, total[0], rng)
             total[0] += games
             total[1] += moves
             total[2] += elapsed
-    measured = []
-    for (label, playout, ours), (games, moves, elapsed) in zip(rows, totals):
-        measured.append((label, games, moves, moves / elapsed, ours))
-        if not ours:
-            references[label.split(" (")[0]] = moves / elapsed
-    uno, eights = references.get("RLCard uno"), references.get("OpenSpiel crazy_eights")
+            rate.append(moves / elapsed)
+    reference = {label.split(" (")[0]: i for i, (label, _) in enumerate(rows[ours:], ours)}
+    uno, eights = reference.get("RLCard uno"), reference.get("OpenSpiel crazy_eights")
     print(f"{'engine':<38}{'games':>8}{'moves':>10}{'moves/s':>11}{'vs UNO':>12}{'vs C8':>12}")
-    for label, games, moves, rate, ours in measured:
-        vs_uno = _ratio(rate, uno, RLCARD_TARGET) if ours else ""
-        vs_c8 = _ratio(rate, eights, OPENSPIEL_TARGET) if ours else ""
-        print(f"{label:<38}{games:>8,}{moves:>10,}{rate:>11,.0f}{vs_uno:>12}{vs_c8:>12}")
+    for i, ((label, _), (games, moves, elapsed)) in enumerate(zip(rows, totals)):
+        vs_uno = _ratio(rates[i], rates[uno] if uno else None, RLCARD_TARGET) if i < ours else ""
+        vs_c8 = _ratio(rates[i], rates[eights] if eights else None, OPENSPIEL_TARGET) if i < ours else ""
+        print(f"{label:<38}{games:>8,}{moves:>10,}{moves / elapsed:>11,.0f}{vs_uno:>12}{vs_c8:>12}")
     print(f"targets: at least {RLCARD_TARGET:g}x RLCard UNO and {OPENSPIEL_TARGET:g}x OpenSpiel crazy_eights "
           f"(ok / LOW after each ratio)")
 
 
-def _ratio(rate: float, reference: float | None, target: float) -> str:
+def _ratio(rates: list[float], reference: list[float] | None, target: float) -> str:
+    """The median over the rounds of ``rates[r] / reference[r]``, marked against ``target``."""
     if reference is None:
         return "-"
-    ratio = rate / reference
+    ratio = statistics.median(ours / theirs for ours, theirs in zip(rates, reference))
     return f"{ratio:.2f}x {'ok' if ratio >= target else 'LOW'}"
 
 

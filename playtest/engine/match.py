@@ -268,12 +268,7 @@ class Match:
     def _apply(self, move: Move) -> list[Event]:
         events = self.game.apply(self.state, move)
         self._applied += 1
-        if self._legal:
-            self._legal = {}
-        if self._decision:
-            self._decision = {}
-        if self._open:
-            self._open = {}
+        self._legal, self._decision, self._open = {}, {}, {}   # lists of the new position
         if self.keep_log:
             self.log.extend((self._applied, e) for e in events)
         return events

@@ -504,6 +504,8 @@ class ChoreRace(Game):
         """The turn seat; the target in a reaction window (CR-7); every seat still to
         commit in a Family Meeting (CR-8); nobody once the game is over."""
         phase = s.phase
+        if phase == "play":                 # most positions: checked first
+            return (s.turn_seat,)
         if phase == "over":
             return ()
         if phase == "react":
@@ -551,7 +553,9 @@ class ChoreRace(Game):
         ``_action_part``). The parts that depend only on the seat, the held kinds, the
         tableau sizes and the used slots are cached tuples; targets that depend on
         progress, protection (CR-16) or abilities are listed from the tableaus each time."""
-        held = self._held(s.hands[seat])
+        held, abit = 0, self.abit
+        for card in s.hands[seat]:          # _held, inlined: once per move
+            held |= abit[card]
         own = s.tableaus[seat]
         k = len(own)
         slots = s.slots
@@ -963,10 +967,9 @@ class ChoreRace(Game):
         hand = s.hands[seat]
         vp = s.vp
         catch_up = vp[seat] == 0 and max(vp) >= CATCH_UP_VP     # CR-15 (the seat's own 0 is never that max)
-        if options.draw_rule == "fill_to_7":
-            wanted = HAND_CAP - len(hand)
-        else:
-            wanted = min(2 if catch_up else 1, HAND_CAP - len(hand))
+        wanted = HAND_CAP - len(hand)                             # draw_rule "fill_to_7"
+        if options.draw_rule == "one" and wanted > 1:
+            wanted = 2 if catch_up else 1
         drawn = []
         for _ in range(wanted):                                   # none when wanted <= 0
             if not s.deck:
