@@ -208,17 +208,20 @@ def card_ids(specs: list[CardSpec]) -> tuple[list[Card], dict[str, list[int]]]:
     return cards, places
 
 
-_NUMBERED: dict[tuple[int, ...], tuple[tuple[CardSpec, ...], list[Card], dict[str, list[int]]]] = {}
+_NUMBERED: dict[tuple[int, ...], tuple] = {}
 
 
-def _numbered(specs: list[CardSpec]) -> tuple[list[Card], dict[str, list[int]]]:
+def _numbered(specs: list[CardSpec]) -> tuple[list[Card], dict[str, list[int]], tuple, tuple]:
     """:func:`card_ids` of ``specs``, worked out once per deck: every new game numbers
-    the same cards (the result is only read; new games copy the places' lists)."""
+    the same cards (the result is only read; new games copy the places' lists). Also
+    each id's name and cost (None as 0), as plain tuples: the move lists read them on
+    every move."""
     key = tuple(map(id, specs))
     if key not in _NUMBERED:  # the entry keeps the specs alive, so their ids stay theirs
-        _NUMBERED[key] = (tuple(specs), *card_ids(specs))
-    _, cards, places = _NUMBERED[key]
-    return cards, places
+        cards, places = card_ids(specs)
+        _NUMBERED[key] = (tuple(specs), cards, places, tuple(c.name for c in cards),
+                          tuple(c.cost or 0 for c in cards))
+    return _NUMBERED[key][1:]
 
 
 def _copy(view: dict) -> dict:
@@ -310,7 +313,7 @@ class NightShift(Game):
 
     def __init__(self, seats: int = 2, options=None):
         super().__init__(seats, options)
-        self.cards, self.places = _numbered(self.CARD_SPECS)
+        self.cards, self.places, self._name, self._cost = _numbered(self.CARD_SPECS)
         self.by_name = {c.name: c for c in self.cards}
 
     # --- setup ------------------------------------------------------------------------
@@ -383,37 +386,36 @@ class NightShift(Game):
             return [_END[seat]]
         moves = []
         effort = s.effort[seat]
-        cards = self.cards
+        cards, name, cost = self.cards, self._name, self._cost
         free = self.options.play_cost == "free"
         seen = set()
         for cid in s.hands[seat]:
-            c = cards[cid]
-            if c.name not in seen:
-                seen.add(c.name)
-                if free or (c.cost or 0) <= effort:
-                    moves.append(_new(Move, (seat, "play", (c.name,))))
+            if name[cid] not in seen:
+                seen.add(name[cid])
+                if free or cost[cid] <= effort:
+                    moves.append(_new(Move, (seat, "play", (name[cid],))))
         seen = set()
         for cid in s.row:
-            c = cards[cid]
-            if c.name not in seen:
-                seen.add(c.name)
-                if (c.cost or 0) <= effort:
-                    moves.append(_new(Move, (seat, "buy", (c.name,))))
-        if s.naps:
-            c = cards[s.naps[-1]]
-            if (c.cost or 0) <= effort:
-                moves.append(_new(Move, (seat, "buy", (c.name,))))
+            if name[cid] not in seen:
+                seen.add(name[cid])
+                if cost[cid] <= effort:
+                    moves.append(_new(Move, (seat, "buy", (name[cid],))))
+        if s.naps and cost[s.naps[-1]] <= effort:
+            moves.append(_new(Move, (seat, "buy", (name[s.naps[-1]],))))
         other = s.shifts[1 - seat]
-        if effort >= 1 and not any(cards[c].structure for c in other):
-            moves.append(_new(Move, (seat, "tidy", ())))
-        seen = set()
-        for cid in other:
-            c = cards[cid]
-            if c.structure and c.name not in seen and effort >= 1 and s.health[cid] <= effort:
-                seen.add(c.name)
-                moves.append(_new(Move, (seat, "settle", (c.name,))))
+        if effort >= 1:
+            structures = [cid for cid in other if cards[cid].structure]
+            if not structures:
+                moves.append(_new(Move, (seat, "tidy", ())))
+            seen = set()
+            for cid in structures:
+                if name[cid] not in seen and s.health[cid] <= effort:
+                    seen.add(name[cid])
+                    moves.append(_new(Move, (seat, "settle", (name[cid],))))
         moves.append(_END[seat])
         return moves
+
+    decision_moves = legal_moves    # no OPEN_MOVES: every legal move answers a decision (Game.decision_moves)
 
     def explain(self, s, move: Move) -> tuple[str, str]:
         """Why ``move`` is illegal now, as ``(ruling id, one sentence)``."""
