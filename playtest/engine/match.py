@@ -223,17 +223,17 @@ class Match:
             move = Move.parse(move)
         # a move among the seat's decision moves, or its open moves, listed for this very
         # position is legal (both are legal moves by the contract; both lists are empty
-        # when rewound); anything else goes through the full check of :meth:`refusal`
+        # when rewound, and cached only for real seats); anything else goes through the
+        # full check of :meth:`refusal`
         seat = move[0]                          # move.seat, read by position (hot path)
-        listed = False
-        if type(seat) is int and 0 <= seat < self.game.seats:
-            legal = self._decision.get(seat)
-            listed = move in (self.decision_moves(seat) if legal is None else legal) or move in self._open.get(
-                seat, ())
-        if not listed:
-            problem = self.refusal(move)
-            if problem is not None:
-                raise problem
+        legal = self._decision.get(seat) if type(seat) is int else None
+        if legal is None or move not in legal:
+            listed = type(seat) is int and 0 <= seat < self.game.seats and (
+                move in self.decision_moves(seat) or move in self._open.get(seat, ()))
+            if not listed:
+                problem = self.refusal(move)
+                if problem is not None:
+                    raise problem
         self.moves.append(move)
         return self._apply(move)
 
