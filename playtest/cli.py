@@ -85,7 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     from .lab.cli import add_simulate_command
     add_simulate_command(commands)
     args = parser.parse_args(argv)
-    return args.run(args)
+    try:
+        code = args.run(args)
+        sys.stdout.flush()              # a closed pipe shows here, not at interpreter exit
+    except BrokenPipeError:             # e.g. `playtest simulate ... | head`: the reader left
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # as the Python docs advise
+        return 1
+    return code
 
 
 if __name__ == "__main__":

@@ -129,3 +129,18 @@ def test_ctrl_c_in_a_terminal_run_with_worker_processes(tmp_path):
     assert "Traceback" not in err.read_text() and "interrupted (Ctrl-C)" in err.read_text()
     rows = pd.read_csv(csv)
     assert 0 < len(rows) < 200000 and f"{len(rows):,} games" in out and "AdvantageP1" in out
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """`playtest simulate ... | head -1`: the pipe closes under the report; no BrokenPipeError."""
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-c", "from playtest.cli import main; raise SystemExit(main())",
+                             "simulate", "lazy_sunday", "-n", "30", "--workers", "1", "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    first = proc.stdout.read(20)
+    proc.stdout.close()                 # the reader leaves, as `head` does
+    stderr = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert first.startswith(b"Lazy Sunday")
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
