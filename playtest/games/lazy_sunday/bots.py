@@ -169,8 +169,8 @@ class HeuristicBot(Bot):
             return None  # the usual case: decided without the move list
         me = view["viewer"]
         spots = sorted((t != me, t, p) for t, row in enumerate(memory) for p, known in enumerate(row) if known == name)
-        allowed = set(open_moves[:])  # one slice: iterating the lazy sequence item by item is slow
-        return next((move for _, t, p in spots if (move := Move(me, "claim", (t, p, done["serial"]))) in allowed), None)
+        return next((move for _, t, p in spots if (move := Move(me, "claim", (t, p, done["serial"]))) in open_moves),
+                    None)
 
 
 # last, as rules.py imports this module (an import statement in __init__ would cost more

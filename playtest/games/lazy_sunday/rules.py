@@ -755,14 +755,17 @@ class LazySunday(Game):
         ``claims_open``, and while claims are open ``done`` and ``memory`` (closed, the
         question ends at ``claims_open``, so the memory is not built for it), plus, for
         the seat on turn, ``drawn``, all a turn's decision reads besides (so the whole
-        view is rarely built)."""
+        view is rarely built), and the memory of the seat that must give a card (LS-5)."""
         if s.phase in _CLAIM_PHASES and s.done:
             glance = {"viewer": seat, "phase": s.phase, "seats": self.seats, "claims_open": True,
                       "done": self._done_view(s), "memory": self._memory(s, seat)}
             if seat == s.turn:
                 glance["drawn"] = self._drawn_view(s, seat)
             return glance
-        return {"viewer": seat, "phase": s.phase, "seats": self.seats, "claims_open": False}
+        glance = {"viewer": seat, "phase": s.phase, "seats": self.seats, "claims_open": False}
+        if s.phase == "give" and seat == s.actor:
+            glance["memory"] = self._memory(s, seat)
+        return glance
 
     # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
     def turns_played(self, s):
