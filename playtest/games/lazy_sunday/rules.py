@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import chain
+from operator import add
 from pathlib import Path
 from typing import Literal
 
@@ -298,7 +299,8 @@ class LazySunday(Game):
             raise DeckError(f"{CARDS_FILE}: {len(self.cards.names)} cards cannot deal {LIST_SIZE} to each of "
                             f"{seats} seats plus the first DONE card (LS-3)")
         self.everyone = (1 << seats) - 1
-        self._summed = [[None, 0] for _ in range(seats)]  # per seat: a copy of the list leaders() last summed, its effort
+        # per seat, a copy of the list leaders() last summed and its effort
+        self._summed_lists, self._summed_efforts = [None] * seats, [0] * seats
         cls = type(self)
         if "_DISPATCH" not in cls.__dict__:  # phase -> its move lister, kind -> its applier (a subclass's own)
             cls._DISPATCH = ({phase: getattr(cls, "_moves_" + phase) for phase in _PHASE_KINDS},
@@ -778,11 +780,13 @@ class LazySunday(Game):
         if s.phase in _REVEAL_PHASES:
             totals = s.scores
         else:
-            effort, totals = self.cards.efforts.__getitem__, []
-            for score, lst, summed in zip(s.scores, s.lists, self._summed):
-                if summed[0] != lst:  # most moves change one list or none: sum only those that did
-                    summed[0], summed[1] = lst[:], sum(map(effort, lst))
-                totals.append(score + summed[1])
+            summed, efforts = self._summed_lists, self._summed_efforts
+            if s.lists != summed:  # most moves change one list or none: re-sum only those that did
+                effort = self.cards.efforts.__getitem__
+                for seat, lst in enumerate(s.lists):
+                    if summed[seat] != lst:
+                        summed[seat], efforts[seat] = lst[:], sum(map(effort, lst))
+            totals = list(map(add, s.scores, efforts))
         best = min(totals)
         if totals.count(best) == 1:  # the usual case, asked after every move of a simulation
             return (totals.index(best),)
