@@ -85,6 +85,7 @@ def play_games(plan: Plan, start: int, stop: int) -> pd.DataFrame:
     track_turns = game_type.turns_played is not Game.turns_played
     track_lead = game_type.leaders is not Game.leaders
     track_cards = game_type.card_counts is not Game.card_counts
+    card_columns: dict[tuple, str] = {}  # (counter, seat, card) -> its column name, formatted once per chunk
     rows = []
     for index in range(start, stop):
         seed = game_seed(plan.seed, index)
@@ -134,8 +135,12 @@ def play_games(plan: Plan, start: int, stop: int) -> pd.DataFrame:
             row[f"seat{seat}_score"] = score
         for seat in range(plan.seats):
             row[f"seat{seat}_won"] = seat in winners
-        for (counter, seat, card), n in counts.items():
-            row[CARD_COLUMN.format(seat=seat, counter=counter, card=card)] = n
+        for key, n in counts.items():
+            column = card_columns.get(key)
+            if column is None:
+                counter, seat, card = key
+                column = card_columns[key] = CARD_COLUMN.format(seat=seat, counter=counter, card=card)
+            row[column] = n
         if plan.keep_records:
             row["record"] = match.to_json()
         rows.append(row)

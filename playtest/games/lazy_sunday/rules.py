@@ -301,6 +301,7 @@ class LazySunday(Game):
         self.everyone = (1 << seats) - 1
         # per seat, a copy of the list leaders() last summed and its effort
         self._summed_lists, self._summed_efforts = [None] * seats, [0] * seats
+        self._led_totals, self._leaders = None, ()  # the totals leaders() last saw, and its answer
         cls = type(self)
         if "_DISPATCH" not in cls.__dict__:  # phase -> its move lister, kind -> its applier (a subclass's own)
             cls._DISPATCH = ({phase: getattr(cls, "_moves_" + phase) for phase in _PHASE_KINDS},
@@ -778,7 +779,7 @@ class LazySunday(Game):
         """The seats with the lowest cumulative score plus current list effort (LS-9:
         lowest wins); between rounds and at the end, the cumulative scores alone."""
         if s.phase in _REVEAL_PHASES:
-            totals = s.scores
+            totals = list(s.scores)
         else:
             summed, efforts = self._summed_lists, self._summed_efforts
             if s.lists != summed:  # most moves change one list or none: re-sum only those that did
@@ -787,10 +788,11 @@ class LazySunday(Game):
                     if summed[seat] != lst:
                         summed[seat], efforts[seat] = lst[:], sum(map(effort, lst))
             totals = list(map(add, s.scores, efforts))
-        best = min(totals)
-        if totals.count(best) == 1:  # the usual case, asked after every move of a simulation
-            return (totals.index(best),)
-        return tuple(seat for seat, total in enumerate(totals) if total == best)
+        if totals != self._led_totals:  # same totals, same leaders
+            best = min(totals)
+            self._led_totals, self._leaders = totals, ((totals.index(best),) if totals.count(best) == 1 else
+                                                       tuple(seat for seat, total in enumerate(totals) if total == best))
+        return self._leaders
 
     def card_counts(self, s, move):
         """``played``: an action card burned (LS-2); ``kept``: each card in a seat's list
