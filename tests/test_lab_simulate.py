@@ -214,6 +214,18 @@ def test_plots_return_figures_with_the_expected_artists(mixed):
     assert rates.containers and means.containers
 
 
+def test_plots_show_in_a_notebook_without_a_matplotlib_backend_set_up(mixed):
+    """No ``%matplotlib inline``: IPython's own formatters still find a PNG for each plot."""
+    from IPython.core.formatters import DisplayFormatter
+    lengths = plot_lengths(mixed)
+    for fig in (plot_win_rates(mixed), lengths, plot_card_impact(mixed)):
+        data, _ = DisplayFormatter().format(fig)
+        assert data["image/png"][:8] == b"\x89PNG\r\n\x1a\n"
+    # length bars are whole turns: every bar edge sits half-way between whole numbers
+    edges = [p.get_x() for p in lengths.axes[0].patches]
+    assert all(abs(x - round(x) - 0.5) < 1e-9 or abs(x - round(x) + 0.5) < 1e-9 for x in edges)
+
+
 def test_numpy_whole_numbers_are_accepted_as_counts_and_seeds():
     import numpy as np
     df = simulate("lazy_sunday", np.int64(2), games=np.int64(3), seed=np.int32(2), workers=1, progress=False)

@@ -1,7 +1,10 @@
 """Balance-lab plots with matplotlib. Each function returns a new ``Figure`` built
 without pyplot (no global figure list to leak in a long-running dashboard); Jupyter
-shows a Figure returned by a cell, and ``fig.savefig(...)`` writes it to a file."""
+shows a Figure returned by a cell, with or without ``%matplotlib inline``, and
+``fig.savefig(...)`` writes it to a file."""
 from __future__ import annotations
+
+import io
 
 import numpy as np
 import pandas as pd
@@ -12,6 +15,17 @@ from playtest.engine import get_game
 from .stats import NEWCOMBE, ABTest, _seats, card_stats, seat_win_rates
 
 
+class LabFigure(Figure):
+    """A matplotlib ``Figure`` that Jupyter shows as a PNG even where no matplotlib
+    backend was set up for the notebook (``%matplotlib inline`` not run); where one was,
+    its own display is used."""
+
+    def _repr_png_(self) -> bytes:
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png")
+        return buffer.getvalue()
+
+
 def plot_win_rates(df: pd.DataFrame, by: str = "seat", confidence: float = 0.95) -> Figure:
     """Bars of the win rate per seat (or per bot, ``by="bot"``) with Wilson interval
     bars, and a dashed line at the fair share 1/seats.
@@ -20,7 +34,7 @@ def plot_win_rates(df: pd.DataFrame, by: str = "seat", confidence: float = 0.95)
         ValueError: as :func:`~playtest.lab.seat_win_rates`.
     """
     rates = seat_win_rates(df, by=by, confidence=confidence)
-    fig = Figure(figsize=(6, 3.5), layout="constrained")
+    fig = LabFigure(figsize=(6, 3.5), layout="constrained")
     ax = fig.add_subplot()
     labels = [f"seat {s}" if by == "seat" else str(s) for s in rates.index]
     errors = np.vstack([rates["rate"] - rates["low"], rates["high"] - rates["rate"]])
@@ -37,15 +51,20 @@ def plot_win_rates(df: pd.DataFrame, by: str = "seat", confidence: float = 0.95)
 def plot_lengths(df: pd.DataFrame) -> Figure:
     """Histograms of game length in turns and in moves; games stopped by the G-4 cap
     are stacked in a second colour."""
-    fig = Figure(figsize=(9, 3.5), layout="constrained")
+    fig = LabFigure(figsize=(9, 3.8), layout="constrained")
     finished = df["finished"].astype(bool)
     for ax, what in zip(fig.subplots(1, 2), ("turns", "moves")):
         values = pd.to_numeric(df[what], errors="coerce")
         if values.notna().any():
-            ax.hist([values[finished].dropna(), values[~finished].dropna()], bins=30, stacked=True,
+            low, high = values.min(), values.max()
+            # a bar per whole number while they fit, else 30 bars whose edges are whole numbers
+            step = max(1, int(np.ceil((high - low + 1) / 30)))
+            bins = np.arange(low - 0.5, high + step + 0.5, step)
+            ax.hist([values[finished].dropna(), values[~finished].dropna()], bins=bins, stacked=True,
                     color=["tab:blue", "tab:red"], label=["finished", "unfinished (G-4 cap)"])
             ax.axvline(values.median(), color="black", linestyle="--", label=f"median {values.median():g}")
-            ax.legend()
+            ax.set_ylim(top=ax.get_ylim()[1] * 1.4)   # room above the bars for the legend
+            ax.legend(loc="upper right", fontsize="small", framealpha=0.8)
         ax.set_xlabel(what)
         ax.set_ylabel("games")
         ax.set_title(f"Game length in {what}")
@@ -62,7 +81,7 @@ def plot_card_impact(df: pd.DataFrame, counter: str | None = None, confidence: f
     """
     stats = card_stats(df, confidence)
     counters = list(dict.fromkeys(stats.index.get_level_values("counter")))
-    fig = Figure(figsize=(7, 0.5 + 0.3 * max(4, len(stats) / max(1, len(counters)))), layout="constrained")
+    fig = LabFigure(figsize=(7, 0.5 + 0.3 * max(4, len(stats) / max(1, len(counters)))), layout="constrained")
     ax = fig.add_subplot()
     if not counters:
         ax.set_title("This game has no card counters")
@@ -94,7 +113,7 @@ def plot_compare(comparison: pd.DataFrame | ABTest) -> Figure:
         comparison = comparison.comparison
     if not isinstance(comparison, pd.DataFrame) or "difference" not in comparison.columns:
         raise TypeError(f"plot_compare takes compare(df_a, df_b) or ab_test(...), not {type(comparison).__name__}")
-    fig = Figure(figsize=(10, 4), layout="constrained")
+    fig = LabFigure(figsize=(10, 4), layout="constrained")
     labels = comparison.attrs
     if labels.get("A") or labels.get("B"):
         game = get_game(labels["game"]).title + ": " if labels.get("game") else ""
