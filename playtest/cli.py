@@ -91,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:             # e.g. `playtest simulate ... | head`: the reader left
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # as the Python docs advise
         return 1
+    except KeyboardInterrupt:           # Ctrl-C before a command's own handling starts (e.g. while importing)
+        print(f"playtest {args.command}: interrupted (Ctrl-C)", file=sys.stderr)
+        return 130
     return code
 
 

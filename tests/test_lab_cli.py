@@ -1,4 +1,6 @@
 """`playtest simulate`: output, CSV, options and exit codes."""
+import io
+
 import pandas as pd
 import pytest
 
@@ -53,7 +55,8 @@ def test_bad_arguments_exit_2_with_a_message(argv, message, capsys):
 
 
 @pytest.mark.parametrize("argv", [["simulate", "lazy_sunday", "-n", "0"], ["simulate", "lazy_sunday", "--seed", "-3"],
-                                  ["simulate", "lazy_sunday", "--workers", "two"], ["simulate"]])
+                                  ["simulate", "lazy_sunday", "--workers", "two"], ["simulate"],
+                                  ["simulate", "lazy_sunday", "--workers", "999"]])
 def test_unreadable_arguments_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(argv)
@@ -144,3 +147,11 @@ def test_a_reader_that_stops_early_gets_no_traceback():
     proc.wait(timeout=60)
     assert first.startswith(b"Lazy Sunday")
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+
+
+def test_csv_dash_writes_the_rows_to_stdout_and_the_report_to_stderr(capsys):
+    assert main(["simulate", "night_shift", "-n", "4", "--workers", "1", "--csv", "-", "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    rows = pd.read_csv(io.StringIO(captured.out))
+    assert rows["game"].tolist() == [0, 1, 2, 3]
+    assert "Night Shift, 2 seats, 4 games" in captured.err and "Metrics" in captured.err

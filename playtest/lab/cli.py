@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -29,8 +30,10 @@ def add_simulate_command(commands) -> None:
                    help="a game option (repeatable); VALUE is read as JSON where it parses, else as text")
     p.add_argument("--preset", help="start from one of the game's named option sets (any case), e.g. 'quick game'")
     p.add_argument("--seed", type=_whole, default=0, help="seed of the whole run (default 0)")
-    p.add_argument("--workers", type=_positive, help="local worker processes (default: one per CPU for many games)")
-    p.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
+    p.add_argument("--workers", type=_workers,
+                   help=f"local worker processes, 1 to {os.cpu_count() or 1} (default: one per CPU for many games)")
+    p.add_argument("--csv", metavar="FILE", help="write one row per game to FILE ('-': to standard output, "
+                                                 "and the report to standard error)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run_simulate)
 
@@ -38,6 +41,14 @@ def add_simulate_command(commands) -> None:
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number 1 or more")
+    return int(text)
+
+
+def _workers(text: str) -> int:
+    cores = os.cpu_count() or 1
+    if not text.isdigit() or not 1 <= int(text) <= cores:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number 1 to {cores} (the CPUs of this machine; "
+                                         "more processes than CPUs only wait for each other)")
     return int(text)
 
 
@@ -81,7 +92,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         options = {**(game.PRESETS[preset] if preset else {}), **parse_options(args.option)}
         seats = args.seats or game.min_seats
         bots = [b.strip() for b in args.bots.split(",")]
-        if args.csv and not Path(args.csv).resolve().parent.is_dir():
+        if args.csv and args.csv != "-" and not Path(args.csv).resolve().parent.is_dir():
             raise OptionError(f"--csv {args.csv}: the folder {Path(args.csv).resolve().parent} does not exist")
         with interrupt_sets(threading.Event()) as interrupted:
             df = simulate(game, seats, bots[0] if len(bots) == 1 else bots, games=args.games, options=options,
@@ -94,24 +105,28 @@ def run_simulate(args: argparse.Namespace) -> int:
               "reporting those", file=sys.stderr)
     if args.csv:
         try:
-            df.to_csv(args.csv, index=False)
+            df.to_csv(sys.stdout if args.csv == "-" else args.csv, index=False)
         except OSError as exc:
             print(f"playtest simulate: cannot write {args.csv}: {exc.strerror or exc}", file=sys.stderr)
             return 2
+
+    def say(text: str) -> None:   # the report; on standard error when the CSV takes standard output
+        print(text, file=sys.stderr if args.csv == "-" else sys.stdout)
+
     line_up = ", ".join(df.attrs["bots"])
-    print(f"{game.title}, {seats} seats, {len(df):,} games, bots {line_up} (rotating seats), seed {args.seed}")
-    print(f"Options: {describe_options(game, df.attrs['options'])}")
+    say(f"{game.title}, {seats} seats, {len(df):,} games, bots {line_up} (rotating seats), seed {args.seed}")
+    say(f"Options: {describe_options(game, df.attrs['options'])}")
     if not len(df):
-        print("No game finished before the interrupt: nothing to measure.")
+        say("No game finished before the interrupt: nothing to measure.")
         return 130
     table = metrics(df)[["value", "low", "high", "interval"]]
-    print("\nMetrics (95% intervals):")
-    print(table.to_string(float_format=lambda x: f"{x:.4g}", na_rep=""))
-    print("\nWin rate per seat (95% Wilson intervals):")
-    print(seat_win_rates(df).to_string(float_format=lambda x: f"{x:.3f}"))
+    say("\nMetrics (95% intervals):")
+    say(table.to_string(float_format=lambda x: f"{x:.4g}", na_rep=""))
+    say("\nWin rate per seat (95% Wilson intervals):")
+    say(seat_win_rates(df).to_string(float_format=lambda x: f"{x:.3f}"))
     if len(set(bots)) > 1:
-        print("\nWin rate per bot:")
-        print(seat_win_rates(df, by="bot").to_string(float_format=lambda x: f"{x:.3f}"))
-    if args.csv:
-        print(f"\nWrote {len(df):,} rows to {args.csv}")
+        say("\nWin rate per bot:")
+        say(seat_win_rates(df, by="bot").to_string(float_format=lambda x: f"{x:.3f}"))
+    if args.csv and args.csv != "-":
+        say(f"\nWrote {len(df):,} rows to {args.csv}")
     return 130 if interrupted.is_set() else 0  # 130: the shell's code for a stop by Ctrl-C
