@@ -93,6 +93,9 @@ def test_a_second_run_is_refused_and_cancel_stops_a_long_run_early():
     lab.run()
     try:
         assert started.wait(60) and lab.running and lab.run_button.disabled
+        # the whole form is locked while it runs: it must keep showing what the results are of
+        locked = [lab.games, lab.seed, lab.workers, lab.mode, *lab.bots[:2], *lab.variant_a.inputs.values()]
+        assert all(control.disabled for control in locked) and not lab.cancel_button.disabled
         lab.run_button.disabled = False           # a click that raced the button being disabled
         lab.run_button.click()
         assert "going on already" in lab.banner.message
@@ -103,6 +106,8 @@ def test_a_second_run_is_refused_and_cancel_stops_a_long_run_early():
     assert 0 < played < MAX_GAMES and lab.progress.bar_style == "warning"
     assert f"Cancelled after {played:,} game" in lab.status.value
     assert not lab.run_button.disabled and lab.cancel_button.disabled
+    assert not any(control.disabled for control in locked)
+    assert "bots in the first game: heuristic, heuristic" in lab.status.value
 
 
 def test_changing_game_rebuilds_seats_bots_and_options():

@@ -180,13 +180,14 @@ class BalanceLab:
         rotation = w.HTML("Bots per seat in the first game; the line-up shifts one seat each game, so every "
                           "bot plays every seat equally often.")
         rotation.add_class("pt-help")
-        setup = w.VBox([w.HBox([self.game, self.seats]), self.bot_box, rotation, self.mode, self.variant_box,
-                        w.HBox([self.games, self.seed, self.workers], layout=w.Layout(flex_flow="row wrap")),
-                        w.HBox([self.run_button, self.cancel_button, self.progress])])
+        self.setup = w.VBox([w.HBox([self.game, self.seats]), self.bot_box, rotation, self.mode, self.variant_box,
+                             w.HBox([self.games, self.seed, self.workers], layout=w.Layout(flex_flow="row wrap")),
+                             w.HBox([self.run_button, self.cancel_button, self.progress])])
+        self._locked: dict[w.Widget, bool] = {}   # during a run: each input -> its state before
         results = w.VBox([self.status, self.download, self.tables["compare"], self.tables["metrics"],
                           self.tables["seats"], self.tables["bots"], self.plots, self.tables["cards"]])
         results.add_class("pt-lab-results")
-        self.widget = w.VBox([style_widget(), w.HTML(LAB_STYLE), self.banner.widget, setup, results])
+        self.widget = w.VBox([style_widget(), w.HTML(LAB_STYLE), self.banner.widget, self.setup, results])
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-lab")
         self._build_game(seats)
@@ -299,10 +300,18 @@ class BalanceLab:
         return not self.running
 
     def _set_running(self, running: bool) -> None:
-        self.run_button.disabled = running
+        """Lock every input of the set-up during a run (the form must keep showing what
+        the results are of), and give each back its own state after."""
+        if running:
+            self._locked = {control: control.disabled for control in _inputs(self.setup)
+                            if control is not self.cancel_button}
+            for control in self._locked:
+                control.disabled = True
+        else:
+            for control, disabled in self._locked.items():
+                control.disabled = disabled
+            self._locked = {}
         self.cancel_button.disabled = not running
-        for box in (self.game, self.seats, self.mode):
-            box.disabled = running
 
     def _work(self, plan: dict) -> None:
         """The background thread: play every variant, then show the results."""
@@ -389,8 +398,17 @@ class BalanceLab:
         self.progress.value = played
         self.progress.bar_style = "warning" if cancelled else "success"
         self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {_games(played)} in "
-                             f"{tqdm.format_interval(seconds)}."
+                             f"{tqdm.format_interval(seconds)}, bots in the first game: "
+                             f"{html.escape(', '.join(plan['bots']))} (then rotating)."
                              + (" Variant B did not run: no comparison." if ab and len(ran) < 2 else ""))
+
+
+def _inputs(box: w.Widget):
+    """Every widget inside ``box`` (depth first) that can be disabled: the inputs and buttons."""
+    for child in getattr(box, "children", ()):
+        if child.has_trait("disabled"):
+            yield child
+        yield from _inputs(child)
 
 
 def _table_html(title: str, table, name: str) -> str:
