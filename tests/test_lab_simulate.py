@@ -9,7 +9,7 @@ from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 
 import toy_game  # noqa: F401  (registers the "toy" game)
-from playtest import Match, OptionError, RandomBot, simulate
+from playtest import Match, OptionError, RandomBot, get_game, simulate
 from playtest.games.lazy_sunday.bots import HeuristicBot
 from playtest.lab import (ab_test, card_stats, game_seed, metrics, plot_card_impact, plot_compare, plot_lengths,
                           plot_win_rates, seat_win_rates)
@@ -107,7 +107,7 @@ def test_cancel_before_the_start_returns_no_games():
     assert len(df) == 0 and df.attrs["cancelled"] is True and "winners" in df.columns
     # the tables and plots still work on it (a dashboard shows what it has)
     assert seat_win_rates(df)["games"].tolist() == [0, 0]
-    assert metrics(df).at["Completion", "n"] == 0 and card_stats(df).empty
+    assert metrics(df).at["Completion", "n"] == 0 and (card_stats(df)["seat_games"] == 0).all()   # every card, none done
     assert isinstance(plot_win_rates(df), Figure) and isinstance(plot_lengths(df), Figure)
 
 
@@ -249,3 +249,20 @@ def test_a_game_stopped_by_the_turn_cap_counts_the_turns_played_and_no_lead_chan
     assert not df["finished"].any() and (df["turns"] == 1).all()     # G-4: one turn, not the one refused
     unscored = df[[f"seat{s}_score" for s in range(seats)]].eq(0).all(axis=1)
     assert unscored.any() and (df.loc[unscored, "lead_changes"] == 0).all()
+
+
+@pytest.mark.parametrize("game, seats, options", [("lazy_sunday", 3, {}), ("chore_race", 3, {"action_deck": "74"}),
+                                                  ("night_shift", 2, {"reshuffle": True})])
+def test_every_card_has_its_columns_even_when_nobody_played_it(game, seats, options):
+    """Game.card_counters names every counter card_counts can produce, so a dead card
+    shows as zeros and runs of any length have the same columns."""
+    short = simulate(game, seats, games=2, options=options, workers=1, progress=False)
+    longer = simulate(game, seats, games=40, options=options, workers=1, progress=False)
+    assert list(short.columns) == list(longer.columns)
+    declared = {f"seat{s}_{counter}:{card}" for counter, card in get_game(game)(seats, options).card_counters()
+                for s in range(seats)}
+    assert declared == {c for c in longer.columns if ":" in c}    # nothing counted that was not declared
+    stats = card_stats(short)
+    assert len(stats) == len(declared) // seats and (stats["per_game"] >= 0).all()
+    never = stats[stats["seat_games"] == 0]
+    assert never["win_rate"].isna().all()           # no seat did it: no rate, but the row is there

@@ -260,6 +260,12 @@ class Game(ABC):
         end-of-game counters such as ``"kept"``). Default: no card counters."""
         return ()
 
+    def card_counters(self) -> list[tuple[str, str]]:
+        """Every ``(counter, card name)`` pair :meth:`card_counts` can count in this game
+        (its options included), so that the balance lab shows a card nobody played or
+        kept, as a zero, rather than leaving it out. Default: none."""
+        return []
+
     def check(self, state, move: Move, legal: list[Move]) -> None:
         """Raise :class:`IllegalMove` (naming the ruling and the legal alternatives)
         unless ``move`` is legal now."""

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from playtest.engine import get_game
+from playtest.engine import PlaytestError, get_game
 
 from .stats import NEWCOMBE, ABTest, _seats, card_stats, seat_win_rates
 
@@ -86,7 +86,7 @@ def plot_card_impact(df: pd.DataFrame, counter: str | None = None, confidence: f
     if not counters:
         ax.set_title("This game has no card counters")
         return fig
-    counter = counter or counters[0]
+    counter = counter or _first_counter(df, counters)
     if counter not in counters:
         raise ValueError(f"no card counter {counter!r}; this simulation has {', '.join(counters)}")
     rows = stats.loc[counter].sort_values("vs_overall")
@@ -98,6 +98,17 @@ def plot_card_impact(df: pd.DataFrame, counter: str | None = None, confidence: f
     ax.set_xlabel(f"win rate when {counter} minus overall win rate ({baseline.iloc[0]:.1%})")
     ax.set_title(f"Card impact: {counter} ({len(df):,} games, {confidence:.0%} Wilson intervals)")
     return fig
+
+
+def _first_counter(df: pd.DataFrame, counters: list[str]) -> str:
+    """The game's first card counter (``Game.card_counters``: e.g. ``played``), so that
+    every run of a game, A or B, plots the same one; else the first of ``counters``."""
+    try:
+        game = get_game(df.attrs["game"])(df.attrs["seats"], df.attrs["options"])
+        first = game.card_counters()[0][0]
+    except (KeyError, IndexError, PlaytestError):   # a hand-built frame, or a game without counters
+        return counters[0]
+    return first if first in counters else counters[0]
 
 
 def plot_compare(comparison: pd.DataFrame | ABTest) -> Figure:

@@ -295,11 +295,16 @@ def _run_chunks(pool: Executor, plan: Plan, games: int, parallel: int, frames: l
 
 
 def _assemble(frames: list[pd.DataFrame], plan: Plan, games: int, cancelled: bool) -> pd.DataFrame:
-    """One DataFrame from the chunks: sorted by game, card counters 0 where missing."""
+    """One DataFrame from the chunks: sorted by game, a column for every card counter
+    the game has (``Game.card_counters``: a card nobody played is a column of zeros, and
+    runs of any length have the same columns), 0 where missing."""
     seats = range(plan.seats)
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(  # cancelled before any game
         columns=["game", "seed", "first_seat", "finished", "draw", "winners", "winner_bots", "turns", "moves",
                  "lead_changes", "margin", *(f"seat{s}_{what}" for what in ("bot", "score", "won") for s in seats)])
+    every = [CARD_COLUMN.format(seat=s, counter=counter, card=card)
+             for counter, card in plan.game(plan.seats, plan.options).card_counters() for s in seats]
+    df = df.reindex(columns=[*df.columns, *(c for c in every if c not in df.columns)])
     cards = sorted(c for c in df.columns if ":" in c)
     if cards:
         df[cards] = df[cards].fillna(0).astype("int32")

@@ -1079,6 +1079,12 @@ class ChoreRace(Game):
         best = max(s.vp)
         return tuple(seat for seat, vp in enumerate(s.vp) if vp == best)
 
+    def card_counters(self):
+        """``played`` for every action card of this deck, ``scored`` for every chore."""
+        played = dict.fromkeys(name for name in self.aname)          # deck order, each name once
+        return [("played", name) for name in played] + [("scored", name) for name in dict.fromkeys(
+            c.name for c in self.chores)]
+
     def card_counts(self, s, move):
         """``played``: an action card played from the hand, reactions included (a Done
         placed through Delegate or Teamwork counts for that card); ``scored``: each chore

@@ -794,6 +794,11 @@ class LazySunday(Game):
                                                        tuple(seat for seat, total in enumerate(totals) if total == best))
         return self._leaders
 
+    def card_counters(self):
+        """``played`` for every action card of the deck, ``kept`` for every card."""
+        cards = self.cards
+        return ([("played", c.name) for c in cards.specs if c.action] + [("kept", c.name) for c in cards.specs])
+
     def card_counts(self, s, move):
         """``played``: an action card burned (LS-2); ``kept``: each card in a seat's list
         when the match ends (the last round's lists)."""

@@ -620,6 +620,13 @@ class NightShift(Game):
         best = max(key)
         return tuple(p for p in (0, 1) if key[p] == best)
 
+    def card_counters(self):
+        """``played`` for every card (any card can reach a hand), ``bought`` for every card
+        of the Household Supply and the Nap Tokens (NS-4)."""
+        names = dict.fromkeys(c.name for c in self.cards)
+        buyable = dict.fromkeys(c.name for c in self.cards if c.where != "starter")
+        return [("played", name) for name in names] + [("bought", name) for name in buyable]
+
     def card_counts(self, s, move):
         """``played``: a card played from the hand; ``bought``: a card bought (NS-4)."""
         if move is not None and move.kind in ("play", "buy"):
