@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from playtest.engine import Match, Move, RandomBot, play_game
+from playtest.engine import Match, Move, RandomBot, Table, play_game
 from playtest.games.lazy_sunday.rules import ACTIONS, _burns
 
 
@@ -102,3 +102,17 @@ def test_a_bot_stream_is_seeded_on_first_use_and_can_be_replaced():
     assert [bot.rng.random() for _ in range(3)] == [reference.random() for _ in range(3)]
     bot.rng = random.Random(1)
     assert bot.rng.random() == random.Random(1).random()
+
+
+def test_a_table_plays_on_from_the_replayed_state_after_a_rewind():
+    """The table's views are bound to the match's state; a rewind replays into a new state
+    object, and the bots must read that one (else they would decide on a stale position)."""
+    straight, _ = play_game("lazy_sunday", 4, "heuristic", seed=9)
+    match = Match("lazy_sunday", 4, seed=9, keep_log=False)
+    table = Table(match, {seat: "heuristic" for seat in range(4)})
+    assert len(table.run_bots(limit=20)) == 20
+    match.goto(5)
+    assert table.step_bot() is None  # rewound: the bots wait
+    match.goto(len(match.moves))     # the live position again, replayed
+    table.run_bots()
+    assert match.moves == straight.moves and match.fingerprint() == straight.fingerprint()

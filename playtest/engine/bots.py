@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 from .errors import OptionError
 from .game import Game, Outcome
@@ -177,26 +178,33 @@ class Table:
             if not 0 <= seat < match.game.seats:
                 raise OptionError(f"bot seat {seat} is not a seat of this {match.game.seats}-seat game")
             self.bots[seat] = make_bot(match.game, bot, f"{match.seed}:{seat}")
-        # one lazy view and open-move list per bot seat; those read are reset after a move
-        # (the seats are checked above, so the views come straight from the game)
-        self._built: list[_Lazy] = []
-        game = match.game
-        glances = type(game).bot_glance is not Game.bot_glance
-        self._lazy = {seat: (LazyView(lambda seat=seat: game.bot_view(match.state, seat), self._built,
-                                      (lambda seat=seat: game.bot_glance(match.state, seat)) if glances else None),
-                             LazyMoves(lambda seat=seat: match.open_moves(seat), self._built))
-                      for seat in self.bots}
         # the bots that may make open moves: Bot.interject never does
-        racers = [(bot, *self._lazy[seat]) for seat, bot in self.bots.items()
-                  if type(bot).interject is not Bot.interject] if match.game.OPEN_MOVES else []
+        self._racers = [seat for seat, bot in self.bots.items()
+                        if type(bot).interject is not Bot.interject] if match.game.OPEN_MOVES else []
         # Open moves are a race (LS-5 quick discards): asking the bots in seat order would
         # hand every race to the lowest seat. Each step asks them from a random first bot,
-        # drawn from the table's own stream (never the game's: the record alone replays it).
-        self._race_orders = [racers[first:] + racers[:first] for first in range(len(racers))]  # by first bot
-        # the first bot is race_rng.randrange(len(orders)), drawn inline as Random._randbelow
-        # draws it (bit_length bits until below the count): the same stream, one call a step
-        self._race_bits = len(self._race_orders).bit_length()
+        # drawn from the table's own stream (never the game's: the record alone replays it):
+        # race_rng.randrange(len(racers)), drawn inline as Random._randbelow draws it
+        # (bit_length bits until below the count): the same stream, one call a step
+        self._race_bits = len(self._racers).bit_length()
         self._race_draw = random.Random(f"{match.seed}:open-move race").getrandbits
+        self._bind()
+
+    def _bind(self) -> None:
+        """One lazy view and open-move list per bot seat, on the match's current state
+        (rewinding replays into a new state object: :meth:`step_bot` binds again). They
+        call the game's methods directly (the seats are checked), as they are read for
+        every bot at every move; those read are reset after each move."""
+        match, game = self.match, self.match.game
+        state = self._state = match.state
+        self._built: list[_Lazy] = []
+        glances = type(game).bot_glance is not Game.bot_glance
+        self._lazy = {seat: (LazyView(partial(game.bot_view, state, seat), self._built,
+                                      partial(game.bot_glance, state, seat) if glances else None),
+                             LazyMoves(partial(match.open_moves, seat), self._built))
+                      for seat in self.bots}
+        racers = [(self.bots[seat], *self._lazy[seat]) for seat in self._racers]
+        self._race_orders = [racers[first:] + racers[:first] for first in range(len(racers))]  # by first bot
 
     @property
     def humans(self) -> list[int]:
@@ -220,6 +228,8 @@ class Table:
         match = self.match
         if match.outcome() is not None or not match.at_end:
             return None
+        if match.state is not self._state:
+            self._bind()
         built = self._built
         if built:  # forget the views and move lists read before the last move
             for lazy in built:
