@@ -212,20 +212,26 @@ def test_ab_run_shows_seat_card_and_plot_results_for_both_variants_labelled():
     assert len(images) == 7 and len(set(images)) == 7 and "<table" in lab.tables["compare"].value
 
 
-def test_ab_run_cancelled_before_b_says_there_is_no_comparison():
-    lab = BalanceLab("night_shift", games=MAX_GAMES, seed=0)
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_cancelled_ab_run_still_compares_the_same_games_of_both_variants(workers):
+    """A and B run side by side (one pool of workers), so a Cancel leaves games of both:
+    the comparison takes the games both played, on the same seeds."""
+    lab = BalanceLab("night_shift", games=MAX_GAMES, seed=0, workers=workers)
     lab.mode.value = "ab"
     lab.variant_b.use_preset("with reshuffle")
     started = threading.Event()
     original = lab._tick
-    lab._tick = lambda done, t0: (original(done, t0), started.set())
+    lab._tick = lambda done, t0: (original(done, t0), done >= 400 and started.set())
     lab.run()
     try:
-        assert started.wait(60)
+        assert started.wait(120)
     finally:
         lab.cancel()
-    finished(lab, 60)
-    assert set(lab.result["rows"]["variant"]) == {next(iter(lab.plan()["variants"]))}
-    assert "Variant B did not run: no comparison" in lab.status.value
-    assert "compare" not in lab.result and lab.tables["compare"].value == ""
-    assert "<table" in lab.tables["seats"].value and len(lab.plots.children) == 3
+    finished(lab, 120)
+    rows = lab.result["rows"]
+    a, b = (rows[rows["variant"] == label] for label in lab.plan()["variants"])
+    assert 0 < len(a) < MAX_GAMES and a["game"].tolist() == b["game"].tolist()   # the same games, paired
+    assert a["seed"].tolist() == b["seed"].tolist()
+    assert "<table" in lab.tables["compare"].value and lab.result["compare"].at["DurationTurns", "A"] > 0
+    assert "Cancelled after" in lab.status.value and "no comparison" not in lab.status.value
+    assert len(lab.plots.children) == 7                    # the comparison, then three plots per variant

@@ -314,15 +314,38 @@ class BalanceLab:
         self.cancel_button.disabled = not running
 
     def _work(self, plan: dict) -> None:
-        """The background thread: play every variant, then show the results."""
+        """The background thread: play the variants side by side (A/B: both at once, on
+        one pool of workers), so that a Cancel leaves as many games of B as of A to
+        compare; then show the results."""
         started = time.monotonic()
+        variants = plan["variants"]
+        done = dict.fromkeys(variants, 0)
+        frames: dict[str, Any] = {}
+        failures: list[BaseException] = []
+
+        def play(label: str, options: dict, executor) -> None:
+            def progress(n: int, _total: int) -> None:
+                done[label] = n
+                self._tick(sum(done.values()), started)
+            try:
+                frames[label] = self._simulate(plan, options, progress, executor)
+            except BaseException as exc:  # noqa: BLE001 - reported below, and the other variant stopped
+                failures.append(exc)
+                self._cancel.set()
+
         try:
-            frames = {}
-            for i, (label, options) in enumerate(plan["variants"].items()):
-                offset = i * plan["games"]
-                frames[label] = self._simulate(plan, options, lambda done, _total, o=offset: self._tick(o + done, started))
-                if self._cancel.is_set():
-                    break
+            with _executor(plan["workers"] if len(variants) > 1 else 0) as executor:
+                threads = [threading.Thread(target=play, args=(label, options, executor), daemon=True,
+                                            name=f"balance-lab {label}") for label, options in variants.items()]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+            if failures:
+                raise failures[0]
+            if len(frames) > 1:   # cancelled: compare the games both variants played (the same seeds)
+                common = set.intersection(*(set(f["game"]) for f in frames.values()))
+                frames = {label: f[f["game"].isin(common)].reset_index(drop=True) for label, f in frames.items()}
             self._show_results(plan, frames, time.monotonic() - started)
         except Exception as exc:  # noqa: BLE001 - the thread's errors must reach the screen
             self.banner.show(exc)
@@ -331,10 +354,11 @@ class BalanceLab:
         finally:
             self._set_running(False)
 
-    def _simulate(self, plan: dict, options: dict, progress: Callable[[int, int], None]):
+    def _simulate(self, plan: dict, options: dict, progress: Callable[[int, int], None], executor=None):
         from ..lab import simulate
         return simulate(plan["game"], plan["seats"], bots=plan["bots"], games=plan["games"], options=options,
-                        seed=plan["seed"], workers=plan["workers"], progress=progress, cancel=self._cancel)
+                        seed=plan["seed"], workers=None if executor else plan["workers"], executor=executor,
+                        progress=progress, cancel=self._cancel)
 
     def _tick(self, done: int, started: float) -> None:
         """Progress: at most ten updates a second reach the page, and the last one."""
@@ -358,7 +382,7 @@ class BalanceLab:
         cancelled = self._cancel.is_set() or any(f.attrs.get("cancelled") for f in frames.values())
         played = sum(len(f) for f in frames.values())
         ab = len(plan["variants"]) > 1
-        ran = {name: f for name, f in frames.items() if len(f)}   # a cancelled run may not reach B
+        ran = {name: f for name, f in frames.items() if len(f)}   # a run cancelled at once may have none
         tables: dict[str, Any] = {}
         figures = []
         if ab and len(ran) == 2:
@@ -400,7 +424,15 @@ class BalanceLab:
         self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {_games(played)} in "
                              f"{tqdm.format_interval(seconds)}, bots in the first game: "
                              f"{html.escape(', '.join(plan['bots']))} (then rotating)."
-                             + (" Variant B did not run: no comparison." if ab and len(ran) < 2 else ""))
+                             + (" No game finished under both variants: no comparison." if ab and len(ran) < 2 else ""))
+
+
+def _executor(workers: int):
+    """A pool of ``workers`` local processes shared by the variants of an A/B run (a
+    context manager), or None (each run picks its own: one variant, or one worker)."""
+    from concurrent.futures import ProcessPoolExecutor
+    from contextlib import nullcontext
+    return ProcessPoolExecutor(max_workers=workers) if workers > 1 else nullcontext(None)
 
 
 def _inputs(box: w.Widget):
