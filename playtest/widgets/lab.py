@@ -343,6 +343,7 @@ class BalanceLab:
                     thread.join()
             if failures:
                 raise failures[0]
+            frames = {label: frames[label] for label in variants}   # A then B, whichever finished first
             if len(frames) > 1:   # cancelled: compare the games both variants played (the same seeds)
                 common = set.intersection(*(set(f["game"]) for f in frames.values()))
                 frames = {label: f[f["game"].isin(common)].reset_index(drop=True) for label, f in frames.items()}
