@@ -341,3 +341,9 @@ def test_refusal_says_what_play_would_raise_and_changes_nothing():
     assert "rewound" in m.refusal(str(legal)).reason
     m.goto(6)
     assert m.fingerprint() == before and len(m.moves) == 6
+
+
+@pytest.mark.parametrize("value", ["yes", 2, 1.5])
+def test_a_bad_yes_no_option_says_true_or_false(value):
+    with pytest.raises(OptionError, match="great_escape: Input should be a valid boolean: true or false"):
+        Match("lazy_sunday", 2, {"great_escape": value})

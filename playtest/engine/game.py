@@ -278,7 +278,8 @@ def _problem(error: dict) -> str:
     """One pydantic error as ``name: message (got value)``; a union's branches (e.g.
     ``first_player.int``) are named by the option alone."""
     name = str(error["loc"][0]) if error["loc"] else "options"
-    return f"{name}: {error['msg']} (got {error.get('input')!r})"
+    hint = ": true or false" if error["type"].startswith("bool_") else ""   # "valid boolean" alone does not say which
+    return f"{name}: {error['msg']}{hint} (got {error.get('input')!r})"
 
 
 def fingerprint(state) -> str:
