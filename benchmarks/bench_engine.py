@@ -5,7 +5,8 @@ Run: ``python benchmarks/bench_engine.py [--seconds S] [--lab-games N] [--worker
 The reference engines come with the ``bench`` extra (``pip install -e ".[bench]"``); a
 missing one is skipped with a note. A benchmark, not a test: the figures depend on the
 machine and on what else runs on it, so every ratio is taken between rows measured in
-this same run, and the machine's load is printed beside them.
+this same run (CPU time of this process, in interleaved rounds; the median of the
+rounds' ratios), and the machine's load is printed beside them.
 
 Three tables:
 
@@ -21,8 +22,8 @@ Three tables:
    target at most 20 s on 2 cores. Wall time is printed with the CPU time the workers
    used, since on a shared machine the wall time also counts waiting for a core.
 
-README "Speed" keeps the latest figures, with the instruction counts behind them (wall
-time swings with the machine's load) and where the remaining time goes.
+README "Speed" keeps the latest figures, with the instruction counts behind them (which
+do not swing with the machine's load) and where the remaining time goes.
 """
 from __future__ import annotations
 
