@@ -14,7 +14,7 @@ import pytest
 from widget_support import fresh_widgets  # noqa: F401 (autouse fixture)
 
 from playtest import simulate
-from playtest.engine import OptionError
+from playtest.engine import OptionError, get_game
 from playtest.lab import seat_win_rates
 from playtest.widgets.lab import MAX_GAMES, BalanceLab
 
@@ -184,6 +184,16 @@ def test_a_preset_is_taken_in_any_case_and_an_unknown_one_lists_the_presets():
         BalanceLab("chore_race", preset="74")
     with pytest.raises(OptionError, match="presets: 'Quick Game'"):
         lab.variant_b.use_preset("74")
+
+
+def test_the_preset_picker_opens_on_the_preset_the_default_options_are():
+    """Lazy Sunday's defaults are its 'one round' preset, Night Shift's 'as written': the
+    picker says so, as the command line does; Chore Race's defaults are no preset."""
+    from playtest.lab.presets import describe_options
+    for game, shown in (("lazy_sunday", "one round"), ("night_shift", "as written"), ("chore_race", "(custom options)")):
+        lab = BalanceLab(game)
+        assert lab.variant_a.presets.dropdown.value == shown
+        assert (describe_options(get_game(game), {}) == f"preset {shown!r}") == (shown != "(custom options)")
 
 
 def test_one_game_is_counted_as_one_game_not_one_games():

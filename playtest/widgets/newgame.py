@@ -240,6 +240,12 @@ class PresetPicker:
         panel.widget.children = tuple(children)
         if default is not None:
             self.apply(default)
+        else:                       # the inputs may already be a preset's (the defaults often are)
+            self._busy = True
+            try:
+                self._show(self.matching())
+            finally:
+                self._busy = False
 
     def apply(self, name: str) -> None:
         """Set the panel's option inputs to preset ``name``.
