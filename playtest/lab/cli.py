@@ -82,6 +82,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     after Ctrl-C (the first Ctrl-C stops the run; the games finished are still reported
     and written to the CSV; a second one stops at once)."""
     from .interrupt import interrupt_sets
+    with interrupt_sets(threading.Event()) as interrupted:   # around the report too: see interrupt_sets
+        return _simulate_and_report(args, interrupted)
+
+
+def _simulate_and_report(args: argparse.Namespace, interrupted: threading.Event) -> int:
     from .presets import describe_options, find_preset
     from .simulation import simulate
     from .stats import metrics, seat_win_rates
@@ -94,9 +99,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         bots = [b.strip() for b in args.bots.split(",")]
         if args.csv and args.csv != "-" and not Path(args.csv).resolve().parent.is_dir():
             raise OptionError(f"--csv {args.csv}: the folder {Path(args.csv).resolve().parent} does not exist")
-        with interrupt_sets(threading.Event()) as interrupted:
-            df = simulate(game, seats, bots[0] if len(bots) == 1 else bots, games=args.games, options=options,
-                          seed=args.seed, workers=args.workers, progress=not args.no_progress, cancel=interrupted)
+        df = simulate(game, seats, bots[0] if len(bots) == 1 else bots, games=args.games, options=options,
+                      seed=args.seed, workers=args.workers, progress=not args.no_progress, cancel=interrupted)
     except OptionError as exc:
         print(f"playtest simulate: {exc}", file=sys.stderr)
         return 2
@@ -106,6 +110,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.csv:
         try:
             df.to_csv(sys.stdout if args.csv == "-" else args.csv, index=False)
+        except BrokenPipeError:
+            raise                       # the reader of --csv - left: the playtest command ends quietly
         except OSError as exc:
             print(f"playtest simulate: cannot write {args.csv}: {exc.strerror or exc}", file=sys.stderr)
             return 2

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+
+ECHO_SECONDS = 1.0
+"""A second SIGINT this soon after the first is taken as the same Ctrl-C."""
 
 
 def ignore_interrupts() -> None:
@@ -18,7 +23,8 @@ def ignore_interrupts() -> None:
 @contextmanager
 def interrupt_sets(event: threading.Event) -> Iterator[threading.Event]:
     """While inside, the first Ctrl-C (SIGINT) sets ``event`` instead of raising
-    KeyboardInterrupt; a second one raises it as usual (to stop at once). The previous
+    KeyboardInterrupt; a second one raises it as usual (to stop at once), unless it comes
+    within ``ECHO_SECONDS`` of the first (the same signal delivered twice). The previous
     handler comes back on leaving. Must be entered from the main thread (Python's rule
     for signal handlers).
 
@@ -27,7 +33,14 @@ def interrupt_sets(event: threading.Event) -> Iterator[threading.Event]:
     """
     def first_interrupt(_signum, _frame):
         event.set()
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        first_at = time.monotonic()
+
+        def later_interrupt(_signum, _frame):
+            # the same Ctrl-C delivered twice (`timeout -s INT` signals the command and
+            # then its process group) must not throw away the games being reported
+            if time.monotonic() - first_at >= ECHO_SECONDS:
+                raise KeyboardInterrupt
+        signal.signal(signal.SIGINT, later_interrupt)
 
     previous = signal.signal(signal.SIGINT, first_interrupt)
     try:

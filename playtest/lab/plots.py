@@ -90,6 +90,9 @@ def plot_card_impact(df: pd.DataFrame, counter: str | None = None, confidence: f
     if counter not in counters:
         raise ValueError(f"no card counter {counter!r}; this simulation has {', '.join(counters)}")
     rows = stats.loc[counter].sort_values("vs_overall")
+    if rows["vs_overall"].isna().all():   # no seat won, or nobody did it: nothing to compare
+        ax.set_title(f"Card impact: {counter} ({len(df):,} games): no game was won by a seat that did it")
+        return fig
     baseline = rows["win_rate"] - rows["vs_overall"]
     errors = np.vstack([rows["win_rate"] - rows["low"], rows["high"] - rows["win_rate"]])
     ax.barh(rows.index, rows["vs_overall"], xerr=errors, capsize=3,

@@ -418,7 +418,7 @@ class BalanceLab:
                                             + "".join(f"<div>{s}</div>" for s in sections) + "</div>")
         self.plots.children = tuple(w.Image(value=png(fig), format="png", layout=w.Layout(max_width="540px"))
                                     for fig in figures)
-        self.download.value = csv_link(rows, f"balance_lab_{plan['game']}.csv")
+        self.download.value = csv_link(rows, f"balance_lab_{plan['game']}.csv") if len(rows) else ""
         self.result = {"rows": rows, **tables}
         self.progress.value = played
         self.progress.bar_style = "warning" if cancelled else "success"
