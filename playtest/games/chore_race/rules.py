@@ -1080,7 +1080,8 @@ class ChoreRace(Game):
         return tuple(seat for seat, vp in enumerate(s.vp) if vp == best)
 
     def card_counters(self):
-        """``played`` for every action card of this deck, ``scored`` for every chore."""
+        """``played`` for every action card of this deck (CR-1), ``scored`` for every
+        chore (CR-14)."""
         played = dict.fromkeys(name for name in self.aname)          # deck order, each name once
         return [("played", name) for name in played] + [("scored", name) for name in dict.fromkeys(
             c.name for c in self.chores)]

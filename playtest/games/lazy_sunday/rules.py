@@ -795,7 +795,8 @@ class LazySunday(Game):
         return self._leaders
 
     def card_counters(self):
-        """``played`` for every action card of the deck, ``kept`` for every card."""
+        """``played`` for every action card of the deck (LS-2), ``kept`` for every card
+        (LS-1)."""
         cards = self.cards
         return ([("played", c.name) for c in cards.specs if c.action] + [("kept", c.name) for c in cards.specs])
 

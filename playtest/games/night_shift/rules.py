@@ -378,8 +378,8 @@ class NightShift(Game):
         return () if s.result else (s.turn,)
 
     def legal_moves(self, s, seat: int) -> list[Move]:
-        """The moves of the seat on turn (the other seat has none): plays, buys, tidy,
-        settles, then ``end``; each card name once."""
+        """The moves of the seat on turn (the other seat has none): plays (NS-2),
+        buys (NS-4), tidy (NS-7), settles (NS-8), then ``end``; each card name once."""
         if s.result or seat != s.turn:
             return []
         if not s.actions[seat]:
