@@ -502,6 +502,27 @@ def test_CR17_reaching_the_target_ends_the_game_at_once(target, start, over):
         assert outcome is None and m.view(SPECTATOR)["vp"][0] == start + 4
 
 
+@pytest.mark.parametrize("chore, level", [("Take Out the Trash", 2), ("Reorganize the Attic", 4)])
+def test_CR14_CR17_the_winning_chores_trigger_does_not_resolve(chore, level):
+    """CR-14/CR-17: the win is checked as the VP is added; a chore that reaches the target
+    ends the game there, and its trigger (a steal, an Attic) never resolves: no card
+    changes hands, no progress is lost, the seeded stream is not drawn from."""
+    m = arrange(new_match(2), hands={1: ["excuse", "inspection"]},
+                tableaus={0: [(chore, level)], 1: [("Mow the Lawn", 3)]}, vp=[15 - level, 0])
+    hand, rng = keys(m, 1), m.state.rng.getstate()
+    m.play("0 end")                      # one complete chore: scored automatically (CR-14)
+    outcome = m.outcome()
+    assert outcome.finished and outcome.winners == (0,) and outcome.reason.startswith("CR-17")
+    view = m.view(SPECTATOR)
+    assert view["vp"] == [15, 0] and view["scored"][0] == [chore]
+    assert view["phase"] == "over" and view["trigger"] is None and m.to_act() == ()
+    assert keys(m, 0) == [] and keys(m, 1) == hand                  # nothing stolen
+    assert tableau(m, 1) == [("Mow the Lawn", 3)]                   # no Attic
+    assert m.state.rng.getstate() == rng                            # the steal's roll never made
+    assert not any("steals" in text or "loses" in text for n, text in m.log_for(0) if n == 1)
+    refused(m, "0 steal 1" if chore == "Take Out the Trash" else "0 attic 1 0", "CR-17")
+
+
 # --- CR-18, CR-19, CR-20 ------------------------------------------------------------------------------
 def test_CR18_empty_action_deck_reshuffles_the_discard():
     """CR-18: the discard pile becomes the new action deck when a draw needs it."""

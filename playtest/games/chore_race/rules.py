@@ -910,7 +910,9 @@ class ChoreRace(Game):
         s.phase = "play"
 
     def _score(self, s, seat, p, ev):
-        """CR-14: complete one chore: VP (with modifier), win check (CR-17), trigger."""
+        """CR-14: complete one chore: VP (with modifier), the win checked at once (CR-17:
+        a win ends the game there and this chore's trigger does not resolve), else the
+        trigger."""
         entry = s.tableaus[seat].pop(p)
         chore = self.chores[entry[0]]
         vp = chore.level
