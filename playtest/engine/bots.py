@@ -258,6 +258,37 @@ class Table:
                 return move
         return None
 
+    def proposals(self) -> tuple[dict[int, Move], tuple[int, Move] | None]:
+        """What the bots would do now, without playing it: for a table whose bots move
+        on a clock (:mod:`playtest.tables.live`), where a person may move first.
+
+        Returns:
+            ``(open_moves, decision)``: bot seat -> the open move it wants to make now
+            (LS-5 quick discards; each bot is asked, as each person may slap), and the
+            first bot seat with a pending decision with the move it chooses, or None.
+            Both empty when the game is over or rewound. A caller plays one of them
+            only if the match has not moved since.
+        """
+        match = self.match
+        if match.outcome() is not None or not match.at_end:
+            return {}, None
+        if match.state is not self._state:
+            self._bind()
+        for lazy in self._built:
+            lazy.reset()
+        self._built.clear()
+        wanted = {}
+        for seat in self._racers:
+            view, moves = self._lazy[seat]
+            move = self.bots[seat].interject(view, moves)
+            if move is not None:
+                wanted[seat] = move
+        for seat in match.to_act():
+            bot = self.bots.get(seat)
+            if bot is not None:
+                return wanted, (seat, bot.choose(self._lazy[seat][0], self.decision_moves(seat)))
+        return wanted, None
+
     def run_bots(self, limit: int = 100_000) -> list[Move]:
         """Let bots move until a human must decide or the game ends; at most ``limit``
         moves. Returns the moves played."""

@@ -187,6 +187,12 @@ class Game(ABC):
     def outcome(self, state) -> Outcome | None:
         """None while the game goes on."""
 
+    def round_break(self, state) -> bool:
+        """True while a round's results are on show and the next round waits to be dealt
+        (e.g. Lazy Sunday's ``round_over`` phase, LS-7/LS-9). A live table holds the
+        deal until every human at it has seen the reveal. Default: never."""
+        return False
+
     def decision_moves(self, state, seat: int) -> list[Move]:
         """The legal moves of ``seat`` that answer a pending decision of that seat: the
         legal moves without the open moves (empty when ``seat`` has no decision now).

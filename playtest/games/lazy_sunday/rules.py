@@ -374,6 +374,11 @@ class LazySunday(Game):
         """``(actor,)``, or ``()`` once the match is over."""
         return () if s.phase == "over" else (s.actor,)
 
+    def round_break(self, s) -> bool:
+        """The round is scored and its lists revealed (LS-7/LS-9), the next one not yet
+        dealt: a live table waits here until every player has seen the reveal."""
+        return s.phase == "round_over"
+
     def outcome(self, s):
         """The match's Outcome (LS-10, or unfinished per G-4), None while it goes on."""
         return s.outcome

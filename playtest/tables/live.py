@@ -1,0 +1,378 @@
+"""One live table: a Match with its seats (people and bots on a clock) and its pages.
+
+Every change goes through :class:`LiveTable` on the server's event loop, one at a time:
+check (``Match.play``), commit to the store, send every connected page its new state,
+then answer the sender. So the order moves arrive in is the order of play ("first tap
+registered by the server wins", Lazy Sunday edge case 6), and a claim that lost the race
+is judged on the new position (LS-5: a claim on a DONE top that has changed is returned,
+no penalty).
+
+Bots decide exactly as in a single-page game (from their seat's information only); the
+clock decides only *when* a decision is sent: a think time before a bot's move and a
+reaction time before its open move, drawn from the table's pace. If the table moves
+first, the bot's plan is dropped and made again on the new position. The record alone
+replays the game, whatever the pace.
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from ..engine import Match, Move, MoveSyntaxError, OptionError, PlaytestError, Table, make_bot
+
+HUMAN = "human"
+
+PACES: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
+    "instant": ((0.0, 0.0), (0.0, 0.0)),
+    "fast": ((0.3, 0.8), (0.5, 1.2)),
+    "human": ((0.8, 2.0), (1.0, 3.0)),
+    "slow": ((2.0, 4.0), (2.5, 5.0)),
+}
+"""Bot pace name -> ((think time min, max), (reaction time min, max)), in seconds: the
+think time before a bot's decision, the reaction time before its open move (a Lazy
+Sunday quick discard). "human" (the default) gives a person who spots a match a fair
+chance to slap first; "instant" is for solo speed play and tests."""
+
+DEFAULT_PACE = "human"
+SEEN_IDS = 256          # client move ids remembered per seat, to answer a resend
+HTTP_PRESENCE = 60.0    # seconds an HTTP call of a seat counts as that player being here
+
+
+class Page(Protocol):
+    """A connected page (a websocket, or a test double): what the table sends to."""
+
+    seat: int | None        # the seat whose view it gets; None = public view
+    role: str               # "seat", "spectator" or "host"
+
+    def send(self, message: dict) -> None: ...
+    def leave(self, reason: str) -> None: ...
+
+
+@dataclass
+class Result:
+    """The answer to a move: ``ok``, or the ``error`` sentence and its ``ruling`` id."""
+
+    ok: bool
+    error: str = ""
+    ruling: str = ""
+    log: tuple[str, ...] = ()
+
+    def message(self, client_id: Any) -> dict:
+        """The ``result`` message for the page that sent the move."""
+        if self.ok:
+            return {"type": "result", "id": client_id, "ok": True, "log": list(self.log)}
+        return {"type": "result", "id": client_id, "ok": False, "error": self.error, "ruling": self.ruling}
+
+
+class LiveTable:
+    """A table being played live.
+
+    Args:
+        id: the table's id. match: the match (already replayed to its stored moves).
+        players: per seat, ``"human"`` or the name of one of the game's bots.
+        pace: a name of :data:`PACES`. paused: bots hold while True.
+        on_move: called as ``on_move(table, number, text, seat, by_bot)`` before a move
+            is acknowledged; it must store the move durably, or raise to refuse it.
+        status: ``"playing"``, ``"over"`` (the game ended) or ``"ended"`` (the host
+            ended the table).
+
+    Raises:
+        OptionError: a seat count that does not match, an unknown bot or pace.
+    """
+
+    def __init__(self, id: str, match: Match, players: list[str], pace: str = DEFAULT_PACE,
+                 paused: bool = False, on_move: Callable | None = None, status: str = "playing",
+                 on_change: Callable | None = None):
+        if len(players) != match.game.seats:
+            raise OptionError(f"players names {len(players)} seats for a {match.game.seats}-seat game")
+        if pace not in PACES:
+            raise OptionError(f"unknown bot pace {pace!r}; paces: {', '.join(PACES)}")
+        self.id, self.match, self.pace, self.paused, self.status = id, match, pace, paused, status
+        self.players = list(players)
+        self.table = self._table()
+        self.on_move = on_move or (lambda *args: None)
+        self.on_change = on_change or (lambda table, **fields: None)
+        self.pages: list[Page] = []
+        self.ready: set[int] = set()          # humans who pressed Continue at a round's reveal
+        self.last_move: dict | None = None
+        self.by_bot: list[bool] = [False] * len(match.moves)
+        self._seen: dict[int, OrderedDict] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._clock = random.Random()          # timing only: never a decision
+        self._http_seen = -HTTP_PRESENCE       # loop time of the last HTTP call of a seat
+        if match.outcome() is not None and status == "playing":
+            self.status = "over"
+
+    def _table(self) -> Table:
+        bots = {s: p for s, p in enumerate(self.players) if p != HUMAN}
+        for seat, name in bots.items():
+            make_bot(self.match.game, name, 0)            # raises OptionError for an unknown bot
+        return Table(self.match, bots)
+
+    # --- who is here -----------------------------------------------------------------
+    @property
+    def humans(self) -> list[int]:
+        """The seats played by people."""
+        return [s for s, p in enumerate(self.players) if p == HUMAN]
+
+    def connected(self, seat: int) -> bool:
+        """Whether a page of ``seat`` is connected now."""
+        return any(page.seat == seat and page.role == "seat" for page in self.pages)
+
+    def touch(self) -> None:
+        """A seat called the HTTP API (a script playing without a page): bots keep
+        playing for :data:`HTTP_PRESENCE` seconds as if a page were connected."""
+        self._http_seen = time.monotonic()
+        self.schedule()
+
+    def attach(self, page: Page) -> None:
+        """A page joined: a seat page replaces an older page of the same seat (the newest
+        wins: a reloaded page, or the link opened on another device). Sends it its state
+        and tells the others the seat is back."""
+        if page.role == "seat":
+            for old in [p for p in self.pages if p.role == "seat" and p.seat == page.seat]:
+                self.pages.remove(old)
+                old.leave("this seat was opened in another page")
+        self.pages.append(page)
+        self.broadcast()
+        self.schedule()
+
+    def detach(self, page: Page) -> None:
+        """A page left (closed, reloaded, lost): the others see the seat as disconnected."""
+        if page in self.pages:
+            self.pages.remove(page)
+            self.broadcast()
+            self.schedule()
+
+    # --- what a page is sent ------------------------------------------------------------
+    def hold(self) -> dict | None:
+        """The end-of-round reveal still on show: who has yet to press Continue (LS-7/LS-9:
+        everyone sees the revealed lists before the next round is dealt), or None."""
+        match = self.match
+        if self.status != "playing" or not match.game.round_break(match.state):
+            return None
+        waiting = [s for s in self.humans if s not in self.ready]
+        if not waiting:
+            return None
+        return {"reason": "The round is over: everyone sees the revealed cards. The next round is dealt "
+                          "when every player has pressed Continue.", "waiting": waiting}
+
+    def state_for(self, seat: int | None) -> dict:
+        """The ``state`` message of a page showing ``seat``'s view (None: the public view):
+        that view, the log worded for that seat, and only that seat's moves."""
+        match, game = self.match, self.match.game
+        outcome = match.outcome()
+        hold = self.hold()
+        moves, open_moves = [], []
+        if seat is not None and self.status == "playing" and hold is None and self.players[seat] == HUMAN:
+            moves = [str(m) for m in match.decision_moves(seat)]
+            open_moves = [str(m) for m in match.open_moves(seat)] if game.OPEN_MOVES else []
+        last = self.last_move
+        if last is not None and last["seat"] != seat:
+            last = {k: v for k, v in last.items() if k != "text"}   # another seat's args may be secret
+        return {
+            "type": "state", "version": len(match.moves), "view": match.view(seat),
+            "log": [[n, text] for n, text in match.log_for(seat)],
+            "to_act": list(match.to_act()), "moves": moves, "open_moves": open_moves,
+            "outcome": None if outcome is None else {
+                "finished": outcome.finished, "winners": list(outcome.winners),
+                "scores": list(outcome.scores), "reason": outcome.reason},
+            "last_move": last, "hold": hold, "paused": self.paused, "pace": self.pace,
+            "status": self.status,
+            "players": [{"seat": s, "player": p, "connected": p != HUMAN or self.connected(s)}
+                        for s, p in enumerate(self.players)],
+        }
+
+    def broadcast(self) -> None:
+        """Send every connected page its state (each its own seat's view)."""
+        cache: dict[int | None, dict] = {}
+        for page in list(self.pages):
+            if page.seat not in cache:
+                cache[page.seat] = self.state_for(page.seat)
+            page.send(cache[page.seat])
+
+    # --- moves ------------------------------------------------------------------------
+    def submit(self, seat: int, text: str, client_id: Any = None, version: int | None = None) -> Result:
+        """A person's move from ``seat``'s page (or the HTTP API).
+
+        Args:
+            seat: the sender's seat (its token was checked). text: the move's text form.
+            client_id: the page's id for this move (a resend of an id already played
+                answers as the first time, and plays nothing). version: the number of
+                moves of the position the page chose it on; a move chosen on an older
+                position is taken only if it is an open move (LS-5) still legal now.
+
+        Returns:
+            The :class:`Result`; the move was stored and every page sent its new state
+            before an ``ok`` result returns. A refused move changed nothing.
+        """
+        seen = self._seen.setdefault(seat, OrderedDict())
+        if client_id is not None and client_id in seen:
+            return seen[client_id]
+        result = self._submit(seat, text, version)
+        if client_id is not None and result.ok:
+            seen[client_id] = result
+            while len(seen) > SEEN_IDS:
+                seen.popitem(last=False)
+        return result
+
+    def _submit(self, seat: int, text: str, version: int | None) -> Result:
+        if self.status != "playing":
+            return Result(False, "the game is over" if self.status == "over" else "the host ended this table")
+        if self.players[seat] != HUMAN:
+            return Result(False, f"seat {seat} is played by a bot now (the host handed it over)")
+        try:
+            move = Move.parse(text)
+        except MoveSyntaxError as exc:
+            return Result(False, str(exc))
+        if move.seat != seat:
+            return Result(False, f"this page plays seat {seat}, not seat {move.seat}")
+        hold = self.hold()
+        if hold is not None:
+            return Result(False, "the round is over: the next round starts when every player has pressed "
+                                 "Continue")
+        current = len(self.match.moves)
+        if version is not None and version != current and move.kind not in self.match.game.OPEN_MOVES:
+            who = self.last_move["seat"] if self.last_move else None
+            return Result(False, f"too late: {'seat ' + str(who) if who is not None else 'another seat'} "
+                                 "moved first; choose again on the new position")
+        problem = self.match.refusal(move)
+        if problem is not None:
+            late = version is not None and version != current
+            reason = problem.reason if problem.reason else str(problem)
+            return Result(False, ("too late: the table moved on before your move arrived; " if late else "")
+                          + reason, problem.ruling)
+        return self._play(move, by_bot=False)
+
+    def _play(self, move: Move, by_bot: bool) -> Result:
+        match = self.match
+        number = len(match.moves) + 1
+        self.on_move(self, number, str(move), move.seat, by_bot)    # durable before it counts
+        events = match.play(move)
+        self.by_bot.append(by_bot)
+        self.last_move = {"number": number, "seat": move.seat, "kind": move.kind, "by_bot": by_bot,
+                          "text": str(move)}
+        if not match.game.round_break(match.state):
+            self.ready.clear()
+        if match.outcome() is not None:
+            self.status = "over"
+            self.on_change(self, status="over")
+        self.broadcast()
+        self.schedule()
+        return Result(True, log=tuple(e.for_seat(move.seat) for e in events))
+
+    def press_continue(self, seat: int | None) -> None:
+        """``seat`` has seen the round's reveal (None: the host starts the next round for
+        everyone)."""
+        if seat is None:
+            self.ready.update(self.humans)
+        else:
+            self.ready.add(seat)
+        self.broadcast()
+        self.schedule()
+
+    # --- host controls ---------------------------------------------------------------
+    def set_paused(self, paused: bool) -> None:
+        """Pause or resume the bots."""
+        self.paused = bool(paused)
+        self.on_change(self, paused=self.paused)
+        self.broadcast()
+        self.schedule()
+
+    def set_pace(self, pace: str) -> None:
+        """Set the bots' pace (a name of :data:`PACES`).
+
+        Raises:
+            OptionError: an unknown pace.
+        """
+        if pace not in PACES:
+            raise OptionError(f"unknown bot pace {pace!r}; paces: {', '.join(PACES)}")
+        self.pace = pace
+        self.on_change(self, pace=pace)
+        self.broadcast()
+        self.schedule()
+
+    def set_player(self, seat: int, player: str) -> None:
+        """Seat a bot (a name of the game's bots) or a person (``"human"``) at ``seat``:
+        the host hands a disconnected player's seat to a bot, or back.
+
+        Raises:
+            OptionError: a seat out of range or an unknown bot.
+        """
+        if type(seat) is not int or not 0 <= seat < len(self.players):
+            raise OptionError(f"seat {seat!r} is not a seat of this table: 0..{len(self.players) - 1}")
+        players = list(self.players)
+        players[seat] = player
+        old, self.players = self.players, players
+        try:
+            self.table = self._table()
+        except OptionError:
+            self.players = old
+            raise
+        self.on_change(self, players=self.players)
+        self.broadcast()
+        self.schedule()
+
+    def end(self) -> None:
+        """The host ends the table: no more moves; pages are told and closed."""
+        self.status = "ended"
+        self.cancel()
+        self.on_change(self, status="ended")
+        self.broadcast()
+
+    # --- bots on a clock --------------------------------------------------------------
+    def cancel(self) -> None:
+        """Drop the bots' planned move."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def bots_may_move(self) -> bool:
+        """Bots hold while the table is paused, over, at a round's reveal, or while no
+        page is connected at all (nobody would see them play)."""
+        present = bool(self.pages) or time.monotonic() - self._http_seen < HTTP_PRESENCE
+        return (self.status == "playing" and not self.paused and present and self.hold() is None
+                and bool(self.table.bots))
+
+    def schedule(self) -> None:
+        """Plan the bots' next move on the current position: the quickest of the open
+        moves bots want (each after its own reaction time) or the decision of the bot to
+        act (after a think time). The plan is dropped if the table moves first."""
+        self.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:       # no event loop (a script driving the table by hand): no clock
+            return
+        if not self.bots_may_move():
+            return
+        wanted, decision = self.table.proposals()
+        think, react = PACES[self.pace]
+        plans = [(self._clock.uniform(*react), move) for move in wanted.values()]
+        if decision is not None:
+            plans.append((self._clock.uniform(*think), decision[1]))
+        if not plans:
+            return
+        delay, move = min(plans, key=lambda plan: plan[0])
+        version = len(self.match.moves)
+        self._timer = loop.call_later(delay, self._bot_move, move, version)
+
+    def _bot_move(self, move: Move, version: int) -> None:
+        self._timer = None
+        if len(self.match.moves) != version or not self.bots_may_move():
+            self.schedule()
+            return
+        try:
+            self._play(move, by_bot=True)
+        except PlaytestError:      # cannot happen for a bot's listed move; never stop the table
+            self.schedule()
+
+    def public_summary(self) -> dict[str, Any]:
+        """What the lobby lists: no token, no card."""
+        humans = self.humans
+        return {"game": self.match.game.name, "title": self.match.game.title, "seats": self.match.game.seats,
+                "players": list(self.players), "moves": len(self.match.moves), "status": self.status,
+                "connected": [s for s in humans if self.connected(s)], "pace": self.pace, "paused": self.paused}

@@ -1,0 +1,331 @@
+"""The table service: every live table of one server, its tokens and its store.
+
+It runs on the server's event loop (Tornado's asyncio loop), so every call is handled
+one at a time; the web handlers (:mod:`playtest.tables.web`) only translate HTTP and
+websocket messages into its calls. At start it restores every table that was still
+being played from the store, at the move it had reached.
+"""
+from __future__ import annotations
+
+import csv
+import hmac
+import io
+import json
+import secrets
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..engine import Match, OptionError, PlaytestError, get_game, games
+from .live import DEFAULT_PACE, HUMAN, PACES, LiveTable
+from .store import DB_NAME, StoredTable, TableStore, data_dir, token_hash
+
+MAX_TABLES = 200        # tables being played at once on one server
+TEXT_LIMIT = 2000       # characters of a feedback text
+
+
+class ServiceError(PlaytestError):
+    """A request the service refuses; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(16)      # 128 bits
+
+
+class TableService:
+    """All live tables of a server.
+
+    Args:
+        folder: the data folder holding the database (default :func:`data_dir`).
+
+    Raises:
+        OSError: the folder cannot be created or the database opened.
+    """
+
+    def __init__(self, folder: str | Path | None = None):
+        self.folder = Path(folder) if folder is not None else data_dir()
+        self.store = TableStore(self.folder / DB_NAME)
+        self.tables: dict[str, LiveTable] = {}
+        self._hashes: dict[str, tuple[str, dict[int, str], str]] = {}   # id -> host, seats, spectator
+        self._claimed: dict[str, set[int]] = {}
+        self._listed: dict[str, bool] = {}
+        self._created: dict[str, float] = {}
+        self.restore_errors: list[str] = []
+        for stored in self.store.tables():
+            try:
+                self._restore(stored)
+            except Exception as exc:  # noqa: BLE001 - one damaged table must not stop the server
+                self.restore_errors.append(f"table {stored.id} could not be restored: {exc}")
+
+    def close(self) -> None:
+        """Stop every bot clock and close the store (server shutdown)."""
+        for table in self.tables.values():
+            table.cancel()
+        self.store.close()
+
+    # --- tables ---------------------------------------------------------------------
+    def _restore(self, stored: StoredTable) -> None:
+        match = Match(stored.game, stored.seats, stored.options, stored.seed, setup=stored.setup)
+        for text, _seat, _bot in stored.moves:
+            match.play(text)
+        table = self._live(stored.id, match, stored.players, stored.pace, stored.paused, stored.status)
+        table.by_bot = [bot for _t, _s, bot in stored.moves]
+        self._hashes[stored.id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
+        self._claimed[stored.id] = set(stored.claimed)
+        self._listed[stored.id] = stored.listed
+        self._created[stored.id] = stored.created
+
+    def _live(self, id: str, match: Match, players, pace, paused, status) -> LiveTable:
+        table = LiveTable(id, match, players, pace, paused, on_move=self._store_move, status=status,
+                          on_change=self._store_change)
+        self.tables[id] = table
+        return table
+
+    def _store_move(self, table: LiveTable, number: int, text: str, seat: int, by_bot: bool) -> None:
+        self.store.add_move(table.id, number, text, seat, by_bot)
+
+    def _store_change(self, table: LiveTable, **fields) -> None:
+        self.store.update(table.id, **fields)
+
+    def create(self, spec: Mapping[str, Any]) -> dict:
+        """Create a table.
+
+        Args:
+            spec: ``game`` (a registry name), ``seats`` (int), ``players`` (list, per
+                seat "human" or a bot name; default seat 0 human, the game's first bot
+                elsewhere), ``options`` (dict), ``preset`` (a name of the game's
+                PRESETS, under ``options``), ``seed`` (int >= 0 or None: drawn),
+                ``pace`` (a name of :data:`~playtest.tables.live.PACES`), ``listed``
+                (bool: the lobby lists it and offers its free seats).
+
+        Returns:
+            ``{"id", "host_token", "spectator_token", "seats": [{"seat", "player",
+            "token"?, "path"?}], "host_path", "spectator_path"}``: a token and a page
+            path for every human seat. Tokens are shown only here.
+
+        Raises:
+            ServiceError: anything wrong in ``spec``, said in one sentence (400), or too
+                many tables on this server (503).
+        """
+        if not isinstance(spec, Mapping):
+            raise ServiceError("send a JSON object with game, seats, players, options, seed, pace, listed")
+        unknown = set(spec) - {"game", "seats", "players", "options", "preset", "seed", "pace", "listed"}
+        if unknown:
+            raise ServiceError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; a table takes game, "
+                               "seats, players, options, preset, seed, pace, listed")
+        if sum(t.status == "playing" for t in self.tables.values()) >= MAX_TABLES:
+            raise ServiceError(f"this server already runs {MAX_TABLES} tables; end some first", 503)
+        try:
+            game = get_game(spec.get("game"))
+        except Exception:  # noqa: BLE001 - any unknown name, or not a string
+            raise ServiceError(f"unknown game {spec.get('game')!r}; games: {', '.join(games())}") from None
+        seats = spec.get("seats", game.min_seats)
+        bots = list(getattr(game, "BOTS", {}) or ["random"])
+        players = spec.get("players")
+        if players is None and type(seats) is int:
+            players = [HUMAN] + [bots[-1]] * (seats - 1)
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ServiceError(f"players must be a list of 'human' or a bot name ({', '.join(bots)}), one per seat")
+        if type(seats) is not int or len(players) != seats:
+            raise ServiceError(f"seats must be a whole number matching players ({len(players)} named)")
+        options = spec.get("options") or {}
+        preset = spec.get("preset")
+        if not isinstance(options, Mapping):
+            raise ServiceError("options must be an object of option name -> value")
+        if preset is not None:
+            if preset not in game.PRESETS:
+                raise ServiceError(f"unknown preset {preset!r}; presets: {', '.join(game.PRESETS) or 'none'}")
+            options = {**game.PRESETS[preset], **options}
+        seed = spec.get("seed")
+        pace = spec.get("pace", DEFAULT_PACE)
+        if pace not in PACES:
+            raise ServiceError(f"unknown pace {pace!r}; paces: {', '.join(PACES)}")
+        listed = spec.get("listed", True)
+        if not isinstance(listed, bool):
+            raise ServiceError("listed must be true or false")
+        try:
+            match = Match(game, seats, dict(options), seed)
+            table_id = secrets.token_hex(4)
+            while table_id in self.tables:
+                table_id = secrets.token_hex(4)
+            table = LiveTable(table_id, match, players, pace, on_move=self._store_move,
+                              on_change=self._store_change)
+        except (OptionError, ValueError, TypeError) as exc:
+            raise ServiceError(str(exc)) from None
+        host, spectator = _new_token(), _new_token()
+        seat_tokens = {s: _new_token() for s in table.humans}
+        stored = StoredTable(table_id, game.name, seats, match.options_dict(), match.seed, {}, players, pace,
+                             listed, False, "playing", token_hash(host), token_hash(spectator), time.time(),
+                             {s: token_hash(t) for s, t in seat_tokens.items()})
+        self.store.add_table(stored)
+        self.tables[table_id] = table
+        self._hashes[table_id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
+        self._claimed[table_id] = set()
+        self._listed[table_id] = listed
+        self._created[table_id] = stored.created
+        return {
+            "id": table_id, "host_token": host, "spectator_token": spectator,
+            "host_path": page_path(table_id, host), "spectator_path": page_path(table_id, spectator),
+            "seats": [{"seat": s, "player": p, **({"token": seat_tokens[s], "path": page_path(table_id, seat_tokens[s])}
+                                                  if s in seat_tokens else {})} for s, p in enumerate(players)],
+        }
+
+    def listing(self) -> list[dict]:
+        """The tables for the lobby, newest first: id, game, seats, players, moves,
+        status, connected seats and free seats (listed tables only: human seats not yet
+        handed out by a join; unlisted tables show none). No token, no card."""
+        rows = []
+        for table_id, table in self.tables.items():
+            row = {"id": table_id, **table.public_summary(), "listed": self._listed[table_id],
+                   "created": self._created[table_id]}
+            row["free"] = ([s for s in table.humans if s not in self._claimed[table_id] and not table.connected(s)]
+                           if self._listed[table_id] and table.status == "playing" else [])
+            rows.append(row)
+        return sorted(rows, key=lambda r: -r["created"])
+
+    def table(self, table_id: str) -> LiveTable:
+        """The table with this id.
+
+        Raises:
+            ServiceError: no such table (404).
+        """
+        table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None:
+            raise ServiceError("there is no table with this id on this server (it may have been ended "
+                               "long ago, or the link was cut short)", 404)
+        return table
+
+    def join(self, table_id: str, seat: int | None = None) -> dict:
+        """Hand out a free human seat of a listed table (the lobby's Join): a new token for
+        it (the old one, if the creator shared it, stops working).
+
+        Args:
+            seat: the seat wanted; None takes the first free one.
+
+        Returns:
+            ``{"seat", "token", "path"}``.
+
+        Raises:
+            ServiceError: no such table (404), an unlisted or finished table (403), no
+                such human seat (400), the seat already taken (409).
+        """
+        table = self.table(table_id)
+        if not self._listed[table_id]:
+            raise ServiceError("this table is not open to the lobby: ask its host for a seat link", 403)
+        if table.status != "playing":
+            raise ServiceError("this table's game is over", 403)
+        free = [s for s in table.humans if s not in self._claimed[table_id] and not table.connected(s)]
+        if seat is None:
+            if not free:
+                raise ServiceError("every seat at this table is taken", 409)
+            seat = free[0]
+        if type(seat) is not int or seat not in table.humans:
+            raise ServiceError(f"seat {seat!r} is not a human seat of this table: {table.humans}")
+        if seat not in free or not self.store.claim_seat(table_id, seat):
+            raise ServiceError(f"seat {seat} is taken; free seats: {free or 'none'}", 409)
+        self._claimed[table_id].add(seat)
+        token = _new_token()
+        self._hashes[table_id][1][seat] = token_hash(token)
+        with self.store.db:
+            self.store.db.execute("BEGIN")
+            self.store.db.execute("UPDATE seats SET token_hash=? WHERE table_id=? AND seat=?",
+                                  (token_hash(token), table_id, seat))
+        return {"seat": seat, "token": token, "path": page_path(table_id, token)}
+
+    def authenticate(self, table_id: str, token: Any) -> tuple[LiveTable, str, int | None]:
+        """Who ``token`` is at a table: ``(table, role, seat)``, role "seat" (with its
+        seat), "spectator" or "host" (seat None). Compared in constant time.
+
+        Raises:
+            ServiceError: no such table (404) or a token that is none of its tokens (403).
+        """
+        table = self.table(table_id)
+        if not isinstance(token, str) or not token or len(token) > 100:
+            raise ServiceError("this link has no valid table token: ask the table's host for your seat link", 403)
+        digest = token_hash(token)
+        host, seats, spectator = self._hashes[table_id]
+        if hmac.compare_digest(digest, host):
+            return table, "host", None
+        if hmac.compare_digest(digest, spectator):
+            return table, "spectator", None
+        for seat, h in seats.items():
+            if hmac.compare_digest(digest, h):
+                return table, "seat", seat
+        raise ServiceError("this link's token is not valid for this table: ask the table's host for your "
+                           "seat link", 403)
+
+    def feedback(self, table_id: str, seat: int, body: Any) -> None:
+        """Store a seat's feedback once its game is over.
+
+        Args:
+            body: ``{"rating": 1..5 or null, "confused": text, "notes": text}``.
+
+        Raises:
+            ServiceError: the game is still on (409), or a bad field (400).
+        """
+        table = self.table(table_id)
+        if table.status == "playing":
+            raise ServiceError("feedback opens when the game is over", 409)
+        if not isinstance(body, Mapping) or set(body) - {"rating", "confused", "notes"}:
+            raise ServiceError("feedback takes rating (1..5), confused (text) and notes (text)")
+        rating = body.get("rating")
+        if rating is not None and (type(rating) is not int or not 1 <= rating <= 5):
+            raise ServiceError("rating must be a whole number 1..5 (or left out)")
+        texts = [body.get(k, "") for k in ("confused", "notes")]
+        if not all(isinstance(t, str) and len(t) <= TEXT_LIMIT for t in texts):
+            raise ServiceError(f"confused and notes must be texts of at most {TEXT_LIMIT} characters")
+        self.store.add_feedback(table_id, seat, rating, *texts)
+
+    def record(self, table_id: str) -> dict:
+        """A table's record (plain data, as :meth:`Match.record`), once it is over or
+        ended (LS-11: no record while the game runs).
+
+        Raises:
+            ServiceError: the game is still on (409).
+        """
+        table = self.table(table_id)
+        if table.status == "playing":
+            raise ServiceError("the record is handed out once the game is over or the host ended the table", 409)
+        return table.match.record().model_dump()
+
+    # --- export ---------------------------------------------------------------------
+    def export(self) -> list[dict]:
+        """Every finished or ended table: its record, who sat where (people and bots),
+        how it ended and its feedback. The shape :func:`playtest.lab.read_tables` reads."""
+        rows = []
+        for table_id, table in self.tables.items():
+            if table.status == "playing":
+                continue
+            outcome = table.match.outcome()
+            rows.append({
+                "table": table_id, "game": table.match.game.name, "created": self._created[table_id],
+                "status": table.status, "players": list(table.players),
+                "record": table.match.record().model_dump(),
+                "finished": bool(outcome and outcome.finished),
+                "winners": list(outcome.winners) if outcome else [],
+                "scores": list(outcome.scores) if outcome else [],
+                "moves": len(table.match.moves), "turns": table.match.game.turns_played(table.match.state),
+                "feedback": self.store.feedback(table_id),
+            })
+        return rows
+
+    def export_csv(self) -> str:
+        """:meth:`export` as CSV text: one row per table, lists and objects as JSON."""
+        rows = self.export()
+        columns = ["table", "game", "created", "status", "players", "finished", "winners", "scores", "moves",
+                   "turns", "feedback", "record"]
+        out = io.StringIO()
+        writer = csv.DictWriter(out, columns)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: json.dumps(v) if isinstance(v, (list, dict)) else v for k, v in row.items()})
+        return out.getvalue()
+
+
+def page_path(table_id: str, token: str) -> str:
+    """A table page's address relative to the dashboards' folder address."""
+    return f"table.ipynb?table={table_id}&token={token}"

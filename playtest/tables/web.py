@@ -1,0 +1,363 @@
+"""The table service on the web: Tornado handlers for the lobby API and a websocket per
+connected page, under ``<base_url>playtest/api`` (the addresses and messages are in
+:mod:`playtest.tables`).
+
+Two servers mount them on their own port: ``playtest serve`` (standalone Voilà, through
+:func:`table_handlers`) and Jupyter Server (Binder, JupyterLab) through the server
+extension in :mod:`playtest.tables.extension`. Either calls :func:`publish` before any
+kernel starts, so that dashboard kernels find the service (``$PLAYTEST_TABLES_URL``) and
+may create tables (``$PLAYTEST_TABLES_KEY``), and :func:`shutdown` when it stops.
+"""
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import secrets
+from typing import Any, Callable
+
+import tornado.web
+import tornado.websocket
+
+from .service import ServiceError, TableService
+
+PREFIX = "playtest/api"
+BODY_LIMIT = 64 * 1024          # bytes of a request body or websocket message
+URL_VARIABLE, KEY_VARIABLE = "PLAYTEST_TABLES_URL", "PLAYTEST_TABLES_KEY"
+
+_service: TableService | None = None
+
+
+def service() -> TableService:
+    """The server's table service, created (and its tables restored) on first use."""
+    global _service
+    if _service is None:
+        _service = TableService()
+    return _service
+
+
+def publish(ip: str, port: int, base_url: str = "/") -> None:
+    """Put the service's loopback address and the server key in this process's
+    environment, which every kernel started afterwards inherits.
+
+    Args:
+        ip: the address the server listens on ("", "0.0.0.0" or "::" mean every
+            interface: kernels then use 127.0.0.1). port: its port. base_url: the
+            server's base URL ("/" or e.g. "/user/x/").
+    """
+    host = "127.0.0.1" if ip in ("", "0.0.0.0", "::", "localhost", None) else ip
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    base = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
+    os.environ[URL_VARIABLE] = f"http://{host}:{port}{base}{PREFIX}"
+    os.environ.setdefault(KEY_VARIABLE, secrets.token_urlsafe(24))
+
+
+def shutdown() -> None:
+    """Stop the service's bot clocks and close its store."""
+    global _service
+    if _service is not None:
+        _service.close()
+        _service = None
+
+
+def _key_ok(handler: tornado.web.RequestHandler) -> bool:
+    key = os.environ.get(KEY_VARIABLE, "")
+    sent = handler.request.headers.get("X-Playtest-Key", "")
+    return bool(key) and hmac.compare_digest(sent.encode(), key.encode())
+
+
+class ApiHandler(tornado.web.RequestHandler):
+    """Base of the API handlers: JSON bodies (at most :data:`BODY_LIMIT` bytes), errors
+    as ``{"error": sentence}`` with their status, and the token of ``Authorization:
+    Bearer <token>``.
+
+    Handler kwargs: ``login``: None where the lobby is open (``playtest serve``), else a
+    callable ``login(handler) -> bool`` saying whether the request carries the server's
+    own login (Jupyter Server)."""
+
+    def initialize(self, login: Callable | None = None):
+        self.login = login
+
+    def check_xsrf_cookie(self):
+        # these addresses authenticate by header (a table token or the server key), never
+        # by a cookie alone, so a cross-site form cannot act for anyone; under Jupyter
+        # Server a login by cookie is checked by the login callable, which does its own
+        # XSRF check
+        return None
+
+    def set_default_headers(self):
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+
+    def write_error(self, status_code: int, **kwargs):
+        error = kwargs.get("exc_info", (None, None))[1]
+        message = str(error) if isinstance(error, ServiceError) else (
+            getattr(error, "log_message", None) or self._reason)
+        self.finish({"error": message})
+
+    def send(self, data: Any, status: int = 200) -> None:
+        self.set_status(status)
+        self.finish(json.dumps(data))
+
+    def body(self) -> Any:
+        if len(self.request.body) > BODY_LIMIT:
+            raise ServiceError(f"the request is larger than {BODY_LIMIT // 1024} KiB", 413)
+        if not self.request.body.strip():
+            return {}
+        try:
+            return json.loads(self.request.body)
+        except (ValueError, UnicodeDecodeError):
+            raise ServiceError("the request body is not JSON") from None
+
+    def token(self) -> str:
+        auth = self.request.headers.get("Authorization", "")
+        return auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+
+    def lobby_allowed(self) -> None:
+        """Raise 403 unless the lobby is open here, the server key was sent, or the
+        request carries the server's login."""
+        if self.login is None or _key_ok(self) or self.login(self):
+            return
+        raise ServiceError("this server's lobby needs its login: open it from the dashboards", 403)
+
+    def _handle_request_exception(self, e):
+        if isinstance(e, ServiceError):
+            self.send_error(e.status, exc_info=(type(e), e, None))
+        else:
+            super()._handle_request_exception(e)
+
+
+def _json_safe(data):
+    """Options and presets as JSON (pydantic defaults may be tuples or literals)."""
+    return json.loads(json.dumps(data, default=str))
+
+
+class GamesHandler(ApiHandler):
+    def get(self):
+        from ..engine import games
+        from .live import PACES
+        self.lobby_allowed()
+        out = []
+        for name, game in games().items():
+            out.append({"name": name, "title": game.title, "min_seats": game.min_seats,
+                        "max_seats": game.max_seats, "bots": list(getattr(game, "BOTS", {}) or ["random"]),
+                        "presets": _json_safe(dict(game.PRESETS)),
+                        "options": _json_safe(game.validate_options({}).model_dump())})
+        self.send({"games": out, "paces": list(PACES)})
+
+
+class TablesHandler(ApiHandler):
+    def get(self):
+        self.lobby_allowed()
+        self.send({"tables": service().listing()})
+
+    def post(self):
+        self.lobby_allowed()
+        self.send(service().create(self.body()), 201)
+
+
+class JoinHandler(ApiHandler):
+    def post(self, table_id):
+        self.lobby_allowed()
+        body = self.body()
+        seat = body.get("seat") if isinstance(body, dict) else None
+        self.send(service().join(table_id, seat))
+
+
+class StateHandler(ApiHandler):
+    def get(self, table_id):
+        table, role, seat = service().authenticate(table_id, self.token())
+        if role == "seat":
+            table.touch()
+        self.send({"seat": seat, "role": role, **table.state_for(seat)})
+
+
+class MovesHandler(ApiHandler):
+    def post(self, table_id):
+        table, role, seat = service().authenticate(table_id, self.token())
+        if role != "seat":
+            raise ServiceError("only a seat's token may move", 403)
+        body = self.body()
+        if not isinstance(body, dict) or not isinstance(body.get("move"), str):
+            raise ServiceError('send {"move": "<move text>", "id": ..., "version": ...}')
+        version = body.get("version")
+        table.touch()
+        result = table.submit(seat, body["move"], body.get("id"), version if type(version) is int else None)
+        self.send(result.message(body.get("id")), 200 if result.ok else 409)
+
+
+class HostHandler(ApiHandler):
+    def post(self, table_id):
+        table, role, _ = service().authenticate(table_id, self.token())
+        if role != "host":
+            raise ServiceError("host controls need the host link's token", 403)
+        host_action(table, self.body())
+        self.send({"ok": True, **table.public_summary()})
+
+
+def host_action(table, body: Any) -> None:
+    """Apply one host control to a table (see :mod:`playtest.tables` for the body).
+
+    Raises:
+        ServiceError: an unknown action or a bad field.
+    """
+    from ..engine import OptionError
+    if not isinstance(body, dict):
+        raise ServiceError("send an object with an action")
+    action = body.get("action")
+    try:
+        if action == "pause":
+            table.set_paused(True)
+        elif action == "resume":
+            table.set_paused(False)
+        elif action == "pace":
+            table.set_pace(body.get("pace"))
+        elif action == "bot":
+            table.set_player(body.get("seat"), body.get("bot") or "human")
+        elif action == "continue":
+            table.press_continue(None)
+        elif action == "end":
+            table.end()
+            for page in list(table.pages):
+                page.leave("the host ended this table")
+        else:
+            raise ServiceError(f"unknown action {action!r}; actions: pause, resume, pace, bot, continue, end")
+    except OptionError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+class RecordHandler(ApiHandler):
+    def get(self, table_id):
+        table, role, _ = service().authenticate(table_id, self.token())
+        if role != "host":
+            raise ServiceError("the record is for the host (the host link's token)", 403)
+        self.send(service().record(table_id))
+
+
+class FeedbackHandler(ApiHandler):
+    def post(self, table_id):
+        table, role, seat = service().authenticate(table_id, self.token())
+        if role != "seat":
+            raise ServiceError("feedback comes from a seat's page", 403)
+        service().feedback(table_id, seat, self.body())
+        self.send({"ok": True})
+
+
+class ExportHandler(ApiHandler):
+    def get(self):
+        if not (_key_ok(self) or (self.login is not None and self.login(self))):
+            raise ServiceError("the export needs the server key (the lobby dashboard has it) or the login", 403)
+        if self.get_argument("format", "json") == "csv":
+            self.set_header("Content-Type", "text/csv; charset=utf-8")
+            self.finish(service().export_csv())
+        else:
+            self.send({"tables": service().export()})
+
+
+class TableSocket(tornado.websocket.WebSocketHandler):
+    """One connected page of a table: the first message joins with a token, then moves
+    and Continue presses come in, and states go out (see :mod:`playtest.tables`)."""
+
+    seat: int | None = None
+    role = ""
+    table = None
+
+    def initialize(self, login=None):
+        pass
+
+    @property
+    def max_message_size(self):
+        return BODY_LIMIT
+
+    def check_xsrf_cookie(self):
+        return None
+
+    def open(self, table_id):
+        self.table_id = table_id
+
+    def on_message(self, data):
+        try:
+            message = json.loads(data)
+        except (ValueError, UnicodeDecodeError):
+            message = None
+        if not isinstance(message, dict):
+            self.send({"type": "error", "error": "messages are JSON objects"})
+            return
+        kind = message.get("type")
+        if self.table is None:
+            if kind != "join":
+                self.close_with("send {\"type\": \"join\", \"token\": ...} first")
+                return
+            try:
+                table, self.role, self.seat = service().authenticate(self.table_id, message.get("token"))
+            except ServiceError as exc:
+                self.close_with(str(exc))
+                return
+            self.table = table
+            game = table.match.game
+            self.send({"type": "welcome", "table": self.table_id, "game": game.name, "title": game.title,
+                       "seats": game.seats, "seat": self.seat, "role": self.role})
+            if table.status == "ended":
+                self.send(table.state_for(self.seat))
+                self.close_with("the host ended this table")
+                return
+            table.attach(self)
+        elif kind == "move" and self.role == "seat":
+            version = message.get("version")
+            text = message.get("move")
+            if not isinstance(text, str):
+                self.send({"type": "result", "id": message.get("id"), "ok": False, "error": "no move text"})
+                return
+            result = self.table.submit(self.seat, text, message.get("id"), version if type(version) is int else None)
+            self.send(result.message(message.get("id")))
+        elif kind == "continue" and self.role == "seat":
+            self.table.press_continue(self.seat)
+        elif kind == "host" and self.role == "host":
+            try:
+                host_action(self.table, message)
+            except ServiceError as exc:
+                self.send({"type": "error", "error": str(exc)})
+        else:
+            self.send({"type": "error", "error": f"unknown message {str(kind)[:40]!r} for a {self.role} page"})
+
+    def send(self, message: dict) -> None:
+        """Send one message (a page that is gone is dropped quietly)."""
+        try:
+            self.write_message(json.dumps(message))
+        except tornado.websocket.WebSocketClosedError:
+            pass
+
+    def close_with(self, reason: str) -> None:
+        """Say why, then close the connection."""
+        self.send({"type": "closed", "reason": reason})
+        self.close(1000, reason[:120])
+
+    def leave(self, reason: str) -> None:
+        """The table sends this page away (a newer page of the seat, the table ended)."""
+        self.close_with(reason)
+
+    def on_close(self):
+        if self.table is not None:
+            self.table.detach(self)
+
+
+def table_handlers(base_url: str = "/", login: Callable | None = None) -> list[tuple]:
+    """The Tornado handlers of the table service, for ``Application.add_handlers``.
+
+    Args:
+        base_url: the server's base URL. login: see :class:`ApiHandler` (None: the lobby
+            is open, as under ``playtest serve``).
+
+    Returns:
+        ``[(pattern, handler class, kwargs), ...]``.
+    """
+    root = "/" + "/".join(p for p in (base_url.strip("/"), PREFIX) if p)
+    tid = r"([0-9a-f]{8})"
+    kwargs = {"login": login}
+    return [(root + path, handler, kwargs) for path, handler in [
+        (r"/games", GamesHandler), (r"/tables", TablesHandler), (rf"/tables/{tid}/join", JoinHandler),
+        (rf"/tables/{tid}/state", StateHandler), (rf"/tables/{tid}/moves", MovesHandler),
+        (rf"/tables/{tid}/host", HostHandler), (rf"/tables/{tid}/record", RecordHandler),
+        (rf"/tables/{tid}/feedback", FeedbackHandler), (r"/export", ExportHandler),
+        (rf"/tables/{tid}/ws", TableSocket)]]

@@ -1,0 +1,288 @@
+"""The live-table service without a browser: store, tokens, order of play, paced bots,
+the round's reveal, host controls, restart, and the HTTP/websocket API."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from playtest.engine import Match, Table
+from playtest.scenarios import example
+from playtest.tables.live import LiveTable
+from playtest.tables.service import ServiceError, TableService
+
+
+class FakePage:
+    """A connected page that keeps what it is sent."""
+
+    def __init__(self, seat, role="seat"):
+        self.seat, self.role, self.sent, self.left = seat, role, [], None
+
+    def send(self, message):
+        self.sent.append(json.loads(json.dumps(message)))    # what a websocket would carry
+
+    def leave(self, reason):
+        self.left = reason
+
+    @property
+    def state(self):
+        return [m for m in self.sent if m["type"] == "state"][-1]
+
+
+def slap_table(pace="instant") -> LiveTable:
+    """Three people at the stale-claim example after setup: seat 1 holds Water the Plants
+    at position 0, seat 2 at position 3, and Water the Plants tops DONE (serial 1)."""
+    scenario = example("lazy_sunday_stale_claim")
+    match = scenario.to_match(upto=6)
+    return LiveTable("t1", match, ["human"] * 3, pace)
+
+
+def test_first_claim_registered_wins_and_the_second_is_returned_without_penalty():
+    table = slap_table()
+    pages = [FakePage(s) for s in range(3)]
+    for page in pages:
+        table.attach(page)
+    assert "1 claim 1 0 1" in pages[1].state["open_moves"]
+    assert "2 claim 2 3 1" in pages[2].state["open_moves"]
+    version = pages[2].state["version"]
+    assert table.submit(1, "1 claim 1 0 1", "a", version).ok            # arrives first
+    before = table.match.view(None)
+    late = table.submit(2, "2 claim 2 3 1", "b", version)                # chosen on the same position
+    assert late.ok and any("too late" in line for line in late.log)       # LS-5: returned
+    after = table.match.view(None)
+    assert after["deck"] == before["deck"]                                 # no penalty card drawn
+    assert after["lists"] == before["lists"] and after["done"] == before["done"]
+    assert len(table.match.moves) == 8
+    # every page saw both moves without asking, each in its own words
+    assert all(page.state["version"] == 8 for page in pages)
+    assert pages[0].state["last_move"] == {"number": 8, "seat": 2, "kind": "claim", "by_bot": False}
+    assert pages[2].state["last_move"]["text"] == "2 claim 2 3 1"
+
+
+def test_a_decision_chosen_on_an_older_position_is_refused_and_changes_nothing():
+    table = slap_table()
+    page = FakePage(0)
+    table.attach(page)
+    version = page.state["version"]
+    assert table.submit(1, "1 claim 1 0 1", None, version).ok
+    before = table.match.fingerprint()
+    result = table.submit(0, "0 draw", "x", version)
+    assert not result.ok and result.error.startswith("too late: seat 1 moved first")
+    assert table.match.fingerprint() == before
+    assert table.submit(0, "0 draw", "x", version + 1).ok
+
+
+def test_a_resent_move_id_is_played_once():
+    table = slap_table()
+    first = table.submit(0, "0 draw", "same-id", 6)
+    again = table.submit(0, "0 draw", "same-id", 6)
+    assert first.ok and again is first
+    assert len(table.match.moves) == 7
+
+
+def test_illegal_and_foreign_moves_are_refused_with_their_reason():
+    table = slap_table()
+    assert "plays seat 0, not seat 1" in table.submit(0, "1 draw").error
+    bad = table.submit(1, "1 draw")
+    assert not bad.ok and bad.ruling       # not seat 1's turn: the ruling is named
+    assert "cannot read move" in table.submit(0, "nonsense").error
+    assert len(table.match.moves) == 6
+
+
+def test_a_page_never_receives_another_seats_moves():
+    table = slap_table()
+    spectator, seat0 = FakePage(None, "spectator"), FakePage(0)
+    table.attach(spectator)
+    table.attach(seat0)
+    assert spectator.state["moves"] == spectator.state["open_moves"] == []
+    assert all(m.startswith("0 ") for m in seat0.state["moves"] + seat0.state["open_moves"])
+    assert spectator.state["view"] == table.match.view(None)
+    assert seat0.state["view"] == table.match.view(0)
+
+
+def test_the_newest_page_of_a_seat_wins():
+    table = slap_table()
+    old, new = FakePage(0), FakePage(0)
+    table.attach(old)
+    table.attach(new)
+    assert old.left == "this seat was opened in another page"
+    assert table.pages == [new]
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_a_person_who_spots_the_match_first_beats_a_paced_bot_to_it():
+    async def scenario():
+        table = slap_table(pace="slow")
+        table.set_player(1, "heuristic")   # it peeked its Water the Plants at position 0 (LS-3)
+        page = FakePage(2)
+        table.attach(page)
+        planned = table._timer is not None           # the bot's slap waits its reaction time
+        result = table.submit(2, "2 claim 2 3 1", None, page.state["version"])
+        await asyncio.sleep(0.05)
+        return table, planned, result
+
+    table, planned, result = run(scenario())
+    assert planned and result.ok
+    assert [str(m) for m in table.match.moves[6:]] == ["2 claim 2 3 1"] and table.by_bot[6:] == [False]
+    assert table.match.view(None)["done"]["size"] == 2     # the person's claim was correct
+
+
+def test_paced_bots_play_on_their_own_and_the_record_replays():
+    async def scenario():
+        match = Match("lazy_sunday", 3, seed=5)
+        table = LiveTable("t2", match, ["human", "random", "random"], "instant")
+        page = FakePage(0)
+        table.attach(page)
+        for _ in range(200):                      # the person plays its decisions; bots theirs
+            await asyncio.sleep(0.002)
+            state = page.state
+            if state["outcome"] or state["hold"]:
+                break
+            if state["moves"]:
+                table.submit(0, state["moves"][0], None, state["version"])
+        return table
+
+    table = run(scenario())
+    assert any(table.by_bot) and not all(table.by_bot)
+    replayed = Match.from_record(table.match.record())
+    assert replayed.fingerprint() == table.match.fingerprint()
+
+
+def test_bots_hold_while_no_page_is_connected_and_while_paused():
+    async def scenario():
+        match = Match("lazy_sunday", 2, seed=3)
+        table = LiveTable("t3", match, ["heuristic", "heuristic"], "instant")
+        table.schedule()
+        await asyncio.sleep(0.05)
+        alone = len(match.moves)
+        page = FakePage(None, "spectator")
+        table.set_paused(True)
+        table.attach(page)
+        await asyncio.sleep(0.05)
+        paused = len(match.moves)
+        table.set_paused(False)
+        await asyncio.sleep(0.2)
+        return alone, paused, len(match.moves)
+
+    alone, paused, after = run(scenario())
+    assert alone == 0 and paused == 0 and after > 5
+
+
+def round_over_table() -> LiveTable:
+    """A two-round Lazy Sunday with two people, played by bots up to the round's reveal."""
+    match = Match("lazy_sunday", 3, {"rounds": 2}, seed=11)
+    bots = Table(match, {0: "heuristic", 1: "heuristic", 2: "heuristic"})
+    while not match.game.round_break(match.state):
+        assert bots.step_bot() is not None
+    return LiveTable("t4", match, ["human", "human", "heuristic"], "instant")
+
+
+def test_the_next_round_waits_for_every_persons_continue():
+    table = round_over_table()
+    pages = [FakePage(0), FakePage(1)]
+    for page in pages:
+        table.attach(page)
+    state = pages[0].state
+    assert state["hold"]["waiting"] == [0, 1] and state["moves"] == []
+    assert state["view"]["phase"] == "round_over"            # LS-7: the lists are revealed
+    dealer = table.match.to_act()[0]
+    if table.players[dealer] == "human":
+        assert "the round is over" in table.submit(dealer, f"{dealer} deal").error
+    table.press_continue(0)
+    assert pages[1].state["hold"]["waiting"] == [1]
+    table.press_continue(1)
+    assert pages[0].state["hold"] is None
+
+
+def test_the_host_may_start_the_next_round_for_everyone():
+    table = round_over_table()
+    table.attach(FakePage(0))
+    table.press_continue(None)
+    assert table.hold() is None
+
+
+@pytest.fixture
+def service(tmp_path):
+    service = TableService(tmp_path)
+    yield service
+    service.close()
+
+
+def test_create_list_join_and_tokens(service):
+    made = service.create({"game": "lazy_sunday", "seats": 4,
+                           "players": ["human", "human", "heuristic", "random"], "pace": "fast"})
+    tid = made["id"]
+    assert [s.get("token") is not None for s in made["seats"]] == [True, True, False, False]
+    assert made["seats"][0]["path"] == f"table.ipynb?table={tid}&token={made['seats'][0]['token']}"
+    row = service.listing()[0]
+    assert row["free"] == [0, 1] and row["players"][2] == "heuristic" and "token" not in json.dumps(row)
+    assert service.authenticate(tid, made["host_token"])[1:] == ("host", None)
+    assert service.authenticate(tid, made["spectator_token"])[1:] == ("spectator", None)
+    assert service.authenticate(tid, made["seats"][1]["token"])[1:] == ("seat", 1)
+    joined = service.join(tid)
+    assert joined["seat"] == 0
+    assert service.authenticate(tid, joined["token"])[1:] == ("seat", 0)
+    with pytest.raises(ServiceError) as taken:
+        service.join(tid, 0)
+    assert taken.value.status == 409
+    with pytest.raises(ServiceError) as bad:
+        service.authenticate(tid, "not-a-token")
+    assert bad.value.status == 403 and "not valid" in str(bad.value)
+    assert service.listing()[0]["free"] == [1]
+
+
+@pytest.mark.parametrize("spec, words", [
+    ({"game": "chess"}, "unknown game 'chess'"),
+    ({"game": "lazy_sunday", "seats": 3, "players": ["human", "robot", "human"]}, "unknown bot 'robot'"),
+    ({"game": "lazy_sunday", "seats": 9, "players": ["human"] * 9}, "seats"),
+    ({"game": "lazy_sunday", "seats": 2, "players": ["human"]}, "matching players"),
+    ({"game": "lazy_sunday", "pace": "warp"}, "unknown pace 'warp'"),
+    ({"game": "lazy_sunday", "options": {"rounds": "two"}}, "rounds"),
+    ({"game": "lazy_sunday", "preset": "nope"}, "unknown preset"),
+    ({"game": "lazy_sunday", "colour": "red"}, "unknown field(s) colour"),
+    ([1, 2], "JSON object"),
+])
+def test_a_bad_table_is_refused_in_one_sentence(service, spec, words):
+    with pytest.raises(ServiceError) as error:
+        service.create(spec)
+    assert words in str(error.value)
+    assert service.listing() == []
+
+
+def test_a_restarted_server_restores_every_table_at_its_move(tmp_path):
+    first = TableService(tmp_path)
+    made = first.create({"game": "chore_race", "seats": 2, "players": ["human", "human"], "seed": 4})
+    table = first.tables[made["id"]]
+    for _ in range(6):
+        seat = table.match.to_act()[0]
+        assert table.submit(seat, str(table.match.decision_moves(seat)[0])).ok
+    fingerprint, moves = table.match.fingerprint(), list(table.match.moves)
+    first.close()            # as a killed server: every acknowledged move is already committed
+    second = TableService(tmp_path)
+    restored = second.tables[made["id"]]
+    assert restored.match.fingerprint() == fingerprint and restored.match.moves == moves
+    assert second.authenticate(made["id"], made["seats"][1]["token"])[1:] == ("seat", 1)
+    second.close()
+
+
+def test_record_feedback_and_export_only_after_the_game(service):
+    made = service.create({"game": "night_shift", "seats": 2, "players": ["human", "random"],
+                           "options": {"max_turns": 3}})
+    tid = made["id"]
+    with pytest.raises(ServiceError) as early:
+        service.record(tid)
+    assert early.value.status == 409
+    with pytest.raises(ServiceError):
+        service.feedback(tid, 0, {"rating": 4})
+    service.tables[tid].end()
+    assert service.record(tid)["game"] == "night_shift"
+    service.feedback(tid, 0, {"rating": 4, "confused": "the Nap stack", "notes": ""})
+    with pytest.raises(ServiceError):
+        service.feedback(tid, 0, {"rating": 9})
+    rows = service.export()
+    assert rows[0]["feedback"][0]["rating"] == 4 and rows[0]["players"] == ["human", "random"]
+    assert "the Nap stack" in service.export_csv()
