@@ -64,7 +64,7 @@ Feedback body: ``{"rating": 1..5, "confused": "text", "notes": "text"}`` (texts 
 Websocket messages, one JSON object per frame. The client's first message is
 ``{"type": "join", "token": T}``; then:
 
-* server -> client ``{"type": "welcome", "table": id, "game": name, "seats": n,
+* server -> client ``{"type": "welcome", "table": id, "game": name, "title": title, "seats": n,
   "seat": s | null, "role": "seat" | "spectator" | "host"}``, then a ``state``.
 * server -> client ``{"type": "state", "version": v, "view": {...}, "log": [[n, text],
   ...], "to_act": [...], "moves": [text, ...], "open_moves": [text, ...], "outcome":
@@ -74,8 +74,9 @@ Websocket messages, one JSON object per frame. The client's first message is
   after every change (``version`` = moves in the record; ``moves`` = the seat's decision
   moves, ``open_moves`` its open moves; both empty for spectators and while a hold is on).
 * client -> server ``{"type": "move", "id": client id, "move": text, "version": v}``;
-  server -> client ``{"type": "result", "id": client id, "ok": true}`` after the move is
-  stored and the new state sent, or ``{"ok": false, "error": text, "ruling": id}``
+  server -> client ``{"type": "result", "id": client id, "ok": true, "log": [text, ...]}``
+  (the move's log lines in the sender's words, e.g. a claim "came too late: returned") after
+  the move is stored and the new state sent, or ``{"ok": false, "error": text, "ruling": id}``
   (nothing changed). A move sent against an older version is taken only if it is an open
   move still legal now; a resend of an id already played answers ``ok`` again.
 * client -> server ``{"type": "continue"}``: this seat has seen the round's reveal.

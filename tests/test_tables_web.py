@@ -1,0 +1,146 @@
+"""The table service's HTTP API and websocket, on a real Tornado server on 127.0.0.1."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+import tornado.httpclient
+import tornado.web
+import tornado.websocket
+from tornado.httpserver import HTTPServer
+from tornado.netutil import bind_sockets
+
+from playtest.tables import web
+from playtest.tables.service import TableService
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    """Start a server of the table handlers; yields an async helper ``call``."""
+    monkeypatch.setattr(web, "_service", TableService(tmp_path))
+    monkeypatch.setenv(web.KEY_VARIABLE, "server-key")
+    yield tmp_path
+    web.shutdown()
+
+
+async def start(login=None):
+    app = tornado.web.Application(web.table_handlers("/", login))
+    sockets = bind_sockets(0, "127.0.0.1")
+    server = HTTPServer(app)
+    server.add_sockets(sockets)
+    return server, f"127.0.0.1:{sockets[0].getsockname()[1]}"
+
+
+async def call(address, method, path, body=None, token=None, headers=None):
+    client = tornado.httpclient.AsyncHTTPClient()
+    headers = dict(headers or {})
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    response = await client.fetch(f"http://{address}/playtest/api/{path}", method=method, raise_error=False,
+                                  body=None if body is None else json.dumps(body), headers=headers)
+    return response.code, json.loads(response.body) if response.body else None
+
+
+async def receive(ws, kind):
+    """The next message of ``kind`` (skipping others), within 5 s."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.read_message(), 5))
+        if message["type"] == kind:
+            return message
+
+
+def test_lobby_api_tables_moves_and_websockets(server):
+    async def scenario():
+        http, address = await start()
+        code, games = await call(address, "GET", "games")
+        assert code == 200 and {g["name"] for g in games["games"]} >= {"lazy_sunday", "chore_race"}
+        code, made = await call(address, "POST", "tables", {"game": "chore_race", "seats": 2,
+                                                             "players": ["human", "human"], "seed": 7})
+        assert code == 201
+        tid, tokens = made["id"], [s["token"] for s in made["seats"]]
+        code, listing = await call(address, "GET", "tables")
+        assert listing["tables"][0]["id"] == tid and listing["tables"][0]["free"] == [0, 1]
+
+        sockets = []
+        for token in tokens:
+            ws = await tornado.websocket.websocket_connect(f"ws://{address}/playtest/api/tables/{tid}/ws")
+            ws.write_message(json.dumps({"type": "join", "token": token}))
+            welcome = await receive(ws, "welcome")
+            sockets.append((ws, welcome, await receive(ws, "state")))
+        (ws0, welcome0, state0), (ws1, _, state1) = sockets
+        assert welcome0["seat"] == 0 and welcome0["role"] == "seat"
+        assert state0["view"] != state1["view"]                 # each its own seat's view
+        seat = state0["to_act"][0]
+        mover, mover_state = (ws0, state0) if seat == 0 else (ws1, state1)
+        other = ws1 if seat == 0 else ws0
+        move = mover_state["moves"][0]
+        mover.write_message(json.dumps({"type": "move", "id": "m1", "move": move,
+                                        "version": mover_state["version"]}))
+        seen = await receive(other, "state")                     # the other page, without a click
+        assert seen["version"] == 1 and seen["last_move"]["seat"] == seat and "text" not in seen["last_move"]
+        result = await receive(mover, "result")
+        assert result == {"type": "result", "id": "m1", "ok": True, "log": result["log"]}
+
+        # the same through HTTP: state and a refused move
+        code, state = await call(address, "GET", f"tables/{tid}/state", token=tokens[0])
+        assert code == 200 and state["seat"] == 0 and state["version"] == 1
+        code, refused = await call(address, "POST", f"tables/{tid}/moves", {"move": "0 fly", "id": "x"},
+                                   token=tokens[0])
+        assert code == 409 and refused["ok"] is False and refused["error"]
+        code, early = await call(address, "GET", f"tables/{tid}/record", token=made["host_token"])
+        assert code == 409 and "once the game is over" in early["error"]
+        code, denied = await call(address, "GET", f"tables/{tid}/record", token=tokens[0])
+        assert code == 403
+
+        # a bad token is refused with a plain sentence, then closed
+        bad = await tornado.websocket.websocket_connect(f"ws://{address}/playtest/api/tables/{tid}/ws")
+        bad.write_message(json.dumps({"type": "join", "token": "forged"}))
+        closed = await receive(bad, "closed")
+        assert "not valid for this table" in closed["reason"]
+        assert await asyncio.wait_for(bad.read_message(), 5) is None
+
+        # the host ends the table: every page is told, the record is handed out
+        code, _ = await call(address, "POST", f"tables/{tid}/host", {"action": "end"}, token=made["host_token"])
+        assert code == 200
+        assert (await receive(ws0, "closed"))["reason"] == "the host ended this table"
+        code, record = await call(address, "GET", f"tables/{tid}/record", token=made["host_token"])
+        assert code == 200 and record["moves"] == [move]
+        code, export = await call(address, "GET", "export")
+        assert code == 403
+        code, export = await call(address, "GET", "export", headers={"X-Playtest-Key": "server-key"})
+        assert code == 200 and export["tables"][0]["table"] == tid
+        http.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_login_protected_lobby_asks_for_the_login_or_the_key(server):
+    async def scenario():
+        http, address = await start(login=lambda handler: handler.request.headers.get("Authorization") == "token t")
+        code, error = await call(address, "GET", "tables")
+        assert code == 403 and "login" in error["error"]
+        assert (await call(address, "GET", "tables", headers={"Authorization": "token t"}))[0] == 200
+        assert (await call(address, "GET", "tables", headers={"X-Playtest-Key": "server-key"}))[0] == 200
+        assert (await call(address, "GET", "tables", headers={"X-Playtest-Key": "wrong"}))[0] == 403
+        http.stop()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("body, status, words", [
+    (b"not json", 400, "not JSON"),
+    (b"x" * (web.BODY_LIMIT + 1), 413, "larger than"),
+    (b'{"game": "lazy_sunday", "seats": 2, "players": ["human", 3]}', 400, "players must be a list"),
+])
+def test_bad_requests_get_one_sentence(server, body, status, words):
+    async def scenario():
+        http, address = await start()
+        client = tornado.httpclient.AsyncHTTPClient()
+        response = await client.fetch(f"http://{address}/playtest/api/tables", method="POST", body=body,
+                                      raise_error=False)
+        http.stop()
+        return response
+
+    response = asyncio.run(scenario())
+    assert response.code == status and words in json.loads(response.body)["error"]
