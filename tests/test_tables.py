@@ -286,3 +286,17 @@ def test_record_feedback_and_export_only_after_the_game(service):
     rows = service.export()
     assert rows[0]["feedback"][0]["rating"] == 4 and rows[0]["players"] == ["human", "random"]
     assert "the Nap stack" in service.export_csv()
+
+
+def test_a_table_may_start_where_a_scenario_stops(service, tmp_path):
+    made = service.create({"scenario": "lazy_sunday_stale_claim", "players": ["human", "heuristic", "human"]})
+    table = service.tables[made["id"]]
+    assert table.match.game.name == "lazy_sunday" and len(table.match.moves) == 9
+    assert table.match.setup["deck_top"] == ["Clean the Oven"]
+    service.close()
+    again = TableService(tmp_path)        # the setup and the scenario's moves were stored
+    assert again.tables[made["id"]].match.fingerprint() == table.match.fingerprint()
+    with pytest.raises(ServiceError) as missing:
+        again.create({"scenario": "no_such_thing"})
+    assert "no scenario called 'no_such_thing'" in str(missing.value)
+    again.close()

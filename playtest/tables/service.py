@@ -100,7 +100,10 @@ class TableService:
                 elsewhere), ``options`` (dict), ``preset`` (a name of the game's
                 PRESETS, under ``options``), ``seed`` (int >= 0 or None: drawn),
                 ``pace`` (a name of :data:`~playtest.tables.live.PACES`), ``listed``
-                (bool: the lobby lists it and offers its free seats).
+                (bool: the lobby lists it and offers its free seats), ``scenario`` (the
+                name of a shipped scenario example or of ``NAME.toml`` in the scenarios
+                folder: the table starts where it stops, with its setup; ``game``,
+                ``seats``, ``options`` and ``seed`` then come from it).
 
         Returns:
             ``{"id", "host_token", "spectator_token", "seats": [{"seat", "player",
@@ -113,10 +116,19 @@ class TableService:
         """
         if not isinstance(spec, Mapping):
             raise ServiceError("send a JSON object with game, seats, players, options, seed, pace, listed")
-        unknown = set(spec) - {"game", "seats", "players", "options", "preset", "seed", "pace", "listed"}
+        fields = {"game", "seats", "players", "options", "preset", "seed", "pace", "listed", "scenario"}
+        unknown = set(spec) - fields
         if unknown:
-            raise ServiceError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; a table takes game, "
-                               "seats, players, options, preset, seed, pace, listed")
+            raise ServiceError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; a table takes "
+                               f"{', '.join(sorted(fields))}")
+        scenario = None
+        if spec.get("scenario") is not None:
+            from ..widgets.records import find_scenario   # the dashboards' own lookup of ?scenario=NAME
+            try:
+                scenario = find_scenario(str(spec["scenario"])[:200])
+            except PlaytestError as exc:
+                raise ServiceError(str(exc)) from None
+            spec = {**spec, "game": scenario.game, "seats": scenario.seats}
         if sum(t.status == "playing" for t in self.tables.values()) >= MAX_TABLES:
             raise ServiceError(f"this server already runs {MAX_TABLES} tables; end some first", 503)
         try:
@@ -148,7 +160,7 @@ class TableService:
         if not isinstance(listed, bool):
             raise ServiceError("listed must be true or false")
         try:
-            match = Match(game, seats, dict(options), seed)
+            match = scenario.to_match() if scenario is not None else Match(game, seats, dict(options), seed)
             table_id = secrets.token_hex(4)
             while table_id in self.tables:
                 table_id = secrets.token_hex(4)
@@ -158,10 +170,13 @@ class TableService:
             raise ServiceError(str(exc)) from None
         host, spectator = _new_token(), _new_token()
         seat_tokens = {s: _new_token() for s in table.humans}
-        stored = StoredTable(table_id, game.name, seats, match.options_dict(), match.seed, {}, players, pace,
-                             listed, False, "playing", token_hash(host), token_hash(spectator), time.time(),
+        stored = StoredTable(table_id, game.name, seats, match.options_dict(), match.seed, match.setup, players,
+                             pace, listed, False, "playing", token_hash(host), token_hash(spectator), time.time(),
                              {s: token_hash(t) for s, t in seat_tokens.items()})
         self.store.add_table(stored)
+        for number, move in enumerate(match.moves, 1):      # a scenario's moves: the table starts after them
+            self.store.add_move(table_id, number, str(move), move.seat, False)
+        table.by_bot = [False] * len(match.moves)
         self.tables[table_id] = table
         self._hashes[table_id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
         self._claimed[table_id] = set()
