@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
 import ipywidgets as w
 
@@ -53,14 +53,51 @@ from .records import RecordPanel, find_scenario, pack_record, parse_link, player
 from .timeline import Timeline
 
 
+class BoardHost(Protocol):
+    """What a :class:`GameBoard` may use of the app that shows it: the one interface of
+    :class:`GameApp` (a match in this kernel), the live table's
+    :class:`~playtest.widgets.live.SeatApp` (views sent by the table service) and the
+    scenario debugger. A board reads nothing else of its app.
+
+    Attributes:
+        game: the Game class on the table.
+        live: True when the board shows the position moves are made in now (False
+            while a GameApp's match is rewound, and in the debugger).
+        viewer: the seat whose view is on the board (None = the spectator's view).
+        moves: the move controls of the viewer's own moves (a :class:`MoveBuilder`).
+        banner: the :class:`~playtest.widgets.components.ErrorBanner`.
+    """
+
+    game: type
+    live: bool
+    viewer: int | None
+    moves: MoveBuilder
+    banner: ErrorBanner
+
+    def seat_name(self, seat: int) -> str:
+        """A seat's label, e.g. "Seat 2 (you)" or "Seat 1 (heuristic bot)"."""
+
+    def decision_moves(self, seat: int) -> list[Move]:
+        """The moves ``seat`` may make now to answer its pending decision (its open
+        moves if it has no decision); empty unless :attr:`live`."""
+
+    def play(self, move: Move) -> None:
+        """Make ``move`` (a GameApp plays it here; a live seat sends it to the table)."""
+
+    def card_clicked(self, seat: int, pos: int | None) -> None:
+        """Card ``pos`` of ``seat`` was clicked (it fills an argument of the move being built)."""
+
+
 class GameBoard:
     """Base class of a game's board: renders a view dict, labels moves, reports card
     clicks. Subclasses build their widgets once in ``__init__`` and update them in
     place in :meth:`update`.
 
     Args:
-        app: the controller; call ``app.card_clicked(seat, pos)`` when a card is clicked
-            and read ``app.seat_name(seat)`` for labels.
+        app: the app showing the board (:class:`BoardHost`: a :class:`GameApp`, a live
+            table's seat page, or the scenario debugger); call
+            ``app.card_clicked(seat, pos)`` when a card is clicked and read
+            ``app.seat_name(seat)`` for labels.
 
     Attributes:
         widget: the board's box. card_args: see :data:`playtest.widgets.moves.CardArgs`.
@@ -75,10 +112,28 @@ class GameBoard:
     open_title = "Open moves"
     rules_html = ""
 
-    def __init__(self, app: "GameApp"):
+    def __init__(self, app: BoardHost):
         self.app = app
         self.widget = w.VBox()
         self.extra_controls: list[w.Widget] = []
+
+    def make_move_controls(self, on_move: Callable[[Move], None],
+                           report: Callable[[Exception], None] | None) -> MoveBuilder:
+        """The controls of the viewer's own moves (default: a :class:`MoveBuilder` of
+        the game's ``MOVE_ARGS`` labelled by this board); a board may return its own
+        (e.g. Night Shift: one button per move, with its cost).
+
+        Args:
+            on_move: called with the finished :class:`Move`. report: where errors of
+                its click handlers go (e.g. ``ErrorBanner.show``).
+        """
+        return MoveBuilder(self.app.game.MOVE_ARGS, self, on_move, self.card_args, title="Your move",
+                           report=report)
+
+    def seat_widget(self, seat: int) -> w.Widget | None:
+        """The widget of ``seat``'s part of the table as drawn now (its row or panel),
+        for the live table to mark the seat that just moved; None if the board has none."""
+        return None
 
     def update(self, view: dict, clickable: set[tuple[int, int | None]]) -> None:
         """Show ``view`` (``Match.view`` of the viewing seat, None = spectator);
@@ -217,11 +272,12 @@ class GameApp:
             self.start(seats, dict(players or {}), options, seed)
 
     def make_move_controls(self) -> MoveBuilder:
-        """The controls of the seat in control's moves; a game's app may override it
-        (e.g. one button per move, with its cost in the label)."""
-        return MoveBuilder(self.game.MOVE_ARGS, self.board, safe(self.play, self.banner.show),
-                           self.board.card_args, on_change=self._highlight, title="Your move",
-                           report=self.banner.show)
+        """The controls of the seat in control's moves: the board's
+        (:meth:`GameBoard.make_move_controls`), redrawing the clickable cards as the
+        choice changes."""
+        builder = self.board.make_move_controls(safe(self.play, self.banner.show), self.banner.show)
+        builder.on_change = self._highlight
+        return builder
 
     # --- the game ----------------------------------------------------------------
     @property
@@ -233,6 +289,21 @@ class GameApp:
     def humans(self) -> list[int]:
         """The human seats."""
         return self.table.humans if self.table else []
+
+    @property
+    def live(self) -> bool:
+        """Whether the position shown is the match's last one (moves are on); False
+        while rewound (see :class:`BoardHost`)."""
+        return self.table is not None and self.match.at_end
+
+    def decision_moves(self, seat: int) -> list[Move]:
+        """``seat``'s moves answering its pending decision (its open moves if it has
+        none); empty while rewound.
+
+        Raises:
+            IndexError: ``seat`` is not a seat of this game (G-1).
+        """
+        return self.table.decision_moves(seat)
 
     def seat_name(self, seat: int) -> str:
         """A seat's label, e.g. "Seat 2 (you)" or "Seat 1 (heuristic bot)"."""
@@ -588,7 +659,7 @@ class GameApp:
         over = match.outcome() is not None
         mine = []
         if self.viewer is not None and live:
-            mine = [m for m in self.table.decision_moves(self.viewer) if m.kind not in self.game.OPEN_MOVES]
+            mine = [m for m in self.decision_moves(self.viewer) if m.kind not in self.game.OPEN_MOVES]
         note = ("The match is rewound: moves are off." if not live else
                 f"Hidden until seat {self.control} confirms." if locked else
                 "Game over." if over else "" if mine else "Waiting for another seat." if self.viewer is not None else "")

@@ -596,6 +596,14 @@ class ScenarioDebugger:
     def card_clicked(self, seat: int, pos: int | None) -> None:
         """Cards are not clickable in the debugger (moves are chosen in the branch panel)."""
 
+    live = False
+    """The board never makes moves here (:class:`~playtest.widgets.app.BoardHost`):
+    moves are chosen in the branch panel."""
+
+    def decision_moves(self, seat: int) -> list[Move]:
+        """None: the board offers no moves here (see :attr:`live`)."""
+        return []
+
     def _view_picked(self, change) -> None:
         if not self._drawing:
             self.viewer = change["new"]

@@ -188,6 +188,10 @@ class ChoreRaceBoard(GameBoard):
         self.widget.add_class("cr-board")
 
     # --- drawing -----------------------------------------------------------------------
+    def seat_widget(self, seat: int) -> w.Widget | None:
+        """``seat``'s panel (label, tableau, hand)."""
+        return self.seats[seat].widget if seat < len(self.seats) else None
+
     def update(self, view: dict, clickable: set) -> None:
         """Show a Chore Race view dict; ``clickable`` = the (seat, position) cards a click
         would use now ((seat, None): any card of that seat)."""

@@ -139,6 +139,10 @@ class LazySundayBoard(GameBoard):
                      for pos, slot in enumerate(view["lists"][seat])]
             row.show(self._seat_label(view, seat), cards)
 
+    def seat_widget(self, seat: int) -> w.Widget | None:
+        """``seat``'s row of cards."""
+        return self.rows[seat].widget if seat < len(self.rows) else None
+
     @staticmethod
     def _face(card: dict | None, looking: bool = False) -> dict:
         if card is None:

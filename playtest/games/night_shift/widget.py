@@ -251,6 +251,17 @@ class NightShiftBoard(GameBoard):
                                   layout=w.Layout(display="none"))
         self.extra_controls = [self.unavailable]
         self._view: dict = {}
+        self._panels: dict[int, SeatPanel] = {}          # seat -> the panel drawing it now
+
+    def make_move_controls(self, on_move: Callable[[Move], None],
+                           report: Callable[[Exception], None] | None) -> MoveBuilder:
+        """:class:`ActionButtons` for every move Night Shift can offer."""
+        return ActionButtons(_move_keys(get_game("night_shift")), self, on_move, title="Your move", report=report)
+
+    def seat_widget(self, seat: int) -> w.Widget | None:
+        """The panel showing ``seat`` now (top or bottom, by the viewer)."""
+        panel = self._panels.get(seat)
+        return panel.widget if panel else None
 
     def update(self, view: dict, clickable: set) -> None:
         """Show a Night Shift view dict (``Match.view``; viewer None = spectator)."""
@@ -260,6 +271,7 @@ class NightShiftBoard(GameBoard):
         self.status.value = self._status(view)
         for panel, seat in zip(self.seats, (1 - bottom, bottom)):
             panel.show(self.app.seat_name(seat), view["players"][seat], seat == view["turn_seat"], viewer)
+            self._panels[seat] = panel
         row = view["supply_row"]
         self.row.show(f"<span class='pt-caption'>Supply Row: {n_cards(len(row))}, buy for 1 Action + "
                            "the cost (NS-4)</span>", [card_face(c) for c in row] or [{"face_up": None}])
@@ -294,7 +306,7 @@ class NightShiftBoard(GameBoard):
         """Show Activate (NS-9) and, if not on offer, Tidy Up (NS-7) with the reason,
         while it is the viewer's Shift in a live game."""
         viewer = view["viewer"]
-        mine = (viewer is not None and viewer == view["turn_seat"] and self.app.match.at_end
+        mine = (viewer is not None and viewer == view["turn_seat"] and self.app.live
                 and view["outcome"] is None)
         self.unavailable.layout.display = None if mine else "none"
         if not mine:
@@ -325,9 +337,9 @@ class NightShiftBoard(GameBoard):
         """An unavailable action was clicked: send it (the engine refuses it and the
         banner says why). A stale click on Tidy Up once it is legal is ignored."""
         viewer = self.app.viewer
-        if viewer is None or not self.app.match.at_end:
+        if viewer is None or not self.app.live:
             return
-        if any(m.kind == kind for m in self.app.table.decision_moves(viewer)):
+        if any(m.kind == kind for m in self.app.decision_moves(viewer)):
             return
         self.app.play(Move(viewer, kind))
 
@@ -376,9 +388,9 @@ class NightShiftBoard(GameBoard):
 
 
 class NightShiftApp(GameApp):
-    """A :class:`~playtest.widgets.GameApp` for Night Shift whose move controls are
-    :class:`ActionButtons` (one button per legal move, with its cost); the board adds
-    the unavailable actions with their reasons under them.
+    """A :class:`~playtest.widgets.GameApp` for Night Shift: its board's move controls
+    are :class:`ActionButtons` (one button per legal move, with its cost), and the board
+    adds the unavailable actions with their reasons under them.
 
     Args: as :class:`~playtest.widgets.GameApp`, without ``game``/``board`` (``kwargs``:
         ``click_guard``, ``autosave``).
@@ -392,11 +404,6 @@ class NightShiftApp(GameApp):
                  seed: int | None = None, start: bool = True, preset: str | None = None, **kwargs):
         super().__init__(get_game("night_shift"), NightShiftBoard, seats, players, options, seed, start, preset,
                          **kwargs)
-
-    def make_move_controls(self) -> MoveBuilder:
-        """:class:`ActionButtons` for every move Night Shift can offer."""
-        return ActionButtons(_move_keys(self.game), self.board, safe(self.play, self.banner.show),
-                             title="Your move", report=self.banner.show)
 
 
 def _move_keys(game) -> list[str]:
