@@ -25,14 +25,14 @@ import os
 import pickle
 import threading
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
-from playtest.engine import Bot, Game, Match, OptionError, Table, get_game
+from playtest.engine import Bot, Game, Match, Move, OptionError, Table, get_game
 
 from .interrupt import ignore_interrupts
 from .presets import find_preset
@@ -82,70 +82,99 @@ class Plan:
 def play_games(plan: Plan, start: int, stop: int) -> pd.DataFrame:
     """Play games ``start`` .. ``stop - 1`` of ``plan``; one row per game (see
     :func:`simulate` for the columns). Runs in a worker; only the rows come back."""
-    game_type = plan.game
-    track_turns = game_type.turns_played is not Game.turns_played
-    track_lead = game_type.leaders is not Game.leaders
-    track_cards = game_type.card_counts is not Game.card_counts
-    card_columns: dict[tuple, str] = {}  # (counter, seat, card) -> its column name, formatted once per chunk
+    names: dict[tuple, str] = {}  # card counter columns, formatted once per chunk
     rows = []
     for index in range(start, stop):
         seed = game_seed(plan.seed, index)
         lineup = plan.lineup(index)
-        match = Match(game_type, plan.seats, plan.options, seed, keep_log=False)
+        match = Match(plan.game, plan.seats, plan.options, seed, keep_log=False)
         bots = {}
         for seat, position in enumerate(lineup):
             spec = plan.bots[position]
             bots[seat] = spec if isinstance(spec, str) else spec(f"{seed}:{seat}")
         table = Table(match, bots)
-        game, state = match.game, match.state
-        waiting = match.to_act()
-        first = waiting[0] if waiting else None
-        lead = game.leaders(state) if track_lead else None
-        lead_changes, changed_at = 0, -1
-        counts: Counter = Counter()
-        step = table.step_bot
-        # the hot loop: nothing per move but the two optional, cheap hooks
-        while (move := step()) is not None:
-            if track_cards and (counted := game.card_counts(state, move)):  # mostly none
-                counts.update(counted)
-            if track_lead:
-                now = game.leaders(state)
-                if now != lead:
-                    lead_changes += 1
-                    lead = now
-                    changed_at = len(match.moves)
-        outcome = match.outcome()
-        if outcome is None:
+        row = {"game": index, "seed": seed,
+               **match_row(match, table.step_bot, [plan.bot_names[p] for p in lineup], names)}
+        if match.outcome() is None:
             raise RuntimeError(f"game {index} (seed {seed}): the bots stopped before the game ended; "
                                f"seats to act: {match.to_act()}")
-        if not outcome.finished and changed_at == len(match.moves):
-            lead_changes -= 1  # the G-4 cap's stop (e.g. a round left unscored) is no change of lead
-        if track_cards:
-            counts.update(game.card_counts(state, None))
-        winners = tuple(outcome.winners)
-        row = {
-            "game": index, "seed": seed, "first_seat": first, "finished": outcome.finished,
-            "draw": outcome.finished and not winners, "winners": winners,
-            "winner_bots": tuple(plan.bot_names[lineup[w]] for w in winners),
-            "turns": game.turns_played(state) if track_turns else None, "moves": len(match.moves),
-            "lead_changes": lead_changes if track_lead else None, "margin": _margin(outcome.scores, winners),
-        }
-        for seat, position in enumerate(lineup):
-            row[f"seat{seat}_bot"] = plan.bot_names[position]
-        for seat, score in enumerate(outcome.scores):
-            row[f"seat{seat}_score"] = score
-        for seat in range(plan.seats):
-            row[f"seat{seat}_won"] = seat in winners
-        for key, n in counts.items():
-            column = card_columns.get(key)
-            if column is None:
-                counter, seat, card = key
-                column = card_columns[key] = CARD_COLUMN.format(seat=seat, counter=counter, card=card)
-            row[column] = n
         if plan.keep_records:
             row["record"] = match.to_json()
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def match_row(match: Match, step: Callable[[], Move | None], players: Sequence[str],
+              card_columns: dict[tuple, str] | None = None) -> dict[str, Any]:
+    """Play ``match`` on to its end and measure it: the balance lab's row of one game,
+    shared by bot games (:func:`simulate`) and people's tables
+    (:func:`~playtest.lab.read_tables`).
+
+    Args:
+        match: a match at its start position (the first seat to act is read from it).
+        step: plays one move on ``match`` and returns it, or returns None when no move
+            is left (e.g. ``Table.step_bot``, or a replay of a record's moves).
+        players: per seat, the name shown for who played it (a bot name, ``"human"``).
+        card_columns: a cache of card counter key -> column name, shared between the
+            games of one call (formatting the names is a measurable part of a chunk).
+
+    Returns:
+        The columns :func:`simulate` documents from ``first_seat`` on (``game``,
+        ``seed`` and ``record`` are the caller's). A match that stops before its game
+        is over (an abandoned table) gets ``finished`` False, no winner, NaN scores and
+        no end-of-game card counters.
+
+    Raises:
+        whatever ``step`` raises (an illegal move of a replay, a bot's bug).
+    """
+    game_type = type(match.game)
+    track_turns = game_type.turns_played is not Game.turns_played
+    track_lead = game_type.leaders is not Game.leaders
+    track_cards = game_type.card_counts is not Game.card_counts
+    card_columns = {} if card_columns is None else card_columns
+    game, state = match.game, match.state
+    waiting = match.to_act()
+    first = waiting[0] if waiting else None
+    lead = game.leaders(state) if track_lead else None
+    lead_changes, changed_at = 0, -1
+    counts: Counter = Counter()
+    # the hot loop: nothing per move but the two optional, cheap hooks
+    while (move := step()) is not None:
+        if track_cards and (counted := game.card_counts(state, move)):  # mostly none
+            counts.update(counted)
+        if track_lead:
+            now = game.leaders(state)
+            if now != lead:
+                lead_changes += 1
+                lead = now
+                changed_at = len(match.moves)
+    outcome = match.outcome()
+    if outcome is not None and not outcome.finished and changed_at == len(match.moves):
+        lead_changes -= 1  # the G-4 cap's stop (e.g. a round left unscored) is no change of lead
+    if track_cards and outcome is not None:
+        counts.update(game.card_counts(state, None))
+    finished = outcome is not None and outcome.finished
+    winners = tuple(outcome.winners) if outcome is not None else ()
+    scores = outcome.scores if outcome is not None else [math.nan] * game.seats
+    row = {
+        "first_seat": first, "finished": finished, "draw": finished and not winners, "winners": winners,
+        "winner_bots": tuple(players[w] for w in winners),
+        "turns": game.turns_played(state) if track_turns else None, "moves": len(match.moves),
+        "lead_changes": lead_changes if track_lead else None, "margin": _margin(scores, winners),
+    }
+    for seat, name in enumerate(players):
+        row[f"seat{seat}_bot"] = name
+    for seat, score in enumerate(scores):
+        row[f"seat{seat}_score"] = score
+    for seat in range(game.seats):
+        row[f"seat{seat}_won"] = seat in winners
+    for key, n in counts.items():
+        column = card_columns.get(key)
+        if column is None:
+            counter, seat, card = key
+            column = card_columns[key] = CARD_COLUMN.format(seat=seat, counter=counter, card=card)
+        row[column] = n
+    return row
 
 
 def _margin(scores: Sequence[float], winners: tuple[int, ...]) -> float:
@@ -296,24 +325,40 @@ def _run_chunks(pool: Executor, plan: Plan, games: int, parallel: int, frames: l
 
 def _assemble(frames: list[pd.DataFrame], plan: Plan, games: int, cancelled: bool) -> pd.DataFrame:
     """One DataFrame from the chunks: sorted by game, a column for every card counter
-    the game has (``Game.card_counters``: a card nobody played is a column of zeros, and
-    runs of any length have the same columns), 0 where missing."""
-    seats = range(plan.seats)
-    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(  # cancelled before any game
-        columns=["game", "seed", "first_seat", "finished", "draw", "winners", "winner_bots", "turns", "moves",
-                 "lead_changes", "margin", *(f"seat{s}_{what}" for what in ("bot", "score", "won") for s in seats)])
-    every = [CARD_COLUMN.format(seat=s, counter=counter, card=card)
-             for counter, card in plan.game(plan.seats, plan.options).card_counters() for s in seats]
+    the game has (see :func:`tidy_rows`)."""
+    df = pd.concat(frames, ignore_index=True) if frames else empty_rows(plan.seats)  # cancelled before any game
+    df = tidy_rows(df, card_counter_columns(plan.game(plan.seats, plan.options)))
+    df = df.sort_values("game", kind="stable").reset_index(drop=True)
+    df.attrs.update(game=plan.game.name, seats=plan.seats, bots=list(plan.bot_names),
+                    options=plan.options.model_dump(), seed=plan.seed, games=games, cancelled=cancelled)
+    return df
+
+
+def empty_rows(seats: int) -> pd.DataFrame:
+    """No games, with the columns of ``seats``-seat games' rows (see :func:`simulate`)."""
+    return pd.DataFrame(columns=["game", "seed", "first_seat", "finished", "draw", "winners", "winner_bots", "turns",
+                                 "moves", "lead_changes", "margin",
+                                 *(f"seat{s}_{what}" for what in ("bot", "score", "won") for s in range(seats))])
+
+
+def card_counter_columns(game: Game) -> list[str]:
+    """The column of every card counter ``game`` (rules bound to a seat count and
+    options) can count, for every seat (``Game.card_counters``)."""
+    return [CARD_COLUMN.format(seat=s, counter=counter, card=card)
+            for counter, card in game.card_counters() for s in range(game.seats)]
+
+
+def tidy_rows(df: pd.DataFrame, every: Iterable[str]) -> pd.DataFrame:
+    """Rows as the lab gives them: a column for every card counter in ``every`` (a card
+    nobody played is a column of zeros, so runs of any length have the same columns),
+    card counters as int32 with 0 where missing, sorted after the other columns, and
+    ``record`` last."""
     df = df.reindex(columns=[*df.columns, *(c for c in every if c not in df.columns)])
     cards = sorted(c for c in df.columns if ":" in c)
     if cards:
         df[cards] = df[cards].fillna(0).astype("int32")
     others = [c for c in df.columns if ":" not in c and c != "record"]
-    df = df[others + cards + (["record"] if "record" in df.columns else [])]
-    df = df.sort_values("game", kind="stable").reset_index(drop=True)
-    df.attrs.update(game=plan.game.name, seats=plan.seats, bots=list(plan.bot_names),
-                    options=plan.options.model_dump(), seed=plan.seed, games=games, cancelled=cancelled)
-    return df
+    return df[others + cards + (["record"] if "record" in df.columns else [])]
 
 
 def make_plan(game, seats, bots, options, seed, keep_records=False) -> Plan:
