@@ -10,6 +10,7 @@ A/B tests and plots, for any game on the engine.
     metrics(df)                 # AdvantageP1, Balance, Drawishness, ... with 95% intervals
     seat_win_rates(df)          # per seat, Wilson intervals
     plot_win_rates(df)          # a matplotlib Figure
+    people = read_tables("tables.json", game="lazy_sunday")   # live tables' games, "human" seats
 
 Scale-out (local processes by default, any ``concurrent.futures.Executor``, Dask through
 ``Client.get_executor()``) is described in :mod:`playtest.lab.simulation`.
@@ -22,6 +23,7 @@ _EXPORTS = {
     "simulate": "simulation", "game_seed": "simulation",
     "metrics": "stats", "seat_win_rates": "stats", "card_stats": "stats", "compare": "stats", "ab_test": "stats",
     "ABTest": "stats", "wilson": "stats", "newcombe": "stats",
+    "read_tables": "tables", "compare_people_and_bots": "tables",
     "plot_win_rates": "plots", "plot_lengths": "plots", "plot_card_impact": "plots", "plot_compare": "plots",
 }
 __all__ = list(_EXPORTS)
