@@ -236,3 +236,22 @@ def test_a_missing_file_or_a_wrong_source_is_refused(tmp_path):
         read_tables(tmp_path / "nowhere.json")
     with pytest.raises(TypeError, match="not int"):
         read_tables(42)
+
+
+def test_playtest_tables_report_prints_the_lab_report_of_an_export(session, capsys, tmp_path):
+    from playtest.cli import main
+    _service, _ids, _export, files = session
+    assert main(["tables-report", str(files["csv"]), "--game", "lazy_sunday"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("Lazy Sunday, 3 seats, 3 finished tables, 4 seats played by people")
+    assert "AdvantageP1" in out and "Win rate per bot:" in out
+    per_bot = {line.split()[0]: line.split()[1:3] for line in out.split("Win rate per bot:")[1].splitlines()[3:]}
+    rates = seat_win_rates(lazy_sunday_rows(files["csv"]), by="bot")
+    assert per_bot == {bot: [str(rates.at[bot, "wins"]), str(rates.at[bot, "games"])] for bot in rates.index}
+    assert "human" in per_bot                                       # people beside the bots
+    assert "1 table(s) of other games than Lazy Sunday left out" in err
+    assert main(["tables-report", str(files["object"])]) == 2
+    assert "several games or seat counts; choose one with --game and --seats" in capsys.readouterr().err
+    (tmp_path / "bad.json").write_text("{", encoding="utf-8")
+    assert main(["tables-report", str(tmp_path / "bad.json")]) == 2
+    assert "is not valid JSON" in capsys.readouterr().err

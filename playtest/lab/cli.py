@@ -14,7 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
-from playtest.engine import OptionError, get_game
+from playtest.engine import OptionError, PlaytestError, get_game
 
 
 def add_simulate_command(commands) -> None:
@@ -77,6 +77,61 @@ def parse_options(pairs: list[str]) -> dict:
     return options
 
 
+def add_tables_report_command(commands) -> None:
+    """Add the ``tables-report`` subcommand: simulate's report on the games of the live
+    tables' export (:func:`~playtest.lab.read_tables`), people beside bots."""
+    p = commands.add_parser("tables-report", help="balance metrics of people's games from the live tables' export",
+                            description="Balance metrics (95% intervals) of the finished games in the live tables' "
+                                        "export, people ('human') beside bots.")
+    p.add_argument("export", help="the export file, JSON or CSV (the lobby's Export)")
+    p.add_argument("--game", help="only this game's tables (needed when the export holds several games)")
+    p.add_argument("--seats", type=_positive, help="only tables of this seat count (needed when it holds several)")
+    p.set_defaults(run=run_tables_report)
+
+
+def run_tables_report(args: argparse.Namespace) -> int:
+    """Run ``playtest tables-report``; returns 0, or 2 for an export that cannot be read
+    or that mixes games or seat counts without ``--game`` / ``--seats``."""
+    import warnings
+
+    from .tables import read_tables
+    try:
+        with warnings.catch_warnings(record=True) as notes:   # tables left out: said on standard error
+            warnings.simplefilter("always")
+            df = read_tables(args.export, game=args.game, seats=args.seats)
+    except PlaytestError as exc:        # a RecordError for the file, an OptionError for --game
+        print(f"playtest tables-report: {exc}", file=sys.stderr)
+        return 2
+    for note in notes:
+        print(f"playtest tables-report: {note.message}", file=sys.stderr)
+    if len(df) and (df.attrs["game"] is None or df.attrs["seats"] is None):
+        print("playtest tables-report: the export holds tables of several games or seat counts; choose one with "
+              "--game and --seats", file=sys.stderr)
+        return 2
+    if not len(df):
+        print("No finished table: nothing to measure.")
+        return 0
+    print(f"{get_game(df.attrs['game']).title}, {df.attrs['seats']} seats, {len(df):,} finished tables, "
+          f"{int(df['humans'].sum()):,} seats played by people")
+    print_report(df, print, per_bot=True)
+    return 0
+
+
+def print_report(df, say, per_bot: bool) -> None:
+    """Print the metrics and the win rates per seat (and per bot) of lab rows ``df``
+    with ``say(text)``."""
+    from .stats import metrics, seat_win_rates
+
+    table = metrics(df)[["value", "low", "high", "interval"]]
+    say("\nMetrics (95% intervals):")
+    say(table.to_string(float_format=lambda x: f"{x:.4g}", na_rep=""))
+    say("\nWin rate per seat (95% Wilson intervals):")
+    say(seat_win_rates(df).to_string(float_format=lambda x: f"{x:.3f}"))
+    if per_bot:
+        say("\nWin rate per bot:")
+        say(seat_win_rates(df, by="bot").to_string(float_format=lambda x: f"{x:.3f}"))
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     """Run ``playtest simulate``; returns the exit code: 0, 2 for bad arguments, 130
     after Ctrl-C (the first Ctrl-C stops the run; the games finished are still reported
@@ -89,7 +144,6 @@ def run_simulate(args: argparse.Namespace) -> int:
 def _simulate_and_report(args: argparse.Namespace, interrupted: threading.Event) -> int:
     from .presets import describe_options, find_preset
     from .simulation import simulate
-    from .stats import metrics, seat_win_rates
 
     try:
         game = get_game(args.game)
@@ -125,14 +179,7 @@ def _simulate_and_report(args: argparse.Namespace, interrupted: threading.Event)
     if not len(df):
         say("No game finished before the interrupt: nothing to measure.")
         return 130
-    table = metrics(df)[["value", "low", "high", "interval"]]
-    say("\nMetrics (95% intervals):")
-    say(table.to_string(float_format=lambda x: f"{x:.4g}", na_rep=""))
-    say("\nWin rate per seat (95% Wilson intervals):")
-    say(seat_win_rates(df).to_string(float_format=lambda x: f"{x:.3f}"))
-    if len(set(bots)) > 1:
-        say("\nWin rate per bot:")
-        say(seat_win_rates(df, by="bot").to_string(float_format=lambda x: f"{x:.3f}"))
+    print_report(df, say, per_bot=len(set(bots)) > 1)
     if args.csv and args.csv != "-":
         say(f"\nWrote {len(df):,} rows to {args.csv}")
     return 130 if interrupted.is_set() else 0  # 130: the shell's code for a stop by Ctrl-C
