@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from playtest import Match, RecordError, simulate
-from playtest.lab import compare_people_and_bots, metrics, plot_lengths, plot_win_rates, read_tables, seat_win_rates
+from playtest.lab import (compare_people_and_bots, metrics, plot_card_impact, plot_compare, plot_lengths, plot_win_rates,
+                          read_tables, seat_win_rates)
 from playtest.tables.service import TableService
 
 LS_PLAYERS = [["human", "heuristic", "random"], ["human", "human", "heuristic"], ["human", "random", "random"]]
@@ -158,6 +159,7 @@ def test_metrics_win_rates_and_plots_show_people_beside_bots(session):
     labels = [t.get_text() for t in plot_win_rates(df, by="bot").axes[0].get_xticklabels()]
     assert "human" in labels
     assert len(plot_lengths(df).axes) == 2
+    assert plot_card_impact(df).axes[0].get_title().startswith("Card impact: played (3 games")
 
 
 def test_people_compared_with_bots_on_game_length_and_first_seat(session):
@@ -166,12 +168,14 @@ def test_people_compared_with_bots_on_game_length_and_first_seat(session):
     bots = simulate("lazy_sunday", 3, "heuristic", games=30, options={"rounds": 2}, seed=1, workers=1, progress=False)
     table = compare_people_and_bots(people, bots)
     assert table.index.tolist() == ["DurationTurns", "AdvantageP1"]
-    assert table.at["DurationTurns", "people"] == pytest.approx(people["turns"].mean())
-    assert table.at["DurationTurns", "bots"] == pytest.approx(bots["turns"].mean())
+    assert table.at["DurationTurns", "B"] == pytest.approx(people["turns"].mean())
+    assert table.at["DurationTurns", "A"] == pytest.approx(bots["turns"].mean())
+    assert (table.attrs["A"], table.attrs["B"]) == ("bots", "people at live tables")
     assert table.at["AdvantageP1", "difference"] == pytest.approx(
         metrics(people).at["AdvantageP1", "value"] - metrics(bots).at["AdvantageP1", "value"])
     assert table["interval"].tolist() == ["normal approximation", "Newcombe hybrid score"]
     assert (table["low"] <= table["difference"]).all() and (table["difference"] <= table["high"]).all()
+    assert "A = bots   vs   B = people at live tables" in plot_compare(table)._suptitle.get_text()
     with pytest.raises(ValueError, match="seats"):
         compare_people_and_bots(people, simulate("lazy_sunday", 2, "random", games=2, workers=1, progress=False))
 

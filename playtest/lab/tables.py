@@ -148,7 +148,8 @@ def read_tables(source: Any, game: str | type[Game] | None = None, seats: int | 
 
 def compare_people_and_bots(human_df: pd.DataFrame, bot_df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """People's games against bot games on game length and first-seat results:
-    :func:`~playtest.lab.compare` with the bots as A and the people as B.
+    :func:`~playtest.lab.compare` with the bots as A and the people as B, so
+    :func:`~playtest.lab.plot_compare` draws it too.
 
     Args:
         human_df: from :func:`read_tables` (one game and seat count).
@@ -158,14 +159,16 @@ def compare_people_and_bots(human_df: pd.DataFrame, bot_df: pd.DataFrame, confid
     Returns:
         DataFrame indexed by ``DurationTurns`` (mean turns; normal approximation) and
         ``AdvantageP1`` (share of games the first seat to act won; Newcombe's interval)
-        with columns ``bots``, ``people``, ``difference`` (people - bots), ``low``,
-        ``high`` and ``interval`` (the method).
+        with columns ``A`` (bots), ``B`` (people), ``difference`` (people - bots),
+        ``low``, ``high`` and ``interval`` (the method); ``attrs["A"]`` and
+        ``attrs["B"]`` say which is which.
 
     Raises:
         ValueError: as :func:`~playtest.lab.compare`: different games or seat counts.
     """
     table = compare(bot_df, human_df, confidence).loc[["DurationTurns", "AdvantageP1"]]
-    return table.rename(columns={"A": "bots", "B": "people"})
+    table.attrs.update(A="bots", B="people at live tables")
+    return table
 
 
 def _entries(source: Any) -> list[tuple[str, Mapping]]:
