@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 from playtest import Match, RecordError, simulate
-from playtest.lab import (compare_people_and_bots, metrics, plot_card_impact, plot_compare, plot_lengths, plot_win_rates,
-                          read_tables, seat_win_rates)
+from playtest.lab import (compare_people_and_bots, metrics, plot_card_impact, plot_compare, plot_lengths,
+                          plot_win_rates, read_tables, seat_win_rates)
 from playtest.tables.service import TableService
 
 LS_PLAYERS = [["human", "heuristic", "random"], ["human", "human", "heuristic"], ["human", "random", "random"]]

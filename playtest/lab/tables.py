@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import reprlib
 import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -278,8 +279,8 @@ def _replay(table_id: str, record: Mapping) -> tuple[Match, Any]:
             move = Move.parse(text)
             match.play(move)
         except PlaytestError as exc:
-            raise RecordError(f"table {table_id}: move {number} of {len(moves)} ({text!r}) does not replay: "
-                              f"{exc}") from None
+            raise RecordError(f"table {table_id}: move {number} of {len(moves)} ({reprlib.repr(text)}) does not "
+                              f"replay: {exc}") from None
         return move
     return match, step
 
