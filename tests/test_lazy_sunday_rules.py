@@ -367,7 +367,8 @@ def test_LS5_own_correct_claim_shrinks_list_and_shifts_positions():
 
 def test_LS5_other_correct_claim_then_give_unseen():
     """LS-5: a correct claim on another's card: it goes onto DONE, the claimer gives one
-    own card into the gap; the receiver does not learn it, the giver does (LS-11)."""
+    own card into the gap; the receiver does not learn it, the giver does (LS-11; how
+    the giver is shown it: the next test)."""
     m = arrange([SIX, ["Feed the Fish", "Nap", "Make the Bed"], ["Clean the Oven", "Vacuum the Stairs"]])
     m.play("2 claim 1 1 1")
     s = m.state
@@ -380,6 +381,33 @@ def test_LS5_other_correct_claim_then_give_unseen():
     assert names(m, 1) == ["Feed the Fish", "Vacuum the Stairs", "Make the Bed"] and names(m, 2) == ["Clean the Oven"]
     assert m.bot_view(2)["memory"][1][1] == "Vacuum the Stairs" and m.bot_view(1)["memory"][1][1] is None
     assert s.phase == "turn" and m.to_act() == (0,)
+
+
+def test_LS5_the_giver_is_shown_the_card_it_gives_as_it_gives_it():
+    """LS-5: right after the give, the giver's view shows the given card face-up where it
+    now lies, as any card a seat looks at (``looking``, LS-11), and its log line says it
+    was shown the card without naming it; the receiver, a third seat and the spectator
+    see a face-down card. With the next move, whoever makes it, the card is face-down
+    again for the giver too, who remembers it (as a bot at its seat does)."""
+    m = arrange([SIX, ["Feed the Fish", "Nap", "Make the Bed"], ["Clean the Oven", "Vacuum the Stairs"]])
+    m.play("2 claim 1 1 1")
+    assert m.view(2)["looking"] == [] and m.bot_view(2)["memory"][2] == [None, None]   # chosen unseen
+    events = m.play("2 give 1")
+    shown = m.view(2)
+    assert shown["looking"] == [[1, 1]]
+    assert shown["lists"][1][1] == {"face_up": True, "name": "Vacuum the Stairs", "effort": 7, "kind": "chore",
+                                    "looking": True}
+    assert [slot["face_up"] for slot in shown["lists"][1]] == [False, True, False]
+    for seat in (1, 0, None):  # the receiver, a seat outside the give, the spectator
+        view = m.view(seat)
+        assert view["looking"] == [] and view["lists"][1][1] == {"face_up": False}
+        assert "Vacuum the Stairs" not in str(view)
+    assert events[0].for_seat(2).endswith("and is shown the card as it gives it (LS-5).")
+    assert "shown" not in events[0].for_seat(1) and "Vacuum" not in events[0].for_seat(2)
+    assert m.bot_view(2)["memory"][1] == [None, "Vacuum the Stairs", None]
+    m.play("0 draw")  # the next move, by another seat
+    assert m.view(2)["looking"] == [] and m.view(2)["lists"][1][1] == {"face_up": False}
+    assert m.bot_view(2)["memory"][1] == [None, "Vacuum the Stairs", None]  # remembered, not shown
 
 
 def test_LS5_give_returns_to_a_held_drawn_card():

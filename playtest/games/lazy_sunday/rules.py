@@ -5,7 +5,10 @@ fast enough for bot simulations. Cards are ids 0..N-1 (the order of ``cards.toml
 lists, the deck and the DONE pile hold ids, their last element is the top/end. What each
 seat knows (LS-11) is one bitmask per card: bit ``s`` set means seat ``s`` knows where
 that card is now. Public moves (swaps, trades, gifts) move a card without changing
-who knows it, so only looking, discarding and reshuffling touch the masks.
+who knows it, so only looking, discarding and reshuffling touch the masks (and a gift's
+giver, who is shown the card it gives, LS-5). A list card's bit is set only if the
+seat's view showed that card face-up (looked at, drawn, or on top of DONE): a bot
+remembers nothing a person in its seat was not shown (tests/test_bot_information.py).
 """
 from __future__ import annotations
 
@@ -135,14 +138,16 @@ class State:
     ``looking`` ([[seat, pos], ...] the actor looks at), ``known`` (per card: bitmask of
     seats knowing where it is), ``caller``, ``final_turns`` (seats still owed a final
     turn after the current one), ``skip_next`` (I'm Busy pending), ``give`` ([claimer,
-    to, pos] or None), ``resume`` (phase to return to after a give), ``peekers`` (seats
+    to, pos] or None), ``resume`` (phase to return to after a give), ``shown`` ([giver,
+    [[to, pos]]] right after a give, until the next move: the card the giver is shown as
+    it gives it, LS-5; else None), ``peekers`` (seats
     still to peek, current first), ``scores``, ``round_scores``, ``turns`` (G-4 count),
     ``outcome``.
     """
 
     __slots__ = ("rng", "phase", "round", "start", "turn", "actor", "deck", "done", "serial", "lists",
                  "drawn", "looking", "known", "caller", "final_turns", "skip_next", "give", "resume",
-                 "peekers", "scores", "round_scores", "turns", "outcome", "setup_events")
+                 "shown", "peekers", "scores", "round_scores", "turns", "outcome", "setup_events")
     _DUMPED = __slots__[1:-2]
 
     def dump(self) -> dict:
@@ -332,7 +337,7 @@ class LazySunday(Game):
         s.known = [0] * len(self.cards.names)
         s.known[s.done[0]] = self.everyone
         s.phase, s.turn, s.drawn, s.looking = "peek", None, None, []
-        s.caller, s.final_turns, s.skip_next, s.give, s.resume = None, [], False, None, None
+        s.caller, s.final_turns, s.skip_next, s.give, s.resume, s.shown = None, [], False, None, None, None
         s.peekers = [(s.start + i) % n for i in range(n)]
         s.actor = s.start
         return [Event(f"Round {s.round}: seat {s.start} starts; DONE shows {self._label(s.done[0])}. "
@@ -446,6 +451,8 @@ class LazySunday(Game):
     def apply(self, s, move):
         """Apply a legal ``move``; returns its log events (public text never names a
         face-down card, not even to the seat that saw it: LS-11, memory is the game)."""
+        if s.shown is not None:  # LS-5: the giver sees the card it gave only as it gives it
+            s.shown = None
         return self._DISPATCH[1][move.kind](self, s, move.seat, *move.args)
 
     def _label(self, card: int) -> str:
@@ -688,10 +695,16 @@ class LazySunday(Game):
         card = s.lists[seat].pop(p)
         _, t, gap = s.give
         s.lists[t].insert(gap, card)
-        s.known[card] |= 1 << seat  # the giver remembers what it gave (LS-5)
+        # LS-5: the giver is shown the card as it gives it (its view, until the next move),
+        # so it remembers it; the receiver is not
+        s.shown = [seat, [[t, gap]]]
+        s.known[card] |= 1 << seat
         s.give, s.phase, s.resume, s.actor = None, s.resume, None, s.turn
-        return [Event(f"Seat {seat} gives its position {p} to seat {t}, face-down, into position {gap}.")
-                ] if self.keep_log else []
+        if not self.keep_log:
+            return []
+        text = f"Seat {seat} gives its position {p} to seat {t}, face-down, into position {gap}"
+        # the giver's line says it was shown the card, never its name (LS-11: memory is the game)
+        return [Event(f"{text}.", {seat: f"{text}, and is shown the card as it gives it (LS-5)."})]
 
     def _do_deal(self, s, seat):
         s.round += 1
@@ -703,10 +716,15 @@ class LazySunday(Game):
         """What ``seat`` may see (None: spectator), as the JSON dict of the agreed contract.
 
         Face-down cards show only to a seat looking at them now, or to all once the round
-        is scored (LS-11); the drawn card only to the drawer; no card id ever appears.
+        is scored (LS-11): ``looking`` lists them ([[seat, pos], ...]); right after a give,
+        the giver looks at the card it gave (LS-5). The drawn card shows only to the
+        drawer; no card id ever appears.
         """
         reveal = s.phase in _REVEAL_PHASES
         looking = s.looking if seat is not None and seat == s.actor else ()
+        shown = s.shown
+        if shown is not None and seat == shown[0]:
+            looking = shown[1]  # a give returns to a turn, where nobody is looking at anything else
         if reveal:
             lists = [[self._slot(c, False) for c in lst] for lst in s.lists]
         else:
