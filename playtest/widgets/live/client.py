@@ -1,0 +1,364 @@
+"""A page kernel's side of the table service: its HTTP API (:class:`TableApi`) and one
+websocket per token (:class:`TableLink`), with the addresses Voilà gives a page.
+
+Everything here runs as asyncio tasks on the kernel's own event loop (see
+:mod:`playtest.widgets.live`): widget click handlers run on that loop's thread too, so
+a message from the table and a click never change widgets at the same time.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import secrets
+import time
+from typing import Any, Awaitable, Callable, Mapping
+from urllib.parse import parse_qs, quote
+
+import tornado.httpclient
+import tornado.iostream
+import tornado.websocket
+
+from ...engine import Move, PlaytestError
+
+URL_VARIABLE, KEY_VARIABLE = "PLAYTEST_TABLES_URL", "PLAYTEST_TABLES_KEY"
+"""The environment variables the server sets before any kernel starts (see
+:mod:`playtest.tables`): the table service's loopback address and the server key."""
+
+RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0)
+"""Seconds between reconnection attempts after a websocket drops; the last one repeats
+(a restarted server is found within 2 s of it listening again)."""
+
+RETRY_FOR = 600.0
+"""Seconds a dropped link keeps trying before it gives up and says so."""
+
+
+class ApiError(PlaytestError):
+    """The table service refused a request, or could not be reached.
+
+    Attributes:
+        status: the HTTP status (599 when the service could not be reached).
+    """
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+class TableApi:
+    """The table service's HTTP API, as a kernel calls it.
+
+    Args:
+        url: the service's address (``.../playtest/api``); None reads
+            ``$PLAYTEST_TABLES_URL``. key: the server key sent as ``X-Playtest-Key`` to
+            the lobby's calls; None reads ``$PLAYTEST_TABLES_KEY``.
+
+    Attributes:
+        url: the address without a trailing slash ("" when the server set none).
+    """
+
+    def __init__(self, url: str | None = None, key: str | None = None):
+        self.url = (os.environ.get(URL_VARIABLE, "") if url is None else url).rstrip("/")
+        self.key = os.environ.get(KEY_VARIABLE, "") if key is None else key
+
+    @property
+    def available(self) -> bool:
+        """Whether the server told this kernel where its table service is."""
+        return bool(self.url)
+
+    def ws_url(self, table_id: str) -> str:
+        """The websocket address of a table (``ws://.../tables/<id>/ws``)."""
+        return "ws" + self.url[len("http"):] + f"/tables/{quote(table_id, safe='')}/ws"
+
+    async def call(self, method: str, path: str, body: Any = None, token: str | None = None,
+                   key: bool = False, timeout: float = 20.0) -> Any:
+        """One request; the answer's JSON (or its text, for a CSV export).
+
+        Args:
+            method: "GET" or "POST". path: under the API, e.g. ``"tables/ab12cd34/join"``.
+            body: sent as JSON (POST). token: a table token, sent as ``Authorization:
+                Bearer``. key: send the server key (lobby, create, join, export).
+
+        Raises:
+            ApiError: a 4xx/5xx answer (its ``error`` sentence), or no service reachable.
+        """
+        if not self.available:
+            raise ApiError(f"this page was not opened from a playtest server (no ${URL_VARIABLE}): "
+                           "start one with `playtest serve`", 599)
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        if key and self.key:
+            headers["X-Playtest-Key"] = self.key
+        client = tornado.httpclient.AsyncHTTPClient()
+        try:
+            response = await client.fetch(f"{self.url}/{path}", method=method, headers=headers,
+                                          body=json.dumps(body if body is not None else {}) if method == "POST" else None,
+                                          raise_error=False, request_timeout=timeout)
+        except OSError as exc:
+            raise ApiError(f"the table service is not answering ({exc.strerror or exc})", 599) from None
+        text = response.body.decode("utf-8", "replace") if response.body else ""
+        if response.code == 599:
+            raise ApiError(f"the table service is not answering ({response.error})", 599)
+        if response.headers.get("Content-Type", "").startswith("application/json") or text[:1] in "{[":
+            try:
+                data = json.loads(text) if text else None
+            except ValueError:
+                data = text
+        else:
+            data = text
+        if response.code >= 400:
+            message = data.get("error") if isinstance(data, dict) else None
+            raise ApiError(message or f"the table service answered {response.code} {response.reason}",
+                           response.code)
+        return data
+
+
+def spawn(coro: Awaitable, report: Callable[[Exception], None] | None = None) -> asyncio.Task:
+    """Run ``coro`` as a task on the running loop (the kernel's), keeping a reference
+    until it ends (asyncio keeps only weak ones); an exception goes to ``report`` (e.g.
+    ``ErrorBanner.show``), never only to a log Voilà hides.
+
+    Raises:
+        RuntimeError: no event loop is running in this thread (not a kernel, nor inside
+            an asyncio program).
+    """
+    task = asyncio.get_running_loop().create_task(coro)
+    _TASKS.add(task)
+
+    def done(t: asyncio.Task) -> None:
+        _TASKS.discard(t)
+        if not t.cancelled() and t.exception() is not None and report is not None:
+            report(t.exception())
+    task.add_done_callback(done)
+    return task
+
+
+_TASKS: set[asyncio.Task] = set()
+
+
+class TableLink:
+    """One token's websocket to a table: joins, hands every message to the app,
+    reconnects after a drop.
+
+    Args:
+        api: the service. table_id: the table's id. token: a seat, spectator or host token.
+        on_message: called as ``on_message(link, message)`` for every message but
+            ``closed`` (``welcome``, ``state``, ``result``, ``error``).
+        on_change: called as ``on_change(link)`` when :attr:`status` changes.
+        delays: see :data:`RETRY_DELAYS`. give_up: see :data:`RETRY_FOR`.
+
+    Attributes:
+        status: "connecting", "open", "reconnecting" or "closed" (for good: the server
+            closed it with a reason, or refused it, or the link gave up).
+        reason: why it is closed ("" otherwise). welcomed: whether the server ever
+            accepted the token. role: "seat", "spectator" or "host" (from the welcome).
+        seat: the seat (None for spectator and host). welcome: the welcome message.
+        state: the latest ``state`` message (replaced whole on every one, never merged).
+        pending: client id -> the ``move`` message sent and not yet answered.
+        resynced: the moves that were pending when the link dropped and were dropped
+            because the table had moved on meanwhile (the app says so).
+
+    A move pending when the link drops is sent again after the reconnection only if
+    the table is still at the version it was chosen on (so it was not played; a resend
+    carries the same id, which the service answers without playing twice). If the table
+    moved on, it is dropped: after a server restart the service no longer knows its id,
+    and the person chooses again on the new position.
+    """
+
+    def __init__(self, api: TableApi, table_id: str, token: str,
+                 on_message: Callable[["TableLink", dict], None], on_change: Callable[["TableLink"], None],
+                 delays: tuple[float, ...] = RETRY_DELAYS, give_up: float = RETRY_FOR):
+        self.api, self.table_id, self.token = api, table_id, token
+        self.on_message, self.on_change = on_message, on_change
+        self.delays, self.give_up = delays, give_up
+        self.status = "connecting"
+        self.reason = ""
+        self.welcomed = False
+        self.role = ""
+        self.seat: int | None = None
+        self.welcome: dict = {}
+        self.state: dict | None = None
+        self.pending: dict[str, dict] = {}
+        self.resynced: list[str] = []
+        self._ids = itertools.count(1)
+        self._prefix = secrets.token_hex(3)
+        self._ws: tornado.websocket.WebSocketClientConnection | None = None
+        self._task: asyncio.Task | None = None
+        self._resend: list[dict] = []
+
+    # --- control --------------------------------------------------------------------
+    def start(self) -> None:
+        """Connect (a task on the running loop).
+
+        Raises:
+            RuntimeError: no event loop is running.
+        """
+        self._task = spawn(self._run())
+
+    def stop(self) -> None:
+        """Close the websocket and stop reconnecting."""
+        if self._task is not None:
+            self._task.cancel()
+        if self._ws is not None:
+            self._ws.close()
+        self._set("closed", self.reason or "this page left the table")
+
+    @property
+    def open(self) -> bool:
+        """Whether moves can be sent now."""
+        return self.status == "open" and self._ws is not None
+
+    def send(self, message: Mapping) -> None:
+        """Send one message.
+
+        Raises:
+            ApiError: not connected now.
+        """
+        if not self.open:
+            raise ApiError("not connected to the table right now: reconnecting, try again in a moment"
+                           if self.status != "closed" else f"this page is no longer at the table: {self.reason}", 599)
+        self._ws.write_message(json.dumps(dict(message)))
+
+    def send_move(self, move: Move | str) -> str:
+        """Send a move chosen on the latest state's position; returns its client id.
+
+        Raises:
+            ApiError: not connected now.
+        """
+        version = self.state["version"] if self.state else None
+        client_id = f"{self._prefix}-{next(self._ids)}"
+        message = {"type": "move", "id": client_id, "move": str(move), "version": version}
+        self.send(message)
+        self.pending[client_id] = message
+        return client_id
+
+    # --- the connection ------------------------------------------------------------
+    def _set(self, status: str, reason: str = "") -> None:
+        if status != self.status or reason != self.reason:
+            self.status, self.reason = status, reason
+            self.on_change(self)
+
+    async def _run(self) -> None:
+        attempt, since = 0, time.monotonic()
+        while True:
+            try:
+                self._ws = await tornado.websocket.websocket_connect(self.api.ws_url(self.table_id),
+                                                                     connect_timeout=10)
+            except tornado.httpclient.HTTPClientError as exc:
+                if 400 <= exc.code < 500:     # no such table (address) or refused: for good
+                    self._set("closed", "there is no table at this address (the link may be cut short)"
+                              if exc.code == 404 else f"the table service refused this page ({exc.code})")
+                    return
+                self._ws = None
+            except (OSError, tornado.iostream.StreamClosedError, asyncio.TimeoutError):
+                self._ws = None     # not listening (a restart): try again
+            if self._ws is not None:
+                if await self._session():
+                    return                     # closed for good
+                attempt, since = 0, time.monotonic()
+            if time.monotonic() - since > self.give_up:
+                self._set("closed", "the table service stopped answering; reload the page to try again")
+                return
+            self._set("reconnecting" if self.welcomed else "connecting")
+            await asyncio.sleep(self.delays[min(attempt, len(self.delays) - 1)])
+            attempt += 1
+
+    async def _session(self) -> bool:
+        """One connection, from the join to its end; True when closed for good."""
+        ws = self._ws
+        ws.write_message(json.dumps({"type": "join", "token": self.token}))
+        self._resend = list(self.pending.values())      # sent before the drop, unanswered
+        self.pending.clear()
+        while True:
+            raw = await ws.read_message()
+            if raw is None:
+                self._ws = None
+                if self.status == "closed":
+                    return True
+                self._set("reconnecting")
+                return False
+            try:
+                message = json.loads(raw)
+            except (TypeError, ValueError):
+                continue
+            if not isinstance(message, dict):
+                continue
+            kind = message.get("type")
+            if kind == "closed":
+                self._set("closed", str(message.get("reason") or "the table closed this page"))
+                ws.close()
+                self._ws = None
+                return True
+            if kind == "welcome":
+                self.welcomed, self.welcome = True, message
+                self.role, self.seat = message.get("role", ""), message.get("seat")
+                self._set("open")
+            elif kind == "state":
+                self.state = message
+                if self._resend:
+                    self._resync(message)
+            elif kind == "result":
+                self.pending.pop(message.get("id"), None)
+            self.on_message(self, message)
+
+    def _resync(self, state: dict) -> None:
+        """The first state after a reconnection: send again the moves still unanswered
+        that were chosen on this very version (they were not played); drop the others."""
+        again, self._resend = self._resend, []
+        for message in again:
+            if message["version"] == state["version"]:
+                self.pending[message["id"]] = message
+                self._ws.write_message(json.dumps(message))
+            else:
+                self.resynced.append(message["move"])
+
+
+# --- page addresses ------------------------------------------------------------------
+def _preheated() -> bool:
+    return os.environ.get("VOILA_PREHEAT", "False") != "False"
+
+
+def query_string() -> str:
+    """The page address's query string (``table=...&token=...``): ``$QUERY_STRING`` as
+    Voilà sets it for the page's kernel; with a preheated kernel pool it arrives only
+    when a page takes the kernel, through ``voila.utils.get_query_string()`` (voila
+    #1189)."""
+    if _preheated():
+        from voila.utils import get_query_string
+        return get_query_string() or ""
+    return os.environ.get("QUERY_STRING", "")
+
+
+def page_folder() -> str:
+    """The address of the page's folder as the browser reached it (e.g.
+    ``http://192.168.1.5:8866/voila/render/``), built from Voilà's request variables
+    (``SERVER_NAME``, ``SERVER_PORT``, ``SCRIPT_NAME``; under a preheated kernel pool
+    after ``voila.utils.wait_for_request()``); "" outside a Voilà page.
+
+    The scheme is a guess (Voilà does not pass it): https for port 443, or for a named
+    host without a port (a proxy, as on Binder), else http. The anchors the lobby shows
+    are relative and always right; this address is for copying to another device.
+    """
+    if _preheated():
+        from voila.utils import wait_for_request
+        wait_for_request()
+    host, port, script = (os.environ.get(k, "") for k in ("SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME"))
+    if not host or not script:
+        return ""
+    numeric = host.replace(".", "").isdigit() or ":" in host or host == "localhost"
+    scheme = "https" if port == "443" or (not port and not numeric) else "http"
+    shown_host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    default = {"http": "80", "https": "443"}[scheme]
+    netloc = shown_host if not port or port == default else f"{shown_host}:{port}"
+    return f"{scheme}://{netloc}{script.rpartition('/')[0]}/"
+
+
+def parse_table_query(query: str) -> tuple[str, list[str]]:
+    """``table=ID&token=T1,T2`` -> ``("ID", ["T1", "T2"])`` ("" and [] where missing;
+    tokens may also repeat: ``token=T1&token=T2``)."""
+    fields = parse_qs(query.lstrip("?"), keep_blank_values=True)
+    table = (fields.get("table") or [""])[0].strip()
+    tokens = [t.strip() for value in fields.get("token", []) for t in value.split(",") if t.strip()]
+    return table, list(dict.fromkeys(tokens))

@@ -1,0 +1,139 @@
+"""The host's controls of a live table, shown on a page opened with the host token:
+pause or resume the bots, their pace, hand a seat to a bot (or back to a person), start
+the next round for everyone, end the table, and download the record once the game is
+over or ended (LS-11: no record while the game runs; the service refuses before)."""
+from __future__ import annotations
+
+import html
+import json
+from typing import Callable
+
+import ipywidgets as w
+
+from ...tables.live import HUMAN, PACES
+from ..components import download_link, safe
+from .client import TableApi, spawn
+
+
+class HostControls:
+    """The host controls, posting to ``tables/<id>/host`` with the host token.
+
+    Args:
+        api: the service. table_id: the table. token: the host token.
+        game: the Game class (its ``BOTS`` and name). report: where errors go (e.g.
+            ``ErrorBanner.show``).
+
+    Attributes:
+        widget: the box (class ``pt-host``). pause, pace, seat, player, hand, next_round,
+        end, confirm_end, cancel_end, record, record_link, note: its parts. state: the
+        last state shown.
+    """
+
+    def __init__(self, api: TableApi, table_id: str, token: str, game, report: Callable[[Exception], None]):
+        self.api, self.table_id, self.token, self.game, self.report = api, table_id, token, game, report
+        self.state: dict = {}
+        self._busy = False
+
+        def button(text, handler, style="", tip=""):
+            b = w.Button(description=text, button_style=style, tooltip=tip, layout=w.Layout(width="auto"))
+            b.on_click(safe(lambda _b: handler(), report))
+            return b
+
+        self.pause = button("Pause the bots", self._toggle_pause)
+        self.pace = w.Dropdown(options=list(PACES), description="Bot pace", layout=w.Layout(width="200px"),
+                               tooltip="How long a bot thinks before a move and before a quick reaction")
+        self.pace.observe(safe(self._pace_picked, report), "value")
+        self.seat = w.Dropdown(description="Seat", layout=w.Layout(width="260px"))
+        bots = list(getattr(game, "BOTS", None) or ["random"])
+        self.player = w.Dropdown(options=[(f"Bot: {b}", b) for b in bots] + [("A person (its link)", HUMAN)],
+                                 layout=w.Layout(width="200px"))
+        self.hand = button("Seat it", self._hand_over, tip="Hand the seat to this bot (a player who left), or back "
+                                                             "to the person with the seat's link")
+        self.next_round = button("Start the next round for everyone", lambda: self._act({"action": "continue"}),
+                                 tip="The round's reveal: deal the next round without waiting for every Continue")
+        self.end = button("End the table", self._ask_end, style="danger")
+        self.confirm_end = button("Yes, end it for everyone", lambda: self._act({"action": "end"}), style="danger")
+        self.cancel_end = button("No", self._keep)
+        self.confirm_box = w.HBox([w.HTML("End the table for everyone? Nobody can move after this.&nbsp;"),
+                                   self.confirm_end, self.cancel_end], layout=w.Layout(display="none"))
+        self.record = button("Get the record", self._get_record,
+                             tip="The game's record (open it in the scenario debugger); once the game is over")
+        self.record_link = w.HTML()
+        self.note = w.HTML()
+        self.widget = w.VBox([
+            w.HTML("<b>Host controls</b>"),
+            w.HBox([self.pause, self.pace], layout=w.Layout(align_items="center", flex_flow="row wrap")),
+            w.HBox([self.seat, self.player, self.hand], layout=w.Layout(align_items="center", flex_flow="row wrap")),
+            w.HBox([self.next_round, self.end, self.record, self.record_link],
+                   layout=w.Layout(align_items="center", flex_flow="row wrap")),
+            self.confirm_box, self.note])
+        self.widget.add_class("pt-host")
+
+    def show(self, state: dict) -> None:
+        """Show the table as ``state`` (a ``state`` message) says: paused or not, pace,
+        who plays each seat, whether a round's reveal waits, whether it is over."""
+        self.state = state
+        self._busy = True
+        try:
+            paused = state.get("paused", False)
+            self.pause.description = "Resume the bots" if paused else "Pause the bots"
+            self.pause.button_style = "warning" if paused else ""
+            if state.get("pace") in PACES and self.pace.value != state["pace"]:
+                self.pace.value = state["pace"]
+            options = []
+            for p in state.get("players", []):
+                who = f"{p['player']} bot" if p["player"] != HUMAN else (
+                    "a person, connected" if p["connected"] else "a person, disconnected")
+                options.append((f"Seat {p['seat']} ({who})", p["seat"]))
+            if list(self.seat.options) != options:
+                keep = self.seat.value
+                self.seat.options = options
+                self.seat.value = keep if keep in [v for _, v in options] else (options[0][1] if options else None)
+        finally:
+            self._busy = False
+        playing = state.get("status") == "playing"
+        for control in (self.pause, self.pace, self.seat, self.player, self.hand, self.end):
+            control.disabled = not playing
+        self.next_round.disabled = not (playing and state.get("hold"))
+        self.record.disabled = playing
+        if not playing:
+            self.confirm_box.layout.display = "none"
+
+    # --- actions ------------------------------------------------------------------
+    def _act(self, body: dict, done: str = "") -> None:
+        self.confirm_box.layout.display = "none"
+        spawn(self._post(body, done), self.report)
+
+    async def _post(self, body: dict, done: str) -> None:
+        await self.api.call("POST", f"tables/{self.table_id}/host", body, token=self.token)
+        self.note.value = f"<i>{html.escape(done)}</i>" if done else ""
+
+    def _toggle_pause(self) -> None:
+        paused = self.state.get("paused", False)
+        self._act({"action": "resume" if paused else "pause"}, "Bots resumed." if paused else "Bots paused.")
+
+    def _pace_picked(self, change) -> None:
+        if not self._busy and change["new"] != self.state.get("pace"):
+            self._act({"action": "pace", "pace": change["new"]}, f"Bot pace: {change['new']}.")
+
+    def _hand_over(self) -> None:
+        if self.seat.value is None:
+            raise ValueError("choose a seat first")
+        who = "a person" if self.player.value == HUMAN else f"the {self.player.value} bot"
+        self._act({"action": "bot", "seat": self.seat.value, "bot": self.player.value},
+                  f"Seat {self.seat.value} is played by {who} now.")
+
+    def _ask_end(self) -> None:
+        self.confirm_box.layout.display = "flex"
+
+    def _keep(self) -> None:
+        self.confirm_box.layout.display = "none"
+
+    def _get_record(self) -> None:
+        spawn(self._fetch_record(), self.report)
+
+    async def _fetch_record(self) -> None:
+        record = await self.api.call("GET", f"tables/{self.table_id}/record", token=self.token)
+        self.record_link.value = download_link(
+            json.dumps(record, indent=1), f"{self.game.name}_table_{self.table_id}.json", "application/json",
+            "The whole game's record: open it in the scenario debugger", "the record")

@@ -1,0 +1,316 @@
+"""The lobby of live tables (``dashboards/lobby.ipynb``): create a table, hand out its
+links, list the open tables with their free seats, and export the finished ones.
+
+Creating a table posts to the table service with the server key (``X-Playtest-Key``:
+``$PLAYTEST_TABLES_KEY``, which the server put in every kernel's environment; a browser
+never sees it). The answer's tokens are shown once, as links: one per human seat, one
+for all the human seats on one device (hotseat, with the privacy screen), the spectator
+link (the public view, for a projector) and the host link (the public view and the host
+controls). Links are relative to the lobby's own folder (Voilà serves both pages from
+``.../voila/render/``) and open in a new tab; the full address beside each is for
+copying to another device.
+"""
+from __future__ import annotations
+
+import asyncio
+import csv
+import html
+import io
+import json
+import time
+from typing import Any, Callable
+
+import ipywidgets as w
+
+from ...engine import OptionError, games
+from ...tables.live import DEFAULT_PACE, HUMAN, PACES
+from ..components import ErrorBanner, download_link, safe, style_widget
+from ..newgame import NewGamePanel
+from .client import TableApi, spawn
+from .style import STYLE
+
+REFRESH_EVERY = 10.0
+"""Seconds between two refreshes of the table list."""
+
+REFRESH_FOR = 3600.0
+"""Seconds the list keeps refreshing itself after the lobby's last click (a closed page
+keeps its kernel, voila #1458: it must not poll the service for ever)."""
+
+
+def _link_row(label: str, path: str, folder: str) -> str:
+    """One table row: the link (relative, new tab) and the full address to copy."""
+    anchor = f"<a href='{html.escape(path)}' target='_blank' rel='noopener'>{html.escape(label)}</a>"
+    full = f"<code class='pt-address'>{html.escape(folder + path)}</code>" if folder else ""
+    return f"<tr><td>{anchor}</td><td>{full}</td></tr>"
+
+
+class LobbyApp:
+    """The lobby.
+
+    Args:
+        api: the table service (default: ``$PLAYTEST_TABLES_URL`` and
+            ``$PLAYTEST_TABLES_KEY``). folder: the full address of the dashboards'
+            folder, for the copyable addresses (see
+            :func:`~playtest.widgets.live.client.page_folder`; "" shows only the
+            relative links). refresh_every: seconds between automatic refreshes of the
+            table list (0: only the Refresh button). game: the game picked at first.
+        start: False builds the lobby without contacting the service (call
+            :meth:`refresh`).
+
+    Attributes:
+        widget: the root box. banner: errors. game: the game dropdown. panels: game name
+        -> its :class:`~playtest.widgets.NewGamePanel` (built when first picked). panel:
+        the one on show. pace, listed: the table's bot pace and whether the lobby lists
+        it. links: the links of the last table made or joined (class
+        ``pt-lobby-links``). made: the service's answer for the last table created.
+        tables: the list of tables (class ``pt-lobby-tables``); rows: its pooled rows
+        ``(box, text, join button)``; listing: the last list the service sent.
+        refresh_button, export_csv, export_json, export_link: the other controls.
+    """
+
+    def __init__(self, api: TableApi | None = None, folder: str = "", refresh_every: float = REFRESH_EVERY,
+                 game: str = "lazy_sunday", start: bool = True):
+        self.api = api or TableApi()
+        self.folder = folder
+        self.refresh_every = refresh_every
+        self.made: dict | None = None
+        self.listing: list[dict] = []
+        self._active = time.monotonic()
+        self._poller = None
+        self.banner = ErrorBanner()
+        report = self.banner.show
+        self.report = report
+        named = sorted(games().items(), key=lambda item: item[1].title)
+        self.game = w.Dropdown(options=[(g.title, name) for name, g in named], description="Game",
+                               value=game if game in dict(named) else named[0][0])
+        self.game.observe(safe(lambda _c: self._show_panel(), report), "value")
+        self.panels: dict[str, NewGamePanel] = {}
+        self.panel_box = w.VBox()
+        self.pace = w.Dropdown(options=list(PACES), value=DEFAULT_PACE, description="Bot pace",
+                               tooltip="How long bots take: think time before a move, reaction time before a "
+                                       "quick discard ('instant' for speed play)")
+        self.listed = w.Checkbox(value=True, description="List it in the lobby (anyone here may take a free seat)",
+                                 indent=False)
+        self.links = w.HTML()
+        self.links.add_class("pt-lobby-links")
+        self.tables_note = w.HTML()
+        self.rows: list[tuple[w.HBox, w.HTML, w.Button]] = []
+        self.row_box = w.VBox()
+        self.tables = w.VBox([self.tables_note, self.row_box])
+        self.tables.add_class("pt-lobby-tables")
+        self.refresh_button = w.Button(description="Refresh", icon="refresh", layout=w.Layout(width="auto"))
+        self.refresh_button.on_click(safe(lambda _b: self._clicked(self.refresh), report))
+        self.export_csv = w.Button(description="Export CSV", layout=w.Layout(width="auto"),
+                                   tooltip="Every finished or ended table: record, who sat where, result, feedback")
+        self.export_json = w.Button(description="Export JSON", layout=w.Layout(width="auto"),
+                                    tooltip=self.export_csv.tooltip)
+        self.export_csv.on_click(safe(lambda _b: self._clicked(lambda: self.export("csv")), report))
+        self.export_json.on_click(safe(lambda _b: self._clicked(lambda: self.export("json")), report))
+        self.export_link = w.HTML()
+        create = w.VBox([w.HTML("<h3>New table</h3><p>Pick the game, who plays each seat (a person or a bot), "
+                                "the options, and the bots' pace. Each person then opens their own seat's link "
+                                "on their own device.</p>"),
+                         self.game, self.panel_box, self.pace, self.listed])
+        open_tables = w.VBox([w.HTML("<h3>Open tables</h3>"), self.refresh_button, self.tables])
+        export = w.VBox([w.HTML("<h3>Results</h3><p>Every finished table's record with its players' feedback.</p>"),
+                         w.HBox([self.export_csv, self.export_json, self.export_link],
+                                layout=w.Layout(align_items="center"))])
+        self.body = w.VBox([create, self.links, open_tables, export])
+        self.message = w.HTML(layout=w.Layout(display="none"))
+        self.message.add_class("pt-live-message")
+        self.widget = w.VBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message, self.body])
+        self.widget.add_class("pt-app")
+        self.widget.add_class("pt-lobby")
+        self._show_panel()
+        if not self.api.available:
+            self.message.value = ("<h3>No table service here</h3><p>Live tables live in a playtest server: start "
+                                  "one with <code>playtest serve</code> (add <code>--ip 0.0.0.0</code> to let "
+                                  "other devices on your network join) and open its lobby.</p>")
+            self.message.layout.display = None
+            self.body.layout.display = "none"
+        elif start:
+            self.refresh()
+            if refresh_every > 0:
+                self._poller = spawn(self._poll(), report)
+
+    # --- creating -----------------------------------------------------------------
+    @property
+    def panel(self) -> NewGamePanel:
+        """The new-game panel of the game picked."""
+        return self.panels[self.game.value]
+
+    def _show_panel(self) -> None:
+        name = self.game.value
+        if name not in self.panels:
+            panel = NewGamePanel(games()[name], self._create_clicked, report=self.banner.show)
+            panel.start.description = "Create table"
+            panel.start.icon = "users"
+            self.panels[name] = panel
+        self.panel_box.children = (self.panels[name].widget,)
+
+    def _create_clicked(self, seats: int, players: dict, options: dict, seed: int | None) -> None:
+        self._active = time.monotonic()
+        self.create(self.spec(seats, players, options, seed))
+
+    def spec(self, seats: int, players: dict[int, str], options: dict[str, Any], seed: int | None) -> dict:
+        """The create body for the table the form describes (see :mod:`playtest.tables`):
+        the preset's name when the options are exactly a preset's, else every option.
+
+        Raises:
+            OptionError: no human seat (a table of bots only has nobody to play it).
+        """
+        if HUMAN not in players.values():
+            raise OptionError("a live table needs at least one human seat; bot games are the balance lab's")
+        presets = self.panel.presets
+        preset = presets.value if presets is not None else None
+        return {"game": self.game.value, "seats": seats, "players": [players[s] for s in range(seats)],
+                "options": {} if preset is not None else options, "preset": preset, "seed": seed,
+                "pace": self.pace.value, "listed": self.listed.value}
+
+    def create(self, spec: dict) -> None:
+        """Create a table (a task); its links are shown when the service answers.
+
+        Args:
+            spec: the create body (see :meth:`spec`).
+        """
+        self.banner.clear()
+        self.panel.start.disabled = True
+        spawn(self._create(spec), self._create_failed)
+
+    async def _create(self, spec: dict) -> None:
+        made = await self.api.call("POST", "tables", spec, key=True)
+        self.panel.start.disabled = False
+        self.made = made
+        self.links.value = self.links_html(made)
+        await self._refresh()
+
+    def _create_failed(self, exc: Exception) -> None:
+        self.panel.start.disabled = False
+        self.banner.show(exc)
+
+    def links_html(self, made: dict) -> str:
+        """The links of a table just made (the service's create answer): one per human
+        seat, all human seats on one device (with the spectator token, so the privacy
+        screen shows the public view), the spectator and the host link."""
+        tid, folder = made["id"], self.folder
+        humans = [s for s in made["seats"] if s.get("token")]
+        rows = [_link_row(f"Seat {s['seat']}", s["path"], folder) for s in humans]
+        if len(humans) > 1:
+            tokens = ",".join([made["spectator_token"]] + [s["token"] for s in humans])
+            rows.append(_link_row("All human seats on one device (hotseat)", f"table.ipynb?table={tid}&token={tokens}",
+                                  folder))
+        rows.append(_link_row("Spectator (the public view, for a projector)", made["spectator_path"], folder))
+        rows.append(_link_row("Host (public view and host controls)", made["host_path"], folder))
+        bots = [f"seat {s['seat']}: {s['player']} bot" for s in made["seats"] if not s.get("token")]
+        return (f"<h3>Table {html.escape(tid)} is ready</h3>"
+                "<p>Send each player their own seat's link (a link <i>is</i> the seat: whoever opens it plays "
+                "it). These links are shown only now: keep the host link.</p>"
+                f"<table>{''.join(rows)}</table>"
+                + (f"<p>Bots: {html.escape(', '.join(bots))}.</p>" if bots else ""))
+
+    # --- the list of tables ----------------------------------------------------------
+    def _clicked(self, action: Callable[[], None]) -> None:
+        self._active = time.monotonic()
+        if self._poller is None and self.refresh_every > 0:
+            self._poller = spawn(self._poll(), self.report)
+        action()
+
+    def refresh(self) -> None:
+        """Fetch the list of tables again (a task)."""
+        spawn(self._refresh(), self.report)
+
+    async def _refresh(self) -> None:
+        data = await self.api.call("GET", "tables", key=True)
+        self.show_tables(data.get("tables", []))
+
+    async def _poll(self) -> None:
+        try:
+            while time.monotonic() - self._active < REFRESH_FOR:
+                await asyncio.sleep(self.refresh_every)
+                try:
+                    await self._refresh()
+                except Exception:  # noqa: BLE001 - a missed refresh is retried; the button reports
+                    pass
+        finally:
+            self._poller = None
+
+    def show_tables(self, tables: list[dict]) -> None:
+        """Show the tables being played (the service's list): game, players, moves, who is
+        connected, free seats, and a Join button for a listed table with a free seat."""
+        self.listing = tables
+        shown = [t for t in tables if t.get("status") == "playing"]
+        while len(self.rows) < len(shown):
+            text = w.HTML(layout=w.Layout(flex="1 1 auto"))
+            button = w.Button(description="Join", button_style="success", layout=w.Layout(width="auto"))
+            index = len(self.rows)
+            button.on_click(safe(lambda _b, i=index: self._clicked(lambda: self._join_row(i)), self.report))
+            box = w.HBox([text, button])
+            box.add_class("pt-lobby-row")
+            self.rows.append((box, text, button))
+        for (box, text, button), table in zip(self.rows, shown):
+            players = ", ".join(f"{s}: {'person' if p == HUMAN else p + ' bot'}"
+                                for s, p in enumerate(table.get("players", [])))
+            free = table.get("free", [])
+            connected = table.get("connected", [])
+            line = (f"<b>{html.escape(str(table.get('title', table.get('game'))))}</b> · table "
+                    f"{html.escape(table['id'])} · {table.get('moves', 0)} moves · seats {html.escape(players)} · "
+                    f"connected: {', '.join(map(str, connected)) or 'nobody'} · "
+                    + (f"free seats: {', '.join(map(str, free))}" if free else "no free seat"))
+            text.value = line
+            button.layout.display = None if free and table.get("listed", True) else "none"
+            button.tooltip = f"Take seat {free[0]}" if free else ""
+        boxes = tuple(row[0] for row in self.rows[:len(shown)])
+        if self.row_box.children != boxes:
+            self.row_box.children = boxes
+        self.tables_note.value = "" if shown else "<i>No table is being played on this server.</i>"
+
+    def _join_row(self, index: int) -> None:
+        shown = [t for t in self.listing if t.get("status") == "playing"]
+        if index >= len(shown):
+            return
+        self.join(shown[index]["id"])
+
+    def join(self, table_id: str, seat: int | None = None) -> None:
+        """Take a free seat of a listed table (a task); its link is shown.
+
+        Args:
+            seat: the seat wanted (None: the first free one).
+        """
+        self.banner.clear()
+        spawn(self._join(table_id, seat), self.report)
+
+    async def _join(self, table_id: str, seat: int | None) -> None:
+        body = {} if seat is None else {"seat": seat}
+        got = await self.api.call("POST", f"tables/{table_id}/join", body, key=True)
+        seat = got["seat"]
+        self.links.value = (f"<h3>Your seat at table {html.escape(table_id)}: seat {seat}</h3>"
+                            "<p>Open it (a new tab), or copy the address to the device you play on. The link "
+                            "is the seat: keep it to yourself.</p>"
+                            f"<table>{_link_row(f'Seat {seat}', got['path'], self.folder)}</table>")
+        await self._refresh()
+
+    # --- export -------------------------------------------------------------------
+    def export(self, fmt: str) -> None:
+        """Fetch every finished or ended table's record and feedback (a task) and offer
+        it as a download.
+
+        Args:
+            fmt: "csv" or "json".
+
+        Raises:
+            ValueError: another format.
+        """
+        if fmt not in ("csv", "json"):
+            raise ValueError(f"export format must be 'csv' or 'json', not {fmt!r}")
+        spawn(self._export(fmt), self.report)
+
+    async def _export(self, fmt: str) -> None:
+        data = await self.api.call("GET", f"export?format={fmt}", key=True)
+        if fmt == "csv":
+            text, mime = data if isinstance(data, str) else "", "text/csv"
+        else:
+            text, mime = json.dumps(data, indent=1), "application/json"
+        count = len(list(csv.reader(io.StringIO(text)))) - 1 if fmt == "csv" else len(data.get("tables", []))
+        self.export_link.value = download_link(text, f"playtest_tables.{fmt}", mime,
+                                               "Every finished or ended table, with its feedback",
+                                               f"{max(count, 0)} tables ({fmt.upper()})")

@@ -1,0 +1,629 @@
+"""The seat page of a live table (``dashboards/table.ipynb?table=ID&token=T``).
+
+The page's kernel holds no game: it shows what the table service sends each of its
+tokens (a seat's ``Match.view(seat)``, ``log_for(seat)`` and moves; the public view for
+a spectator or host token) with the game's own board, move controls, open-move panel,
+log, privacy screen and error banner, and sends the moves made with them. Every state
+replaces the last one whole (a reconnection resyncs from the next state, never a merge).
+
+What a seat page has, and has not (LS-11 "memory is the game"; fair play on a live
+table): no timeline, rewind, branch, record download or new-game panel. It shows who
+sits where (connected, away, bot), every other seat's move as it happens (the last move
+line and its seat's part of the board are marked for :data:`FRESH_SECONDS`), a refused
+move's reason in the error banner, the round's reveal with its Continue, the game's end
+with a short feedback form, and the host controls for a host token. A missing or wrong
+token, or table, gives a plain message page.
+
+Several seat tokens on one page (``token=T1,T2``) is hotseat: the privacy screen goes up
+when another seat must decide, as in :class:`~playtest.widgets.GameApp`. While it is up,
+the board shows the public view if the page also has a spectator or host token (the
+lobby's hotseat link carries one), else it is hidden and its cards are blanked.
+"""
+from __future__ import annotations
+
+import asyncio
+import html
+from typing import Sequence
+
+import ipywidgets as w
+
+from ...engine import Move, PlaytestError, get_game
+from ..app import GameBoard
+from ..components import Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
+from ..debugger import board_class
+from ..moves import MoveBuilder
+from .client import TableApi, TableLink, parse_table_query, spawn
+from .host import HostControls
+from .style import STYLE
+
+FRESH_SECONDS = 2.0
+"""Seconds the last move stays marked (``pt-fresh`` on the last-move line, ``pt-moved``
+on its seat's part of the board)."""
+
+TEXT_LIMIT = 2000
+"""Characters of a feedback text (the service's limit)."""
+
+HUMAN = "human"
+
+
+class FeedbackForm:
+    """The short form a player gets when the game is over: a 1-5 rating, "what
+    confused you?" and notes, posted to ``tables/<id>/feedback`` with the seat token.
+
+    Args:
+        api: the service. table_id: the table. seat: the seat (for the caption, when a
+            page holds several). token: the seat's token. report: where errors go.
+
+    Attributes:
+        widget: the box (class ``pt-feedback``). rating (ToggleButtons 1..5, None until
+        chosen), confused, notes (Textarea), send (Button), note (HTML: sent or not):
+        its parts. sent: whether the service stored it.
+    """
+
+    def __init__(self, api: TableApi, table_id: str, seat: int, token: str, report, caption: str = ""):
+        self.api, self.table_id, self.token, self.report = api, table_id, token, report
+        self.sent = False
+        self.rating = w.ToggleButtons(options=[(str(n), n) for n in range(1, 6)], value=None,
+                                      description="Your rating", tooltips=["1: poor", "", "", "", "5: great"],
+                                      style={"button_width": "36px", "description_width": "initial"})
+        self.confused = w.Textarea(placeholder="What confused you? (a rule, a screen, a card...)",
+                                   layout=w.Layout(width="95%"))
+        self.notes = w.Textarea(placeholder="Anything else for the designer", layout=w.Layout(width="95%"))
+        self.send = w.Button(description="Send feedback", button_style="primary", layout=w.Layout(width="auto"))
+        self.send.on_click(safe(lambda _b: self.submit(), report))
+        self.note = w.HTML()
+        title = f"<b>Feedback{html.escape(caption)}</b> — how was it? (the designer reads every answer)"
+        self.widget = w.VBox([w.HTML(title), self.rating, self.confused, self.notes,
+                              w.HBox([self.send, self.note], layout=w.Layout(align_items="center"))])
+        self.widget.add_class("pt-feedback")
+
+    def submit(self) -> None:
+        """Send the form (a task); the note says when it is stored.
+
+        Raises:
+            ValueError: a text longer than :data:`TEXT_LIMIT` characters, or nothing
+                filled in.
+        """
+        body = {"rating": self.rating.value, "confused": self.confused.value.strip(), "notes": self.notes.value.strip()}
+        for name in ("confused", "notes"):
+            if len(body[name]) > TEXT_LIMIT:
+                raise ValueError(f"feedback texts are at most {TEXT_LIMIT} characters ({name}: {len(body[name])})")
+        if body["rating"] is None and not body["confused"] and not body["notes"]:
+            raise ValueError("choose a rating or write something first")
+        self.send.disabled = True
+        self.note.value = "<i>sending…</i>"
+        spawn(self._post(body), self._failed)
+
+    async def _post(self, body: dict) -> None:
+        await self.api.call("POST", f"tables/{self.table_id}/feedback", body, token=self.token)
+        self.sent = True
+        for box in (self.rating, self.confused, self.notes):
+            box.disabled = True
+        self.note.value = "<b>Thank you!</b> Your feedback is saved with the game."
+
+    def _failed(self, exc: Exception) -> None:
+        self.send.disabled = False
+        self.note.value = ""
+        self.report(exc)
+
+
+class SeatApp:
+    """A live table's page: one or more tokens of one table, shown with the game's board.
+
+    Args:
+        table_id: the table's id. tokens: its tokens on this page (seat tokens, and at
+            most one spectator or host token is used for the public view).
+        api: the service (default: ``$PLAYTEST_TABLES_URL``). click_guard: see
+            :class:`~playtest.widgets.GameApp` (tests pass 0). connect: False builds the
+            page without connecting (call :meth:`connect`).
+
+    Attributes:
+        widget: the root box. links: one :class:`~playtest.widgets.live.client.TableLink`
+            per token. game: the Game class (None until the first welcome). board, moves,
+            open_moves: the game's board and move controls (None until then).
+        control, unlocked, viewer: as :class:`~playtest.widgets.GameApp` (viewer None:
+            the public view). banner, privacy, log, status, players, last_move,
+            hold_box, hold_text, over_box, over_text, message, claimer: the components.
+            continue_buttons: seat -> its Continue button. forms: seat -> its
+            :class:`FeedbackForm`. host: the :class:`HostControls` (None without a
+            host token). refused: the plain message shown instead of the table ("" if none).
+
+    The links run as tasks on the running event loop (the kernel's), so the page must be
+    built where one runs (a notebook cell, or an asyncio program).
+    """
+
+    def __init__(self, table_id: str, tokens: Sequence[str], api: TableApi | None = None,
+                 click_guard: float | None = None, connect: bool = True):
+        self.api = api or TableApi()
+        self.table_id, self.tokens = table_id, list(tokens)
+        self.click_guard = click_guard
+        self.links: list[TableLink] = []
+        self.game = None
+        self.board: GameBoard | None = None
+        self.moves: MoveBuilder | None = None
+        self.open_moves: MoveBuilder | None = None
+        self.host: HostControls | None = None
+        self.control = self.unlocked = self.viewer = None
+        self.continue_buttons: dict[int, w.Button] = {}
+        self.forms: dict[int, FeedbackForm] = {}
+        self.refused = ""
+        self._drawing = False
+        self._view: dict | None = None
+        self._claim_viewer = None
+        self._seen_move: int | None = None
+        self._first_state = True
+        self._marked: w.Widget | None = None
+        self._fresh_timer: asyncio.TimerHandle | None = None
+        self.banner = ErrorBanner()
+        report = self.banner.show
+        self.message = w.HTML()
+        self.message_box = w.VBox([self.message], layout=w.Layout(display="none"))
+        self.message_box.add_class("pt-live-message")
+        self.title = w.HTML("<b>Live table</b>")
+        self.title.add_class("pt-live-title")
+        self.status = w.HTML("connecting…")
+        self.status.add_class("pt-live-status")
+        self.players = w.HTML()
+        self.players.add_class("pt-players")
+        self.last_move = w.HTML()
+        self.last_move.add_class("pt-last-move")
+        self.hold_text = w.HTML()
+        self.hold_buttons = w.HBox()
+        self.hold_box = w.VBox([self.hold_text, self.hold_buttons], layout=w.Layout(display="none"))
+        self.hold_box.add_class("pt-hold")
+        self.over_text = w.HTML()
+        self.over_forms = w.VBox()
+        self.over_box = w.VBox([self.over_text, self.over_forms], layout=w.Layout(display="none"))
+        self.over_box.add_class("pt-gameover")
+        self.privacy = PrivacyScreen(safe(self.unlock, report))
+        self.rules = w.Accordion(children=[w.HTML()], titles=("How to play",), selected_index=None,
+                                 layout=w.Layout(display="none"))
+        self.board_box = w.VBox()
+        self.claimer = w.Dropdown(description="Who", layout=w.Layout(width="180px", display="none"))
+        self.claimer.observe(safe(lambda _c: self._drawing or self.refresh(), report), "value")
+        self.open_box = w.VBox([self.claimer], layout=w.Layout(display="none"))
+        self.controls = w.HBox(layout=w.Layout(justify_content="space-between", display="none"))
+        self.controls.add_class("pt-controls")
+        self.host_box = w.VBox()
+        self.log = LogView()
+        self.log.widget.layout.display = "none"
+        self.content = w.VBox([self.title, self.status, self.players, self.last_move, self.hold_box, self.over_box,
+                               self.privacy.widget, self.rules, self.board_box, self.controls, self.host_box,
+                               self.log.widget])
+        self.widget = w.VBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
+        self.widget.add_class("pt-app")
+        self.widget.add_class("pt-live")
+        if not table_id or not self.tokens:
+            self.refuse("This page needs a table and a token in its address "
+                        "(<code>table.ipynb?table=…&amp;token=…</code>): open the link the table's host gave you.")
+        elif not self.api.available:
+            self.refuse("This page was not opened from a playtest server, so there is no table to join. "
+                        "Start one with <code>playtest serve</code> and open the lobby.")
+        elif connect:
+            self.connect()
+
+    @classmethod
+    def from_query(cls, query: str, **kwargs) -> "SeatApp":
+        """The page a page address asks for: ``table=ID&token=T`` (``token=T1,T2`` for
+        several seats on one device).
+
+        Args:
+            query: the address's query string (see
+                :func:`~playtest.widgets.live.client.query_string`). kwargs: as the class.
+        """
+        table_id, tokens = parse_table_query(query)
+        return cls(table_id, tokens, **kwargs)
+
+    def connect(self) -> None:
+        """Open one websocket per token (tasks on the running loop).
+
+        Raises:
+            RuntimeError: no event loop is running here.
+        """
+        if self.links:
+            return
+        self.links = [TableLink(self.api, self.table_id, token, self._message, self._link_changed)
+                      for token in self.tokens]
+        for link in self.links:
+            link.start()
+
+    def close(self) -> None:
+        """Leave the table: close every websocket."""
+        for link in self.links:
+            link.stop()
+        if self._fresh_timer is not None:
+            self._fresh_timer.cancel()
+
+    def refuse(self, text_html: str) -> None:
+        """Show a plain message page instead of the table (``text_html``: HTML, escaped
+        by the caller)."""
+        self.refused = text_html
+        self.message.value = (f"<h3>This table page cannot open</h3><p>{text_html}</p>"
+                              "<p>Tables are made in the <a href='lobby.ipynb'>lobby</a>.</p>")
+        self.message_box.layout.display = "flex"
+        self.content.layout.display = "none"
+
+    # --- the app interface of the boards (playtest.widgets.app.BoardHost) ------------
+    def _seat_links(self) -> dict[int, TableLink]:
+        return {link.seat: link for link in self.links if link.role == "seat" and link.state is not None}
+
+    def _public_link(self) -> TableLink | None:
+        return next((link for link in self.links if link.role in ("spectator", "host") and link.state is not None),
+                    None)
+
+    def _latest(self) -> dict | None:
+        states = [link.state for link in self.links if link.state is not None]
+        return max(states, key=lambda s: s["version"]) if states else None
+
+    @property
+    def seats(self) -> list[int]:
+        """The seats this page plays (those whose token the table accepted)."""
+        return sorted(self._seat_links())
+
+    @property
+    def live(self) -> bool:
+        """Whether the viewer's seat can move now: connected, and the game on."""
+        link = self._seat_links().get(self.viewer)
+        return link is not None and link.open and link.state.get("status") == "playing"
+
+    def decision_moves(self, seat: int) -> list[Move]:
+        """The moves the table last offered ``seat`` for its pending decision (its open
+        moves if it has none); empty for a seat not on this page."""
+        link = self._seat_links().get(seat)
+        if link is None:
+            return []
+        return [Move.parse(t) for t in link.state["moves"] or link.state["open_moves"]]
+
+    def seat_name(self, seat: int) -> str:
+        """A seat's label: "Seat 2 (you)", "Seat 1 (heuristic bot)", "Seat 3 (away)"."""
+        latest = self._latest()
+        player = next((p for p in (latest or {}).get("players", []) if p["seat"] == seat), None)
+        if player is not None and player["player"] != HUMAN:
+            return f"Seat {seat} ({player['player']} bot)"
+        if seat == self.viewer:
+            return f"Seat {seat} (you)"
+        if player is not None and not player["connected"]:
+            return f"Seat {seat} (away)"
+        return f"Seat {seat}"
+
+    def play(self, move: Move) -> None:
+        """Send ``move`` to the table from its seat's link; the controls wait for the
+        answer (a refusal shows in the error banner).
+
+        Raises:
+            PlaytestError: the move's seat is not played on this page.
+            ApiError: the link is not connected now (reconnecting).
+        """
+        link = self._seat_links().get(move.seat)
+        if link is None:
+            raise PlaytestError(f"seat {move.seat} is not played on this page")
+        self.banner.clear()
+        try:
+            link.send_move(move)
+        finally:
+            self.refresh()
+
+    def card_clicked(self, seat: int, pos: int | None) -> None:
+        """A card click fills an argument of the move being built (the open move if one
+        is chosen, else the seat's own move), as in :class:`~playtest.widgets.GameApp`."""
+        if self.open_moves is None:
+            return
+        if self.open_moves.kind is not None:
+            self.open_moves.pick_card(seat, pos)
+        else:
+            self.moves.pick_card(seat, pos)
+
+    def unlock(self, seat: int) -> None:
+        """Seat ``seat``'s person confirmed they hold the device (hotseat)."""
+        if seat == self.control:
+            self.unlocked = seat
+            self.refresh()
+
+    def press_continue(self, seat: int) -> None:
+        """``seat`` has seen the round's reveal: tell the table.
+
+        Raises:
+            PlaytestError: ``seat`` is not played on this page. ApiError: not connected.
+        """
+        link = self._seat_links().get(seat)
+        if link is None:
+            raise PlaytestError(f"seat {seat} is not played on this page")
+        link.send({"type": "continue"})
+
+    # --- messages from the table ----------------------------------------------------
+    def _message(self, link: TableLink, message: dict) -> None:
+        kind = message.get("type")
+        if kind == "welcome":
+            self._welcomed(link, message)
+        elif kind == "result" and not message.get("ok"):
+            error = str(message.get("error") or "the table refused the move")
+            ruling = message.get("ruling")
+            self.banner.show(f"{error} ({ruling})" if ruling and ruling not in error else error)
+        elif kind == "error":
+            self.banner.show(str(message.get("error")))
+        elif kind == "state" and link.resynced:
+            moves, link.resynced = ", ".join(link.resynced), []
+            self.banner.show(f"the connection dropped before the table answered your move ({moves}) and the table "
+                             "has moved on since: check the board and choose again")
+        self.refresh()
+
+    def _welcomed(self, link: TableLink, message: dict) -> None:
+        if self.game is None:
+            self._build(get_game(message["game"]), message)
+        report = self.banner.show
+        if link.role == "host" and self.host is None:
+            self.host = HostControls(self.api, self.table_id, link.token, self.game, report)
+            self.host_box.children = (self.host.widget,)
+        if link.role == "seat" and link.seat not in self.forms:
+            seat = link.seat
+            several = sum(1 for t in self.links if t.role == "seat") > 1
+            self.forms[seat] = FeedbackForm(self.api, self.table_id, seat, link.token, report,
+                                            f" of seat {seat}" if several else "")
+            self.over_forms.children = tuple(self.forms[s].widget for s in sorted(self.forms))
+            button = w.Button(description=f"Continue (seat {seat})" if several else "Continue", icon="play",
+                              button_style="primary", layout=w.Layout(width="auto"))
+            button.on_click(safe(lambda _b, s=seat: self.press_continue(s), report))
+            self.continue_buttons[seat] = button
+            self.hold_buttons.children = tuple(self.continue_buttons[s] for s in sorted(self.continue_buttons))
+
+    def _build(self, game, welcome: dict) -> None:
+        """The game's board and move controls, built once (the first welcome names the game)."""
+        report = self.banner.show
+        self.game = game
+        self.board = board_class(game)(self)
+        self.board.widget.add_class("pt-table")
+        self.moves = self.board.make_move_controls(safe(self.play, report), report)
+        self.moves.on_change = self._highlight
+        self.open_moves = MoveBuilder(game.MOVE_ARGS, self.board, safe(self.play, report), self.board.card_args,
+                                      on_change=self._highlight, title=self.board.open_title, report=report)
+        if self.click_guard is not None:
+            self.moves.guard = self.open_moves.guard = self.click_guard
+        self.open_box.children = (self.open_moves.widget, self.claimer)
+        self.controls.children = (w.VBox([self.moves.widget, *self.board.extra_controls]), self.open_box)
+        self.board_box.children = (self.board.widget,)
+        if self.board.rules_html:
+            self.rules.children[0].value = self.board.rules_html
+            self.rules.children[0].add_class("pt-rules")
+            self.rules.layout.display = None
+        title = html.escape(welcome.get("title") or game.title)
+        self.title.value = f"<b>{title}</b> · live table {html.escape(self.table_id)}"
+
+    def _link_changed(self, link: TableLink) -> None:
+        if link.status == "closed" and not link.welcomed:
+            if all(t.status == "closed" and not t.welcomed for t in self.links):
+                self.refuse(html.escape(link.reason[:1].upper() + link.reason[1:]) + ".")
+            else:
+                self.banner.show(f"one of this page's links was refused: {link.reason}")
+        self.refresh()
+
+    # --- drawing ------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Redraw every component in place from the latest states."""
+        if self.board is None:
+            self._draw_status()
+            return
+        self._drawing = True
+        try:
+            self._draw()
+        finally:
+            self._drawing = False
+
+    def _draw(self) -> None:
+        links = self._seat_links()
+        seats = sorted(links)
+        public = self._public_link()
+        latest = self._latest()
+        if latest is None:
+            self._draw_status()
+            return
+        pending = [s for s in seats if links[s].state["moves"]]
+        if pending and self.control not in pending:
+            self.control = pending[0]
+        if self.control not in seats:
+            self.control = seats[0] if seats else None
+        # one person per device unless the page holds several seats (those not yet
+        # welcomed may be seats too: a page must not unlock before it knows)
+        maybe = [t for t in self.links if t.role == "seat" or (not t.welcomed and t.status != "closed")]
+        if len(seats) == 1 and len(maybe) == 1:
+            self.unlocked = seats[0]
+        locked = self.control is not None and self.unlocked != self.control
+        self.viewer = None if locked else self.control
+        if locked:
+            self.privacy.show(self.control, self.seat_name(self.control))
+        else:
+            self.privacy.hide()
+        shown = links[self.viewer].state if self.viewer is not None else (public.state if public else None)
+        self._draw_status()
+        self._draw_players(latest)
+        self._draw_hold(latest)
+        self._draw_over(latest)
+        if self.host is not None and public is not None and public.role == "host":
+            self.host.show(public.state)
+        self.controls.layout.display = None if seats else "none"
+        if shown is None:           # hotseat behind the privacy screen, and no public view on this page
+            self._blank(f"Hidden until seat {self.control} confirms.")
+            self._draw_last_move(latest, None)
+            return
+        view = self._view = shown["view"]
+        self.board_box.layout.display = None
+        self.log.widget.layout.display = None
+        link = links.get(self.viewer)
+        playing = shown.get("status") == "playing"
+        over = shown.get("outcome") is not None or not playing
+        mine = []
+        if link is not None:
+            mine = [m for m in map(Move.parse, shown["moves"]) if m.kind not in self.game.OPEN_MOVES]
+        busy = link is not None and bool(link.pending)
+        ready = link is not None and link.open and not busy
+        note = ("Game over." if over else "Sending your move…" if busy and link.open else
+                "Not connected: waiting for the table…" if link is not None and not link.open else
+                "The round is over: press Continue." if shown.get("hold") and link is not None else
+                "" if mine else "Waiting for another seat." if link is not None else "")
+        decision = (self.viewer, shown["version"])
+        self.moves.show(self.viewer, mine, view, enabled=ready and playing, note=note, decision=decision)
+        claimers = [s for s in seats if not locked and links[s].state["open_moves"]]
+        options = [(f"seat {s}", s) for s in claimers]
+        follow = self.viewer is not None and self.viewer != self._claim_viewer and self.viewer in claimers
+        if list(self.claimer.options) != options or follow:
+            keep = self.viewer if follow else self.claimer.value if self.claimer.value in claimers else (
+                self.viewer if self.viewer in claimers else (claimers[0] if claimers else None))
+            if list(self.claimer.options) != options:
+                self.claimer.options = options
+            self.claimer.value = keep
+        if self.viewer is not None and self.viewer in claimers:
+            self._claim_viewer = self.viewer
+        self.claimer.layout.display = None if len(claimers) > 1 else "none"
+        who = self.claimer.value
+        claim_link = links.get(who)
+        claims = [Move.parse(t) for t in claim_link.state["open_moves"]] if claim_link is not None else []
+        self.open_moves.show(who, claims, view, enabled=claim_link is not None and claim_link.open
+                             and not claim_link.pending, decision=decision)
+        self.open_box.layout.display = None if claimers else "none"
+        self.log.show(shown["log"])
+        self._draw_last_move(latest, shown)
+        self.board.update(view, self._clickable())
+
+    def _blank(self, note: str) -> None:
+        """Behind the privacy screen with no public view: nothing of the last seat's
+        view stays on the page (its cards are blanked, its moves and log emptied)."""
+        self._view = None
+        self.moves.show(None, [], {}, enabled=False, note=note, decision=("blank",))
+        self.open_moves.show(None, [], {}, enabled=False, decision=("blank",))
+        self.open_box.layout.display = "none"
+        self.log.show([])
+        self.log.widget.layout.display = "none"
+        self.board_box.layout.display = "none"
+        stack = [self.board.widget]
+        while stack:
+            widget = stack.pop()
+            if isinstance(widget, Card):
+                widget.show(None)
+            stack.extend(getattr(widget, "children", ()))
+
+    def _clickable(self) -> set:
+        return self.open_moves.clickable_cards() if self.open_moves.kind is not None else self.moves.clickable_cards()
+
+    def _highlight(self) -> None:
+        """A move builder's choice changed: redraw the board's clickable cards."""
+        if not self._drawing and self.board is not None and self._view is not None:
+            self.board.update(self._view, self._clickable())
+
+    def _draw_status(self) -> None:
+        links = self.links
+        closed = [t for t in links if t.status == "closed"]
+        latest = self._latest()
+        classes = []
+        if any(t.status == "reconnecting" for t in links):
+            text, classes = "Reconnecting to the table…", ["pt-reconnecting"]
+        elif links and any(t.status == "connecting" for t in links):
+            text, classes = "Connecting to the table…", ["pt-reconnecting"]
+        elif links and len(closed) == len(links):
+            text, classes = f"Not connected: {closed[0].reason}.", ["pt-closed"]
+        elif latest is None:
+            text = "Connected; waiting for the table…"
+        else:
+            status = latest.get("status")
+            text = {"over": "Game over", "ended": "The host ended this table"}.get(status, "Connected")
+            if status == "playing":
+                text += " · bots paused by the host" if latest.get("paused") else f" · bot pace: {latest.get('pace')}"
+            if closed:
+                text += f" · {closed[0].reason}"
+                classes = ["pt-closed"]
+        self.status.value = html.escape(text)
+        for name in ("pt-reconnecting", "pt-closed"):
+            if name in classes:
+                self.status.add_class(name)
+            else:
+                self.status.remove_class(name)
+
+    def _draw_players(self, latest: dict) -> None:
+        mine = set(self.seats)
+        marks = []
+        for p in latest.get("players", []):
+            seat, player = p["seat"], p["player"]
+            if player != HUMAN:
+                cls, text = "pt-bot", f"Seat {seat} · {player} bot"
+            elif p["connected"]:
+                cls, text = "pt-on", f"Seat {seat} · connected"
+            else:
+                cls, text = "pt-away", f"Seat {seat} · disconnected"
+            if seat in mine:
+                cls, text = cls + " pt-me", text + (" · you" if seat == self.viewer or len(mine) == 1 else " · this device")
+            marks.append(f"<span class='pt-player {cls}' data-seat='{seat}'>{html.escape(text)}</span>")
+        self.players.value = "".join(marks)
+
+    def _draw_last_move(self, latest: dict, shown: dict | None) -> None:
+        """The last move, worded for the viewer (its log lines); newly arrived, it is
+        marked for :data:`FRESH_SECONDS` on the line and on its seat's part of the board."""
+        last = (shown or latest).get("last_move")
+        first, self._first_state = self._first_state, False
+        if last is None:
+            self.last_move.value = ""
+            return
+        number, seat = last.get("number"), last["seat"]
+        who = self.seat_name(seat)
+        lines = [text for n, text in shown["log"] if n == number] if shown is not None and number else []
+        if lines:
+            what = " ".join(lines)
+        elif shown is not None:
+            what = self.board.move_label(last["kind"], shown["view"])
+        else:                       # behind the privacy screen: nothing but the public kind
+            what = last["kind"]
+        self.last_move.value = f"<b>Last move</b> · {html.escape(who)}: {html.escape(what)}"
+        if number != self._seen_move:
+            self._seen_move = number
+            if not first:
+                self._mark_fresh(seat if shown is not None else None)
+
+    def _mark_fresh(self, seat: int | None) -> None:
+        self._unmark()
+        self.last_move.add_class("pt-fresh")
+        widget = self.board.seat_widget(seat) if seat is not None else None
+        if widget is not None:
+            widget.add_class("pt-moved")
+            self._marked = widget
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._fresh_timer = loop.call_later(FRESH_SECONDS, self._unmark)
+
+    def _unmark(self) -> None:
+        if self._fresh_timer is not None:
+            self._fresh_timer.cancel()
+            self._fresh_timer = None
+        self.last_move.remove_class("pt-fresh")
+        if self._marked is not None:
+            self._marked.remove_class("pt-moved")
+            self._marked = None
+
+    def _draw_hold(self, latest: dict) -> None:
+        hold = latest.get("hold")
+        self.hold_box.layout.display = "flex" if hold else "none"
+        waiting = hold["waiting"] if hold else []
+        for seat, button in self.continue_buttons.items():
+            button.layout.display = None if seat in waiting else "none"
+        if hold:
+            names = ", ".join(self.seat_name(s) for s in waiting) or "nobody"
+            self.hold_text.value = (f"<b>{html.escape(hold['reason'])}</b><br>"
+                                    f"Still to press Continue: {html.escape(names)}.")
+        else:
+            self.hold_text.value = ""
+
+    def _draw_over(self, latest: dict) -> None:
+        outcome, status = latest.get("outcome"), latest.get("status")
+        over = outcome is not None or status in ("over", "ended")
+        self.over_box.layout.display = "flex" if over else "none"
+        if not over:
+            return
+        if outcome is not None:
+            winners = ", ".join(self.seat_name(s) for s in outcome["winners"]) or "nobody"
+            scores = ", ".join(f"seat {s}: {v}" for s, v in enumerate(outcome["scores"]))
+            head = "Game over" if outcome.get("finished", True) else "Game stopped unfinished"
+            text = (f"<b>{head}</b>: {html.escape(str(outcome['reason']))} — winner: {html.escape(winners)} "
+                    f"· scores {html.escape(scores)}")
+        else:
+            text = "<b>The host ended this table</b> before the game was over."
+        if self.forms:
+            text += "<br>Thanks for playing. A short word on how it went helps the designer:"
+        self.over_text.value = text

@@ -1,0 +1,703 @@
+"""The page side of live tables (playtest.widgets.live): seat pages, host controls and
+the lobby, driven from Python against the real table service (playtest.tables.web) on a
+real Tornado server on 127.0.0.1, all on one asyncio loop as in a kernel."""
+from __future__ import annotations
+
+import asyncio
+import base64
+import csv
+import io
+import json
+import os
+import random
+import re
+import sys
+import time
+from pathlib import Path
+
+import ipywidgets as w
+import pytest
+import tornado.web
+from ipywidgets.widgets.widget import _instances
+from tornado.httpserver import HTTPServer
+from tornado.netutil import bind_sockets
+import toy_game  # noqa: F401  (registers the "toy" game, which has no board: the view as JSON)
+from widget_support import fresh_widgets  # noqa: F401  (autouse: every test starts with no widget)
+
+from playtest import Match, Move
+from playtest.tables import web
+from playtest.tables.service import TableService
+from playtest.widgets.components import BLANK, Card
+from playtest.widgets.live import LobbyApp, SeatApp, TableApi, page_folder, parse_table_query
+from playtest.widgets.live import client as live_client
+from playtest.widgets.live import seat as live_seat
+
+KEY = "server-key"
+
+
+@pytest.fixture
+def data(tmp_path, monkeypatch):
+    """A fresh table service over a data folder; the server key in the environment."""
+    monkeypatch.setattr(web, "_service", TableService(tmp_path))
+    monkeypatch.setenv(web.KEY_VARIABLE, KEY)
+    monkeypatch.setattr(live_client, "RETRY_DELAYS", (0.05, 0.1, 0.2))
+    yield tmp_path
+    web.shutdown()
+
+
+def serve(port: int = 0) -> tuple[HTTPServer, int]:
+    """The table handlers on 127.0.0.1 (``port`` 0: a free one)."""
+    sockets = bind_sockets(port, "127.0.0.1")
+    server = HTTPServer(tornado.web.Application(web.table_handlers("/")))
+    server.add_sockets(sockets)
+    return server, sockets[0].getsockname()[1]
+
+
+def api_for(port: int) -> TableApi:
+    return TableApi(f"http://127.0.0.1:{port}/playtest/api", KEY)
+
+
+async def until(condition, timeout: float = 5.0, what: str = "") -> None:
+    """Let the loop run until ``condition()`` holds (fails after ``timeout`` s)."""
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        await asyncio.sleep(0.01)
+
+
+def run(scenario):
+    """Run a test's coroutine on a fresh loop (the kernel's loop, in a page)."""
+    asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
+async def make_table(api: TableApi, **spec) -> dict:
+    spec = {"game": "lazy_sunday", "seats": 2, "players": ["human", "human"], "options": {"rounds": 2},
+            "seed": 3, "pace": "instant", **spec}
+    return await api.call("POST", "tables", spec, key=True)
+
+
+def seat_token(made: dict, seat: int) -> str:
+    return made["seats"][seat]["token"]
+
+
+async def seat_page(api: TableApi, made: dict, *tokens: str) -> SeatApp:
+    app = SeatApp(made["id"], list(tokens), api=api, click_guard=0)
+    await until(lambda: app.links and all(link.state is not None for link in app.links), what="the first states")
+    return app
+
+
+def kind_button(builder, label: str) -> w.Button:
+    labels = [b.description for b in builder.kind_box.children]
+    assert label in labels, f"{label!r} not on offer: {labels}"
+    return next(b for b in builder.kind_box.children if b.description == label)
+
+
+def state_text(*widgets) -> str:
+    """Every synced value of the given widgets and all their descendants, as one text:
+    what a browser holding these models could read."""
+    seen, stack, out = set(), list(widgets), []
+    while stack:
+        widget = stack.pop()
+        if id(widget) in seen:
+            continue
+        seen.add(id(widget))
+        out.append(json.dumps(widget.get_state(), default=str))
+        stack.extend(getattr(widget, "children", ()))
+    return "\n".join(out)
+
+
+def cards_in(widget) -> list[Card]:
+    """Every card widget in a widget tree."""
+    found, stack = [], [widget]
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, Card):
+            found.append(widget)
+        stack.extend(getattr(widget, "children", ()))
+    return found
+
+
+def view_json(view) -> str:
+    return json.dumps(view, sort_keys=True)
+
+
+def live_table(made: dict):
+    return web.service().tables[made["id"]]
+
+
+def drive(table, stop, prefer=("notme", "done", "draw", "discard")) -> None:
+    """Play the table's human decisions on the server (as other pages would) until
+    ``stop()``: NOT ME! as soon as it may, else the first preferred kind."""
+    for _ in range(300):
+        if stop():
+            return
+        seat = table.match.to_act()[0]
+        moves = table.match.decision_moves(seat)
+        move = next((m for kind in prefer for m in moves if m.kind == kind), moves[0])
+        assert table.submit(seat, str(move)).ok
+    raise AssertionError("the game did not get there")
+
+
+# --- the seat page ---------------------------------------------------------------------
+def test_a_seat_page_shows_only_its_seats_view_and_sends_moves_with_ids_and_versions(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        first = await seat_page(api, made, seat_token(made, 0))
+        second = await seat_page(api, made, seat_token(made, 1))
+        table = live_table(made)
+        assert first.viewer == 0 and second.viewer == 1 and first.game.name == "lazy_sunday"
+        sent = []
+        link = first.links[0]
+        original = link.send
+        link.send = lambda message: (sent.append(dict(message)), original(message))
+        kind_button(first.moves, "Peek at 2 of my cards").click()
+        first.board.rows[0].cards[0].click()
+        first.board.rows[0].cards[1].click()           # completes the chosen peek: sent at once
+        await until(lambda: len(table.match.moves) == 1 and second.links[0].state["version"] == 1
+                    and first.links[0].state["version"] == 1 and not link.pending, what="the peek")
+        assert sent == [{"type": "move", "id": sent[0]["id"], "move": "0 peek 0 1", "version": 0}]
+        assert sent[0]["id"] and str(table.match.moves[0]) == "0 peek 0 1"
+        # each page holds exactly its own seat's view, and draws it
+        assert view_json(first.links[0].state["view"]) == view_json(table.match.view(0))
+        assert view_json(second.links[0].state["view"]) == view_json(table.match.view(1))
+        peeked = [slot["name"] for slot in table.match.view(0)["lists"][0][:2]]
+        mine = [c.description for c in first.board.rows[0].cards[:2]]
+        assert all(name in text for name, text in zip(peeked, mine))
+        theirs = state_text(second.widget)
+        assert "pt-back" in theirs and not any(f'"{name}\\n' in theirs for name in peeked)
+        assert all("pt-back" in c._dom_classes for c in second.board.rows[0].cards)
+        # a second move gets a new id and the new version
+        kind_button(first.moves, "Done looking").click()
+        await until(lambda: len(table.match.moves) == 2, what="done")
+        assert sent[1]["version"] == 1 and sent[1]["id"] != sent[0]["id"] and sent[1]["move"] == "0 done"
+        first.close()
+        second.close()
+        server.stop()
+    run(scenario)
+
+
+def test_another_seats_move_arrives_without_a_click_and_is_marked_for_a_moment(data, monkeypatch):
+    monkeypatch.setattr(live_seat, "FRESH_SECONDS", 0.3)
+
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, players=["human", "human", "heuristic"], seats=3, pace="fast")
+        page = await seat_page(api, made, seat_token(made, 1))
+        table = live_table(made)
+        assert "pt-fresh" not in page.last_move._dom_classes        # the first state is not news
+        assert table.submit(0, "0 peek 0 1").ok                       # seat 0 on its own device
+        await until(lambda: page.links[0].state["version"] == 1, what="seat 0's peek on seat 1's page")
+        assert "pt-fresh" in page.last_move._dom_classes and "Last move" in page.last_move.value
+        assert "Seat 0" in page.last_move.value and "peek" in page.last_move.value.lower()
+        assert "pt-moved" in page.board.rows[0].widget._dom_classes
+        assert "seat 0" in page.board.status.value.lower()
+        # the players bar: seat 0 is not connected (it plays through the API), seat 2 a bot
+        assert "Seat 0 · disconnected" in page.players.value and "Seat 2 · heuristic bot" in page.players.value
+        assert "Seat 1 · connected · you" in page.players.value
+        await until(lambda: "pt-fresh" not in page.last_move._dom_classes, what="the mark to fade")
+        assert "pt-moved" not in page.board.rows[0].widget._dom_classes
+        # the bot's moves arrive on their own (paced) and are worded for this seat
+        assert table.submit(0, "0 done").ok and table.submit(1, "1 peek 0 1").ok and table.submit(1, "1 done").ok
+        await until(lambda: table.last_move["by_bot"] and page.links[0].state["version"] == len(table.match.moves),
+                    what="a bot move")
+        assert "Seat 2 (heuristic bot)" in page.last_move.value
+        page.close()
+        server.stop()
+    run(scenario)
+
+
+def test_a_move_that_lost_the_race_shows_the_tables_reason_in_the_banner(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        page = await seat_page(api, made, seat_token(made, 0))
+        table = live_table(made)
+        for text in ("0 peek 0 1", "0 done", "1 peek 0 1", "1 done"):
+            assert table.submit(int(text[0]), text).ok
+        await until(lambda: page.links[0].state["version"] == 4, what="seat 0's turn")
+        replies = []
+        page.links[0].on_message = lambda link, m, inner=page._message: (replies.append(m), inner(link, m))
+        # seat 1's quick discard reaches the table, and seat 0 clicks before its page has heard of it
+        assert table.submit(1, str(table.match.open_moves(1)[0])).ok
+        kind_button(page.moves, "Draw from the deck").click()
+        await until(lambda: any(m["type"] == "result" for m in replies), what="the answer")
+        result = next(m for m in replies if m["type"] == "result")
+        assert result["ok"] is False and result["error"].startswith("too late")
+        assert page.banner.message.startswith("too late") and "seat 1" in page.banner.message
+        assert page.banner.widget.layout.display == "flex"
+        assert len(table.match.moves) == 5 and table.match.moves[-1].seat == 1        # nothing of seat 0's
+        # a move the rules refuse names its ruling
+        page.banner.clear()
+        page.play(Move(0, "keep", (0,)))
+        await until(lambda: page.banner.message, what="the refusal")
+        assert page.banner.message == "'keep' is not possible now: seat 0 is starting its turn (draw, take or NOT ME!) (LS-4)"
+        page.close()
+        server.stop()
+    run(scenario)
+
+
+def test_the_rounds_reveal_waits_for_each_continue(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        first = await seat_page(api, made, seat_token(made, 0))
+        second = await seat_page(api, made, seat_token(made, 1))
+        table = live_table(made)
+        drive(table, lambda: table.hold() is not None)
+        version = len(table.match.moves)
+        await until(lambda: first.links[0].state["version"] == version and second.links[0].state["hold"],
+                    what="the reveal")
+        for page in (first, second):
+            assert page.hold_box.layout.display == "flex" and "pt-hold" in page.hold_box._dom_classes
+            assert page.continue_buttons[page.viewer].layout.display is None
+            assert "Seat 0" in page.hold_text.value and "Seat 1" in page.hold_text.value
+            assert page.moves.kind_box.children == ()        # no move while the reveal is on
+        assert first.board.status.value.count("Round over")
+        first.continue_buttons[0].click()
+        await until(lambda: second.links[0].state["hold"] and second.links[0].state["hold"]["waiting"] == [1],
+                    what="seat 0's Continue")
+        assert first.continue_buttons[0].layout.display == "none" and "Seat 0" not in second.hold_text.value
+        second.continue_buttons[1].click()
+        await until(lambda: first.links[0].state["hold"] is None and second.links[0].state["hold"] is None,
+                    what="the next round")
+        assert first.hold_box.layout.display == "none"
+        first.close()
+        second.close()
+        server.stop()
+    run(scenario)
+
+
+def test_game_over_shows_the_result_and_a_feedback_form_that_is_stored(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, options={"rounds": 1})
+        page = await seat_page(api, made, seat_token(made, 0))
+        table = live_table(made)
+        assert page.over_box.layout.display == "none"
+        drive(table, lambda: table.match.outcome() is not None or table.hold() is not None)
+        if table.hold() is not None:
+            table.press_continue(None)
+            drive(table, lambda: table.match.outcome() is not None)
+        await until(lambda: page.links[0].state["outcome"] is not None, what="the end")
+        assert page.over_box.layout.display == "flex" and "Game over" in page.over_text.value
+        form = page.forms[0]
+        assert "pt-feedback" in form.widget._dom_classes and form.widget in page.over_forms.children
+        form.send.click()                                 # nothing filled in: said, not sent
+        assert "rating" in page.banner.message and not form.sent
+        form.rating.value = 4
+        form.confused.value = "When does NOT ME! end the round?"
+        form.notes.value = "fun"
+        form.send.click()
+        await until(lambda: form.sent, what="the feedback")
+        stored = web.service().store.feedback(made["id"])
+        assert stored and stored[0]["rating"] == 4 and stored[0]["confused"] == "When does NOT ME! end the round?"
+        assert form.send.disabled and form.rating.disabled and "Thank you" in form.note.value
+        page.close()
+        server.stop()
+    run(scenario)
+
+
+@pytest.mark.parametrize("query, words", [
+    ("table=0000abcd&token=whatever", "no table with this id"),
+    ("table=not-a-table&token=whatever", "no table at this address"),
+    ("token=whatever", "needs a table and a token"),
+    ("table=0000abcd", "needs a table and a token"),
+])
+def test_a_wrong_or_missing_token_or_table_gives_a_plain_message(data, query, words):
+    async def scenario():
+        server, port = serve()
+        page = SeatApp.from_query(query, api=api_for(port))
+        await until(lambda: page.refused, what="the refusal")
+        assert words in page.refused and "Traceback" not in page.refused
+        assert page.message_box.layout.display == "flex" and page.content.layout.display == "none"
+        assert page.board is None
+        page.close()
+        server.stop()
+    run(scenario)
+
+
+def test_a_forged_token_is_refused_in_the_tables_words(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        page = SeatApp(made["id"], ["forged"], api=api)
+        await until(lambda: page.refused, what="the refusal")
+        assert "not valid for this table" in page.refused and page.board is None
+        assert "pt-live-message" in page.message_box._dom_classes
+        server.stop()
+    run(scenario)
+
+
+def test_a_page_outside_a_playtest_server_says_so(monkeypatch):
+    monkeypatch.delenv(live_client.URL_VARIABLE, raising=False)
+    page = SeatApp.from_query("table=0000abcd&token=t")
+    assert "playtest serve" in page.refused and page.links == []
+
+
+def test_the_page_reconnects_after_the_server_restarts_and_resyncs(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        page = await seat_page(api, made, seat_token(made, 1))
+        table = live_table(made)
+        assert table.submit(0, "0 peek 0 1").ok
+        await until(lambda: page.links[0].state["version"] == 1)
+        # the server goes down: its connections drop, its service closes
+        server.stop()
+        for connection in list(table.pages):
+            connection.close()
+        web.shutdown()
+        await until(lambda: "Reconnecting" in page.status.value, what="reconnecting")
+        assert "pt-reconnecting" in page.status._dom_classes
+        with pytest.raises(Exception, match="reconnecting"):
+            page.links[0].send({"type": "continue"})
+        # ... and comes back on the same port, restoring the table from its store
+        web._service = TableService(data)
+        restored = live_table(made)
+        assert len(restored.match.moves) == 1
+        assert restored.submit(0, "0 done").ok                    # a move the page has not seen
+        server, _ = serve(port)
+        await until(lambda: page.links[0].status == "open" and page.links[0].state["version"] == 2,
+                    what="the resync")
+        assert "Connected" in page.status.value and "pt-reconnecting" not in page.status._dom_classes
+        assert view_json(page.links[0].state["view"]) == view_json(restored.match.view(1))
+        # and plays on: its own move goes through the new connection
+        kind_button(page.moves, "Peek at 2 of my cards").click()
+        page.board.rows[1].cards[2].click()
+        page.board.rows[1].cards[3].click()
+        await until(lambda: len(restored.match.moves) == 3, what="the move after the restart")
+        assert str(restored.match.moves[-1]) == "1 peek 2 3"
+        page.close()
+        server.stop()
+    run(scenario)
+
+
+def test_new_states_update_widgets_in_place_without_new_models(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, seats=3, players=["human", "human", "random"])
+        page = await seat_page(api, made, seat_token(made, 0))
+        table = live_table(made)
+        table.set_paused(True)                          # the bot waits: this test plays every move
+        rng = random.Random(1)
+
+        async def moves(n):
+            for _ in range(n):
+                if table.match.outcome() is not None:
+                    break
+                if table.hold() is not None:
+                    table.press_continue(None)
+                seat = table.match.to_act()[0]
+                if seat == 2:
+                    table.set_paused(False)
+                    await until(lambda: table.match.to_act()[0] != 2 or table.hold() is not None
+                                or table.match.outcome() is not None, what="the bot")
+                    table.set_paused(True)
+                    continue
+                choices = [m for m in table.match.decision_moves(seat) if m.kind != "notme"] or \
+                    table.match.decision_moves(seat)
+                assert table.submit(seat, str(rng.choice(choices))).ok
+                await until(lambda: page.links[0].state["version"] == len(table.match.moves))
+        await moves(12)
+        before, pooled = set(_instances), sum(len(row.cards) for row in page.board.rows)
+        await moves(25)
+        assert len(table.match.moves) > 15
+        # the only new models are the cards of a row that grew longer than ever (a penalty
+        # card), each once: pooled, not made per state
+        new = [_instances[i] for i in set(_instances) - before]
+        cards = [x for x in new if isinstance(x, Card)]
+        assert len(cards) == sum(len(row.cards) for row in page.board.rows) - pooled
+        assert {x.model_id for x in new} == {m.model_id for c in cards for m in (c, c.layout, c.style)}
+        page.close()
+        server.stop()
+    run(scenario)
+
+
+def test_hotseat_page_hides_a_seats_cards_until_the_next_person_confirms(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        page = await seat_page(api, made, seat_token(made, 0), seat_token(made, 1))
+        table = live_table(made)
+        assert page.seats == [0, 1] and page.control == 0 and page.privacy.shown     # first: who holds it?
+        page.privacy.button.click()
+        assert page.viewer == 0 and not page.privacy.shown
+        kind_button(page.moves, "Peek at 2 of my cards").click()
+        page.board.rows[0].cards[0].click()
+        page.board.rows[0].cards[1].click()
+        await until(lambda: len(table.match.moves) == 1 and page.links[0].state["version"] == 1)
+        names = [slot["name"] for slot in table.match.view(0)["lists"][0][:2]]
+        assert any(names[0] in c.description for c in page.board.rows[0].cards)
+        kind_button(page.moves, "Done looking").click()
+        await until(lambda: all(link.state["version"] == 2 for link in page.links), what="seat 1's turn")
+        # seat 1 must decide now: the device changes hands
+        assert page.control == 1 and page.privacy.shown and page.viewer is None
+        assert page.board_box.layout.display == "none" and page.moves.kind_box.children == ()
+        assert all(c.description == BLANK and "pt-face" not in c._dom_classes for c in cards_in(page.board.widget))
+        board = state_text(page.board.widget, page.moves.widget, page.log.widget)
+        assert not any(f'"{name}\\n' in board for name in names)
+        page.privacy.button.click()
+        assert page.viewer == 1 and page.board_box.layout.display is None
+        assert [b.description for b in page.moves.kind_box.children] == ["Peek at 2 of my cards"]
+        page.close()
+        # with the spectator token on the page, the public view is shown meanwhile
+        public = await seat_page(api, made, made["spectator_token"], seat_token(made, 0), seat_token(made, 1))
+        assert public.control == 1 and public.privacy.shown and public.board_box.layout.display is None
+        assert view_json(public._view) == view_json(table.match.view(None))
+        public.close()
+        server.stop()
+    run(scenario)
+
+
+def test_spectator_and_host_pages_and_the_host_controls(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, seats=3, players=["human", "human", "heuristic"], pace="human")
+        table = live_table(made)
+        spectator = await seat_page(api, made, made["spectator_token"])
+        assert spectator.viewer is None and spectator.controls.layout.display == "none"
+        assert spectator.host is None and not spectator.privacy.shown and spectator.forms == {}
+        assert view_json(spectator._view) == view_json(table.match.view(None))
+        host = await seat_page(api, made, made["host_token"])
+        controls = host.host
+        assert controls is not None and controls.widget in host.host_box.children
+        assert controls.record.disabled and controls.next_round.disabled
+        controls.pause.click()
+        await until(lambda: table.paused and host.links[0].state["paused"], what="pause")
+        assert controls.pause.description == "Resume the bots" and "paused" in host.status.value
+        controls.pause.click()
+        await until(lambda: not table.paused, what="resume")
+        controls.pace.value = "slow"
+        await until(lambda: table.pace == "slow", what="pace")
+        controls.seat.value = 1
+        controls.player.value = "random"
+        controls.hand.click()
+        await until(lambda: table.players[1] == "random" and "Seat 1 · random bot" in host.players.value,
+                    what="seat 1 to a bot")
+        controls.end.click()
+        assert controls.confirm_box.layout.display == "flex" and table.status == "playing"
+        controls.confirm_end.click()
+        await until(lambda: table.status == "ended" and not controls.record.disabled, what="the end")
+        assert host.over_box.layout.display == "flex" and "ended" in host.over_text.value
+        controls.record.click()
+        await until(lambda: controls.record_link.value, what="the record")
+        data_uri = re.search(r"base64,([^']+)'", controls.record_link.value).group(1)
+        record = json.loads(base64.b64decode(data_uri))
+        assert record["game"] == "lazy_sunday" and Match.from_record(record).game.seats == 3
+        spectator.close()
+        host.close()
+        server.stop()
+    run(scenario)
+
+
+@pytest.mark.parametrize("game, players", [("chore_race", ["human", "human"]), ("night_shift", ["human", "heuristic"]),
+                                           ("toy", ["human", "human"])])
+def test_every_games_board_plays_on_a_seat_page(data, game, players):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, game=game, seats=2, players=players, options={})
+        table = live_table(made)
+        seat = table.match.to_act()[0]
+        if players[seat] != "human":
+            await until(lambda: table.match.to_act()[0] != seat)
+            seat = table.match.to_act()[0]
+        page = await seat_page(api, made, seat_token(made, seat))
+        await until(lambda: page.links[0].state["version"] == len(table.match.moves))
+        assert page.viewer == seat and page.live and page.decision_moves(seat)
+        version = len(table.match.moves)
+        builder = page.moves
+        builder.kind_box.children[0].click()
+        for _ in range(4):                         # a kind with arguments: the first value of each
+            if len(table.match.moves) > version:
+                break
+            dropdowns = [d for d in builder.arg_box.children if isinstance(d, w.Dropdown) and d.index is None]
+            if dropdowns:
+                dropdowns[0].value = dropdowns[0].options[0][1]
+            elif not builder.play_button.disabled:
+                builder.play_button.click()
+            await asyncio.sleep(0.05)
+        await until(lambda: len(table.match.moves) > version and not page.links[0].pending, what="the move")
+        assert table.match.moves[version].seat == seat and not page.banner.message
+        await until(lambda: page.links[0].state["version"] == len(table.match.moves))
+        assert view_json(page._view) == view_json(table.match.view(seat))
+        page.close()
+        server.stop()
+    run(scenario)
+
+
+# --- the lobby ---------------------------------------------------------------------------
+def test_the_lobby_creates_a_table_and_shows_its_links(data):
+    async def scenario():
+        server, port = serve()
+        lobby = LobbyApp(api=api_for(port), folder="http://192.168.1.5:8866/voila/render/", refresh_every=0)
+        assert lobby.game.value == "lazy_sunday"
+        panel = lobby.panel
+        panel.seats.value = 3
+        panel.players[1].value = "human"
+        panel.players[2].value = "random"
+        panel.seed.value = "11"
+        lobby.pace.value = "fast"
+        panel.start.click()
+        await until(lambda: lobby.made is not None, what="the table")
+        made = lobby.made
+        table = live_table(made)
+        assert table.players == ["human", "human", "random"] and table.pace == "fast" and table.match.seed == 11
+        links = lobby.links.value
+        assert "pt-lobby-links" in lobby.links._dom_classes
+        for path in [made["seats"][0]["path"], made["seats"][1]["path"], made["spectator_path"], made["host_path"]]:
+            assert f"href='{path.replace('&', '&amp;')}' target='_blank'" in links
+            assert f"http://192.168.1.5:8866/voila/render/{path}".replace("&", "&amp;") in links
+        hotseat = f"table.ipynb?table={made['id']}&amp;token={made['spectator_token']},"
+        assert hotseat in links and "random bot" in links
+        await until(lambda: lobby.listing, what="the list, refreshed after the creation")
+        assert lobby.listing[0]["id"] == made["id"] and "free seats: 0, 1" in lobby.rows[0][1].value
+        # a preset's options are sent by its name
+        lobby.game.value = "chore_race"
+        lobby.panel.presets.apply("Quick Game")
+        spec = lobby.spec(*lobby.panel.config())
+        assert spec["preset"] == "Quick Game" and spec["options"] == {}
+        lobby.panel.players[0].value = "random"
+        lobby.panel.players[1].value = "random"
+        lobby.panel.start.click()
+        assert "human seat" in lobby.banner.message
+        server.stop()
+    run(scenario)
+
+
+def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, listed=True)
+        hidden = await make_table(api, listed=False)
+        lobby = LobbyApp(api=api, refresh_every=0.05)
+        await until(lambda: len(lobby.listing) == 2, what="the list")
+        rows = {row["id"]: i for i, row in enumerate(r for r in lobby.listing if r["status"] == "playing")}
+        _, text, join = lobby.rows[rows[made["id"]]]
+        assert "free seats: 0, 1" in text.value and join.layout.display is None
+        assert lobby.rows[rows[hidden["id"]]][2].layout.display == "none"
+        join.click()
+        await until(lambda: "Your seat" in lobby.links.value, what="the join")
+        token = re.search(r"token=([\w-]+)", lobby.links.value).group(1)
+        assert web.service().authenticate(made["id"], token)[1:] == ("seat", 0)
+        await until(lambda: "free seats: 1" in lobby.rows[rows[made["id"]]][1].value, what="the periodic refresh")
+        # a finished table's record and feedback, exported through the download helper
+        live_table(made).end()
+        web.service().feedback(made["id"], 0, {"rating": 5, "confused": "", "notes": "more bots"})
+        lobby.export_csv.click()
+        await until(lambda: "data:text/csv" in lobby.export_link.value, what="the CSV")
+        text = base64.b64decode(re.search(r"base64,([^']+)'", lobby.export_link.value).group(1)).decode()
+        rows = list(csv.DictReader(io.StringIO(text)))
+        assert [r["table"] for r in rows] == [made["id"]] and "more bots" in rows[0]["feedback"]
+        lobby.export_json.click()
+        await until(lambda: "data:application/json" in lobby.export_link.value, what="the JSON")
+        exported = json.loads(base64.b64decode(re.search(r"base64,([^']+)'", lobby.export_link.value).group(1)))
+        assert exported["tables"][0]["table"] == made["id"]
+        lobby._active = -1e9                                # an hour without a click: polling stops
+        await until(lambda: lobby._poller is None, what="the poller to stop")
+        server.stop()
+    run(scenario)
+
+
+def test_a_lobby_without_a_table_service_says_how_to_get_one(monkeypatch):
+    monkeypatch.delenv(live_client.URL_VARIABLE, raising=False)
+    lobby = LobbyApp()
+    assert "playtest serve" in lobby.message.value and lobby.body.layout.display == "none"
+
+
+# --- page addresses ----------------------------------------------------------------------
+def test_page_addresses_from_voilas_request_variables(monkeypatch):
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    monkeypatch.setenv("SERVER_NAME", "192.168.1.5")
+    monkeypatch.setenv("SERVER_PORT", "8866")
+    monkeypatch.setenv("SCRIPT_NAME", "/voila/render/lobby.ipynb")
+    assert page_folder() == "http://192.168.1.5:8866/voila/render/"
+    monkeypatch.setenv("SERVER_NAME", "hub.example.org")
+    monkeypatch.setenv("SERVER_PORT", "")
+    monkeypatch.setenv("SCRIPT_NAME", "/user/x/voila/render/dashboards/lobby.ipynb")
+    assert page_folder() == "https://hub.example.org/user/x/voila/render/dashboards/"
+    monkeypatch.delenv("SCRIPT_NAME")
+    assert page_folder() == ""
+    # a preheated kernel learns its request only when a page takes it (voila #1189)
+    import voila.utils
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(voila.utils, "wait_for_request", lambda url=None: os.environ.update(
+        SERVER_NAME="10.0.0.2", SERVER_PORT="8866", SCRIPT_NAME="/voila/render/lobby.ipynb",
+        QUERY_STRING="table=ab12cd34&token=T1,T2"))
+    assert page_folder() == "http://10.0.0.2:8866/voila/render/"
+    assert live_client.query_string() == "table=ab12cd34&token=T1,T2"
+    assert parse_table_query("table=ab12cd34&token=T1,T2") == ("ab12cd34", ["T1", "T2"])
+    assert parse_table_query("?table=x&token=a&token=b,a") == ("x", ["a", "b"])
+
+
+# --- the kernel ---------------------------------------------------------------------------
+def test_in_a_real_kernel_the_link_is_a_task_on_its_loop_and_updates_reach_the_page(data):
+    """ipykernel 7: a task a cell starts keeps running after the cell, on the main
+    thread's loop, and the widget values it sets are sent to the page as comm updates."""
+    import threading
+    from jupyter_client.manager import start_new_kernel
+
+    loop = asyncio.new_event_loop()
+    started = threading.Event()
+    box = {}
+
+    def server_thread():
+        asyncio.set_event_loop(loop)
+        box["server"], box["port"] = serve()
+        started.set()
+        loop.run_forever()
+
+    thread = threading.Thread(target=server_thread, daemon=True)
+    thread.start()
+    started.wait(10)
+    api = api_for(box["port"])
+    made = asyncio.run_coroutine_threadsafe(make_table(api), loop).result(10)
+    kernel, client = start_new_kernel(kernel_name="python3", cwd=str(Path(__file__).parent))
+    try:
+        code = (f"import os, sys, threading\nos.environ[{live_client.URL_VARIABLE!r}] = {api.url!r}\n"
+                f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+                "from playtest.widgets.live import SeatApp\n"
+                f"app = SeatApp({made['id']!r}, [{seat_token(made, 1)!r}])\n"
+                "print('model', app.last_move.model_id, threading.current_thread().name)")
+        client.execute(code)
+        model, idle, updates = None, False, []
+        end = time.monotonic() + 30
+        while time.monotonic() < end and not updates:
+            try:
+                message = client.get_iopub_msg(timeout=0.5)
+            except Exception:  # noqa: BLE001 - queue.Empty: nothing yet
+                if idle and model and not box.get("moved"):
+                    box["moved"] = True
+                    table = live_table(made)
+                    loop.call_soon_threadsafe(table.submit, 0, "0 peek 0 1")
+                continue
+            kind, content = message["msg_type"], message["content"]
+            if kind == "error":
+                raise AssertionError(content["evalue"])
+            if kind == "stream" and content["text"].startswith("model"):
+                _, model, thread_name = content["text"].split()
+                assert thread_name == "MainThread"
+            if kind == "status" and content["execution_state"] == "idle" and model:
+                idle = True
+            if (kind == "comm_msg" and idle and box.get("moved") and content["comm_id"] == model
+                    and "Last move" in content["data"].get("state", {}).get("value", "")):
+                updates.append(content["data"]["state"]["value"])
+        assert updates and "Seat 0" in updates[0], "the page's kernel sent no update after the cell ended"
+    finally:
+        client.stop_channels()
+        kernel.shutdown_kernel(now=True)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
