@@ -1,5 +1,5 @@
-"""A bot knows only what its seat was shown (RULINGS LS-11, LS-5, CR-21, NS-1; the
-engine's rule that bots decide from ``bot_view``, never the state).
+"""A bot knows only what its seat was shown (RULINGS LS-11, LS-5, CR-21; the engine's
+rule that bots decide from ``bot_view``, never the state).
 
 Over many seeded bot games of every game, replayed position by position, every piece of
 knowledge a seat's bot input holds beyond its view right now (a card in its memory) must
@@ -26,7 +26,7 @@ import pytest
 
 from playtest.engine import Match, play_game
 
-# (game, seats, games, seed of the first): 320 bot games, about 15 s on one core
+# (game, seats, games, seed of the first): 320 bot games, about 6 s on one idle core
 CASES = [("lazy_sunday", 4, 200, 0), ("chore_race", 4, 60, 0), ("night_shift", 2, 60, 0)]
 BOTS = ("heuristic", "random")  # seats alternate, starting from a seed-dependent one
 
