@@ -282,7 +282,7 @@ def test_negative_seed_is_refused():
 
 
 @pytest.mark.parametrize("content, message", [
-    (b"", "the file is empty"), (b"\xff\xfe\x00binary", "not a text file"),
+    (b"", "the file is empty"), (b"\xff\xfe\x00binary", "not a UTF-8 text file"),
     (b'{"format": "playtest.record", "version": 7}', "format version 7; this kit reads versions 1, 2"),
 ])
 def test_unreadable_record_files_raise_record_error(tmp_path, content, message):

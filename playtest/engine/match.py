@@ -5,9 +5,11 @@ state, byte for byte (G-3), so rewind, branch, save and load are all built on re
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
+import reprlib
 import secrets
 import tempfile
 from functools import cache
@@ -16,6 +18,7 @@ from typing import Any, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from . import limits
 from .errors import IllegalMove, OptionError, PlaytestError, RecordError
 from .game import Event, Game, Outcome, fingerprint
 from .moves import Move
@@ -31,14 +34,22 @@ def write_atomically(path: str | os.PathLike, text: str) -> Path:
     an atomic rename, so a crash mid-write never leaves half a file in place of a good
     one. The file is readable by its owner only (records hold the seed). Returns the path.
 
+    When the write or the rename fails (a full disk, a read-only folder), the temporary
+    file is removed again and ``path`` is left as it was.
+
     Raises:
         OSError: the folder does not exist or cannot be written.
     """
     path = Path(path)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=path.name, suffix=".tmp", delete=False,
-                                     encoding="utf-8") as tmp:
-        tmp.write(text)
-    os.replace(tmp.name, path)
+    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with open(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
     return path
 
 
@@ -355,35 +366,45 @@ class Match:
             try:
                 match.play(text)
             except PlaytestError as exc:
-                raise RecordError(f"move {number} of {len(record.moves)} ({text!r}): {exc}") from None
+                raise RecordError(f"move {number} of {len(record.moves)} ({reprlib.repr(text)}): {exc}") from None
         return match
 
     @classmethod
-    def from_json(cls, text: str, keep_log: bool = True) -> "Match":
-        """Load a match from record JSON text (see :meth:`from_record`).
+    def from_json(cls, text: str | bytes, keep_log: bool = True, what: str = "the record") -> "Match":
+        """Load a match from record JSON text (see :meth:`from_record`). The text must
+        keep the input limits (:mod:`playtest.engine.limits`: at most 1 MiB, nested at
+        most 32 deep, numbers of at most 20 digits, ...); they are checked before it is
+        parsed.
+
+        Args:
+            text: the record's JSON (str, or UTF-8 bytes). what: how messages name it.
 
         Raises:
+            LimitError: (a RecordError) the text is over a limit, or bytes that are
+                not UTF-8; the message names the limit and what is allowed.
             RecordError: the text is not JSON, or see :meth:`from_record`.
         """
         if not text.strip():
             raise RecordError("not a playtest record: the file is empty")
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            data = limits.load_json(text, what)
+        except json.JSONDecodeError as exc:
             raise RecordError(f"not a playtest record: the file is not valid JSON ({exc})") from None
         return cls.from_record(data, keep_log)
 
     @classmethod
     def load(cls, path: str | os.PathLike, keep_log: bool = True) -> "Match":
-        """Load a match saved with :meth:`save`.
+        """Load a match saved with :meth:`save` (at most 1 MiB is read, see
+        :func:`playtest.engine.limits.read_text`).
 
         Raises:
-            RecordError: the file cannot be read as text (missing, a folder, binary), or
-                see :meth:`from_json`.
+            RecordError: the file cannot be read as text (missing, a folder, binary, over
+                a limit), or see :meth:`from_json`.
         """
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not a text file"
-            raise RecordError(f"cannot read the record {str(path)!r}: {reason}") from None
-        return cls.from_json(text, keep_log)
+            text = limits.read_text(path, f"the record {str(path)!r}")
+        except limits.LimitError as exc:
+            raise RecordError(f"cannot read the record {str(path)!r}: {exc.reason}") from None
+        except OSError as exc:
+            raise RecordError(f"cannot read the record {str(path)!r}: {exc.strerror or 'it cannot be read'}") from None
+        return cls.from_json(text, keep_log, f"the record {str(path)!r}")

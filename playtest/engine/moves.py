@@ -6,10 +6,12 @@ or ``"2 claim 1 4 17"``. Arguments are ints or words; a word with spaces is quot
 """
 from __future__ import annotations
 
+import reprlib
 import shlex
 from typing import NamedTuple
 
 from .errors import MoveSyntaxError
+from .limits import MAX_DIGITS, MAX_MOVE
 
 
 class Move(NamedTuple):
@@ -41,28 +43,43 @@ class Move(NamedTuple):
                 are quoted.
 
         Raises:
-            MoveSyntaxError: the text is empty, the seat is not a whole number, the
-                kind is missing, or the quoting is broken.
+            MoveSyntaxError: the text is empty or longer than 200 characters (``limits.MAX_MOVE``), the seat
+                is not a whole number in ASCII digits, the kind is missing, a number
+                has more than 20 digits, or the quoting is broken.
         """
         if isinstance(text, Move):
             return text
+        text = str(text)
+        shown = reprlib.repr(text)          # a message quotes at most about 30 characters
+        if len(text) > MAX_MOVE:
+            raise MoveSyntaxError(f"cannot read move {shown}: it is {len(text):,} characters long; "
+                                  f"a move is at most {MAX_MOVE} characters")
         try:
-            tokens = shlex.split(str(text))
+            tokens = shlex.split(text)
         except ValueError as exc:
-            raise MoveSyntaxError(f"cannot read move {text!r}: {exc}") from None
+            raise MoveSyntaxError(f"cannot read move {shown}: {exc}") from None
         if len(tokens) < 2:
             raise MoveSyntaxError(
-                f"cannot read move {text!r}: a move is '<seat> <kind> [args...]', e.g. '0 draw'"
+                f"cannot read move {shown}: a move is '<seat> <kind> [args...]', e.g. '0 draw'"
             )
         seat, kind, *args = tokens
-        if not seat.isdigit():
-            raise MoveSyntaxError(f"cannot read move {text!r}: the seat {seat!r} is not a number 0, 1, 2, ...")
-        return cls(int(seat), kind, tuple(_token(a) for a in args))
+        if not (seat.isascii() and seat.isdigit()) or len(seat) > MAX_DIGITS:   # int() reads '٣' too
+            raise MoveSyntaxError(f"cannot read move {shown}: the seat {reprlib.repr(seat)} is not a number "
+                                  "0, 1, 2, ... (digits 0-9)")
+        return cls(int(seat), kind, tuple(_token(a, shown) for a in args))
 
 
 def _quote(arg) -> str:
     return str(arg) if isinstance(arg, int) else shlex.quote(arg)
 
 
-def _token(text: str):
-    return int(text) if text.lstrip("-").isdigit() else text
+def _token(text: str, shown: str):
+    """An argument: an int when it is ASCII digits (with an optional minus), else the
+    word itself (``int()`` would also read other scripts' digits, and refuse ``²``)."""
+    digits = text[1:] if text[:1] == "-" else text
+    if not (digits.isascii() and digits.isdigit()):
+        return text
+    if len(digits) > MAX_DIGITS:
+        raise MoveSyntaxError(f"cannot read move {shown}: a number of {len(digits):,} digits; numbers in "
+                              f"a move have at most {MAX_DIGITS} digits")
+    return int(text)

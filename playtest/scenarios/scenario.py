@@ -47,6 +47,7 @@ import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from playtest.engine import Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game
+from playtest.engine import limits
 from playtest.engine.match import write_atomically
 
 from .lines import line_of, short_repr
@@ -210,20 +211,32 @@ class Scenario(BaseModel):
 
     # --- loading ----------------------------------------------------------------------
     @classmethod
-    def from_toml(cls, text: str, source: str = "<scenario>") -> "Scenario":
+    def from_toml(cls, text: str | bytes, source: str = "<scenario>") -> "Scenario":
         """Read a scenario from TOML text and check it in full: the game, options and
         pinned setup are set up, every move is replayed, every expectation is well formed.
+        The text must keep the input limits (:mod:`playtest.engine.limits`: at most
+        1 MiB, nested at most 32 deep, dotted keys of at most 8 parts, numbers of at most
+        20 digits, ...); they are checked before it is parsed.
+
+        Args:
+            text: the TOML (str, or UTF-8 bytes; a byte order mark is dropped).
+            source: how messages name it (a file name, ``"<scenario>"``).
 
         Raises:
-            ScenarioError: the message names ``source``, the line and the reason (TOML
-                syntax, a missing or unknown field, unknown game, bad option, bad setup
-                key or card, an expectation after a move that does not exist, ...).
+            ScenarioError: the message names ``source``, the line and the reason (over an
+                input limit, TOML syntax, a missing or unknown field, unknown game, bad
+                option, bad setup key or card, an expectation after a move that does not
+                exist, ...).
             ScenarioMoveError: a move is unreadable or illegal (with its number, text,
                 ruling and the legal alternatives).
         """
-        text = text.removeprefix("\ufeff")   # a UTF-8 byte order mark, as some Windows editors save
         try:
-            data = tomllib.loads(text)
+            if not isinstance(text, str):
+                text = limits.decode(text, source)
+            text = text.removeprefix("\ufeff")   # a UTF-8 byte order mark, as some Windows editors save
+            data = limits.load_toml(text, source)
+        except limits.LimitError as exc:
+            raise ScenarioError(source, exc.line, exc.reason) from None
         except tomllib.TOMLDecodeError as exc:
             message = str(exc)
             line = _toml_line(message)
@@ -239,16 +252,18 @@ class Scenario(BaseModel):
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Scenario":
-        """Read and check a scenario file (see :meth:`from_toml`).
+        """Read and check a scenario file (see :meth:`from_toml`; at most 1 MiB is read).
 
         Raises:
-            ScenarioError: the file cannot be read as UTF-8 text, or see :meth:`from_toml`.
+            ScenarioError: the file cannot be read as UTF-8 text, is over 1 MiB, or see
+                :meth:`from_toml`.
         """
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not a UTF-8 text file"
-            raise ScenarioError(str(path), None, f"cannot read the scenario: {reason}") from None
+            text = limits.read_text(path, str(path))
+        except limits.LimitError as exc:
+            raise ScenarioError(str(path), exc.line, f"cannot read the scenario: {exc.reason}") from None
+        except OSError as exc:
+            raise ScenarioError(str(path), None, f"cannot read the scenario: {exc.strerror or 'it cannot be read'}") from None
         return cls.from_toml(text, str(path))
 
     def _check(self, source: str, where: Callable[[tuple], int | None]) -> None:
@@ -291,14 +306,14 @@ class Scenario(BaseModel):
             try:
                 match.play(text)
             except MoveSyntaxError as exc:
-                raise ScenarioMoveError(source, where(("moves", number - 1)), f"move {number} ({text!r}): {exc}",
+                raise ScenarioMoveError(source, where(("moves", number - 1)), f"move {number} ({short_repr(text)}): {exc}",
                                         number, text, scenario=self) from None
             except IllegalMove as exc:
                 ruling = f" ({exc.ruling})" if exc.ruling else ""
                 shown = ", ".join(map(str, exc.legal[:12])) + (", ..." if len(exc.legal) > 12 else "")
                 raise ScenarioMoveError(
                     source, where(("moves", number - 1)),
-                    f"move {number} ({text!r}) is illegal{ruling}: {exc.reason}. "
+                    f"move {number} ({short_repr(text)}) is illegal{ruling}: {exc.reason}. "
                     f"Legal moves for seat {exc.move.seat} then: {shown or 'none'}",
                     number, text, exc.ruling, exc.legal, self) from None
         return match
