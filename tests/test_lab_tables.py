@@ -235,6 +235,15 @@ def test_a_corrupt_export_file_is_refused_in_one_sentence(tmp_path, text, name, 
     assert words in str(error.value) and isinstance(error.value, ValueError)
 
 
+def test_a_csv_cell_over_the_input_limits_is_refused_before_it_is_parsed(tmp_path):
+    from playtest.engine.limits import MAX_DEPTH, LimitError
+    path = tmp_path / "export.csv"
+    deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+    path.write_text(f'table,players,record\nab12,"{deep}","{{}}"\n', encoding="utf-8")
+    with pytest.raises(LimitError, match=f"table ab12: the players column.*at most {MAX_DEPTH} levels"):
+        read_tables(path)
+
+
 def test_a_missing_file_or_a_wrong_source_is_refused(tmp_path):
     with pytest.raises(RecordError, match="cannot read the tables export .*No such file"):
         read_tables(tmp_path / "nowhere.json")

@@ -28,6 +28,7 @@ from typing import Any
 import pandas as pd
 
 from playtest.engine import Game, Match, Move, PlaytestError, RecordError, get_game
+from playtest.engine.limits import load_json
 
 from .simulation import card_counter_columns, empty_rows, match_row, tidy_rows
 from .stats import compare
@@ -88,9 +89,11 @@ def read_tables(source: Any, game: str | type[Game] | None = None, seats: int | 
     Raises:
         RecordError: (a ``ValueError``) the file cannot be read or is not a table export
             (not JSON, a CSV without the export's columns, an entry that is not a
-            table), or a table's record is damaged or does not replay (an unknown game,
-            bad options, an illegal move: named by number), or its players or feedback
-            are malformed; the message names the table.
+            table), a CSV cell over the input limits of one record
+            (:mod:`playtest.engine.limits`: a ``LimitError``), or a table's record is
+            damaged or does not replay (an unknown game, bad options, an illegal move:
+            named by number), or its players or feedback are malformed; the message
+            names the table.
         TypeError: ``source`` is none of the kinds above.
         OptionError: ``game`` is not a known game.
         ValueError: ``seats`` is not a whole number 1 or more.
@@ -234,8 +237,8 @@ def _from_csv(text: str, path: Path) -> list[dict]:
             table = row.get("table") or f"#{len(rows) + 1}"
             for field in CSV_JSON_FIELDS:
                 if row.get(field):
-                    try:
-                        row[field] = json.loads(row[field])
+                    try:    # each cell is one record's worth of text: the input limits hold it
+                        row[field] = load_json(row[field], f"table {table}: the {field} column")
                     except json.JSONDecodeError as exc:
                         raise RecordError(f"table {table}: the {field} column is not valid JSON ({exc})") from None
             row["created"] = _number(row.get("created"))
