@@ -381,6 +381,24 @@ def test_the_page_reconnects_after_the_server_restarts_and_resyncs(data):
     run(scenario)
 
 
+def test_a_seat_opened_in_a_newer_page_leaves_the_older_one_for_good(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        old = await seat_page(api, made, seat_token(made, 0))
+        new = await seat_page(api, made, seat_token(made, 0))
+        await until(lambda: old.links[0].status == "closed", what="the older page to be sent away")
+        assert "opened in another page" in old.status.value and "pt-closed" in old.status._dom_classes
+        assert old.refused == "" and old.board_box.layout.display is None      # still shows what it had
+        assert all(b.disabled for b in old.moves.kind_box.children) and "left the table" in old.moves.hint.value
+        await asyncio.sleep(0.3)
+        assert old.links[0].status == "closed" and new.links[0].open                # no reconnection fight
+        new.close()
+        server.stop()
+    run(scenario)
+
+
 def test_new_states_update_widgets_in_place_without_new_models(data):
     async def scenario():
         server, port = serve()

@@ -148,6 +148,8 @@ class TableLink:
             ``closed`` (``welcome``, ``state``, ``result``, ``error``).
         on_change: called as ``on_change(link)`` when :attr:`status` changes.
         delays: see :data:`RETRY_DELAYS`. give_up: see :data:`RETRY_FOR`.
+        report: where an exception raised by ``on_message`` or ``on_change`` goes (e.g.
+            ``ErrorBanner.show``); the link carries on either way.
 
     Attributes:
         status: "connecting", "open", "reconnecting" or "closed" (for good: the server
@@ -169,10 +171,12 @@ class TableLink:
 
     def __init__(self, api: TableApi, table_id: str, token: str,
                  on_message: Callable[["TableLink", dict], None], on_change: Callable[["TableLink"], None],
-                 delays: tuple[float, ...] = RETRY_DELAYS, give_up: float = RETRY_FOR):
+                 delays: tuple[float, ...] | None = None, give_up: float | None = None,
+                 report: Callable[[Exception], None] | None = None):
         self.api, self.table_id, self.token = api, table_id, token
-        self.on_message, self.on_change = on_message, on_change
-        self.delays, self.give_up = delays, give_up
+        self.on_message, self.on_change, self.report = on_message, on_change, report
+        self.delays = RETRY_DELAYS if delays is None else delays
+        self.give_up = RETRY_FOR if give_up is None else give_up
         self.status = "connecting"
         self.reason = ""
         self.welcomed = False
@@ -238,7 +242,16 @@ class TableLink:
     def _set(self, status: str, reason: str = "") -> None:
         if status != self.status or reason != self.reason:
             self.status, self.reason = status, reason
-            self.on_change(self)
+            self._tell(self.on_change, self)
+
+    def _tell(self, callback: Callable, *args) -> None:
+        """Call the app; its error goes to the page, and the link keeps running."""
+        try:
+            callback(*args)
+        except Exception as exc:  # noqa: BLE001 - a drawing error must not end the connection
+            if self.report is None:
+                raise
+            self.report(exc)
 
     async def _run(self) -> None:
         attempt, since = 0, time.monotonic()
@@ -301,7 +314,7 @@ class TableLink:
                     self._resync(message)
             elif kind == "result":
                 self.pending.pop(message.get("id"), None)
-            self.on_message(self, message)
+            self._tell(self.on_message, self, message)
 
     def _resync(self, state: dict) -> None:
         """The first state after a reconnection: send again the moves still unanswered

@@ -43,7 +43,7 @@ class HostControls:
         self.pace = w.Dropdown(options=list(PACES), description="Bot pace", layout=w.Layout(width="200px"),
                                tooltip="How long a bot thinks before a move and before a quick reaction")
         self.pace.observe(safe(self._pace_picked, report), "value")
-        self.seat = w.Dropdown(description="Seat", layout=w.Layout(width="260px"))
+        self.seat = w.Dropdown(description="Seat", layout=w.Layout(width="320px"))
         bots = list(getattr(game, "BOTS", None) or ["random"])
         self.player = w.Dropdown(options=[(f"Bot: {b}", b) for b in bots] + [("A person (its link)", HUMAN)],
                                  layout=w.Layout(width="200px"))
@@ -83,7 +83,7 @@ class HostControls:
             options = []
             for p in state.get("players", []):
                 who = f"{p['player']} bot" if p["player"] != HUMAN else (
-                    "a person, connected" if p["connected"] else "a person, disconnected")
+                    "person, connected" if p["connected"] else "person, disconnected")
                 options.append((f"Seat {p['seat']} ({who})", p["seat"]))
             if list(self.seat.options) != options:
                 keep = self.seat.value

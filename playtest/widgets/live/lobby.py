@@ -110,7 +110,7 @@ class LobbyApp:
         create = w.VBox([w.HTML("<h3>New table</h3><p>Pick the game, who plays each seat (a person or a bot), "
                                 "the options, and the bots' pace. Each person then opens their own seat's link "
                                 "on their own device.</p>"),
-                         self.game, self.panel_box, self.pace, self.listed])
+                         self.game, self.panel_box])
         open_tables = w.VBox([w.HTML("<h3>Open tables</h3>"), self.refresh_button, self.tables])
         export = w.VBox([w.HTML("<h3>Results</h3><p>Every finished table's record with its players' feedback.</p>"),
                          w.HBox([self.export_csv, self.export_json, self.export_link],
@@ -145,6 +145,9 @@ class LobbyApp:
             panel = NewGamePanel(games()[name], self._create_clicked, report=self.banner.show)
             panel.start.description = "Create table"
             panel.start.icon = "users"
+            children = list(panel.widget.children)      # the table's own settings, above its button
+            at = children.index(panel.start)
+            panel.widget.children = tuple(children[:at] + [self.pace, self.listed] + children[at:])
             self.panels[name] = panel
         self.panel_box.children = (self.panels[name].widget,)
 

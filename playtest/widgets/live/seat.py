@@ -222,8 +222,8 @@ class SeatApp:
         """
         if self.links:
             return
-        self.links = [TableLink(self.api, self.table_id, token, self._message, self._link_changed)
-                      for token in self.tokens]
+        self.links = [TableLink(self.api, self.table_id, token, self._message, self._link_changed,
+                                report=self.banner.show) for token in self.tokens]
         for link in self.links:
             link.start()
 
@@ -456,6 +456,7 @@ class SeatApp:
         busy = link is not None and bool(link.pending)
         ready = link is not None and link.open and not busy
         note = ("Game over." if over else "Sending your move…" if busy and link.open else
+                f"This page has left the table: {link.reason}." if link is not None and link.status == "closed" else
                 "Not connected: waiting for the table…" if link is not None and not link.open else
                 "The round is over: press Continue." if shown.get("hold") and link is not None else
                 "" if mine else "Waiting for another seat." if link is not None else "")
@@ -518,7 +519,8 @@ class SeatApp:
         elif links and any(t.status == "connecting" for t in links):
             text, classes = "Connecting to the table…", ["pt-reconnecting"]
         elif links and len(closed) == len(links):
-            text, classes = f"Not connected: {closed[0].reason}.", ["pt-closed"]
+            ended = {"over": "Game over", "ended": "The host ended this table"}.get((latest or {}).get("status"))
+            text, classes = ended or f"Not connected: {closed[0].reason}.", ["pt-closed"]
         elif latest is None:
             text = "Connected; waiting for the table…"
         else:
@@ -569,7 +571,10 @@ class SeatApp:
             what = self.board.move_label(last["kind"], shown["view"])
         else:                       # behind the privacy screen: nothing but the public kind
             what = last["kind"]
-        self.last_move.value = f"<b>Last move</b> · {html.escape(who)}: {html.escape(what)}"
+        plain = f"Seat {seat} "
+        # the log line names the seat already ("Seat 2 draws ..."): name it once, with its marks
+        line = who + what[len(plain) - 1:] if what.startswith(plain) else f"{who}: {what}"
+        self.last_move.value = f"<b>Last move</b> · {html.escape(line)}"
         if number != self._seen_move:
             self._seen_move = number
             if not first:

@@ -15,8 +15,8 @@ STYLE = """<style>
 .pt-player.pt-me { font-weight: 700; }
 .pt-last-move .widget-html-content { display: block; padding: 3px 10px; border-radius: 6px; font-size: 14px;
   white-space: normal; transition: background-color 1.2s ease-out; }
-.pt-last-move.pt-fresh .widget-html-content { background: #ffd54a; color: #222; transition: none; }
-.pt-moved { box-shadow: 0 0 0 4px #ffd54a; border-radius: 8px; }
+.pt-last-move.pt-fresh .widget-html-content { background: #ffcc80; color: #222; transition: none; }
+.pt-moved { box-shadow: 0 0 0 4px #ff8a65; border-radius: 8px; }
 .pt-hold { background: #e3f2fd; border: 2px solid #1976d2; border-radius: 8px; padding: 8px 12px; margin: 4px 0; }
 .pt-hold .widget-html-content { white-space: normal; }
 .pt-gameover { background: #fff8e1; border: 2px solid #f9a825; border-radius: 8px; padding: 8px 12px; margin: 4px 0; }
@@ -31,6 +31,6 @@ STYLE = """<style>
 .pt-lobby-links td { padding: 2px 10px 2px 0; vertical-align: top; }
 .pt-lobby-links code, .pt-address { user-select: all; font-size: 12px; background: #f5f5f5; padding: 1px 4px;
   border-radius: 3px; word-break: break-all; }
-.pt-lobby-links a, .pt-lobby-tables a { font-weight: 600; }
+.pt-lobby-links a, .pt-lobby-tables a { font-weight: 600; color: #1565c0; text-decoration: underline; }
 .pt-lobby-row { border-bottom: 1px solid #e0e0e0; align-items: center; }
 </style>"""
