@@ -280,3 +280,37 @@ def test_status_names_the_seat_taking_its_final_turn_now_and_those_after_it():
     for move in ["0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "2 peek 0 1", "2 done", "0 notme"]:
         app.play(Move.parse(move))
     assert "NOT ME! called by seat 0 — final turns: seat 1 now; then seat 2 (LS-7)" in app.board.status.value
+
+
+def test_the_giver_sees_the_card_it_gives_on_the_board():
+    """LS-5: after a correct claim on another seat's card, the person giving a card is
+    shown it on the board as they give it: face-up and marked as looked at, in the gap
+    of the receiver's row, with a log line saying so; with their next move it is
+    face-down again. No other card shows, and nothing leaks (LS-11)."""
+    from playtest.scenarios import Scenario
+    scenario = Scenario(game="lazy_sunday", seats=3, seed=1, moves=[
+        "0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "2 peek 0 1", "2 done"], setup={
+        "lists": [["Nap", "Make the Bed", "Feed the Fish", "Clean the Oven", "Water the Plants", "Take Out the Bins"],
+                  ["Fold the Laundry", "Scrub the Bathroom", "Load the Dishwasher", "Make the Bed", "Feed the Fish",
+                   "Vacuum the Stairs"],
+                  ["Nap", "Fold the Laundry", "Water the Plants", "Make the Bed", "Feed the Fish", "Take Out the Bins"]],
+        "done": ["Load the Dishwasher"]})  # no remembered copy of it: no bot claims after the give
+    app = make_app(3, {0: "human", 1: "heuristic", 2: "heuristic"}, seed=1)
+    app.open_scenario(scenario)
+    click_kind(app.open_moves, "Done it!")
+    app.board.rows[1].cards[2].click()          # seat 1's Load the Dishwasher matches the DONE top
+    assert labels(app.moves) == ["Give a card"]
+    assert all("pt-back" in c._dom_classes for r in app.board.rows for c in r.box.children)   # chosen unseen
+    click_kind(app.moves, "Give a card")
+    app.board.rows[0].cards[3].click()          # seat 0's Clean the Oven, into seat 1's gap
+    assert [str(m) for m in app.match.moves[-2:]] == ["0 claim 1 2 1", "0 give 3"] and app.control == 0
+    given = app.board.rows[1].box.children[2]
+    assert {"pt-face", "pt-looking"} <= set(given._dom_classes) and given.description.startswith("Clean the Oven")
+    faces = [(seat, pos) for seat, r in enumerate(app.board.rows) for pos, c in enumerate(r.box.children)
+             if "pt-back" not in c._dom_classes]
+    assert faces == [(1, 2)]
+    assert "is shown the card as it gives it (LS-5)" in synced_state()
+    assert_no_leak(app)
+    click_kind(app.moves, "Draw from the deck")  # the giver's next move
+    assert "pt-back" in app.board.rows[1].box.children[2]._dom_classes
+    assert_no_leak(app)

@@ -36,7 +36,8 @@ _TIPS = {
     "pass": "LS-6: nothing can be drawn or taken", "keep": "LS-4: swap it into your list; the replaced card goes onto DONE",
     "discard": "LS-4: onto DONE without its action", "claim": "LS-5: a card in any list matches the DONE top. "
     "Right: it goes onto DONE (someone else's: you give them a card). Wrong: you draw a penalty card",
-    "give": "LS-5: give one of your cards, face-down, into the gap", "deal": "LS-3: deal the next round",
+    "give": "LS-5: give one of your cards, face-down, into the gap: you see it as you give it, they do not",
+    "deal": "LS-3: deal the next round",
     "swap": "LS-2: swap the two cards of other players you looked at",
     "done": "LS-3/LS-2: stop looking (after looking at two other players' cards: leave them)",
     **{k: "LS-2: burn the drawn action card for its effect (optional)" for k in
@@ -73,8 +74,8 @@ only if you choose to; kept in a list they are dead weight at their effort (LS-2
 claim that a card in any list has the same name as the DONE top (pick it in the
 <i>Done it!</i> panel). Right on your own card: it goes onto DONE and your list shrinks.
 Right on another player's card: it goes onto DONE and you give them one of your cards,
-face-down, into the gap. Wrong: the card stays and you take a penalty card from the deck,
-unseen. A claim that comes after the DONE top changed is returned with no penalty.</p>
+face-down, into the gap: you are shown it as you give it (remember it!), they are not.
+Wrong: the card stays and you take a penalty card from the deck, unseen. A claim that comes after the DONE top changed is returned with no penalty.</p>
 <p><b>NOT ME!</b> (LS-7): call it at the start of your turn instead of taking one, once a
 round. Everyone else gets exactly one final turn; meanwhile nobody else may touch the
 caller's list. Then all lists are revealed and scored (LS-9): if the caller has the lowest
