@@ -400,7 +400,7 @@ def test_bad_upload_shows_line_and_reason_and_changes_nothing():
     assert "broken.toml, line 3" in debugger.banner.message and "not valid TOML" in debugger.banner.message
     assert (debugger.scenario, debugger.match, debugger.match.cursor) == shown
     upload(debugger.upload, "binary.toml", b"\xff\xfe\x00")
-    assert "not a text file" in debugger.banner.message
+    assert "not a UTF-8 text file" in debugger.banner.message
     upload(debugger.upload, "good.toml", scenario.to_toml().encode())
     assert debugger.banner.message == "" and debugger.source == "good.toml" and debugger.match.cursor == 0
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import reprlib
 import sys
 from pathlib import Path
 from typing import Any
 
-from playtest.engine import Match
+from playtest.engine import Match, limits
 
 from . import examples
 from .scenario import Scenario, ScenarioError, ScenarioMoveError
@@ -90,7 +91,11 @@ def _plural(count: int, noun: str) -> str:
 
 
 def replay(args: argparse.Namespace) -> int:
-    """Run ``playtest replay`` with parsed arguments; returns the exit code."""
+    """Run ``playtest replay`` with parsed arguments; returns the exit code.
+
+    Never a traceback: a file over an input limit (:mod:`playtest.engine.limits`) or
+    not a valid scenario is exit 2 with one line on stderr, and so is anything the kit
+    did not foresee (named as such, without Python's own text)."""
 
     def stop(message: str, code: int, **fields) -> int:
         if args.json:
@@ -99,6 +104,22 @@ def replay(args: argparse.Namespace) -> int:
         print(f"playtest replay: {message}", file=sys.stderr)
         return code
 
+    try:
+        return _replay(args, stop)
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise                             # the command line's own handling
+    except OSError as exc:
+        return stop(f"{args.file}: cannot be read or written: {exc.strerror or 'an input/output error'}", 2)
+    except (RecursionError, MemoryError):
+        return stop(f"{args.file}: too large or too deeply nested to replay; a scenario may be at most "
+                    f"{limits.SIZE_TEXT}, nested at most {limits.MAX_DEPTH} deep", 2)
+    except Exception:  # noqa: BLE001 - one line, never a traceback, for what no check foresaw
+        return stop(f"{args.file}: cannot be replayed (an unexpected error in playtest; please report it "
+                    "with the file)", 2)
+
+
+def _replay(args: argparse.Namespace, stop) -> int:
+    """The body of :func:`replay`; ``stop(message, code)`` reports and returns ``code``."""
     path = Path(args.file)
     shipped = examples()
     if not path.exists() and args.file in shipped:   # a shipped example, by name
@@ -111,14 +132,14 @@ def replay(args: argparse.Namespace) -> int:
     except ScenarioError as exc:
         hint = "" if path.exists() else f"; shipped examples replay by name: {', '.join(shipped)}"
         return stop(f"{exc}{hint}", 2)
-    if args.at is not None and not args.at.isdigit():
-        return stop(f"--at {args.at}: not a move number 0, 1, 2, ...", 2)
+    if args.at is not None and not limits.is_number(args.at):
+        return stop(f"--at {reprlib.repr(args.at)}: not a move number 0, 1, 2, ... (digits 0-9)", 2)
     at = len(scenario.moves) if args.at is None else int(args.at)
     if at > len(scenario.moves):
         return stop(f"--at {at}: {args.file} has moves 0..{len(scenario.moves)}", 2)
     seats = scenario.seats
-    if args.view != "spectator" and not (args.view.isdigit() and int(args.view) < seats):
-        return stop(f"--view {args.view}: use a seat 0..{seats - 1} or 'spectator'", 2)
+    if args.view != "spectator" and not (limits.is_number(args.view) and int(args.view) < seats):
+        return stop(f"--view {reprlib.repr(args.view)}: use a seat 0..{seats - 1} or 'spectator'", 2)
     seat = None if args.view == "spectator" else int(args.view)
     if error is not None and error.number > at:
         error = None                                  # after --at: not reached

@@ -43,7 +43,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 import ipywidgets as w
 
-from ..engine import Match, Move, PlaytestError, RecordError, Table, get_game
+from ..engine import Match, Move, PlaytestError, RecordError, Table, get_game, limits
 from ..scenarios import Scenario
 from . import autosave
 from .components import ErrorBanner, LogView, PrivacyScreen, safe, style_widget
@@ -323,25 +323,42 @@ class GameApp:
         self._seat(match, players, seed_chosen=seed is not None)
         self.scenario_name = ""
 
-    def load(self, text: str) -> None:
+    def load(self, text: str | bytes, name: str = "the uploaded file") -> None:
         """Load a record (JSON text) or a scenario (TOML text, see
         :mod:`playtest.scenarios`) and play on from its end. Seats keep the new-game
         panel's human/bot choice when the seat counts agree; else seat 0 is human and
         the others are the panel's first bot.
 
+        The text passes the input limits (:mod:`playtest.engine.limits`: at most 1 MiB,
+        UTF-8, nested at most 32 deep, ...) before it is parsed.
+
+        Args:
+            text: the file's text (or its bytes, read as UTF-8). name: how messages
+                name it, e.g. the file's name.
+
         Raises:
-            RecordError: corrupt or illegal record, or a record of another game (the
-                message names both games); ScenarioError: a scenario file with a mistake
-                (line and reason) or of another game. The game on the table is kept.
+            RecordError: corrupt or illegal record, over an input limit (a
+                :class:`~playtest.engine.limits.LimitError`), or a record of another
+                game (the message names both games); ScenarioError: a scenario file
+                with a mistake (line and reason), over a limit, or of another game. The
+                game on the table is kept.
         """
-        try:
-            json.loads(text)
-        except ValueError:
-            if not text.lstrip().startswith("{"):
-                self.open_scenario(Scenario.from_toml(text, "the uploaded file"))
+        if not isinstance(text, str):
+            text = limits.decode(text, name)
+        limits.check_size(text, name)
+        if text.lstrip().startswith("{"):            # a record (a scenario never starts so)
+            try:
+                data = limits.load_json(text, name)
+            except json.JSONDecodeError as exc:
+                raise RecordError(f"not a playtest record: the file is not valid JSON ({exc})") from None
+        else:
+            try:
+                data = limits.load_json(text, name)  # JSON of another shape: "not a record"
+            except ValueError:                       # not JSON (or not within the limits as JSON)
+                self.open_scenario(Scenario.from_toml(text, name))
                 return
-        self._check_game(text)
-        match = Match.from_json(text)
+        self._check_game(data)
+        match = Match.from_record(data)
         if match.game.name != self.game.name:
             raise RecordError(self._other_game(match.game.name))
         self._seat_loaded(match)
@@ -440,12 +457,8 @@ class GameApp:
         self._seat(match, players, seed_chosen=True, paused=bool(about), about=about)
         self.scenario_name = scenario_name
 
-    def _check_game(self, text: str) -> None:
-        """Refuse a record of another game before replaying it."""
-        try:
-            data = json.loads(text)
-        except (ValueError, TypeError):
-            return                           # Match.from_json says what is wrong
+    def _check_game(self, data) -> None:
+        """Refuse a record (parsed JSON) of another game before replaying it."""
         other = data.get("game") if isinstance(data, dict) else None
         if isinstance(other, str) and other != self.game.name:
             raise RecordError(self._other_game(other))

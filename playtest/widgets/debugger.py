@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import ipywidgets as w
 
-from ..engine import Match, Move, MoveSyntaxError, PlaytestError, get_game
+from ..engine import Match, Move, MoveSyntaxError, PlaytestError, get_game, limits
 from ..engine.game import Game
 from ..scenarios import Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples
 from ..scenarios.lines import short_repr
@@ -38,6 +38,7 @@ from .app import GameBoard
 from .components import ErrorBanner, LogView, download_link, safe, style_widget
 from .moves import MoveBuilder
 from .records import find_scenario, parse_link, unpack_record
+from .upload import LimitedUpload
 
 SPECTATOR_LABEL = "Spectator"
 
@@ -196,7 +197,8 @@ class ScenarioDebugger:
         self.examples = w.Dropdown(options=[("— pick an example —", "")] + [(n, n) for n in examples()],
                                    description="Example", layout=w.Layout(width="420px"))
         self.examples.observe(safe(self._picked, report), "value")
-        self.upload = w.FileUpload(accept=".toml", multiple=False, description="Upload .toml")
+        self.upload = LimitedUpload(accept=".toml", description="Upload .toml",
+                                    hint=f"Scenarios up to {limits.SIZE_TEXT}")
         self.upload.observe(safe(self._uploaded, report), "value")
         self.about = w.HTML("<i>Pick a shipped example or upload a scenario file (.toml).</i>")
         self.about.add_class("pt-scenario-about")
@@ -374,12 +376,14 @@ class ScenarioDebugger:
         files = change["new"]
         if not files:
             return
-        name = files[0]["name"]
+        name = str(files[0].get("name") or "the uploaded file")
         self.upload.value = ()
         try:
-            text = bytes(files[0]["content"]).decode("utf-8")
-        except UnicodeDecodeError:
-            raise ScenarioError(name, None, "not a text file; a scenario is a UTF-8 TOML file") from None
+            text = limits.decode(files[0]["content"], name)   # size, UTF-8 and NUL checks
+        except limits.LimitError as exc:
+            if exc.limit == "MAX_BYTES":                       # said beside the button too
+                self.upload.message = self.upload.refusal(name, limits.human_size(len(files[0]["content"])))
+            raise ScenarioError(name, exc.line, exc.reason) from None
         self.load_text(text, name)
 
     @staticmethod

@@ -7,13 +7,14 @@ import ast
 import collections.abc
 import html
 import json
+import reprlib
 import types
 from typing import Any, Callable, Literal, Mapping, Union, get_args, get_origin
 
 import ipywidgets as w
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
-from ..engine import OptionError, RandomBot
+from ..engine import OptionError, RandomBot, limits
 from .components import safe
 
 HUMAN = "human"
@@ -64,7 +65,7 @@ def _pairs(text: str) -> dict | None:
         if not eq or not name.strip():
             return None
         value = value.strip()
-        found[name.strip()] = int(value) if value.lstrip("-").isdigit() else value
+        found[name.strip()] = int(value) if limits.is_number(value.removeprefix("-")) else value
     return found or None
 
 
@@ -78,11 +79,28 @@ def show_option(value) -> str:
     return str(value)
 
 
-def read_option(text: str, annotation) -> Any:
+def read_option(text: str, annotation, name: str = "option") -> Any:
     """The value an option's text stands for: the first candidate that validates against
     ``annotation`` (strictly, like the Options model) among: None (blank or ``none``),
     JSON, a Python literal, ``name=count, ...`` pairs (mapping annotations only), the text
-    itself. Else the text itself, so that the game's OptionError explains what is wrong."""
+    itself. Else the text itself, so that the game's OptionError explains what is wrong.
+
+    The text passes the input limits first (:mod:`playtest.engine.limits`: at most
+    10,000 characters, nested at most 32 deep, numbers of at most 20 digits), so the
+    parsers tried never see a text built to exhaust them.
+
+    Args:
+        text: what was typed. annotation: the option field's type. name: the option's
+            name, for the message.
+
+    Raises:
+        OptionError: the text is over an input limit (the message names the limit).
+    """
+    try:
+        limits.check_line(text, f"the option {name}")
+        limits.check_json(text, f"the option {name}")
+    except limits.LimitError as exc:
+        raise OptionError(str(exc)) from None
     adapter = TypeAdapter(annotation, config=ConfigDict(strict=True))
     text = text.strip()
     candidates = []
@@ -131,7 +149,7 @@ def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
     box = w.Text(value=show_option(field.default), **common)
     if _takes_mapping(field.annotation):
         box.placeholder = '{"Done": 40} or Done=40, Excuse=2'
-    return box, lambda: read_option(box.value, field.annotation)
+    return box, lambda: read_option(box.value, field.annotation, name)
 
 
 class NewGamePanel:
@@ -193,12 +211,14 @@ class NewGamePanel:
         """The chosen ``(seats, players, options, seed)``.
 
         Raises:
-            OptionError: the seed is not blank and not a whole number.
+            OptionError: the seed is not blank and not a whole number of ASCII digits
+                (at most 20), or an option's text is over an input limit.
         """
         seats = self.seats.value
         text = self.seed.value.strip()
-        if text and not text.isdigit():
-            raise OptionError(f"the seed must be a whole number or blank (random), not {text!r}")
+        if text and not limits.is_number(text):
+            raise OptionError(f"the seed must be a whole number in the digits 0-9 (at most {limits.MAX_DIGITS} of "
+                              f"them) or blank (random), not {reprlib.repr(text)}")
         options = {name: read() for name, read in self._readers.items()}
         return seats, {s: self.players[s].value for s in range(seats)}, options, int(text) if text else None
 

@@ -19,6 +19,7 @@ import binascii
 import html
 import os
 import re
+import reprlib
 import zlib
 from pathlib import Path
 from typing import Callable, Mapping, NamedTuple
@@ -26,9 +27,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import ipywidgets as w
 
-from ..engine import Match, RecordError
+from ..engine import Match, RecordError, limits
 from ..scenarios import Scenario, ScenarioError, example, examples
 from .components import download_link, safe
+from .upload import LimitedUpload
 
 SCENARIOS_DIR_ENV = "PLAYTEST_SCENARIOS_DIR"
 """Environment variable naming the folder that ``?scenario=NAME`` looks in for
@@ -40,9 +42,10 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 _RECORD_DATA = re.compile(r"[A-Za-z0-9_-]+")
 _PLAYER = re.compile(r"[a-z][a-z0-9_]*")
-MAX_RECORD_BYTES = 1_000_000
+MAX_RECORD_BYTES = limits.MAX_BYTES
 """The most record JSON a ``?record=`` link may unpack to (a guard against a link built
-to fill the server's memory; a real record is a few kilobytes)."""
+to fill the server's memory; a real record is a few kilobytes): the input limit,
+:data:`playtest.engine.limits.MAX_BYTES`."""
 LONG_LINK = 2000
 """Links longer than this many characters get a note: some browsers, chat apps and mail
 programs cut them."""
@@ -81,21 +84,28 @@ def unpack_record(data: str) -> Match:
 
     Raises:
         RecordError: the value was cut short, changed or is not a playtest record, or
-            a move in it is illegal (the message says what to do).
+            a move in it is illegal (the message says what to do); a
+            :class:`~playtest.engine.limits.LimitError` when it (or the record it
+            unpacks to) is over an input limit.
     """
     damaged = ("the ?record= part of the page address is damaged (cut short or changed): "
                "copy the whole link again, or share the game with Save record")
+    limits.check_size(data or "", "the ?record= part of the page address")
     if not _RECORD_DATA.fullmatch(data or ""):
         raise RecordError(damaged)
     try:
         inflate = zlib.decompressobj()
         raw = inflate.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), MAX_RECORD_BYTES)
-        if inflate.unconsumed_tail or not inflate.eof:
-            raise ValueError("truncated or too large")
+        if inflate.unconsumed_tail:     # more than MAX_RECORD_BYTES: not unpacked further
+            raise limits.too_large("the record in the page address", MAX_RECORD_BYTES + 1)
+        if not inflate.eof:
+            raise ValueError("truncated")
         text = raw.decode("utf-8")
+    except limits.LimitError:
+        raise
     except (binascii.Error, zlib.error, ValueError):
         raise RecordError(damaged) from None
-    return Match.from_json(text)
+    return Match.from_json(text, what="the record in the page address")
 
 
 def parse_link(query: str | None) -> Link:
@@ -103,13 +113,19 @@ def parse_link(query: str | None) -> Link:
     ``"record=eNq...&players=human,random"``. Other parameters (Voilà's own) are ignored. A record is only
     checked for its characters here; :func:`unpack_record` reads it.
 
+    Every value passes the input limits (:mod:`playtest.engine.limits`) first: the
+    query at most 1 MiB, a seed of ASCII digits (at most 20), a scenario or player name
+    of at most 100 characters.
+
     Raises:
         ValueError: a parameter given twice, more than one of ``scenario``, ``seed`` and
-            ``record``, a seed that is not a whole number 0 or more, a scenario name that
-            is not a plain file name (letters, digits, ``_ . -``), or a record with
-            characters a packed record never has, or ``players`` without a record or
-            with a name that is not a plain word; the message says what is allowed.
+            ``record``, a seed that is not a whole number 0 or more in the digits 0-9, a
+            scenario name that is not a plain file name (letters, digits, ``_ . -``) or
+            is too long, or a record with characters a packed record never has, or
+            ``players`` without a record or with a name that is not a plain word; the
+            message says what is allowed.
     """
+    limits.check_size(query or "", "the page address")
     params = parse_qs((query or "").lstrip("?"), keep_blank_values=True)
     for key in ("scenario", "seed", "record", "players"):
         if len(params.get(key, ())) > 1:
@@ -124,22 +140,31 @@ def parse_link(query: str | None) -> Link:
             raise ValueError("the ?record= part of the page address is damaged (cut short or changed): "
                              "copy the whole link again")
         players = params.get("players", [None])[0]
-        if players is not None and not all(_PLAYER.fullmatch(p) for p in players.split(",")):
-            raise ValueError(f"?players={players!r} is not a list of players: give each seat's player in seat "
+        if players is not None and not all(_PLAYER.fullmatch(p) and len(p) <= limits.MAX_NAME
+                                           for p in players.split(",")):
+            raise ValueError(f"?players={reprlib.repr(players)} is not a list of players: give each seat's player in seat "
                              "order, 'human' or a bot name, comma separated, e.g. ?players=human,random")
         return Link(record=record, players=None if players is None else tuple(players.split(",")))
     if "players" in params:
         raise ValueError("the page address gives ?players= without ?record=: the players go with a shared record")
     if seed is not None:
-        if not seed.strip().isdigit():
-            raise ValueError(f"?seed={seed!r} is not a seed: use a whole number 0 or more, e.g. ?seed=42")
+        if not limits.is_number(seed.strip()):
+            raise ValueError(f"?seed={reprlib.repr(seed)} is not a seed: use a whole number 0 or more in the digits "
+                             f"0-9 (at most {limits.MAX_DIGITS} of them), e.g. ?seed=42")
         return Link(seed=int(seed))
     if scenario is not None:
-        if not _NAME.fullmatch(scenario) or ".." in scenario:
-            raise ValueError(f"?scenario={scenario!r} is not a scenario name: use a shipped example's name "
-                             "or a file name in the scenarios folder (letters, digits, _ . -)")
+        if not _is_name(scenario):
+            raise ValueError(f"?scenario={reprlib.repr(scenario)} is not a scenario name: use a shipped example's "
+                             f"name or a file name in the scenarios folder (letters, digits, _ . -; at most "
+                             f"{limits.MAX_NAME} characters)")
         return Link(scenario=scenario)
     return Link()
+
+
+def _is_name(name: str) -> bool:
+    """A plain file name of at most ``limits.MAX_NAME`` characters: letters, digits and
+    ``_ . -``, starting with a letter or digit, no ``..``."""
+    return len(name) <= limits.MAX_NAME and bool(_NAME.fullmatch(name)) and ".." not in name
 
 
 def scenarios_dir() -> Path:
@@ -152,23 +177,31 @@ def find_scenario(name: str) -> Scenario:
     else ``NAME.toml`` (or ``NAME`` if it ends in ``.toml``) in :func:`scenarios_dir`.
 
     Raises:
-        ScenarioError: no such example or file (the message lists the examples), or the
-            file is not a valid scenario (line and reason). Messages name the file, never
-            the server's folder (a dashboard shows them to whoever opens the page).
+        ScenarioError: no such example or file (the message lists the examples), a name
+            that is not a plain file name of at most 100 characters, a file over an
+            input limit (:mod:`playtest.engine.limits`; at most 1 MiB is read), or not a
+            valid scenario (line and reason). Messages name the file, never the server's
+            folder (a dashboard shows them to whoever opens the page).
     """
     if name in examples():
         return example(name)
-    folder = scenarios_dir()
-    path = folder / (name if name.endswith(".toml") else f"{name}.toml")
-    if not _NAME.fullmatch(name) or not path.is_file():
+    shown = reprlib.repr(name)
+    if not _is_name(name):
+        raise ScenarioError(f"?scenario={shown}", None, f"{shown} is not a scenario name: use a shipped example's "
+                            f"name ({', '.join(examples()) or 'none'}) or a file name in the scenarios folder "
+                            f"(letters, digits, _ . -; at most {limits.MAX_NAME} characters)")
+    path = scenarios_dir() / (name if name.endswith(".toml") else f"{name}.toml")
+    try:                                      # messages name the file only, never the server's folders
+        text = limits.read_text(path, path.name)
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise ScenarioError(f"?scenario={name}", None, f"no scenario called {name!r}: it is neither a shipped "
                             f"example ({', '.join(examples()) or 'none'}) nor a file {path.name} in the "
-                            f"scenarios folder")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+                            f"scenarios folder") from None
+    except limits.LimitError as exc:
+        raise ScenarioError(path.name, exc.line, f"cannot read the scenario: {exc.reason}") from None
+    except OSError:
         raise ScenarioError(path.name, None, "cannot read the scenario: it is not a readable UTF-8 text file") from None
-    return Scenario.from_toml(text, path.name)    # errors name the file only, never the server's folders
+    return Scenario.from_toml(text, path.name)
 
 
 def share_url(query: str) -> str:
@@ -186,9 +219,10 @@ class RecordPanel:
 
     Args:
         get_record: returns ``(record_json: str, over: bool, filename: str)``.
-        on_load: called with the uploaded text (a record's JSON or a scenario's TOML);
-            raises a ``PlaytestError`` for a bad file (the app shows it and changes
-            nothing).
+        on_load: called with the uploaded text (a record's JSON or a scenario's TOML,
+            within :data:`playtest.engine.limits.MAX_BYTES` and UTF-8) and the file's
+            name; raises a ``PlaytestError`` for a bad file (the app shows it and
+            changes nothing).
         report: where exceptions raised by its handlers go (e.g. ``ErrorBanner.show``).
         get_scenario: returns ``(scenario_toml: str, filename: str)``; None: no "Save
             as scenario" button.
@@ -207,7 +241,7 @@ class RecordPanel:
     LINK_WARNING = ("The game is not over. The link contains the seed, which rebuilds every "
                     "hidden card: anyone who opens it can see all cards.")
 
-    def __init__(self, get_record: Callable[[], tuple[str, bool, str]], on_load: Callable[[str], None],
+    def __init__(self, get_record: Callable[[], tuple[str, bool, str]], on_load: Callable[[str, str], None],
                  report: Callable[[Exception], None] | None = None,
                  get_scenario: Callable[[], tuple[str, str]] | None = None,
                  get_link: Callable[[], list[tuple[str, str]]] | None = None):
@@ -228,8 +262,8 @@ class RecordPanel:
         self.anyway.on_click(safe(lambda _b: self._link(), report))
         self.note = w.HTML()
         self.link = w.HTML()
-        self.upload = w.FileUpload(accept=".json,.toml", multiple=False, description="Load record or scenario",
-                                   layout=w.Layout(width="auto"))
+        self.upload = LimitedUpload(accept=".json,.toml", description="Load record or scenario",
+                                    hint=f"Records and scenarios up to {limits.SIZE_TEXT}")
         self.upload.observe(safe(self._uploaded, report), "value")
         self.widget = w.VBox([w.HBox([self.save, self.save_scenario, self.share], layout=w.Layout(flex_flow="row wrap")),
                               w.HBox([self.anyway, self.link]), self.note, self.upload])
@@ -279,6 +313,12 @@ class RecordPanel:
         files = change["new"]
         if not files:
             return
-        text = bytes(files[0]["content"]).decode("utf-8", errors="replace")
+        name = str(files[0].get("name") or "the uploaded file")
         self.upload.value = ()
-        self.on_load(text)
+        try:
+            text = limits.decode(files[0]["content"], name)   # size, UTF-8 and NUL checks
+        except limits.LimitError as exc:
+            if exc.limit == "MAX_BYTES":                       # said beside the button too
+                self.upload.message = self.upload.refusal(name, limits.human_size(len(files[0]["content"])))
+            raise
+        self.on_load(text, name)
