@@ -245,6 +245,7 @@ class LobbyApp:
         while len(self.rows) < len(shown):
             text = w.HTML(layout=w.Layout(flex="1 1 auto"))
             button = w.Button(description="Join", button_style="success", layout=w.Layout(width="auto"))
+            button.add_class("pt-join")
             index = len(self.rows)
             button.on_click(safe(lambda _b, i=index: self._clicked(lambda: self._join_row(i)), self.report))
             box = w.HBox([text, button])

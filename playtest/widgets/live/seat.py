@@ -363,6 +363,7 @@ class SeatApp:
             button = w.Button(description=f"Continue (seat {seat})" if several else "Continue", icon="play",
                               button_style="primary", layout=w.Layout(width="auto"))
             button.on_click(safe(lambda _b, s=seat: self.press_continue(s), report))
+            button.add_class("pt-continue")
             self.continue_buttons[seat] = button
             self.hold_buttons.children = tuple(self.continue_buttons[s] for s in sorted(self.continue_buttons))
 
