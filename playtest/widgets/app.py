@@ -184,6 +184,9 @@ class GameApp:
         rules: the "How to play" accordion (hidden if the board has no ``rules_html``).
         resume_box, resume_button, discard_button, resume_note: the offer to resume an
             unfinished autosaved game, shown when the app starts and one exists.
+        save_note: shown while saving on the server fails (a full disk, a read-only or
+            missing folder): one plain sentence, set once, hidden when a save works
+            again. save_problem: that sentence, or None while saving works.
         saved: the unfinished :class:`~playtest.widgets.autosave.Autosave` on offer, or
             None. autosave_path: where the game on the table is autosaved (None: not
             yet saved, or autosave off).
@@ -257,7 +260,11 @@ class GameApp:
         self.resume_box = w.VBox([self.resume_note, w.HBox([self.resume_button, self.discard_button])],
                                  layout=w.Layout(display="none"))
         self.resume_box.add_class("pt-resume")
-        self.widget = w.VBox([style_widget(), self.banner.widget, self.resume_box, self.opened_box, self.rules,
+        self.save_problem: str | None = None
+        self.save_note = w.HTML(layout=w.Layout(display="none"))
+        self.save_note.add_class("pt-save-note")
+        self.widget = w.VBox([style_widget(), self.banner.widget, self.save_note, self.resume_box, self.opened_box,
+                              self.rules,
                               self.privacy.widget,
                               self.board.widget, controls, self.timeline.widget,
                               w.HBox([self.log.widget, setup], layout=w.Layout(align_items="flex-start"))])
@@ -532,15 +539,30 @@ class GameApp:
     # --- autosave ----------------------------------------------------------------
     def _autosave(self) -> None:
         """Save the game on the server (after every move); a finished game deletes its
-        save. The first save of a new game replaces an unfinished one still on offer."""
+        save. The first save of a new game replaces an unfinished one still on offer.
+
+        A save that fails (a full disk, a read-only or missing folder) never stops the
+        game: :attr:`save_note` says so once, in plain words, and stays until a save
+        works again (each move tries again); the game goes on in memory."""
         if not self.autosave or self.table is None:
             return
-        if self.autosave_path is None:
-            self.autosave_path = autosave.new_path(self.game.name)
-        if self.match.outcome() is not None:
-            self.autosave_path.unlink(missing_ok=True)
+        try:
+            if self.autosave_path is None:
+                self.autosave_path = autosave.new_path(self.game.name)
+            if self.match.outcome() is not None:
+                autosave.remove(self.autosave_path)
+            else:
+                autosave.write(self.autosave_path, self.match, self.players, self.seed_chosen)
+        except autosave.AutosaveError as exc:
+            if self.save_problem is None:        # said once: later failures add nothing
+                self.save_note.value = html.escape(str(exc))
+                self.save_note.layout.display = None
+            self.save_problem = str(exc)
         else:
-            autosave.write(self.autosave_path, self.match, self.players, self.seed_chosen)
+            if self.save_problem is not None:    # saving works again
+                self.save_problem = None
+                self.save_note.value = ""
+                self.save_note.layout.display = "none"
         self._hide_offer()
 
     def _offer_saved(self) -> None:
@@ -555,15 +577,23 @@ class GameApp:
         except Exception as exc:  # noqa: BLE001 - a bad save must never stop the app
             self.saved = None
             kept = path.with_suffix(".corrupt")      # kept for a look by hand, never offered again
-            path.replace(kept)
+            try:
+                path.replace(kept)
+                aside = f"was set aside as {html.escape(kept.name)}"
+            except OSError:
+                aside = "is left where it is"
+            # an OSError's text holds the server's folder: name the cause in plain words
+            reason = autosave.problem(exc) if isinstance(exc, OSError) else str(exc)
             self.resume_note.value = (f"<i>An autosaved {html.escape(self.game.title)} game could not be read "
-                                      f"and was set aside as {html.escape(kept.name)} "
-                                      f"({html.escape(str(exc)[:200])}).</i>")
+                                      f"and {aside} ({html.escape(reason[:200])}).</i>")
             self.resume_button.layout.display = self.discard_button.layout.display = "none"
             self.resume_box.layout.display = "flex"
             return
         if saved.match.outcome() is not None:
-            path.unlink(missing_ok=True)
+            try:
+                autosave.remove(path)
+            except autosave.AutosaveError:
+                pass                                 # a finished game is never offered anyway
             return
         self.saved, self._saved_path = saved, path
         more = f" ({len(paths) - 1} older unfinished game{'s' if len(paths) > 2 else ''} kept too)" if len(paths) > 1 else ""
@@ -597,10 +627,15 @@ class GameApp:
         self._hide_offer()
 
     def discard_saved(self) -> None:
-        """Delete the autosaved game on offer and keep the game on the table."""
-        if self.saved is not None:
-            self._saved_path.unlink(missing_ok=True)
-        self._hide_offer()
+        """Delete the autosaved game on offer and keep the game on the table.
+
+        Raises:
+            AutosaveError: the file cannot be deleted (plain message; offer hidden)."""
+        try:
+            if self.saved is not None:
+                autosave.remove(self._saved_path)
+        finally:
+            self._hide_offer()
 
     # --- time travel -------------------------------------------------------------
     def goto(self, n: int) -> None:

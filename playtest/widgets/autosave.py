@@ -15,17 +15,22 @@ The file is a small JSON wrapper around the record::
 in ``$PLAYTEST_AUTOSAVE_DIR`` or, by default, ``~/.cache/playtest/autosave/<game>/``, one
 file per game in progress (the newest unfinished one is offered for resuming), and is
 written atomically (a crash mid-write never leaves half a file).
+
+A save that fails (a full disk, a read-only or missing folder) raises
+:class:`AutosaveError`, whose message is one plain sentence without the server's folder
+or an error number: the page shows it, and the game goes on in memory.
 """
 from __future__ import annotations
 
 import datetime
+import errno
 import json
 import os
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine import Match, RecordError
+from ..engine import Match, PlaytestError, RecordError, limits
 from ..engine.match import write_atomically
 
 FORMAT = "playtest.autosave"
@@ -56,11 +61,47 @@ def new_path(game_name: str) -> Path:
 
 def saved_paths(game_name: str) -> list[Path]:
     """The autosave files of a game, newest first; all but the newest ``KEEP`` are
-    deleted on the way."""
-    paths = sorted(game_dir(game_name).glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    deleted on the way. A folder that cannot be read gives ``[]``, a file that cannot
+    be deleted is left (saving is a help, never a reason for the app to stop)."""
+    def modified(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except OSError:               # gone meanwhile (another page's game ended)
+            return 0.0
+
+    try:
+        paths = sorted(game_dir(game_name).glob("*.json"), key=modified, reverse=True)
+    except OSError:
+        return []
     for old in paths[KEEP:]:
-        old.unlink(missing_ok=True)
+        try:
+            old.unlink(missing_ok=True)
+        except OSError:
+            pass
     return paths[:KEEP]
+
+
+class AutosaveError(PlaytestError):
+    """A save on the server failed; the message is one plain sentence for the page
+    (what went wrong in everyday words; never the folder or an error number).
+
+    Attributes:
+        reason: the short cause, e.g. ``"the disk is full"``.
+    """
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(f"This game could not be saved on the server ({reason}); it goes on in memory and is "
+                         "saved again after the next move.")
+
+
+def problem(exc: OSError) -> str:
+    """An OSError in everyday words (no path, no number): ``"the disk is full"``, ..."""
+    return {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+            errno.EROFS: "the save folder is read-only", errno.EACCES: "permission to use the save folder is denied",
+            errno.EPERM: "permission to use the save folder is denied", errno.ENOENT: "the save folder is missing",
+            errno.ENOTDIR: "the save folder is missing", errno.EEXIST: "the save folder is missing",
+            }.get(exc.errno, "the save folder cannot be used")
 
 
 @dataclass
@@ -96,25 +137,51 @@ class Autosave:
 
 def write(path: Path, match: Match, players: dict[int, str], seed_chosen: bool) -> None:
     """Write ``match`` with its seat setup to ``path`` atomically (the directory is made
-    if needed; the file is readable by its owner only, as it holds the seed)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if needed; the file is readable by its owner only, as it holds the seed). A failed
+    write leaves no temporary file, and ``path`` as it was.
+
+    Raises:
+        AutosaveError: the folder cannot be made or written (full, read-only, missing);
+            the message is plain, for the page.
+    """
     data = {"format": FORMAT, "version": VERSION, "game": match.game.name,
             "players": {str(s): p for s, p in sorted(players.items())}, "seed_chosen": bool(seed_chosen),
             "saved_at": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
             "record": match.record().model_dump()}
-    write_atomically(path, json.dumps(data, indent=1))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, json.dumps(data, indent=1))
+    except OSError as exc:
+        raise AutosaveError(problem(exc)) from None
+
+
+def remove(path: Path) -> None:
+    """Delete the autosave at ``path`` (a finished game's), if it is there.
+
+    Raises:
+        AutosaveError: it cannot be deleted (a read-only folder); plain message.
+    """
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise AutosaveError(problem(exc)) from None
 
 
 def read(path: Path, game_name: str) -> Autosave:
     """Read and replay an autosave of ``game_name``.
 
+    The file passes the input limits (:mod:`playtest.engine.limits`) before it is
+    parsed, as any record does.
+
     Raises:
-        RecordError: the file is not an autosave of that game, or its record does not
-            replay. OSError: it cannot be read.
+        RecordError: the file is not an autosave of that game, is over an input limit,
+            or its record does not replay. OSError: it cannot be read.
     """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
+        data = limits.load_json(limits.read_text(path, path.name), path.name)
+    except limits.LimitError:
+        raise
+    except ValueError as exc:
         raise RecordError(f"not valid JSON ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise RecordError(f"not a {FORMAT} version {VERSION} file")

@@ -35,6 +35,7 @@ a.pt-download, a.pt-download:visited { display: inline-block; padding: 4px 12px;
   background: #1976d2; color: #fff; border-radius: 4px; text-decoration: none; font-weight: 600;
   cursor: pointer; box-shadow: 0 1px 2px rgba(0,0,0,.3); white-space: nowrap; }
 a.pt-download:hover { background: #125ea8; text-decoration: underline; }
+.pt-save-note { background: #fff3cd; border: 2px solid #b8860b; border-radius: 6px; padding: 4px 10px; margin: 4px 0; }
 .pt-resume { background: #e8f5e9; border: 2px solid #2e7d32; border-radius: 6px; padding: 6px 10px; margin: 4px 0; }
 .pt-rules .widget-html-content { font-size: 13px; line-height: 1.45; white-space: normal; }
 .pt-rules li { margin-bottom: 2px; }
