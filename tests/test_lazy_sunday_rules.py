@@ -387,8 +387,9 @@ def test_LS5_the_giver_is_shown_the_card_it_gives_as_it_gives_it():
     """LS-5: right after the give, the giver's view shows the given card face-up where it
     now lies, as any card a seat looks at (``looking``, LS-11), and its log line says it
     was shown the card without naming it; the receiver, a third seat and the spectator
-    see a face-down card. With the next move, whoever makes it, the card is face-down
-    again for the giver too, who remembers it (as a bot at its seat does)."""
+    see a face-down card. With the next move, whoever makes it (but a late claim, which
+    changes nothing), the card is face-down again for the giver too, who remembers it
+    (as a bot at its seat does)."""
     m = arrange([SIX, ["Feed the Fish", "Nap", "Make the Bed"], ["Clean the Oven", "Vacuum the Stairs"]])
     m.play("2 claim 1 1 1")
     assert m.view(2)["looking"] == [] and m.bot_view(2)["memory"][2] == [None, None]   # chosen unseen
@@ -405,6 +406,9 @@ def test_LS5_the_giver_is_shown_the_card_it_gives_as_it_gives_it():
     assert events[0].for_seat(2).endswith("and is shown the card as it gives it (LS-5).")
     assert "shown" not in events[0].for_seat(1) and "Vacuum" not in events[0].for_seat(2)
     assert m.bot_view(2)["memory"][1] == [None, "Vacuum the Stairs", None]
+    before = m.fingerprint()
+    m.play("0 claim 1 0 1")  # a late claim (serial 1 is gone) is returned and changes nothing
+    assert m.fingerprint() == before and m.view(2)["looking"] == [[1, 1]]
     m.play("0 draw")  # the next move, by another seat
     assert m.view(2)["looking"] == [] and m.view(2)["lists"][1][1] == {"face_up": False}
     assert m.bot_view(2)["memory"][1] == [None, "Vacuum the Stairs", None]  # remembered, not shown
