@@ -1,7 +1,9 @@
 """The ``playtest`` command line.
 
-``playtest serve`` runs Voilà over the dashboards folder, bound to 127.0.0.1 unless told
-otherwise, and prints the address of the dashboard index.
+``playtest serve`` runs the dashboard server (:class:`playtest.server.app.PlaytestVoila`,
+Voilà with the live tables, preheated kernels and kernel clean-up) over the dashboards
+folder, bound to 127.0.0.1 unless told otherwise, and prints the address of the
+dashboard index.
 """
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ import sys
 from pathlib import Path
 
 DEFAULT_PORT = 8866
-CULL_IDLE_SECONDS = 1800
 
 
 def dashboards_dir() -> Path:
@@ -24,16 +25,13 @@ def dashboards_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "dashboards"
 
 
-def voila_command(folder: Path, port: int, ip: str) -> list[str]:
-    """The Voilà command line that ``serve`` runs (shapes: folder is a directory of
-    ``.ipynb`` dashboards; port an int 1..65535; ip an address to bind)."""
-    return [sys.executable, "-m", "voila", str(folder), "--no-browser", f"--port={port}",
-            f"--Voila.ip={ip}", "--Voila.port_retries=0", "--strip_sources=True",
-            "--show_tracebacks=False",
-            # a closed or reloaded page does not always shut its kernel down (Voilà issue
-            # #1458); cull kernels left idle and unconnected for 30 minutes (games autosave)
-            f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_SECONDS}",
-            "--MappingKernelManager.cull_interval=300"]
+def server_arguments(folder: Path, port: int, ip: str) -> list[str]:
+    """The command line (Voilà's options) that ``serve`` gives the dashboard server
+    (shapes: folder is a directory of ``.ipynb`` dashboards; port an int 1..65535; ip an
+    address to bind). Kernel pools, transport, timeouts and the clean-up of kernels whose
+    page is gone are the server's own settings (:mod:`playtest.server.settings`)."""
+    return [str(folder), "--no-browser", f"--port={port}", f"--Voila.ip={ip}",
+            "--Voila.port_retries=0"]
 
 
 def port_problem(ip: str, port: int) -> str | None:
@@ -66,9 +64,10 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     print(f"Serving the playtest dashboards from {folder}", flush=True)
     print(f"Open http://{args.ip}:{args.port}/voila/render/index.ipynb  (Ctrl+C stops)", flush=True)
-    command = voila_command(folder, args.port, args.ip)
-    # become Voilà, so that a signal to this process (Ctrl+C, kill) stops the server itself
-    os.execv(command[0], command)
+    from playtest.server import main as run_server
+
+    # in this process, so that a signal to it (Ctrl+C, kill) stops the server itself
+    return run_server(server_arguments(folder, args.port, args.ip))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     from .lab.cli import add_simulate_command, add_tables_report_command
     add_simulate_command(commands)
     add_tables_report_command(commands)
+    from .lab.skill import add_skill_command
+    add_skill_command(commands)
     args = parser.parse_args(argv)
     try:
         code = args.run(args)

@@ -2,15 +2,14 @@
 import subprocess
 import sys
 
-from playtest.cli import dashboards_dir, main, voila_command
+from playtest.cli import dashboards_dir, main, server_arguments
 
 
 def test_serve_binds_to_localhost_on_the_given_port_and_never_wanders(tmp_path):
-    cmd = voila_command(tmp_path, 9123, "127.0.0.1")
-    assert cmd[:3] == [sys.executable, "-m", "voila"]
-    assert "--port=9123" in cmd and "--Voila.ip=127.0.0.1" in cmd
-    assert "--Voila.port_retries=0" in cmd        # the printed URL is the real one
-    assert "--MappingKernelManager.cull_idle_timeout=1800" in cmd   # orphaned kernels do not pile up
+    args = server_arguments(tmp_path, 9123, "127.0.0.1")
+    assert args[0] == str(tmp_path) and "--no-browser" in args
+    assert "--port=9123" in args and "--Voila.ip=127.0.0.1" in args
+    assert "--Voila.port_retries=0" in args        # the printed URL is the real one
 
 
 def test_serve_without_dashboards_says_where_it_looked(tmp_path, capsys):

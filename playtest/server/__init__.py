@@ -1,0 +1,27 @@
+"""The server that serves the dashboards.
+
+* ``playtest serve`` (and ``python -m playtest.server FOLDER --port=N ...``, Voilà's own
+  command line) runs :class:`~playtest.server.app.PlaytestVoila`: Voilà with the
+  live-table service mounted on the same port, preheated kernel pools, kernels on ipc
+  sockets, the kernel reaper and a page template that says when a page's kernel died.
+* Under Jupyter Server (Binder, JupyterLab), this package is also a server extension
+  (``"ServerApp": {"jpserver_extensions": {"playtest.server": true}}``, as
+  ``binder/jupyter_server_config.d/playtest-server.json`` enables it): it runs the
+  kernel reaper over the kernels Voilà started, never over a notebook's kernel.
+
+Modules: :mod:`~playtest.server.settings` (the settings, and why),
+:mod:`~playtest.server.reaper`, :mod:`~playtest.server.app`,
+:mod:`~playtest.server.extension`; the page template is in ``templates/playtest``.
+"""
+from __future__ import annotations
+
+
+def _jupyter_server_extension_points():
+    return [{"module": "playtest.server.extension"}]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the standalone server (see :func:`playtest.server.app.main`)."""
+    from .app import main as run
+
+    return run(argv)

@@ -1,0 +1,20 @@
+"""The kernel reaper as a Jupyter Server extension (Binder, JupyterLab).
+
+Voilà runs there as a server extension beside notebooks: the reaper
+(:class:`~playtest.server.reaper.KernelReaper` with ``voila_only``) watches only the
+kernels Voilà started for its pages and shuts down those whose page is gone; a
+notebook's or console's kernel is never touched.
+"""
+from __future__ import annotations
+
+from .reaper import KernelReaper
+
+
+def _load_jupyter_server_extension(server_app) -> None:
+    """Start the reaper on the server's kernel manager (``server_app.kernel_manager``)."""
+    reaper = KernelReaper(kernel_manager=server_app.kernel_manager, voila_only=True, parent=server_app)
+    reaper.start()
+    server_app.web_app.settings["playtest_kernel_reaper"] = reaper
+
+
+load_jupyter_server_extension = _load_jupyter_server_extension

@@ -1,0 +1,201 @@
+"""Free the kernel of a page that is gone.
+
+A Voilà page's kernel outlives its page: the browser's unload request is refused (voila
+#1458: ``403 POST /voila/api/shutdown/<id>: '_xsrf' argument missing``), a plain GET
+(curl, a link preview) never opens the page's websocket at all, and the idle cull waits
+30 minutes (and never fires while live widget updates count as activity). So the server
+checks each kernel's page connections itself (``kernel_model(id)["connections"]``,
+counted by Jupyter Server as websockets open and close) every few seconds and shuts down
+a kernel that has had no page for a grace period.
+
+A kernel is *held*, and never shut down, while it is starting or busy (a page's notebook
+is still running, or a preheated kernel waits for its page inside
+``voila.utils.get_query_string()``), while it waits in Voilà's preheated pool, or while a
+page is connected. Once it is no longer held, it has :attr:`KernelReaper.grace` seconds
+(default 45) to be held again if a page was connected to it before, and
+:attr:`KernelReaper.first_connect` seconds (default 60) if no page ever connected (the
+page's scripts connect after its notebook has run). Under Jupyter Server (Binder,
+JupyterLab) only kernels started by Voilà are watched, never a notebook's kernel.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from jupyter_core.utils import ensure_async
+from tornado.ioloop import PeriodicCallback
+from traitlets import Any, Bool, Float, default
+from traitlets.config import LoggingConfigurable
+
+GRACE_ENV = "PLAYTEST_KERNEL_GRACE"
+"""Environment variable: the grace period in seconds (the tests shorten it)."""
+
+HELD_STATES = frozenset({"starting", "busy", "restarting", "autorestarting"})
+"""Execution states in which a kernel is never shut down: its notebook is running."""
+
+VOILA_MARK = "VOILA_PREHEAT"
+"""Voilà puts this variable in the environment of every kernel it starts (``"True"`` in
+its preheated pool, ``"False"`` for a page), a notebook's kernel never has it."""
+
+
+@dataclass
+class Watch:
+    """What the reaper remembers of one kernel between checks.
+
+    Attributes:
+        held_at: the time (seconds, the reaper's clock) at which the kernel was last seen
+            held (see the module docstring) or first seen.
+        connected: whether a page was ever seen connected to it.
+    """
+
+    held_at: float
+    connected: bool = False
+
+
+def due(watch: Watch, now: float, *, connections: int, state: str, pooled: bool,
+        grace: float, first_connect: float) -> bool:
+    """Update ``watch`` with one look at its kernel and say whether the kernel's time is up.
+
+    Args:
+        watch: the kernel's :class:`Watch`, updated in place.
+        now: the time of this look, in seconds on the same clock as ``watch.held_at``.
+        connections: the number of page websockets connected to the kernel now.
+        state: its execution state (``"idle"``, ``"busy"``, ``"starting"``, ...).
+        pooled: whether it waits in Voilà's preheated pool (no page asked for it yet).
+        grace: seconds a kernel that had a page may go without one.
+        first_connect: seconds a kernel whose page never connected may wait for it.
+
+    Returns:
+        True when the kernel should be shut down: not held, and not held for ``grace``
+        seconds (``first_connect`` if no page ever connected) since it last was.
+    """
+    if connections > 0:
+        watch.connected = True
+    if connections > 0 or pooled or state in HELD_STATES:
+        watch.held_at = now
+        return False
+    limit = grace if watch.connected else first_connect
+    return now - watch.held_at >= limit
+
+
+def started_by_voila(kernel) -> bool | None:
+    """Whether a kernel (a jupyter_client ``KernelManager``) was started by Voilà: its
+    launch environment has :data:`VOILA_MARK`. None when that cannot be told (the launch
+    arguments are jupyter_client's private ``_launch_args``; without them the caller
+    decides)."""
+    launch = getattr(kernel, "_launch_args", None)
+    if not isinstance(launch, dict):
+        return None
+    env = launch.get("env")
+    return isinstance(env, dict) and VOILA_MARK in env
+
+
+def pooled_kernel_ids(kernel_manager) -> set[str]:
+    """The ids of the kernels waiting in Voilà's preheated pools (``VoilaKernelManager``
+    keeps one list of start tasks per notebook; a kernel still starting has no id yet
+    and is held by its ``starting``/``busy`` state instead). Empty without a pool."""
+    ids = set()
+    for pool in getattr(kernel_manager, "_pools", {}).values():
+        for task in pool:
+            if task.done() and not task.cancelled() and task.exception() is None:
+                ids.add(task.result().get("kernel_id"))
+    return ids
+
+
+class KernelReaper(LoggingConfigurable):
+    """Shut down the kernels whose page is gone (see the module docstring).
+
+    Built with ``KernelReaper(kernel_manager=mkm, parent=app)``; :meth:`start` checks
+    every :attr:`interval` seconds on the running Tornado IOLoop; :meth:`check` is one
+    check without shutting anything down (for tests and logs).
+    """
+
+    kernel_manager = Any(help="Jupyter Server's MappingKernelManager (or Voilà's subclass of it).")
+    voila_only = Bool(False, config=True, help=(
+        "Watch only kernels started by Voilà (under Jupyter Server, where notebooks have "
+        "kernels too); a kernel whose origin cannot be told is then left alone."))
+    grace = Float(config=True, help=(
+        "Seconds a kernel that had a page may go without one before it is shut down "
+        f"(default 45, or ${GRACE_ENV})."))
+    first_connect = Float(60.0, config=True, help=(
+        "Seconds a kernel whose page never connected waits for it after its notebook ran."))
+    interval = Float(config=True, help="Seconds between two checks (default: grace / 9, 1 to 5).")
+    clock: Callable[[], float] = Any(time.monotonic, help="The clock, in seconds (tests pass a fake).")
+
+    @default("grace")
+    def _grace_default(self) -> float:
+        return float(os.environ.get(GRACE_ENV, "") or 45.0)
+
+    @default("interval")
+    def _interval_default(self) -> float:
+        # the grace counts from the last look that saw the page, so a kernel goes
+        # between grace - interval and grace seconds after its page: 40 to 45 s
+        return min(5.0, max(1.0, self.grace / 9))
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.watches: dict[str, Watch] = {}
+        self._timer: PeriodicCallback | None = None
+
+    def _watched(self, kernel_ids: Iterable[str]) -> list[str]:
+        if not self.voila_only:
+            return list(kernel_ids)
+        ids = []
+        for kernel_id in kernel_ids:
+            try:
+                kernel = self.kernel_manager.get_kernel(kernel_id)
+            except KeyError:
+                continue
+            if started_by_voila(kernel):
+                ids.append(kernel_id)
+        return ids
+
+    def check(self) -> list[str]:
+        """Look at every watched kernel once; returns the ids of the kernels to shut
+        down now (nothing is shut down here)."""
+        now = self.clock()
+        pooled = pooled_kernel_ids(self.kernel_manager)
+        live = self._watched(self.kernel_manager.list_kernel_ids())
+        for gone in set(self.watches) - set(live):
+            del self.watches[gone]
+        doomed = []
+        for kernel_id in live:
+            try:
+                model = self.kernel_manager.kernel_model(kernel_id)
+            except Exception:  # noqa: BLE001 - a kernel removed meanwhile
+                continue
+            watch = self.watches.setdefault(kernel_id, Watch(held_at=now))
+            if due(watch, now, connections=model.get("connections", 0),
+                   state=model.get("execution_state", ""), pooled=kernel_id in pooled,
+                   grace=self.grace, first_connect=self.first_connect):
+                doomed.append(kernel_id)
+        return doomed
+
+    async def reap(self) -> list[str]:
+        """One check, then shut down the kernels it found (each logged); returns their ids."""
+        doomed = self.check()
+        for kernel_id in doomed:
+            watch = self.watches.pop(kernel_id, None)
+            why = "its page left" if watch and watch.connected else "no page connected to it"
+            self.log.info("playtest: shutting down kernel %s: %s", kernel_id, why)
+            try:
+                await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+            except Exception as exc:  # noqa: BLE001 - gone already, or failing: next check sees
+                self.log.warning("playtest: kernel %s did not shut down: %s", kernel_id, exc)
+        return doomed
+
+    def start(self) -> None:
+        """Check every :attr:`interval` seconds on the current IOLoop (from now on)."""
+        if self._timer is None:
+            self._timer = PeriodicCallback(self.reap, self.interval * 1000)
+            self._timer.start()
+            self.log.info("playtest: a kernel without its page is shut down after %.0f s "
+                          "(%.0f s if its page never connected)", self.grace, self.first_connect)
+
+    def stop(self) -> None:
+        """Stop checking."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None

@@ -1,0 +1,66 @@
+"""The server settings that keep many pages at once fast and the server answering.
+
+:data:`VOILA` is traitlets configuration for ``playtest serve`` (standalone Voilà, read
+by :class:`playtest.server.app.PlaytestVoila` below any ``voila.json`` and the command
+line). :data:`JUPYTER_SERVER` is the part that applies under Jupyter Server (Binder,
+JupyterLab), where Voilà runs as a server extension; ``binder/jupyter_server_config.d/
+playtest-server.json`` is a copy of it that ``binder/postBuild`` installs
+(``tests/test_serve.py`` checks that the two agree).
+
+Why each setting:
+
+* ``KernelManager.transport = "ipc"``: kernels talk to the server over Unix sockets in
+  the server's private connection folder (``mkdtemp``, mode 0700), not TCP ports picked
+  at random and bound later by the kernel: no port race (``ZMQError: Address already in
+  use`` once left the server answering nothing for minutes).
+* ``VoilaConfiguration.preheat_kernel`` with :data:`POOL_SIZES`: each dashboard keeps
+  kernels started and its notebook run up to the line that reads the page address
+  (``voila.utils.get_query_string()``, voila #1189), so a page skips the kernel start and
+  the imports. A notebook not listed gets no pool and starts its kernel per page.
+* ``VoilaExecutor.iopub_timeout``: under load, a page's outputs (the widgets) reach the
+  server seconds after the kernel says the cell is done; with nbclient's default of 4 s
+  they were dropped ("Timeout waiting for IOPub output") and the page never showed a
+  button. ``startup_timeout``: a kernel started among 20 others needs more than 60 s.
+* Culling kernels idle and unconnected for 30 minutes stays as a backstop behind the
+  reaper (:mod:`playtest.server.reaper`), which frees a page's kernel within a minute.
+"""
+from __future__ import annotations
+
+POOL_SIZES = {
+    "index.ipynb": 1,
+    "lazy_sunday.ipynb": 2,
+    "chore_race.ipynb": 1,
+    "night_shift.ipynb": 1,
+    "lobby.ipynb": 1,
+    "table.ipynb": 2,
+}
+"""Preheated kernels kept ready per dashboard (notebook path relative to the served
+folder). Each waits with its imports done, about 100 MB of memory; a page beyond the
+pool waits for a refill, which starts one second after a page takes a kernel."""
+
+SHARED = {
+    "KernelManager": {"transport": "ipc"},
+    "VoilaExecutor": {"iopub_timeout": 60, "startup_timeout": 180},
+    "VoilaConfiguration": {"strip_sources": True, "show_tracebacks": False},
+}
+
+VOILA = {
+    **SHARED,
+    "VoilaConfiguration": {**SHARED["VoilaConfiguration"], "preheat_kernel": True},
+    "VoilaKernelManager": {
+        "kernel_pools_config": {"default": {"pool_size": 0},
+                                **{name: {"pool_size": size} for name, size in POOL_SIZES.items()}},
+    },
+    "MappingKernelManager": {"cull_idle_timeout": 1800, "cull_interval": 300},
+}
+"""Configuration of ``playtest serve`` (lowest priority: a ``voila.json`` in the working
+directory or a Jupyter config folder, then the command line, override it)."""
+
+JUPYTER_SERVER = {
+    **SHARED,
+    # Voilà's server extension has no kernel pool; the template adds the message shown
+    # when a page's kernel dies (installed by binder/postBuild as a Voilà template)
+    "VoilaConfiguration": {**SHARED["VoilaConfiguration"], "template": "playtest"},
+    "ServerApp": {"jpserver_extensions": {"playtest.server": True}},
+}
+"""Configuration for Jupyter Server with Voilà's server extension (Binder)."""

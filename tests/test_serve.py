@@ -1,0 +1,295 @@
+"""The dashboard server without a browser: the kernel reaper's rules on a fake kernel
+manager and a fake clock, the server's settings and their Binder copy, the dashboards'
+way of reading their page address, and PlaytestVoila's configuration layers."""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import signal
+from pathlib import Path
+
+import pytest
+
+from playtest.server import app as server_app
+from playtest.server import settings
+from playtest.server.reaper import KernelReaper, Watch, due, pooled_kernel_ids, started_by_voila
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMITS = {"grace": 45.0, "first_connect": 60.0}
+
+
+# --- the rules ----------------------------------------------------------------------
+def test_a_kernel_whose_page_left_goes_after_the_grace_period_not_before():
+    watch = Watch(held_at=0.0)
+    assert not due(watch, 0.0, connections=1, state="idle", pooled=False, **LIMITS)
+    assert not due(watch, 10.0, connections=1, state="idle", pooled=False, **LIMITS)   # last seen here
+    assert not due(watch, 15.0, connections=0, state="idle", pooled=False, **LIMITS)
+    assert not due(watch, 54.9, connections=0, state="idle", pooled=False, **LIMITS)
+    assert due(watch, 55.0, connections=0, state="idle", pooled=False, **LIMITS)
+
+
+def test_a_page_that_comes_back_in_time_keeps_its_kernel():
+    watch = Watch(held_at=0.0, connected=True)
+    assert not due(watch, 40.0, connections=0, state="idle", pooled=False, **LIMITS)
+    assert not due(watch, 44.0, connections=1, state="idle", pooled=False, **LIMITS)   # a reload reconnected
+    assert not due(watch, 80.0, connections=0, state="idle", pooled=False, **LIMITS)
+    assert due(watch, 89.0, connections=0, state="idle", pooled=False, **LIMITS)
+
+
+def test_a_page_that_never_connects_frees_its_kernel_a_minute_after_its_notebook_ran():
+    watch = Watch(held_at=0.0)
+    for t in (0.0, 5.0, 20.0):     # the notebook runs (a curl GET waits for it, then leaves)
+        assert not due(watch, t, connections=0, state="busy", pooled=False, **LIMITS)
+    assert not due(watch, 79.0, connections=0, state="idle", pooled=False, **LIMITS)
+    assert due(watch, 80.0, connections=0, state="idle", pooled=False, **LIMITS)
+    assert not watch.connected
+
+
+@pytest.mark.parametrize("state", ["starting", "busy", "restarting"])
+def test_a_running_or_starting_kernel_is_never_due(state):
+    watch = Watch(held_at=0.0, connected=True)
+    assert not due(watch, 1000.0, connections=0, state=state, pooled=False, **LIMITS)
+    assert watch.held_at == 1000.0
+
+
+def test_a_preheated_kernel_waiting_in_the_pool_is_never_due():
+    watch = Watch(held_at=0.0)
+    assert not due(watch, 3600.0, connections=0, state="idle", pooled=True, **LIMITS)
+
+
+# --- the reaper on a fake kernel manager ----------------------------------------------
+class FakeKernel:
+    def __init__(self, env=None):
+        self._launch_args = {"env": env} if env is not None else {}
+
+
+class FakeKernelManager:
+    """The part of Jupyter Server's MappingKernelManager the reaper reads."""
+
+    def __init__(self):
+        self.models: dict[str, dict] = {}
+        self.kernels: dict[str, FakeKernel] = {}
+        self.shut: list[str] = []
+        self._pools: dict[str, list] = {}
+
+    def add(self, kernel_id, connections=0, state="idle", env=None):
+        self.models[kernel_id] = {"id": kernel_id, "connections": connections, "execution_state": state}
+        self.kernels[kernel_id] = FakeKernel(env if env is not None else {"VOILA_PREHEAT": "False"})
+
+    def list_kernel_ids(self):
+        return list(self.models)
+
+    def kernel_model(self, kernel_id):
+        return self.models[kernel_id]
+
+    def get_kernel(self, kernel_id):
+        return self.kernels[kernel_id]
+
+    async def shutdown_kernel(self, kernel_id):
+        if kernel_id == "stuck":
+            raise RuntimeError("no answer")
+        self.shut.append(kernel_id)
+        del self.models[kernel_id], self.kernels[kernel_id]
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def reaper_for(km, **kwargs):
+    clock = Clock()
+    return KernelReaper(kernel_manager=km, clock=clock, grace=45, first_connect=60, **kwargs), clock
+
+
+def test_reaper_shuts_down_only_the_kernel_whose_page_left():
+    km = FakeKernelManager()
+    km.add("left", connections=1)
+    km.add("open", connections=1)
+    reaper, clock = reaper_for(km)
+    assert reaper.check() == []
+    km.models["left"]["connections"] = 0
+    clock.now = 44.0
+    assert asyncio.run(reaper.reap()) == []
+    clock.now = 45.0
+    assert asyncio.run(reaper.reap()) == ["left"]
+    assert km.shut == ["left"] and set(km.models) == {"open"} and set(reaper.watches) == {"open"}
+
+
+def test_reaper_forgets_kernels_shut_down_by_others():
+    km = FakeKernelManager()
+    km.add("a")
+    reaper, _clock = reaper_for(km)
+    reaper.check()
+    del km.models["a"]
+    reaper.check()
+    assert reaper.watches == {}
+
+
+def test_a_kernel_that_will_not_shut_down_is_logged_and_the_check_goes_on(caplog):
+    km = FakeKernelManager()
+    km.add("stuck")
+    km.add("gone")
+    reaper, clock = reaper_for(km)
+    reaper.check()
+    clock.now = 61.0
+    assert sorted(asyncio.run(reaper.reap())) == ["gone", "stuck"]
+    assert km.shut == ["gone"]
+    assert "stuck did not shut down: no answer" in caplog.text
+
+
+def test_under_jupyter_server_only_kernels_started_by_voila_are_watched():
+    km = FakeKernelManager()
+    km.add("voila-page", env={"VOILA_PREHEAT": "False", "QUERY_STRING": ""})
+    km.add("notebook", env={"PATH": "/usr/bin"})          # JupyterLab's notebook kernel
+    km.add("unknown")
+    km.kernels["unknown"]._launch_args = None             # a jupyter_client without launch args
+    reaper, clock = reaper_for(km, voila_only=True)
+    reaper.check()
+    clock.now = 3600.0
+    assert reaper.check() == ["voila-page"]
+    assert started_by_voila(km.kernels["notebook"]) is False
+    assert started_by_voila(km.kernels["unknown"]) is None
+
+
+def test_kernels_waiting_in_voilas_pool_are_known_by_their_finished_start_tasks():
+    async def scenario():
+        async def started(kernel_id):
+            return {"kernel_id": kernel_id}
+
+        async def failed():
+            raise RuntimeError("kernel died while starting")
+
+        done, broken = asyncio.ensure_future(started("k1")), asyncio.ensure_future(failed())
+        pending = asyncio.ensure_future(asyncio.sleep(10))
+        await asyncio.sleep(0.01)
+        km = FakeKernelManager()
+        km._pools = {"lazy_sunday.ipynb": [done, broken, pending]}
+        ids = pooled_kernel_ids(km)
+        pending.cancel()
+        return ids
+
+    assert asyncio.run(scenario()) == {"k1"}
+    assert pooled_kernel_ids(object()) == set()           # no pool at all (Jupyter Server)
+
+
+def test_the_grace_period_comes_from_the_environment_and_sets_the_check_interval(monkeypatch):
+    monkeypatch.setenv("PLAYTEST_KERNEL_GRACE", "4.5")
+    reaper = KernelReaper(kernel_manager=FakeKernelManager())
+    assert reaper.grace == 4.5 and reaper.interval == 1.0 and reaper.first_connect == 60.0
+    monkeypatch.delenv("PLAYTEST_KERNEL_GRACE")
+    reaper = KernelReaper(kernel_manager=FakeKernelManager())
+    assert reaper.grace == 45.0 and reaper.interval == 5.0
+    # a page closed just after a look is found one interval later; it goes by grace: < 60 s
+    assert reaper.grace + reaper.interval < 60
+
+
+# --- settings, Binder and the dashboards ----------------------------------------------
+def test_binder_installs_the_same_settings_as_the_server_has():
+    binder = json.loads((ROOT / "binder/jupyter_server_config.d/playtest-server.json").read_text())
+    assert binder == settings.JUPYTER_SERVER
+    post_build = (ROOT / "binder/postBuild").read_text()
+    assert "binder/jupyter_server_config.d/playtest-server.json" in post_build
+    assert "playtest/server/templates/playtest" in post_build
+    assert (ROOT / "playtest/server/templates/playtest/conf.json").is_file()
+
+
+def test_kernels_use_ipc_sockets_and_wait_long_enough_for_their_outputs():
+    for config in (settings.VOILA, settings.JUPYTER_SERVER):
+        assert config["KernelManager"]["transport"] == "ipc"
+        assert config["VoilaExecutor"]["iopub_timeout"] >= 30       # nbclient's 4 s dropped widgets
+
+
+def read_page_address(source: str) -> bool:
+    return bool(re.search(r"get_query_string\(\)|query_string\(\)|page_folder\(\)", source))
+
+
+def test_no_dashboard_reads_its_address_from_the_environment_of_a_preheated_kernel():
+    for notebook in sorted((ROOT / "dashboards").glob("*.ipynb")):
+        code = "\n".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]
+                         if c["cell_type"] == "code")
+        assert "QUERY_STRING" not in code, notebook.name
+        if notebook.name in settings.POOL_SIZES and "open_link" in code:
+            assert read_page_address(code), notebook.name
+
+
+def test_game_dashboards_build_their_app_after_the_page_asks():
+    # a pool kernel builds the app only once its page has asked: the app's offer to
+    # resume reads the autosaves then, not when the kernel was preheated
+    for name in ("lazy_sunday", "chore_race", "night_shift"):
+        cell = "".join(next(c["source"] for c in json.loads((ROOT / f"dashboards/{name}.ipynb").read_text())["cells"]
+                            if c["cell_type"] == "code"))
+        assert cell.index("get_query_string()") < cell.index("make_app()"), name
+
+
+def test_every_pooled_dashboard_exists():
+    for name in settings.POOL_SIZES:
+        assert (ROOT / "dashboards" / name).is_file(), name
+
+
+# --- PlaytestVoila --------------------------------------------------------------------
+@pytest.fixture
+def voila_app(monkeypatch, tmp_path):
+    """A PlaytestVoila initialised (not started) in an empty working directory; the
+    SIGTERM handler Voilà installs is put back afterwards."""
+    monkeypatch.chdir(tmp_path)
+    before = signal.getsignal(signal.SIGTERM)
+    apps = []
+
+    def make(argv):
+        app = server_app.PlaytestVoila()
+        app.initialize(argv)
+        apps.append(app)
+        return app
+
+    yield make
+    signal.signal(signal.SIGTERM, before)
+
+
+def test_the_server_runs_with_playtest_settings_under_the_command_line(voila_app, tmp_path):
+    app = voila_app([str(ROOT / "dashboards"), "--port=9123", "--show_tracebacks=True"])
+    assert app.port == 9123 and app.root_dir == str(ROOT / "dashboards")
+    assert app.voila_configuration.preheat_kernel is True
+    assert app.voila_configuration.strip_sources is True
+    assert app.voila_configuration.show_tracebacks is True          # the command line wins
+    assert app.config.KernelManager.transport == "ipc"
+    pools = app.config.VoilaKernelManager.kernel_pools_config
+    assert pools["default"]["pool_size"] == 0 and pools["lazy_sunday.ipynb"]["pool_size"] >= 1
+    assert app.template_paths[0] == str(server_app.TEMPLATE_DIR)
+
+
+def test_a_voila_json_in_the_working_directory_overrides_the_defaults(voila_app, tmp_path):
+    (tmp_path / "voila.json").write_text(json.dumps(
+        {"VoilaKernelManager": {"kernel_pools_config": {"default": {"pool_size": 3}}}}))
+    app = voila_app([str(ROOT / "dashboards")])
+    assert app.config.VoilaKernelManager.kernel_pools_config == {"default": {"pool_size": 3}}
+    assert app.config.KernelManager.transport == "ipc"               # the rest stays
+
+
+def test_the_page_template_extends_voilas_lab_page_with_the_kernel_message(voila_app):
+    import jinja2
+
+    app = voila_app([str(ROOT / "dashboards")])
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(app.template_paths))
+    source, filename, _ = env.loader.get_source(env, "index.html.j2")
+    assert filename.startswith(str(server_app.TEMPLATE_DIR))
+    assert "{%- extends 'lab/index.html.j2' -%}" in source
+    assert "Reload the page: your game resumes from its last move." in source
+    assert env.loader.get_source(env, "lab/index.html.j2")           # what it extends is found
+
+
+def test_connection_files_and_ipc_sockets_fit_a_unix_socket_path(voila_app, monkeypatch):
+    monkeypatch.setattr(server_app.tempfile, "gettempdir", lambda: "/very/long/" + "x" * 80)
+    app = voila_app([str(ROOT / "dashboards")])
+    assert app.connection_dir_root == "/tmp"
+
+
+@pytest.mark.parametrize("ip, loopback", [("127.0.0.1", "127.0.0.1"), ("0.0.0.0", "127.0.0.1"),
+                                          ("", "127.0.0.1"), ("192.168.1.5", "192.168.1.5"),
+                                          ("::", "127.0.0.1"), ("::1", "[::1]")])
+def test_kernels_reach_the_server_on_an_address_it_listens_on(ip, loopback):
+    assert server_app.loopback_for(ip) == loopback
