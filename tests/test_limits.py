@@ -190,7 +190,7 @@ def test_read_text_reads_no_more_than_the_limit(tmp_path):
     with open(huge, "wb") as file:
         file.truncate(4 << 30)                 # 4 GiB, sparse: refused without reading it
     start = time.perf_counter()
-    with pytest.raises(LimitError, match=r"it is 4096.0 MiB, and records and scenarios may be at most 1 MiB"):
+    with pytest.raises(LimitError, match=r"it is 4096.0 MiB; records, scenarios and page addresses may be at most 1 MiB"):
         limits.read_text(huge)
     assert time.perf_counter() - start < 1
     with pytest.raises(FileNotFoundError):
@@ -229,3 +229,62 @@ def test_a_refusal_is_a_record_error_and_a_value_error():
 def test_json_numbers_are_guarded_in_the_parser_too():
     with pytest.raises(LimitError, match="at most 20 digits"):
         json.loads("[" + "1" * 25 + "]", parse_int=limits._json_int)
+
+
+PIECES = ["[", "]", "{", "}", ",", "=", ".", ":", "\n", " ", "#", '"', "'", '"""', "'''", "a", "1", "[[", "]]",
+          "x = ", "\n[t]\n", "a.b", "\\", '"a": ']
+
+
+def mutated(rng: random.Random, text: str) -> str:
+    """``text`` with one to four random edits: a separator or quote put in, a few
+    characters taken out, or a run of one piece put in."""
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randrange(len(text) + 1)
+        roll = rng.random()
+        if roll < 0.4:
+            text = text[:at] + rng.choice(PIECES) + text[at:]
+        elif roll < 0.8:
+            text = text[:at] + text[at + rng.randint(1, 3):]
+        else:
+            text = text[:at] + rng.choice(PIECES) * rng.randint(2, 40) + text[at:]
+    return text
+
+
+@pytest.mark.parametrize("form", ["toml", "json"])
+def test_no_broken_document_the_parser_accepts_gets_past_the_scan_too_deep(form):
+    """Where the scan stops early (a string that never closes, two separators in a
+    row, ...), the parser must refuse the text too: generated documents, many nested
+    past the limit, broken by random edits; whatever the parser still reads and the
+    scan let through keeps the limits."""
+    rng = random.Random(5)
+    check, parse = (limits.check_toml, tomllib.loads) if form == "toml" else (limits.check_json, json.loads)
+    parsed = 0
+    for _ in range(700):
+        doc = {"k": generated(rng, rng.randint(20, 45)), "t": {"u": generated(rng, rng.randint(1, 36))}}
+        text = mutated(rng, tomli_w.dumps(doc) if form == "toml" else json.dumps(doc))
+        try:
+            check(text, "t")
+        except LimitError:
+            continue
+        try:
+            value = parse(text)
+        except ValueError:
+            continue
+        parsed += 1
+        assert depth_of(value) <= limits.MAX_DEPTH, text[:300]
+    assert parsed > 30                                  # documents on both sides were tried
+
+
+def test_a_megabyte_of_lines_comments_or_separators_is_scanned_quickly():
+    """Texts of nothing but line ends, comments, spaces or one separator: one token per
+    line at most, no memory per character."""
+    size = limits.MAX_BYTES - 100
+    for text in ("\n" * size, "\r\n" * (size // 2), "#\n" * (size // 2), " " * size, "," * size, "]" * size,
+                 "." * size, "=" * size, "[]" * (size // 2), "a " * (size // 2)):
+        for check in (limits.check_toml, limits.check_json):
+            start = time.process_time()
+            try:
+                check(text, "t")
+            except LimitError as exc:
+                assert exc.limit == "MAX_ITEMS", (text[:10], exc)
+            assert time.process_time() - start < 1, (text[:10], check.__name__)

@@ -106,8 +106,8 @@ def human_size(size: int) -> str:
 
 def too_large(what: str, size: int) -> LimitError:
     """The refusal of a text or file of ``size`` bytes over :data:`MAX_BYTES`."""
-    return LimitError(what, "MAX_BYTES", f"it is {human_size(size)}, and records and scenarios may be at most "
-                                         f"{SIZE_TEXT} ({MAX_BYTES:,} bytes)")
+    return LimitError(what, "MAX_BYTES", f"it is {human_size(size)}; records, scenarios and page addresses may be "
+                                         f"at most {SIZE_TEXT} ({MAX_BYTES:,} bytes)")
 
 
 def check_size(text: str | bytes, what: str) -> None:
@@ -139,8 +139,8 @@ def decode(data: bytes | bytearray | memoryview, what: str) -> str:
         LimitError: too large (``"MAX_BYTES"``); UTF-16 or UTF-32, not UTF-8, or
             holding a NUL (``"encoding"``). The message says how to fix the file.
     """
+    check_size(data, what)                   # before any copy of a file that may be huge
     data = bytes(data)
-    check_size(data, what)
     for bom, name in _UTF16_32:
         if data.startswith(bom):
             raise LimitError(what, "encoding", f"it is {name} text, not a UTF-8 text file: save it as UTF-8 "
@@ -219,7 +219,8 @@ def check_line(text: str, what: str, max_chars: int = MAX_STRING) -> None:
 
 # --- the pre-scans ------------------------------------------------------------------------
 # The token patterns are single characters or runs of one character class: a failed match
-# costs nothing and a match no memory per character. A string is matched as a whole by
+# costs nothing and a match no memory per character (a repeated group would keep a
+# backtracking point per repetition: a quarter of a gigabyte for a megabyte of newlines). A string is matched as a whole by
 # an "unrolled loop" pattern (a run of plain characters, then an escape and a run
 # again: one way only to match a text, no catastrophic backtracking) within a window a
 # little longer than MAX_STRING (see _string_end). A string that does not close ends the
@@ -236,8 +237,8 @@ _COLON = re.compile(r"[ \t\r\n]*:")
 _TOML_TOKEN = re.compile(r"""
     (?P<m>\"\"\"|''')                       # a multi-line string opens
   | (?P<s>["'])                             # a one-line string opens
-  | (?P<cm>\#[^\n]*)                        # a comment
-  | (?P<nl>\n)
+  | (?P<nl>\n[ \t\r\n]*)                     # a line end, and blank lines after it
+  | (?P<cm>\#[^\n]*\n?[ \t\r\n]*)             # a comment, with its line end
   | (?P<w>[A-Za-z0-9_+\-:]+)                # a bare key, number, date, true, inf...
   | (?P<p>[\[\]{}=,.])
 """, re.VERBOSE)
@@ -276,7 +277,7 @@ class _Scan:
 
     def number(self, token: str, pos: int) -> None:
         if len(token) > MAX_DIGITS:
-            digits = max(len(run) - run.count("_") for run in _NUMBER_RUN.findall(token)) if token else 0
+            digits = max((len(run) - run.count("_") for run in _NUMBER_RUN.findall(token)), default=0)
             if digits > MAX_DIGITS:
                 self.fail("MAX_DIGITS", f"it has a number of {digits:,} digits; numbers may have at most "
                                         f"{MAX_DIGITS} digits", pos)
@@ -315,6 +316,8 @@ def check_json(text: str, what: str) -> None:
             scan.depth(depth, pos)
         elif kind == "c":
             depth -= 1
+            if depth < 0:
+                break                            # closes what nothing opened: json.loads stops here
             continue
         scan.item(pos)
 
@@ -323,7 +326,14 @@ def check_toml(text: str, what: str) -> None:
     """Check TOML text against every limit, before ``tomllib.loads`` (see the module).
 
     Depth counts the document as level 1, each table-name part and dotted-key part as
-    one more level, and each array or inline table as one more.
+    one more level, each array of tables on the way one more, and each array or inline
+    table one more. Every key part and every value counts as an item.
+
+    The scan stops, leaving the verdict to ``tomllib``, where the text stops being TOML
+    in a way the parser refuses on the spot (a string that never closes, two separators
+    in a row, a closing bracket nothing opened, ...): the parser never reads past that
+    point, and a text of nothing but separators costs one step per character at most
+    once.
 
     Args:
         text: the TOML text. what: how messages name it, e.g. ``"mine.toml"``.
@@ -334,12 +344,14 @@ def check_toml(text: str, what: str) -> None:
     check_size(text, what)
     _no_nul(text, what)
     scan = _Scan(text, what)
-    # States: "line" (a new line at the top: a key or a [table] may start), "header"
-    # (inside [table] or [[table]]), "key" (reading a key), "value" (a value may
-    # start), "after" (after a value). stack: the open arrays and inline tables as
-    # (bracket, depth). table: the depth of the [table] the top-level keys go in.
-    state, stack, table, parts, chain, slot = "line", [], 1, 0, 0, 1
-    array_header, names, arrays = False, [], set()   # arrays: the [[table]] names seen
+    # state: "line" (at the start of a line, outside brackets: a key or a [table] may
+    # start), "header" (in [table] or [[table]]), "closing" (after the first ] of a
+    # [[table]]), "key" (reading a key), "value" (a value may start), "after" (after a
+    # value or a table name). stack: the open arrays and inline tables as (bracket,
+    # depth). table: the depth of the [table] top-level keys go in; slot: the depth of
+    # the container the next value goes in.
+    state, stack, table, slot, parts, chain = "line", [], 1, 1, 0, 0
+    array_header, names, arrays = False, [], set()      # arrays: the [[table]] names seen
     at = 0
     while m := _TOML_TOKEN.search(text, at):
         kind, pos, at = m.lastgroup, m.start(), m.end()
@@ -352,31 +364,30 @@ def check_toml(text: str, what: str) -> None:
                 break                            # the parser stops here too
         if kind in ("cm", "nl"):
             chain = 0
-            if kind == "nl" and not stack and state != "header":
+            if (kind == "nl" or "\n" in m.group()) and not stack and state not in ("header", "closing"):
                 state, parts = "line", 0
             continue
         token = text[pos:at]
-        # a dotted chain (a.b.c, "a".b) is measured whatever the state: a bomb of many
-        # parts is refused even where the state machine would not expect a key
         if kind == "p" and token == ".":
-            if chain:
-                chain += 1
-                if chain > MAX_KEY_PARTS:
-                    scan.fail("MAX_KEY_PARTS", f"it has a dotted key or table name of more than {MAX_KEY_PARTS} "
-                                               f"parts; at most {MAX_KEY_PARTS} parts (a.b.c...) are allowed", pos)
+            # a dotted chain (a.b.c, "a".b, 3.14) is measured whatever the state, so a
+            # bomb of many parts is refused even where no key is expected
+            if not chain:
+                break                            # a dot after no key part or number: not TOML
+            chain += 1
+            if chain > MAX_KEY_PARTS:
+                scan.fail("MAX_KEY_PARTS", f"it has a dotted key or table name of more than {MAX_KEY_PARTS} "
+                                           f"parts; at most {MAX_KEY_PARTS} parts (a.b.c...) are allowed", pos)
             continue
-        if kind in ("w", "s"):
-            chain = chain or 1
-        else:
-            chain = 0
-        quotes = 3 if kind == "m" else 1
-        if state == "line" and kind == "p" and token == "[":
+        chain = (chain or 1) if kind != "p" else 0
+        quotes = 3 if kind == "m" else 1 if kind == "s" else 0
+        if kind != "p":                          # every key part and value is an item
+            scan.item(pos)
+        if state == "line" and token == "[":
             state, array_header, names = "header", False, []
-            continue
-        if state == "header":
-            if kind == "p" and token == "[" and not names:
+        elif state == "header":
+            if token == "[" and not names and not array_header:
                 array_header = True
-            elif kind == "p" and token == "]":
+            elif token == "]" and names:
                 # [a.b] is 3 deep (the document, a, b); each array of tables on the way
                 # ([[a]] before [a.b], or [[a.b]] itself) is one level more
                 path = tuple(names)
@@ -384,52 +395,56 @@ def check_toml(text: str, what: str) -> None:
                     arrays.add(path)
                 table = 1 + len(path) + sum(path[:k] in arrays for k in range(1, len(path) + 1))
                 scan.depth(table, pos)
-                state = "after"                  # (the second ] of [[table]] is read there)
+                state = "closing" if array_header else "after"
             elif kind != "p":
-                names.append(token[1:-1] if kind == "s" else token)
-                scan.key(token, quotes if kind != "w" else 0, pos)
-                scan.item(pos)
-            continue
-        if state in ("line", "key"):
-            if kind == "p" and token == "=":
+                names.append(token[quotes:-quotes] if quotes else token)
+                scan.key(token, quotes, pos)
+            else:
+                break                            # [[[, [], [a=: not a table name
+        elif state == "closing":
+            if token != "]":
+                break                            # [[a] without its second ]
+            state = "after"
+        elif state in ("line", "key"):
+            if token == "=" and state == "key":
                 base = stack[-1][1] if stack else table
-                scan.depth(base + parts - 1, pos)
-                state, slot = "value", base + parts - 1
-            elif kind == "p" and token == "}" and stack and stack[-1][0] == "{":
+                slot = base + parts - 1
+                scan.depth(slot, pos)
+                state = "value"
+            elif token == "}" and state == "line" and stack and stack[-1][0] == "{":
                 stack.pop()                      # an empty inline table
                 state = "after"
             elif kind != "p":
                 state, parts = "key", parts + 1
-                scan.key(token, quotes if kind != "w" else 0, pos)
-                scan.item(pos)
-            continue
-        # a value, or what follows one
-        if kind == "p" and token in "[{":
-            depth = (slot if state == "value" else (stack[-1][1] if stack else table)) + 1
+                scan.key(token, quotes, pos)
+            else:
+                break                            # a separator where a key must be
+        elif kind != "p":                        # a value (a word after one: a date's time)
+            if kind == "w":
+                scan.number(token, pos)
+            else:
+                scan.string(token, quotes, pos)
+            state = "after"
+        elif token in "[{" and state == "value":
+            depth = slot + 1
             scan.depth(depth, pos)
             scan.item(pos)
             stack.append((token, depth))
             if token == "[":
                 state, slot = "value", depth
             else:
-                state, parts = "key", 0
-        elif kind == "p" and token in "]}":
-            if stack:
-                stack.pop()
+                state, parts = "line", 0         # a key, or } at once
+        elif token in "]}" and stack and stack[-1][0] == "[]{}"[("[]{}".index(token)) - 1] and (
+                state == "after" or token == "]"):
+            stack.pop()                          # (] may follow a trailing comma)
             state = "after"
-        elif kind == "p" and token == ",":
-            if stack and stack[-1][0] == "{":
-                state, parts = "key", 0
-            elif stack:
-                state, slot = "value", stack[-1][1]
-        elif kind != "p":
-            if kind == "w":
-                scan.number(token, pos)
+        elif token == "," and state == "after" and stack:
+            if stack[-1][0] == "{":
+                state, parts = "line", 0         # the next key of the inline table
             else:
-                scan.string(token, quotes, pos)
-            if state == "value":
-                scan.item(pos)
-            state = "after"
+                state, slot = "value", stack[-1][1]
+        else:
+            break                                # [a b, = =, ,, ]] ...: not TOML
 
 
 _STRING = {   # a whole string from its opening quote(s); see _string_end
@@ -470,7 +485,8 @@ def _json_int(text: str) -> int:
 
 
 def load_json(text: str | bytes, what: str) -> Any:
-    """Check JSON text (bytes are :func:`decode`-d first) against the limits, then parse it.
+    """Check JSON text (bytes are :func:`decode`-d first; byte order marks at the start
+    are dropped) against the limits, then parse it.
 
     Args:
         text: the JSON text or its UTF-8 bytes. what: how messages name it.
@@ -483,15 +499,15 @@ def load_json(text: str | bytes, what: str) -> Any:
         json.JSONDecodeError: not valid JSON (a ``ValueError``; its message has the
             line and column).
     """
-    if not isinstance(text, str):
-        text = decode(text, what)
-    check_json(text, what)
-    return json.loads(text, parse_int=_json_int)
+    text = decode(text, what) if not isinstance(text, str) else text
+    # byte order marks are not JSON, and json.loads names one in Python's own words
+    check_json(text.lstrip("\ufeff"), what)
+    return json.loads(text.lstrip("\ufeff"), parse_int=_json_int)
 
 
 def load_toml(text: str | bytes, what: str) -> dict:
-    """Check TOML text (bytes are :func:`decode`-d first; a leading byte order mark is
-    dropped) against the limits, then parse it with ``tomllib``.
+    """Check TOML text (bytes are :func:`decode`-d first; byte order marks at the start
+    are dropped) against the limits, then parse it with ``tomllib``.
 
     Args:
         text: the TOML text or its UTF-8 bytes. what: how messages name it.
@@ -504,7 +520,7 @@ def load_toml(text: str | bytes, what: str) -> dict:
         tomllib.TOMLDecodeError: not valid TOML (a ``ValueError``; its message has the
             line and column).
     """
-    text = decode(text, what) if not isinstance(text, str) else text.removeprefix("\ufeff")
+    text = (decode(text, what) if not isinstance(text, str) else text).lstrip("\ufeff")
     check_toml(text, what)
     return tomllib.loads(text)
 

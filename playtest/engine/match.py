@@ -384,6 +384,7 @@ class Match:
                 not UTF-8; the message names the limit and what is allowed.
             RecordError: the text is not JSON, or see :meth:`from_record`.
         """
+        limits.check_size(text, what)
         if not text.strip():
             raise RecordError("not a playtest record: the file is empty")
         try:
