@@ -190,10 +190,10 @@ def test_the_grace_period_comes_from_the_environment_and_sets_the_check_interval
 
 # --- settings, Binder and the dashboards ----------------------------------------------
 def test_binder_installs_the_same_settings_as_the_server_has():
-    binder = json.loads((ROOT / "binder/jupyter_server_config.d/playtest-server.json").read_text())
+    binder = json.loads((ROOT / "binder/jupyter_server_config.json").read_text())
     assert binder == settings.JUPYTER_SERVER
     post_build = (ROOT / "binder/postBuild").read_text()
-    assert "binder/jupyter_server_config.d/playtest-server.json" in post_build
+    assert "binder/jupyter_server_config.json" in post_build
     assert "playtest/server/templates/playtest" in post_build
     assert (ROOT / "playtest/server/templates/playtest/conf.json").is_file()
 

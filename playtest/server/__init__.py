@@ -6,7 +6,7 @@
   sockets, the kernel reaper and a page template that says when a page's kernel died.
 * Under Jupyter Server (Binder, JupyterLab), this package is also a server extension
   (``"ServerApp": {"jpserver_extensions": {"playtest.server": true}}``, as
-  ``binder/jupyter_server_config.d/playtest-server.json`` enables it): it runs the
+  ``binder/jupyter_server_config.json`` enables it): it runs the
   kernel reaper over the kernels Voilà started, never over a notebook's kernel.
 
 Modules: :mod:`~playtest.server.settings` (the settings, and why),

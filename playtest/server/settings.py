@@ -3,9 +3,10 @@
 :data:`VOILA` is traitlets configuration for ``playtest serve`` (standalone Voilà, read
 by :class:`playtest.server.app.PlaytestVoila` below any ``voila.json`` and the command
 line). :data:`JUPYTER_SERVER` is the part that applies under Jupyter Server (Binder,
-JupyterLab), where Voilà runs as a server extension; ``binder/jupyter_server_config.d/
-playtest-server.json`` is a copy of it that ``binder/postBuild`` installs
-(``tests/test_serve.py`` checks that the two agree).
+JupyterLab), where Voilà runs as a server extension; ``binder/jupyter_server_config.json``
+is a copy of it that ``binder/postBuild`` installs in the Jupyter config folder
+(``tests/test_serve.py`` checks that the two agree). It must be that file: Jupyter
+Server reads only the list of extensions from ``jupyter_server_config.d/*.json``.
 
 Why each setting:
 

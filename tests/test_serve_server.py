@@ -1,0 +1,185 @@
+"""The dashboard server for real, without a browser: ``python -m playtest.server`` (what
+``playtest serve`` runs) and Jupyter Server with Binder's settings, each on a folder
+holding a trivial dashboard, with the reaper's times shortened on the command line.
+
+A plain GET of a page (no websocket, as curl) must not pin its kernel; a kernel waiting
+in the preheated pool must stay; under Jupyter Server a notebook's kernel (started
+through the REST API, as JupyterLab does) must never be touched."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FAST_REAPER = ["--KernelReaper.first_connect=3", "--KernelReaper.grace=2", "--KernelReaper.interval=0.5"]
+TRIVIAL = {
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "c0", "metadata": {}, "outputs": [],
+               "source": ["import ipywidgets as w\n", "w.Button(description='Go')"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str, timeout: float = 60.0, headers: dict | None = None) -> tuple[int, bytes]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+def wait_until(condition, timeout: float, what: str, step: float = 0.25):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout:.0f} s: {what}")
+        time.sleep(step)
+
+
+@contextlib.contextmanager
+def running(command: list[str], cwd: Path, env: dict, ready_url: str, log: Path):
+    """Run a server until the block ends (SIGTERM to its process group); yields the
+    process once ``ready_url`` answers."""
+    with open(log, "w") as out:
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            wait_until(lambda: proc.poll() is not None or _up(ready_url), 90, f"{command[2]} answering")
+            assert proc.poll() is None, log.read_text()[-3000:]
+            yield proc
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+
+
+def _up(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except OSError:
+        return False
+
+
+def kernel_id_of(page: bytes) -> str:
+    return re.search(rb'"kernelId": "([0-9a-f-]{36})"', page).group(1).decode()
+
+
+def kernel_processes(server_pid: int) -> list:
+    import psutil
+    return [p for p in psutil.Process(server_pid).children(recursive=True)
+            if any("ipykernel" in part for part in p.cmdline())]
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    (tmp_path / "trivial.ipynb").write_text(json.dumps(TRIVIAL))
+    return tmp_path
+
+
+def test_standalone_server_serves_tables_preheated_pages_and_frees_a_kernel_no_page_took(folder, tmp_path):
+    # a pool of one preheated kernel for the trivial dashboard (a voila.json in the
+    # working directory adds to playtest's own settings)
+    (folder / "voila.json").write_text(json.dumps(
+        {"VoilaKernelManager": {"kernel_pools_config": {"default": {"pool_size": 0},
+                                                        "trivial.ipynb": {"pool_size": 1}}}}))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")}
+    command = [sys.executable, "-m", "playtest.server", str(folder), "--no-browser", f"--port={port}",
+               "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *FAST_REAPER]
+    log = tmp_path / "server.log"
+    with running(command, folder, env, f"{base}/voila/tree", log) as proc:
+        # the live-table service answers on the same port, before Voilà's catch-all handlers
+        status, body = get(f"{base}/playtest/api/games")
+        assert status == 200 and "lazy_sunday" in {g["name"] for g in json.loads(body)["games"]}
+
+        wait_until(lambda: "Kernel pool of trivial.ipynb is filled" in log.read_text(), 60, "the pool filled")
+        status, page = get(f"{base}/voila/render/trivial.ipynb")
+        assert status == 200 and b"pt-kernel-lost" in page            # the playtest page template
+        kernel = kernel_id_of(page)
+        assert f"Using pre-heated kernel: {kernel}" in log.read_text()
+
+        # kernels talk over ipc sockets in the server's private folder: no TCP port race
+        connection = next(part for p in kernel_processes(proc.pid) for part in p.cmdline()
+                          if part.endswith(f"kernel-{kernel}.json"))
+        info = json.loads(Path(connection).read_text())
+        assert info["transport"] == "ipc" and oct(Path(connection).parent.stat().st_mode)[-3:] == "700"
+
+        # nobody opened the page's websocket: the kernel goes first_connect (3 s) after
+        # its notebook ran; the refilled pool kernel stays although no page connects
+        assert get(f"{base}/api/kernels/{kernel}")[0] == 200
+        wait_until(lambda: get(f"{base}/api/kernels/{kernel}")[0] == 404, 30, "the page's kernel shut down")
+        assert "no page connected to it" in log.read_text()
+        time.sleep(4)
+        assert len(kernel_processes(proc.pid)) == 1                    # the pool's kernel, held
+    assert proc.returncode == 0 and "Traceback" not in log.read_text()
+
+
+def test_under_jupyter_server_only_voilas_kernels_are_reaped_never_a_notebooks(folder, tmp_path):
+    # what binder/postBuild installs: the server settings and the page template
+    config_dir, data_dir = tmp_path / "config", tmp_path / "data"
+    config_dir.mkdir()
+    shutil.copy(ROOT / "binder/jupyter_server_config.json", config_dir)
+    # JupyterLab and friends only slow the start here
+    (config_dir / "jupyter_server_config.d").mkdir()
+    (config_dir / "jupyter_server_config.d" / "off.json").write_text(json.dumps({"ServerApp": {"jpserver_extensions": {
+        name: False for name in ("jupyterlab", "jupyter_lsp", "jupyter_server_terminals", "notebook_shim")}}}))
+    shutil.copytree(ROOT / "playtest/server/templates/playtest", data_dir / "voila/templates/playtest")
+    port, token = free_port(), "t0ken"
+    base = f"http://127.0.0.1:{port}"
+    auth = {"Authorization": f"token {token}"}
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config_dir), "JUPYTER_PATH": str(data_dir),
+           "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "PLAYTEST_DATA_DIR": str(tmp_path / "tables")}
+    command = [sys.executable, "-m", "jupyter_server", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+               f"--ServerApp.token={token}", f"--ServerApp.root_dir={folder}", "--ServerApp.port_retries=0", "--allow-root",
+               *FAST_REAPER]
+    log = tmp_path / "server.log"
+    with running(command, folder, env, f"{base}/api/status", log):
+        # a notebook's kernel, started as JupyterLab starts one, with no websocket open
+        request = urllib.request.Request(f"{base}/api/kernels", data=b"{}", headers=auth, method="POST")
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            notebook_kernel = json.loads(answer.read())["id"]
+        status, page = get(f"{base}/voila/render/trivial.ipynb?token={token}")
+        assert status == 200 and b"pt-kernel-lost" in page           # Binder's template is the playtest one
+        voila_kernel = kernel_id_of(page)
+
+        def kernels():
+            return {k["id"] for k in json.loads(get(f"{base}/api/kernels", headers=auth)[1])}
+
+        wait_until(lambda: voila_kernel not in kernels(), 30, "the Voilà page's kernel shut down")
+        time.sleep(4)                                  # more than first_connect again
+        assert notebook_kernel in kernels()
+    text = log.read_text()
+    assert "playtest: a kernel without its page is shut down" in text
+    assert f"shutting down kernel {voila_kernel}" in text and f"shutting down kernel {notebook_kernel}" not in text
