@@ -1,0 +1,369 @@
+"""Live tables in real browsers: several players, each in their own browser context (its
+own cookies and storage, as on their own device), at one table served by ``playtest
+serve``, with bots on a clock.
+
+* Lazy Sunday, 4 seats (2 people, 2 paced heuristic bots): a person's quick discard beats
+  a bot that knows the same match (LS-5; the bot waits its reaction time); two people slap
+  the same match at once: the first registered wins, the other is returned without
+  penalty; a reloaded page rejoins its seat while the other page sees it leave and come
+  back; a wrong token gets a plain page.
+* Chore Race: the target of an Inspection answers with Excuse from its own browser (CR-7).
+* A restarted server restores the table at the same move (the SQLite store).
+* Security: over full games, no frame any seat's page received names a card that seat's
+  view had not shown by then (the record replayed to know every hidden card; the store's
+  move times say which position a frame may know of).
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sqlite3
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from browser_support import dashboard_server, launch_chromium, require_chromium
+
+from playtest import Match
+from playtest.games.lazy_sunday import LazySunday
+from playtest.games.lazy_sunday.widget import RULES_HTML
+
+pytestmark = pytest.mark.browser
+
+LS_NAMES = sorted(set(LazySunday(2).cards.names))
+RULES = json.dumps(RULES_HTML)[1:-1]          # the "How to play" panel, as a frame carries it
+LS_PATTERNS = {n: re.compile(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])") for n in LS_NAMES}
+
+# 4 seats after setup (each seat peeked at its positions 0 and 1, LS-3): Water the Plants
+# tops DONE; seat 0 (a person) holds it at 0, seat 1 (a person) at 3, seat 2 (a heuristic
+# bot) at 0, which it peeked, so it will slap it once its reaction time is up
+SLAPS = '''
+title = "Slaps"
+game = "lazy_sunday"
+seats = 4
+seed = 3
+moves = ["0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "2 peek 0 1", "2 done", "3 peek 0 1", "3 done"]
+
+[setup]
+lists = [
+    ["Water the Plants", "Nap", "Feed the Fish", "Clean the Oven", "Make the Bed", "Take Out the Bins"],
+    ["Nap", "Fold the Laundry", "Make the Bed", "Water the Plants", "Feed the Fish", "Scrub the Bathroom"],
+    ["Water the Plants", "Load the Dishwasher", "Clean the Oven", "Vacuum the Stairs", "Make the Bed", "Feed the Fish"],
+    ["Vacuum the Stairs", "Load the Dishwasher", "Clean the Oven", "Fold the Laundry", "Make the Bed", "Scrub the Bathroom"],
+]
+done = ["Water the Plants"]
+'''
+
+# Chore Race, 2 people: seat 0 is about to inspect seat 1's Do the Laundry; seat 1 holds
+# an Excuse (the shipped reaction-window example, before its last two moves)
+REACTION = '''
+title = "Reaction"
+game = "chore_race"
+seats = 2
+seed = 1
+moves = ["0 end", "1 done 0", "1 end"]
+
+[setup]
+hands = [
+    ["Inspection", "Inspection", "Done", "Done", "Finally!"],
+    ["Done", "Excuse", "I'll Do It Later", "Done", "Teamwork"],
+]
+tableaus = [
+    ["Wash the Dishes", "Mop the Floor", "Feed the Cat"],
+    ["Do the Laundry", "Make Your Bed", "Water the Plants"],
+]
+deck_top = ["Done", "Done", "Done"]
+'''
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``playtest serve`` with its own data folder and a scenarios folder holding the
+    test's scenarios; yields ``(base URL, data folder)``."""
+    require_chromium()
+    scenarios = tmp_path_factory.mktemp("scenarios")
+    (scenarios / "slaps.toml").write_text(SLAPS, encoding="utf-8")
+    (scenarios / "reaction.toml").write_text(REACTION, encoding="utf-8")
+    data = tmp_path_factory.mktemp("data")
+    saved = {k: os.environ.get(k) for k in ("PLAYTEST_SCENARIOS_DIR", "PLAYTEST_DATA_DIR")}
+    os.environ.update(PLAYTEST_SCENARIOS_DIR=str(scenarios), PLAYTEST_DATA_DIR=str(data))
+    try:
+        with dashboard_server() as base:
+            yield base, data
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        yield browser
+        browser.close()
+
+
+def api(base, method, path, body=None, token=None):
+    request = urllib.request.Request(f"{base}/playtest/api/{path}", method=method,
+                                     data=None if body is None else json.dumps(body).encode())
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def create(base, **spec):
+    status, made = api(base, "POST", "tables", spec)
+    assert status == 201, made
+    return made
+
+
+class Player:
+    """One person's browser context (their device) on a page of the table, with every
+    websocket frame the page received and when."""
+
+    def __init__(self, browser, url):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        self.page = self.context.new_page()
+        self.frames: list[tuple[float, str]] = []
+        self.page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda payload: self.frames.append(
+                (time.time(), payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))))
+        self.page.goto(url, timeout=120_000)
+
+    def wait(self, selector, timeout=120):
+        self.page.wait_for_selector(selector, timeout=timeout * 1000)
+
+    def close(self):
+        self.context.close()
+
+
+def seat_url(base, made, seat):
+    return f"{base}/voila/render/{next(s['path'] for s in made['seats'] if s['seat'] == seat)}"
+
+
+def seat_token(made, seat):
+    return next(s["token"] for s in made["seats"] if s["seat"] == seat)
+
+
+def state(base, made, seat):
+    status, body = api(base, "GET", f"tables/{made['id']}/state", token=seat_token(made, seat))
+    assert status == 200, body
+    return body
+
+
+def wait_version(base, made, seat, version, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = state(base, made, seat)
+        if now["version"] >= version:
+            return now
+        time.sleep(0.2)
+    raise AssertionError(f"the table did not reach move {version}: {now['version']}")
+
+
+def stored_moves(data, table_id):
+    with contextlib.closing(sqlite3.connect(data / "tables.sqlite3")) as db:
+        return db.execute("SELECT number, text, seat, by_bot, time FROM moves WHERE table_id=? ORDER BY number",
+                          (table_id,)).fetchall()
+
+
+def claim_button(player):
+    return player.page.get_by_role("button", name="Done it!", exact=True)
+
+
+def my_card(player, seat, pos):
+    return player.page.locator(".pt-table .pt-row").nth(seat).locator(".pt-card").nth(pos)
+
+
+def test_lazy_sunday_slaps_between_people_and_paced_bots(server, browser):
+    base, data = server
+    made = create(base, scenario="slaps", players=["human", "human", "heuristic", "heuristic"], pace="slow")
+    tid = made["id"]
+    host = lambda action: api(base, "POST", f"tables/{tid}/host", {"action": action}, token=made["host_token"])
+    assert host("pause")[0] == 200          # the bots wait until both players see the table
+    first = Player(browser, seat_url(base, made, 0))
+    second = Player(browser, seat_url(base, made, 1))
+    try:
+        for player in (first, second):
+            player.wait(".pt-live .pt-table .pt-card")
+        claim_button(first).wait_for(state="visible")
+        assert host("resume")[0] == 200
+        # a person who spots the match beats the bot (its reaction time is 2.5 s or more)
+        claim_button(first).click()
+        my_card(first, 0, 0).click()
+        wait_version(base, made, 0, 9)
+        moves = stored_moves(data, tid)
+        assert moves[8][1:4] == ("0 claim 0 0 1", 0, 0), moves[8:]
+        # both people slap seat 1's Water the Plants at once: the first registered wins,
+        # the other is judged on the new top and returned, no penalty (LS-5)
+        second.wait(".pt-live")
+        first.page.wait_for_function("document.querySelector('.pt-last-move').innerText.includes('Seat 0')")
+        deck = state(base, made, 0)["view"]["deck"]
+        claim_button(first).click()
+        claim_button(second).click()
+        first_card, second_card = my_card(first, 1, 3), my_card(second, 1, 3)
+        first_card.evaluate("card => card.click()")
+        second_card.evaluate("card => card.click()")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            time.sleep(0.5)
+            people = [m for m in stored_moves(data, tid)[9:] if m[3] == 0 and " claim " in m[1]]
+            if len(people) == 2:
+                break
+        final = state(base, made, 0)
+        log = [text for _, text in final["log"]]
+        assert people, "neither person's slap reached the table"
+        won = [line for line in log if "quick-discards seat 1's position 3: Water the Plants" in line]
+        assert won == [f"Done it! Seat {people[0][2]} quick-discards seat 1's position 3: Water the Plants (1)."], \
+            (people, log[-6:])
+        if len(people) == 2:     # the other reached the table: judged on the new top, returned
+            assert f"Seat {people[1][2]}'s claim on seat 1's position 3 came too late: returned, no penalty (LS-5)." \
+                in log, log[-6:]
+        # else its page had already drawn the new top, and dropped the click meant for the old one
+        assert final["view"]["deck"] == deck                   # no penalty card was drawn
+        bot_slaps = [m for m in stored_moves(data, tid) if m[3] == 1 and " claim " in m[1]]
+        # a reload rejoins the seat; the other page sees it leave and come back
+        second.page.reload()
+        second.wait(".pt-live .pt-table .pt-card")
+        first.page.wait_for_function("document.querySelector('.pt-players').innerText.includes('Seat 1 · connected')")
+        assert "Seat 1 · connected · you" in second.page.locator(".pt-players").inner_text()
+        # the bot slaps too, in its own time
+        deadline = time.monotonic() + 30
+        while not bot_slaps and time.monotonic() < deadline:
+            time.sleep(0.5)
+            bot_slaps = [m for m in stored_moves(data, tid) if m[3] == 1 and " claim " in m[1]]
+        assert bot_slaps, "the heuristic bot never slapped the Water the Plants it peeked"
+        assert not first.page.locator(".pt-error").is_visible()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_wrong_token_gets_a_plain_page(server, browser):
+    base, _ = server
+    made = create(base, game="lazy_sunday", seats=2, players=["human", "random"], pace="instant")
+    player = Player(browser, f"{base}/voila/render/table.ipynb?table={made['id']}&token=forged")
+    try:
+        player.wait(".pt-live-message")
+        text = player.page.locator(".pt-live-message").inner_text()
+        assert "not valid for this table" in text and "Traceback" not in player.page.content()
+    finally:
+        player.close()
+
+
+def test_chore_race_the_target_answers_from_its_own_browser(server, browser):
+    base, data = server
+    made = create(base, scenario="reaction", players=["human", "human"], pace="instant")
+    target = Player(browser, seat_url(base, made, 1))
+    try:
+        target.wait(".pt-live .cr-seat")
+        status, result = api(base, "POST", f"tables/{made['id']}/moves", {"move": "0 inspection 1 0", "id": "i"},
+                             token=seat_token(made, 0))
+        assert status == 200 and result["ok"], result
+        excuse = target.page.locator(".pt-controls").get_by_role("button", name="Excuse: cancel it", exact=True)
+        excuse.wait_for(state="visible", timeout=60_000)
+        target.page.wait_for_timeout(400)            # the double-click guard of a new decision
+        excuse.click()
+        after = wait_version(base, made, 0, 5)
+        assert stored_moves(data, made["id"])[4][1:3] == ("1 excuse", 1)
+        assert after["view"]["action_discard"][-2:] == ["Excuse", "Inspection"]     # CR-7
+    finally:
+        target.close()
+
+
+def test_a_restarted_server_restores_the_table(tmp_path, browser):
+    os.environ["PLAYTEST_DATA_DIR"], saved = str(tmp_path), os.environ.get("PLAYTEST_DATA_DIR")
+    try:
+        with dashboard_server() as base:
+            made = create(base, game="chore_race", seats=2, players=["human", "human"], seed=9, pace="instant")
+            for _ in range(4):
+                now = state(base, made, state(base, made, 0)["to_act"][0])
+                seat = now["seat"]
+                assert api(base, "POST", f"tables/{made['id']}/moves", {"move": now["moves"][0]},
+                           token=seat_token(made, seat))[0] == 200
+            before = state(base, made, 0)
+        with dashboard_server() as base:             # killed and started again
+            after = state(base, made, 0)
+            assert after["version"] == before["version"] == 4 and after["view"] == before["view"]
+            player = Player(browser, seat_url(base, made, 0))
+            try:
+                player.wait(".pt-live .cr-seat")
+                last = after["log"][-1][1]
+                player.page.wait_for_function("text => document.body.innerText.includes(text)", arg=last,
+                                              timeout=30_000)
+            finally:
+                player.close()
+    finally:
+        if saved is None:
+            os.environ.pop("PLAYTEST_DATA_DIR", None)
+        else:
+            os.environ["PLAYTEST_DATA_DIR"] = saved
+
+
+def entitled_names(match: Match, seat: int | None) -> set[str]:
+    text = json.dumps(match.view(seat)) + "\n".join(t for _, t in match.log_for(seat))
+    return {n for n, p in LS_PATTERNS.items() if p.search(text)}
+
+
+def test_no_seat_ever_receives_a_card_it_was_not_shown(server, browser):
+    """Two people (playing through the API, as scripts may) and two instant bots play a
+    whole Lazy Sunday match while both people's pages and a spectator page watch."""
+    base, data = server
+    made = create(base, game="lazy_sunday", seats=4, players=["human", "human", "heuristic", "random"],
+                  seed=21, pace="instant")
+    pages = {0: Player(browser, seat_url(base, made, 0)), 1: Player(browser, seat_url(base, made, 1)),
+             None: Player(browser, f"{base}/voila/render/{made['spectator_path']}")}
+    try:
+        for player in pages.values():
+            player.wait(".pt-live .pt-table")
+        for _ in range(400):
+            now = [state(base, made, s) for s in (0, 1)]
+            if now[0]["outcome"]:
+                break
+            if now[0]["hold"]:
+                api(base, "POST", f"tables/{made['id']}/host", {"action": "continue"}, token=made["host_token"])
+                continue
+            mover = next((s for s in now if s["moves"]), None)
+            if mover is None:
+                time.sleep(0.05)
+                continue
+            move = next((m for m in mover["moves"] if " notme" not in m or mover["version"] > 40), mover["moves"][0])
+            api(base, "POST", f"tables/{made['id']}/moves", {"move": move, "version": mover["version"]},
+                token=seat_token(made, mover["seat"]))
+        assert state(base, made, 0)["outcome"], "the match did not end"
+        time.sleep(2)                                           # the last frames reach the pages
+        moves = stored_moves(data, made["id"])
+        status, record = api(base, "GET", f"tables/{made['id']}/record", token=made["host_token"])
+        assert status == 200 and record["moves"] == [m[1] for m in moves]
+        # each seat's entitled names after each move, replaying the record
+        replay = Match.from_record({**record, "moves": []})
+        allowed = {seat: [entitled_names(replay, seat)] for seat in pages}
+        for text in record["moves"]:
+            replay.play(text)
+            for seat in pages:
+                allowed[seat].append(allowed[seat][-1] | entitled_names(replay, seat))
+        times = [m[4] for m in moves]
+        checked = 0
+        for seat, player in pages.items():
+            for at, frame in player.frames:
+                known = sum(t <= at for t in times)            # moves stored before the frame arrived
+                frame = frame.replace(RULES, "")                 # public rules text names cards
+                names = {n for n, p in LS_PATTERNS.items() if p.search(frame)}
+                extra = names - allowed[seat][known]
+                assert not extra, f"seat {seat}'s page received {extra} before its view showed them"
+                checked += 1
+        assert checked > 100
+    finally:
+        for player in pages.values():
+            player.close()
