@@ -346,12 +346,13 @@ def test_family_meeting_pass_shows_exactly_what_play_sends():
             assert len(shown) < 3 and "choose" in hint
         return shown
 
-    hand(app, 0)[3].click()     # no move chosen yet: the card starts the pass
-    assert app.moves.kind == "give" and check() == ["Done", "Inspection"]
+    hand(app, 0)[3].click()     # no move chosen yet: the card starts the pass, in any order
+    assert app.moves.kind == "give" and check() == ["Inspection"]
     hand(app, 0)[4].click()
+    assert sorted(check()) == sorted(["Inspection", "I'll Do It Later"])
+    hand(app, 0)[0].click()
     assert sorted(check()) == sorted(["Done", "Inspection", "I'll Do It Later"])
-    hand(app, 0)[0].click()                     # a fourth pick drops the oldest
-    hand(app, 0)[1].click()
+    hand(app, 0)[1].click()                     # a fourth pick drops the oldest
     assert sorted(check()) == ["Done", "Done", "I'll Do It Later"]
     hand(app, 0)[4].click()                     # unpick
     assert check() == ["Done", "Done"]
@@ -394,9 +395,7 @@ def test_score_step_order_is_the_players_choice():
     assert all("pt-looking" in chore(app, seat, p)._dom_classes for p in complete)
     last = complete[-1]
     name = view["tableaus"][seat][last]["name"]
-    chore(app, seat, last).click()             # picks the chore; Play confirms
-    assert app.moves.kind == "score" and app.moves.prefix == [last]
-    app.moves.play_button.click()
+    chore(app, seat, last).click()             # the only kind on offer: the click scores it at once
     first = next(m for m in app.match.moves if m.kind == "score" and m.seat == seat)
     assert first.args == (last,)
     assert any(f"completes {name}" in t for _, t in app.match.log_for(seat))
@@ -509,3 +508,59 @@ def test_hand_sizes_read_in_the_singular_and_plural():
         view["hand_sizes"][1] = size
         app.board.update(view, set())
         assert app.board.seats[1].hand.label.value == f"<b>Hand</b>: {text}"
+
+
+def test_a_family_meeting_pass_may_start_with_any_card_of_the_hand():
+    """CR-8: the first dropdown of a pass lists every card the pass may take (the game
+    lists a pass in its canonical card order; the picker takes any order)."""
+    app = make_app(2, {0: "human", 1: "human"}, seed=10)
+    unlock(app)
+    click_kind(app, "Play Family Meeting")
+    click_kind(app, "Pass 3 cards")
+    first = next(d for d in app.moves.arg_box.children if isinstance(d, w.Dropdown))
+    assert {label for label, _ in first.options} == {"Done", "Inspection", "I'll Do It Later"}
+    first.value = "later"                       # I'll Do It Later first: canonical order puts it last
+    second = [d for d in app.moves.arg_box.children if isinstance(d, w.Dropdown)][1]
+    second.value = "inspection"
+    app.moves.play_button.click()
+    assert app.match.moves[-1] == Move(0, "give", ("done", "inspection", "later"))
+
+
+def test_clicking_the_excuse_card_in_hand_plays_the_reaction():
+    """CR-7: in the reaction window the Excuse card in hand is clickable and plays the
+    Excuse, as its button does; I'll Do It Later would Dodge."""
+    app = make_app(2, {0: "human", 1: "human"}, seed=2)     # seat 1 holds an Excuse (seed chosen so)
+    unlock(app)
+    while not any(m.kind == "inspection" for m in app.match.legal_moves(0)):
+        move = next(m for m in app.match.legal_moves(app.match.to_act()[0]) if m.kind in ("done", "end"))
+        app.match.play(move)
+        app.refresh()
+        if app.privacy.shown:
+            unlock(app)
+    target = next(m for m in app.match.legal_moves(0) if m.kind == "inspection")
+    app.play(target)
+    unlock(app)
+    assert app.viewer == 1
+    view = app.match.view(1)
+    pos = view["hand"].index("Excuse")
+    card = hand(app, 1)[pos]
+    assert "pt-clickable" in card._dom_classes
+    card.click()
+    assert app.match.moves[-1] == Move(1, "excuse")
+
+
+def test_a_card_click_no_rule_allows_is_explained():
+    """A card click that completes a move the rules refuse says why, with the ruling id
+    (CR-13: a chore with 0 progress cannot be inspected), and changes nothing."""
+    from playtest.scenarios import example
+    scenario = example("chore_race_reaction_window")
+    scenario = scenario.model_copy(update={"moves": scenario.moves[:3], "expect": []})
+    app = make_app(2, {0: "human", 1: "heuristic"}, start=False, autosave=False)
+    app.open_scenario(scenario)
+    before = app.match.fingerprint()
+    # Inspection has one legal target, so its button plays at once: build it by hand to
+    # click the other chore, as a person with Inspection chosen would
+    app.moves.kind, app.moves.prefix = "inspection", [1]
+    chore(app, 1, 1).click()
+    assert app.banner.message.startswith("Not allowed (CR-13)"), app.banner.message
+    assert app.match.fingerprint() == before

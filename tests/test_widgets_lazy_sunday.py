@@ -7,6 +7,7 @@ import json
 import random
 import re
 
+import ipywidgets as w
 import pytest
 from ipywidgets.widgets.widget import _instances
 
@@ -134,12 +135,14 @@ def test_peek_by_clicking_two_cards_shows_them_to_me_only():
     assert labels(app.moves) == ["Peek at 2 of my cards"]
     click_kind(app.moves, "Peek at 2 of my cards")
     row = app.board.rows[0]
-    # peek a b needs a < b: the first pick is any card but the last, the second one right of it
-    assert [("pt-clickable" in c._dom_classes) for c in row.box.children] == [True] * 5 + [False]
+    # LS-3: any two cards, in any order (the game lists peek a b with a < b)
+    assert [("pt-clickable" in c._dom_classes) for c in row.box.children] == [True] * 6
     assert "pt-clickable" not in app.board.rows[1].box.children[0]._dom_classes
-    row.box.children[1].click()
-    assert [("pt-clickable" in c._dom_classes) for c in row.box.children] == [False] * 2 + [True] * 4
     row.box.children[4].click()
+    assert [("pt-clickable" in c._dom_classes) for c in row.box.children] == [True] * 4 + [False, True]
+    first = next(d for d in app.moves.arg_box.children if isinstance(d, w.Dropdown))
+    assert len(first.options) == 6                  # the dropdown too offers the 6th card first
+    row.box.children[1].click()
     assert app.match.moves[0] == Move(0, "peek", (1, 4))
     row.box.children[4].click()         # a double click's second half: nothing is played
     assert len(app.match.moves) == 1
@@ -314,3 +317,47 @@ def test_the_giver_sees_the_card_it_gives_on_the_board():
     click_kind(app.moves, "Draw from the deck")  # the giver's next move
     assert "pt-back" in app.board.rows[1].box.children[2]._dom_classes
     assert_no_leak(app)
+
+
+def test_the_reveal_shows_each_total_and_how_LS9_scored_it():
+    """LS-9 on the board: once a round's lists are revealed, each seat's total beside its
+    round score, and why (the caller's 0 or 50, the others' own totals)."""
+    app = make_app(3, {0: "heuristic", 1: "heuristic", 2: "heuristic"}, seed=4, autosave=False)
+    view = app.match.view(None)                # no human seat: the bots played the match out
+    assert view["phase"] == "over"
+    totals = [sum(c["effort"] for c in cards) for cards in view["lists"]]
+    reveal = app.board.scores.value
+    caption = f"Round {len(view['round_scores'])} revealed (LS-9)"
+    assert caption in reveal
+    rows = re.findall(r"<tr><td>(seat \d[^<]*)</td><td>(\d+)</td><td><b>(\d+)</b></td><td>([^<]*)</td></tr>", reveal)
+    assert [int(t) for _, t, _, _ in rows] == totals
+    assert [int(s) for _, _, s, _ in rows] == view["round_scores"][-1]
+    caller = view["caller"]
+    for seat, (who, total, score, why) in enumerate(rows):
+        if seat == caller:
+            lowest = int(total) <= min(totals)
+            assert "(caller)" in who and int(score) == (0 if lowest else 50)
+            assert ("lowest or tied" in why) == lowest
+        else:
+            assert int(score) == int(total) and why == "scores their own total"
+    assert app.again_button.layout.display != "none"
+    old = app.match
+    app.again_button.click()                    # Play again: same seats and options, a new deal
+    assert app.match is not old and app.match.game.seats == 3 and app.match.options_dict() == old.options_dict()
+
+
+def test_an_out_of_range_new_game_value_gets_a_message_not_a_clamp():
+    app = make_app(3, seed=2, autosave=False)
+    rounds = app.new_game.inputs["rounds"]
+    rounds.value = 0
+    assert rounds.value == 0                     # kept as typed, never clamped
+    warned = [c for c in app.new_game.widget.children if isinstance(c, w.HBox) and rounds in c.children]
+    assert "0 is not allowed: use 1 or more" in warned[0].children[1].value
+    old = app.match
+    app.new_game.start.click()
+    assert "rounds" in app.banner.message and app.match is old
+    rounds.value = 2
+    assert "not allowed" not in warned[0].children[1].value
+    app.new_game.start.click()
+    assert app.match is not old and app.match.game.options.rounds == 2
+    assert app.setup.selected_index is None      # the panel closes once it has started the game

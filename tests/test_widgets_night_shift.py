@@ -378,3 +378,40 @@ def test_game_over_line_shows_the_winner_first_and_plurals_read_right():
         texts += [x.value] if isinstance(x, w.HTML) else []
         stack += [c for c in getattr(x, "children", ()) if isinstance(c, w.Widget)]
     assert "card(s)" not in " ".join(texts) and "Hand: 5 cards" in " ".join(texts)
+
+
+def test_end_my_empty_shifts_when_end_shift_is_the_only_move():
+    """NS-5 as written: a seat that only ever ends its Shift runs out of cards; then
+    "End my empty Shifts" (shown only while End Shift is its only move) ends its Shifts
+    until the game is over (NS-10), the bot playing its own Shifts between."""
+    app = make_app({0: "human", 1: "heuristic"}, seed=3, autosave=False)
+    skip = app.board.skip
+    for _ in range(10):
+        kinds = [m.kind for m in app.decision_moves(0)]
+        if kinds == ["end"]:
+            break
+        assert skip.layout.display == "none"
+        app.play(Move(0, "end"))
+    assert [m.kind for m in app.decision_moves(0)] == ["end"]
+    assert skip.layout.display != "none" and "End my empty Shifts" in skip.description
+    shift = app.match.view(0)["shift"]
+    skip.click()
+    assert app.banner.message == ""
+    assert app.match.outcome() is not None and app.match.view(0)["shift"] > shift + 2
+    assert skip.layout.display == "none" and app.again_button.layout.display != "none"
+
+
+def test_cards_can_be_lit_up_by_their_view_path():
+    app = make_app({0: "human", 1: "heuristic"}, seed=3, autosave=False)
+    view = app.match.view(0)
+    paths = ["players.0.hand.0", "supply_row.2", "nap_card", "players.1.deck_count"]
+    app.light(paths)
+    lit = [app.board.card_at(p) for p in paths]
+    assert all(c is not None and "pt-lit" in c._dom_classes for c in lit)
+    assert lit[0].description.startswith(view["players"][0]["hand"][0]["name"])
+    assert lit[1].description.startswith(view["supply_row"][2]["name"])
+    app.play(app.decision_moves(0)[0])          # a redraw keeps them lit
+    assert all("pt-lit" in c._dom_classes for c in lit)
+    app.light(())
+    assert not any("pt-lit" in c._dom_classes for c in lit)
+    assert app.board.card_at("players.0.hand.99") is None and app.board.card_at("nowhere") is None

@@ -14,12 +14,16 @@ Who sees what (the security boundary, DESIGN "view"):
 * a seed drawn at random is never shown while the game runs (it rebuilds every card).
 
 Double clicks: a click arriving after the position changed must not act on the new
-position. Kind buttons are one per kind, so a stale click names a kind that is no longer
-offered and is ignored; a click on a move button within ``CLICK_GUARD`` seconds of the
-controls changing to a new decision is ignored too (the second click of a double click
-landing on the new button drawn in the same spot); a card click that has to guess the
-kind only selects it (Play confirms); only a card click that completes an explicitly
-chosen kind plays at once.
+position. Each decision gets its own move buttons, so a click on a button of an earlier
+decision is ignored; the page's click guard drops the second click of a double click
+that lands on another button (:mod:`playtest.widgets.clickguard`); there is no time
+window, so no deliberate click is ever dropped. A card click that has to guess the kind
+among several only selects it (Play confirms); a card click that completes a chosen
+kind, or the only kind on offer, plays at once. A card click no move can use is
+explained: the move it would make and the ruling that forbids it (``Match.refusal``).
+
+When the game is over, "Play again" starts the same set-up with a new seed; the New game
+and record panels close once they have started or loaded a game.
 
 Never lose a user's game: after every move the game (record and seat setup) is saved on
 the server (:mod:`playtest.widgets.autosave`); a new app of the same game offers to
@@ -43,14 +47,23 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 import ipywidgets as w
 
-from ..engine import Match, Move, PlaytestError, RecordError, Table, get_game, limits
+from ..engine import IllegalMove, Match, Move, PlaytestError, RecordError, Table, get_game, limits
 from ..scenarios import Scenario
 from . import autosave
-from .components import ErrorBanner, LogView, PrivacyScreen, safe, style_widget
-from .moves import CardArgs, MoveBuilder
+from .components import Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
+from .moves import CardArgs, MoveBuilder, UnorderedArgs
 from .newgame import HUMAN, NewGamePanel, default_bot
 from .records import RecordPanel, find_scenario, pack_record, parse_link, players_query, unpack_record
 from .timeline import Timeline
+
+
+def refusal_text(refusal: IllegalMove) -> str:
+    """A refused move in a player's words: ``"Not allowed (LS-7): <the reason>."``
+    (``refusal``: an :class:`~playtest.engine.IllegalMove`, e.g. of ``Match.refusal``;
+    its ruling id and reason come from the game's ``explain``)."""
+    where = f" ({refusal.ruling})" if refusal.ruling else ""
+    reason = refusal.reason.rstrip(".")
+    return f"Not allowed{where}: {reason[:1].upper()}{reason[1:]}."
 
 
 class BoardHost(Protocol):
@@ -106,15 +119,19 @@ class GameBoard:
             unavailable actions with their reasons).
         rules_html: a short "How to play" (HTML, citing RULINGS ids); the app shows it
             in a collapsed panel ("" = no panel).
+        unordered_args: see :data:`playtest.widgets.moves.UnorderedArgs` (arguments a
+            person may pick in any order).
     """
 
     card_args: CardArgs = {}
+    unordered_args: UnorderedArgs = {}
     open_title = "Open moves"
     rules_html = ""
 
     def __init__(self, app: BoardHost):
         self.app = app
         self.widget = w.VBox()
+        self.widget.add_class("pt-guarded")      # the page's double-click guard watches its cards
         self.extra_controls: list[w.Widget] = []
 
     def make_move_controls(self, on_move: Callable[[Move], None],
@@ -140,6 +157,13 @@ class GameBoard:
         ``clickable`` = the (seat, position) cards a click would use now."""
         raise NotImplementedError
 
+    def card_at(self, path: str) -> Card | None:
+        """The card widget drawing the card at ``path`` of the view on show (a dotted
+        path as in scenarios' ``view_value``, e.g. Lazy Sunday's ``"lists.0.3"`` or
+        ``"done.top"``), or None if the board draws no card there. Used to light cards
+        up (tutorials, hints). Default: none."""
+        return None
+
     def move_label(self, kind: str, view: dict) -> str:
         """The button text of a move kind."""
         return kind
@@ -156,6 +180,15 @@ class GameBoard:
         """The dropdown text of one argument value (only what ``view`` says)."""
         return f"{name} {value}"
 
+    def describe(self, move: Move, view: dict) -> str:
+        """A move in the words of its button and dropdowns, e.g. "Keep it (my card:
+        position 1)", for hints and tutorials (only what ``view`` says)."""
+        names = self.app.game.MOVE_ARGS.get(move.kind, ())
+        args = ", ".join(f"{self.arg_title(move.kind, n)}: {self.arg_label(move.kind, n, v, view)}"
+                         for n, v in zip(names, move.args))
+        label = self.move_label(move.kind, view)
+        return f"{label} ({args})" if args else label
+
 
 class GameApp:
     """A playable game in a notebook or a Voilà dashboard.
@@ -169,9 +202,8 @@ class GameApp:
             (hidden) seed.
         preset: a name of ``game.PRESETS`` (e.g. Chore Race's "Quick Game").
         start: False builds the app without starting a game (call :meth:`start`).
-        click_guard: seconds after the move controls change to a new decision during
-            which clicks on move buttons are ignored (double clicks); None =
-            :data:`playtest.widgets.moves.CLICK_GUARD`. Tests pass 0.
+        click_guard: unused, accepted for old callers (the double-click guard is on
+            identity, not time; see the module docstring).
         autosave: False never reads or writes the autosave file.
 
     Attributes:
@@ -182,6 +214,10 @@ class GameApp:
         banner, privacy, board, moves, open_moves, log, timeline, new_game, records,
         presets: the components (``presets`` is None for a game without PRESETS).
         rules: the "How to play" accordion (hidden if the board has no ``rules_html``).
+        setup: the accordion of the New game and Save / load panels (closed once a game
+            is started or loaded). controls: the box of the move controls.
+        again_button: "Play again", shown when the game is over (:meth:`play_again`).
+        lit: the view paths of the cards lit up now (:meth:`light`).
         resume_box, resume_button, discard_button, resume_note: the offer to resume an
             unfinished autosaved game, shown when the app starts and one exists.
         save_note: shown while saving on the server fails (a full disk, a read-only or
@@ -221,8 +257,6 @@ class GameApp:
         self.open_moves = MoveBuilder(self.game.MOVE_ARGS, self.board, safe(self.play, report),
                                       self.board.card_args, on_change=self._highlight,
                                       title=self.board.open_title, report=report)
-        if click_guard is not None:
-            self.moves.guard = self.open_moves.guard = click_guard
         self._claim_viewer = None
         self.claimer = w.Dropdown(description="Who", layout=w.Layout(width="180px"))
         self.claimer.observe(safe(lambda _c: self._drawing or self.refresh(), report), "value")
@@ -239,14 +273,21 @@ class GameApp:
         self.continue_button = w.Button(description="Continue", icon="play", button_style="primary",
                                         tooltip="Let the bots play on from here", layout=w.Layout(width="auto"))
         self.continue_button.on_click(safe(lambda _b: self.continue_play(), report))
+        self.again_button = w.Button(description="Play again", icon="redo", button_style="primary",
+                                     tooltip="A new game with the same seats and options (a new seed)",
+                                     layout=w.Layout(width="auto", display="none"))
+        self.again_button.add_class("pt-again")
+        self.again_button.on_click(safe(lambda _b: self.play_again(), report))
+        self.lit: tuple[str, ...] = ()
         self.pause_box = w.HBox([self.pause_note, self.continue_button], layout=w.Layout(align_items="center"))
         self.opened_box = w.VBox([self.about, self.pause_box], layout=w.Layout(display="none"))
         self.opened_box.add_class("pt-opened")
-        controls = w.HBox([w.VBox([self.moves.widget, *self.board.extra_controls]), self.open_box],
-                          layout=w.Layout(justify_content="space-between"))
+        controls = w.HBox([w.VBox([self.moves.widget, self.again_button, *self.board.extra_controls]),
+                           self.open_box], layout=w.Layout(justify_content="space-between", flex_flow="row wrap"))
         controls.add_class("pt-controls")
-        setup = w.Accordion(children=[self.new_game.widget, self.records.widget],
-                            titles=("New game", "Save / load record"))
+        self.controls = controls
+        self.setup = setup = w.Accordion(children=[self.new_game.widget, self.records.widget],
+                                         titles=("New game", "Save / load record"))
         rules = w.HTML(self.board.rules_html)
         rules.add_class("pt-rules")
         self.rules = w.Accordion(children=[rules], titles=("How to play",), selected_index=None,
@@ -267,7 +308,8 @@ class GameApp:
                               self.rules,
                               self.privacy.widget,
                               self.board.widget, controls, self.timeline.widget,
-                              w.HBox([self.log.widget, setup], layout=w.Layout(align_items="flex-start"))])
+                              w.HBox([self.log.widget, setup], layout=w.Layout(align_items="flex-start",
+                                                                               flex_flow="row wrap"))])
         self.widget.add_class("pt-app")
         self.board.widget.add_class("pt-table")
         self.presets = self.new_game.presets
@@ -329,6 +371,13 @@ class GameApp:
         match = Match(self.game, seats, options, seed)
         self._seat(match, players, seed_chosen=seed is not None)
         self.scenario_name = ""
+
+    def play_again(self) -> None:
+        """"Play again": a new game with the seats, players and options of the one on
+        the table and a new random seed (a pinned setup is not kept: a new deal)."""
+        match = self.match
+        players = {s: self.players.get(s, HUMAN) for s in range(match.game.seats)}
+        self.start(match.game.seats, players, match.options_dict(), None)
 
     def load(self, text: str | bytes, name: str = "the uploaded file") -> None:
         """Load a record (JSON text) or a scenario (TOML text, see
@@ -498,6 +547,7 @@ class GameApp:
             self.autosave_path = None          # a new game gets its own file at its first save
             self.control = self.unlocked = None
             self.banner.clear()
+            self.setup.selected_index = None    # the panel that started or loaded it has done its job
             self.refresh()
         except BaseException:
             (self.table, self.players, self.seed_chosen, self.control, self.unlocked, self.viewer,
@@ -524,11 +574,42 @@ class GameApp:
     def card_clicked(self, seat: int, pos: int | None) -> None:
         """A card of ``seat`` at ``pos`` was clicked: it fills an argument of the move
         being built: the open move if one is being built (open moves are chosen by
-        their button first), else the seat's own move."""
-        if self.open_moves.kind is not None:
-            self.open_moves.pick_card(seat, pos)
-        else:
-            self.moves.pick_card(seat, pos)
+        their button first), else the seat's own move. A click that completes a move
+        no rule allows is explained in the banner (:meth:`refuse`)."""
+        builder = self.open_moves if self.open_moves.kind is not None else self.moves
+        if not builder.pick_card(seat, pos) and self.live and (move := builder.attempt(seat, pos)) is not None:
+            self.refuse(move)
+
+    def refuse(self, move: Move) -> str:
+        """Say why ``move`` cannot be played now, in the error banner, in plain words
+        with its ruling id (:func:`refusal_text` of ``Match.refusal``); nothing changes.
+
+        Returns:
+            The text shown ("" when the move is legal: nothing is shown).
+        """
+        refusal = self.match.refusal(move)
+        text = refusal_text(refusal) if refusal is not None else ""
+        if text:
+            self.banner.show(text)
+        return text
+
+    def light(self, paths: Sequence[str]) -> None:
+        """Light up the cards at these view paths (see :meth:`GameBoard.card_at`; CSS
+        class ``pt-lit``) until the next call; () puts them out. A path the board draws
+        no card at is skipped."""
+        for path in self.lit:
+            card = self.board.card_at(path)
+            if card is not None and "pt-lit" in card._dom_classes:
+                card._dom_classes = tuple(c for c in card._dom_classes if c != "pt-lit")
+        self.lit = tuple(paths)
+        self._relight()
+
+    def _relight(self) -> None:
+        """Apply :attr:`lit` to the board as drawn now (a redraw resets card classes)."""
+        for path in self.lit:
+            card = self.board.card_at(path)
+            if card is not None and "pt-lit" not in card._dom_classes:
+                card._dom_classes = (*card._dom_classes, "pt-lit")
 
     def unlock(self, seat: int) -> None:
         """Seat ``seat``'s person confirmed they hold the device (hotseat)."""
@@ -743,7 +824,9 @@ class GameApp:
         self.opened_box.layout.display = None if waiting or self.about.value else "none"
         if not over:
             self.records.reset()
+        self.again_button.layout.display = None if over and live else "none"
         self.board.update(view, self._clickable())
+        self._relight()
 
     def _clickable(self) -> set:
         return self.open_moves.clickable_cards() if self.open_moves.kind is not None else self.moves.clickable_cards()
@@ -752,6 +835,7 @@ class GameApp:
         """A move builder's selection changed: redraw the board's clickable cards."""
         if not self._drawing and self.table is not None:
             self.board.update(self.match.view(self.viewer), self._clickable())
+            self._relight()
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)

@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 
 import ipywidgets as w
 
+from .clickguard import ClickGuard
 from .style import STYLE
 
 
@@ -224,6 +225,10 @@ def download_link(text: str, filename: str, mime: str, title: str, label: str | 
             f"title='{html.escape(title)}'>⬇ Download {html.escape(label or filename)}</a>")
 
 
-def style_widget() -> w.HTML:
-    """An HTML widget carrying the kit's CSS; put it once in an app's tree."""
-    return w.HTML(STYLE)
+def style_widget() -> w.Box:
+    """The kit's CSS (an HTML widget) and the page's double-click guard
+    (:class:`~playtest.widgets.clickguard.ClickGuard`), in one box that takes no room;
+    put it once in an app's tree."""
+    box = w.Box([w.HTML(STYLE), ClickGuard()])
+    box.add_class("pt-style")
+    return box

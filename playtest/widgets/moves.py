@@ -4,16 +4,25 @@ Pick the move's kind (one button per kind), then each argument in turn from the 
 the legal moves still allow given the earlier choices (a dropdown per argument, hidden
 when only one value is possible), then Play. Clicking a card can fill a card argument
 (see :meth:`MoveBuilder.pick_card`); a card click that completes a chosen move plays it.
+Arguments the game lists in a fixed order but that form a set (Lazy Sunday's two peeked
+cards, a Family Meeting's three cards) are picked in any order (``unordered_args``).
 
-Double clicks: a click on a move button within :data:`CLICK_GUARD` seconds of the
-buttons changing to a new decision is ignored (kernel-side, by ``time.monotonic``): the
-second click of a double click must not land on the button of the next decision drawn in
-the same spot (e.g. "Discard it" then "Draw from the deck").
+Double clicks are guarded on the identity of what was clicked, never on time, so no
+deliberate click is ever dropped however fast it comes:
+
+* in the kernel, each decision gets its own pool of buttons: a click on a button of an
+  earlier decision (the second click of a double click that reached the old button) is
+  ignored (:attr:`MoveBuilder.ignored` counts them);
+* in the page, :class:`~playtest.widgets.clickguard.ClickGuard` drops the second click of
+  a double click (the browser's own click count, ``event.detail`` 2 or more) when it
+  lands on another button than the first: the next decision's button drawn in the same
+  spot (e.g. "Discard it" then "Draw from the deck"). A click after the pointer moved,
+  or after the system's double-click time, is a first click and always goes through.
 """
 from __future__ import annotations
 
 import html
-import time
+import itertools
 from typing import Callable, Mapping, Sequence
 
 import ipywidgets as w
@@ -22,13 +31,20 @@ from ..engine import Move
 from .components import safe
 
 CLICK_GUARD = 0.4
-"""Seconds after the move buttons change to a new decision during which clicks on them
-are ignored (the second half of a double click); see :attr:`MoveBuilder.guard`."""
+"""Seconds after the position changes during which the scenario debugger's "Play this
+move" button ignores clicks. The move controls have no time guard (see the module
+docstring)."""
 
 CardArgs = Mapping[str, Sequence[tuple[str | None, str | None]]]
 """kind -> the (seat argument, position argument) pairs a card click can fill, in order.
 A seat argument of None means "a card of the moving seat itself"; a position argument of
 None means the click picks a seat only (e.g. Lazy Sunday's ``landlord s``)."""
+
+UnorderedArgs = Mapping[str, Sequence[Sequence[int]]]
+"""kind -> groups of argument positions that may be chosen in any order, e.g. Lazy
+Sunday's ``{"peek": ((0,), (1,))}`` (the game lists ``peek a b`` with ``a < b``) or
+``{"switcheroo": ((0, 1), (2, 3))}`` (two seat-and-card pairs, the lower seat first):
+the builder offers every order and plays the game's own."""
 
 
 class MoveBuilder:
@@ -49,31 +65,34 @@ class MoveBuilder:
         title: a caption shown above the buttons.
         report: where exceptions raised by its click handlers go (e.g.
             ``ErrorBanner.show``).
-        guard: see :attr:`guard`; None = :data:`CLICK_GUARD`.
+        guard: unused, accepted for old callers (there is no time guard; see the module
+            docstring).
+        unordered: see :data:`UnorderedArgs`; None = the ``unordered_args`` attribute of
+            ``labels`` (the board), if any.
 
     Attributes:
-        widget: the box to display. kind: the kind being built, or None.
-        prefix: the arguments chosen so far.
-        guard: seconds after a new decision during which move button clicks are
-            ignored (0 turns the guard off, e.g. in tests). clock: the time source
-            (``time.monotonic``; tests may pass a fake one). ignored: how many clicks
-            the guard has dropped.
+        widget: the box to display (CSS class ``pt-guarded``: the page's click guard
+            watches it). kind: the kind being built, or None.
+        prefix: the arguments chosen so far (in the order picked, for unordered ones).
+        moves: the moves on offer, as the game lists them. choices: those moves and,
+            for unordered arguments, their other orders (what the builder picks from).
+        ignored: how many clicks on a button of an earlier decision were dropped.
     """
 
     def __init__(self, move_args: Mapping[str, Sequence[str]], labels, on_move: Callable[[Move], None],
                  card_args: CardArgs | None = None, on_change: Callable[[], None] | None = None,
                  title: str = "", report: Callable[[Exception], None] | None = None,
-                 guard: float | None = None):
+                 guard: float | None = None, unordered: UnorderedArgs | None = None):
         self.move_args, self.labels, self.on_move = move_args, labels, on_move
-        self.guard = CLICK_GUARD if guard is None else guard
-        self.clock: Callable[[], float] = time.monotonic
         self.ignored = 0
-        self._changed_at = float("-inf")
+        self.unordered = dict(getattr(labels, "unordered_args", {}) if unordered is None else unordered)
         self.card_args = card_args or {}
         self.on_change = on_change or (lambda: None)
         self.report = report
         self.seat: int | None = None
         self.moves: list[Move] = []
+        self.choices: list[Move] = []
+        self._canonical: dict[Move, Move] = {}
         self.view: dict = {}
         self.kind: str | None = None
         self.prefix: list = []
@@ -102,6 +121,7 @@ class MoveBuilder:
         self.title = w.HTML(f"<b>{html.escape(title)}</b>" if title else "")
         self.hint = w.HTML()
         self.widget = w.VBox([self.title, self.kind_box, self.arg_box, self.hint])
+        self.widget.add_class("pt-guarded")
 
     # --- input ------------------------------------------------------------------
     @property
@@ -123,8 +143,9 @@ class MoveBuilder:
         same = seat == self.seat and list(moves) == self.moves and decision == self._decision
         if decision != self._decision:
             self._pool, self._decision = 1 - self._pool, decision
-            self._changed_at = self.clock()
         self.seat, self.moves, self.view, self.enabled = seat, list(moves), view, enabled
+        self._canonical = self._orders(self.moves)
+        self.choices = list(self._canonical)
         kinds = list(dict.fromkeys(m.kind for m in self.moves))
         for pool in self._pools:
             for kind, button in pool.items():
@@ -150,11 +171,26 @@ class MoveBuilder:
             button.on_click(safe(lambda _b: self._clicked(pool, kind), self.report))
         return button
 
+    def _orders(self, moves: list[Move]) -> dict[Move, Move]:
+        """Each move, and each other order of its unordered argument groups -> the move
+        as the game lists it (the first order listed wins a tie, e.g. two equal cards)."""
+        found: dict[Move, Move] = {}
+        for move in moves:
+            found.setdefault(move, move)
+            groups = self.unordered.get(move.kind)
+            if not groups or len(move.args) <= max(max(g) for g in groups):
+                continue
+            slots = [i for g in groups for i in g]
+            for order in itertools.permutations(groups):
+                args = list(move.args)
+                for i, value in zip(slots, (move.args[i] for g in order for i in g)):
+                    args[i] = value
+                found.setdefault(Move(move.seat, move.kind, tuple(args)), move)
+        return found
+
     def _clicked(self, pool: int, kind: str) -> None:
         if pool != self._pool:
-            return                  # a button of an earlier decision
-        if self.guard > 0 and self.clock() - self._changed_at < self.guard:
-            self.ignored += 1       # too soon after the buttons changed: a double click's second half
+            self.ignored += 1       # a button of an earlier decision: a double click's second half
             return
         self.select(kind)
 
@@ -190,26 +226,48 @@ class MoveBuilder:
     def pick_card(self, seat: int, pos: int | None) -> bool:
         """A click on card ``pos`` of ``seat``: fill the next card argument of the move
         being built, or, with no kind chosen, choose the one kind that can use that card.
-        Plays the move if the click completes a kind chosen before it (a click that had
-        to guess the kind never plays: a stale double click must not move). Returns
-        whether the click was used."""
+        Plays the move if the click completes it and its kind is no guess: chosen before
+        the click, or the only kind on offer (e.g. Chore Race's steal: "from whom" is
+        the whole decision). A click that picked one kind among several only selects it
+        (Play confirms): a card click must not take a move the person never chose.
+        Returns whether the click was used."""
         if not self.enabled or not self.moves:
             return False
-        kinds = [self.kind] if self.kind else [k for k in dict.fromkeys(m.kind for m in self.moves)
-                                               if self._card_prefix(k, [], seat, pos) is not None]
+        offered = list(dict.fromkeys(m.kind for m in self.moves))
+        kinds = [self.kind] if self.kind else [k for k in offered if self._card_prefix(k, [], seat, pos) is not None]
         if len(kinds) != 1:
             return False
         prefix = self._card_prefix(kinds[0], self.prefix if self.kind else [], seat, pos)
         if prefix is None:
             return False
-        chosen = self.kind is not None
+        sure = self.kind is not None or offered == kinds
         self.kind, self.prefix = kinds[0], prefix
         self._advance()
-        if chosen and self._complete() and not self._next_values():
+        if sure and self._complete() and not self._next_values():
             self._emit()
         else:
             self._sync()
         return True
+
+    def attempt(self, seat: int, pos: int | None) -> Move | None:
+        """The move a click on card ``pos`` of ``seat`` would complete for the kind
+        being built, legal or not (None: no kind chosen, or the click does not finish
+        its arguments): what to ask :meth:`~playtest.engine.Match.refusal` about when
+        :meth:`pick_card` refuses the click."""
+        if self.kind is None or self.seat is None:
+            return None
+        names = self.move_args.get(self.kind, ())
+        for seat_arg, pos_arg in self.card_args.get(self.kind, ()):
+            if seat_arg is None and seat != self.seat:
+                continue
+            raw = self._pair_raw(self.kind, seat_arg, pos_arg)
+            values = {raw[0]: seat, raw[1]: pos}
+            rest = sorted(i for i in raw if i is not None and i >= len(self.prefix))
+            if rest and rest == list(range(len(self.prefix), len(self.prefix) + len(rest))):
+                args = list(self.prefix) + [values[i] for i in rest]
+                if len(args) == len(names):
+                    return Move(self.seat, self.kind, tuple(args))
+        return None
 
     def clickable_cards(self) -> set[tuple[int, int | None]]:
         """The (seat, position) cards whose click :meth:`pick_card` would use now (for
@@ -225,7 +283,7 @@ class MoveBuilder:
                 rest = [i for i in idx if i >= len(prefix)]      # filled ones match via the prefix
                 if not rest or min(rest) != len(prefix):
                     continue
-                for m in self.moves:
+                for m in self.choices:
                     if m.kind == kind and list(m.args[:len(prefix)]) == prefix and len(m.args) > max(idx):
                         card = (m.args[si] if si is not None else m.seat, m.args[pi] if pi is not None else None)
                         found.setdefault(card, set()).add(kind)
@@ -258,12 +316,12 @@ class MoveBuilder:
             if any(prefix[i] != values[i] for i in filled):
                 continue
             new = list(prefix) + [values[i] for i in rest]
-            if any(m.kind == kind and list(m.args[:len(new)]) == new for m in self.moves):
+            if any(m.kind == kind and list(m.args[:len(new)]) == new for m in self.choices):
                 return new
         return None
 
     def _candidates(self, prefix) -> list[Move]:
-        return [m for m in self.moves if m.kind == self.kind and list(m.args[:len(prefix)]) == list(prefix)]
+        return [m for m in self.choices if m.kind == self.kind and list(m.args[:len(prefix)]) == list(prefix)]
 
     def _values(self, prefix) -> list:
         return list(dict.fromkeys(m.args[len(prefix)] for m in self._candidates(prefix) if len(m.args) > len(prefix)))
@@ -326,7 +384,7 @@ class MoveBuilder:
             self._emit()
 
     def _emit(self) -> None:
-        move = self._complete()
+        move = self._canonical[self._complete()]     # the game's own order of unordered arguments
         self.kind, self.prefix = None, []
         self._sync()
         self.on_move(move)

@@ -86,7 +86,7 @@ def read_option(text: str, annotation, name: str = "option") -> Any:
     itself. Else the text itself, so that the game's OptionError explains what is wrong.
 
     The text passes the input limits first (:mod:`playtest.engine.limits`: at most
-    10,000 characters, nested at most 32 deep, numbers of at most 20 digits), so the
+    500 characters, nested at most 32 deep, numbers of at most 20 digits), so the
     parsers tried never see a text built to exhaust them.
 
     Args:
@@ -97,7 +97,7 @@ def read_option(text: str, annotation, name: str = "option") -> Any:
         OptionError: the text is over an input limit (the message names the limit).
     """
     try:
-        limits.check_line(text, f"the option {name}")
+        limits.check_line(text, f"the option {name}", limits.MAX_OPTION)
         limits.check_json(text, f"the option {name}")
     except limits.LimitError as exc:
         raise OptionError(str(exc)) from None
@@ -123,13 +123,33 @@ def read_option(text: str, annotation, name: str = "option") -> Any:
     return text
 
 
+def allowed_range(field) -> str:
+    """The whole numbers an int option field allows, from its ``ge``/``le`` bounds:
+    ``"1 to 6"``, ``"1 or more"``, ``"9 or less"`` or ``"any whole number"``."""
+    lo, hi = _bound(field, "ge"), _bound(field, "le")
+    if lo is not None and hi is not None:
+        return f"{lo} to {hi}"
+    return f"{lo} or more" if lo is not None else f"{hi} or less" if hi is not None else "any whole number"
+
+
+def out_of_range(field, value) -> str:
+    """A warning for an int option ``value`` outside ``field``'s bounds (plain text:
+    ``"0 is not allowed: use 1 to 20"``), or "" when it is within them."""
+    lo, hi = _bound(field, "ge"), _bound(field, "le")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        return f"{value} is not allowed: use {allowed_range(field)}"
+    return ""
+
+
 def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
     """An input widget for one pydantic option field, and a function reading its value.
 
-    bool -> Checkbox; a finite set (Literal, None) -> Dropdown; int -> IntText (bounded
-    by ``ge``/``le``); anything else -> Text, shown by :func:`show_option` (a mapping as
-    JSON) and read by :func:`read_option` (JSON, a Python literal, ``name=count`` pairs,
-    ``none``, or the text itself: the first that fits the field's annotation).
+    bool -> Checkbox; a finite set (Literal, None) -> Dropdown; int -> IntText (any
+    whole number: a value out of the field's ``ge``/``le`` bounds is read as typed, never
+    clamped, so that the game refuses it with a message; :func:`out_of_range` words a
+    warning beforehand); anything else -> Text, shown by :func:`show_option` (a mapping
+    as JSON) and read by :func:`read_option` (JSON, a Python literal, ``name=count``
+    pairs, ``none``, or the text itself: the first that fits the field's annotation).
     """
     tip = field.description or ""
     common = dict(description=name, tooltip=tip, style={"description_width": "initial"})
@@ -142,9 +162,7 @@ def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
                          index=choices.index(field.default), **common)
         return box, lambda: choices[box.index]
     if field.annotation is int:
-        lo, hi = _bound(field, "ge"), _bound(field, "le")
-        box = (w.BoundedIntText(min=lo if lo is not None else -10**9, max=hi if hi is not None else 10**9,
-                                value=field.default, **common))
+        box = w.IntText(value=field.default, **common)
         return box, lambda: box.value
     box = w.Text(value=show_option(field.default), **common)
     if _takes_mapping(field.annotation):
@@ -195,7 +213,9 @@ class NewGamePanel:
             self.inputs[name], self._readers[name] = box, read
             help_line = w.HTML(html.escape(field.description or ""))
             help_line.add_class("pt-help")
-            rows.append(w.HBox([box, help_line], layout=w.Layout(align_items="center")))
+            if isinstance(box, w.IntText):      # say at once that a number is out of range
+                box.observe(lambda ch, f=field, line=help_line: self._warn(f, ch["new"], line), "value")
+            rows.append(w.HBox([box, help_line], layout=w.Layout(align_items="center", flex_flow="row wrap")))
         self.seed = w.Text(description="Seed", placeholder="blank = random",
                            tooltip="G-3: the seed of the game's random stream; blank draws a random one")
         self.start = w.Button(description="Start new game", button_style="primary", layout=w.Layout(width="auto"))
@@ -206,6 +226,14 @@ class NewGamePanel:
 
     def _sync(self) -> None:
         self.player_box.children = tuple(self.players[:self.seats.value])
+
+    @staticmethod
+    def _warn(field, value, line: w.HTML) -> None:
+        """Show beside an int option whether ``value`` is out of its range (Start will
+        refuse it with the game's message), else its description."""
+        problem = out_of_range(field, value)
+        line.value = (f"<b class='pt-warn'>⚠ {html.escape(problem)}</b> " if problem else "") + html.escape(
+            field.description or "")
 
     def config(self) -> tuple[int, dict[int, str], dict[str, Any], int | None]:
         """The chosen ``(seats, players, options, seed)``.

@@ -21,6 +21,8 @@ STYLE = """<style>
 .pt-card.pt-looking { outline: 3px solid #ffd54a; outline-offset: 1px; }
 .pt-card.pt-clickable { cursor: pointer; box-shadow: 0 0 0 3px #7fe3ff, 0 1px 3px rgba(0,0,0,.45); }
 .pt-card.pt-clickable:hover { transform: translateY(-3px); }
+.pt-card.pt-lit { outline: 4px solid #ff4fa3; outline-offset: 2px; animation: pt-glow 1.2s ease-in-out infinite alternate; }
+@keyframes pt-glow { from { outline-color: #ff4fa3; } to { outline-color: #ffd0e6; } }
 .pt-caption { font-size: 12px; }
 .pt-row { border-top: 1px solid rgba(255,255,255,.15); padding-top: 2px; min-width: 470px; flex: 1 1 470px; }
 .pt-seatlabel { font-size: 13px; }
@@ -44,5 +46,6 @@ a.pt-download:hover { background: #125ea8; text-decoration: underline; }
 .pt-log .widget-html-content { max-height: 240px; overflow-y: auto; font-size: 12px; line-height: 1.45; display: block; }
 .pt-moveno { color: #888; display: inline-block; min-width: 2.5em; }
 .pt-help .widget-html-content { font-size: 11px; color: #666; line-height: 1.2; }
+.pt-help .pt-warn { color: #b71c1c; }
 .pt-rewound { background: #fff3cd; border-radius: 6px; padding: 2px 8px; }
 </style>"""

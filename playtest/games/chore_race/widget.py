@@ -10,10 +10,11 @@ their sizes only.
 
 Clicks: a chore fills a chore argument (Done, Finally!, I'll Do It Later, place, score;
 an opponent's chore for Inspection, Chore Swap and the Attic trigger); any card of a seat
-fills a seat argument (Delegate, Teamwork, the steal trigger). A card of your hand picks
-what to do with it: a card with several possible targets selects its move, the card to
-discard once "Discard a card" and its slot are chosen, and the cards to pass in a Family
-Meeting (then Play).
+fills a seat argument (Delegate, Teamwork, the steal trigger). A card of your hand does
+what its button does: it plays its move (Excuse, Dodge, Family Meeting, a Done with one
+possible chore) or, with several targets, selects it for the click on the target; it is
+the card to discard once "Discard a card" and its slot are chosen, and one of the cards
+to pass in a Family Meeting (in any order; then Play).
 
 Generic pieces written here for now (candidates for :mod:`playtest.widgets`):
 :class:`PresetPicker` (game ``PRESETS`` in the new-game panel) and the hand-card picks of
@@ -27,6 +28,7 @@ from typing import Mapping
 
 import ipywidgets as w
 
+from ...engine import Move
 from ...widgets import CardRow, GameApp, GameBoard, Pile
 from ...widgets.newgame import HUMAN
 from .rules import CARDS, ChoreRace, HAND_CAP, MEETING_PASS, PROTECT_VP
@@ -41,9 +43,12 @@ ABILITY = {"": "", "steal": "On score: steal a card", "attic": "On score: −2 p
            "no_delegate": "Immune to Delegate", "wipe": "Blocks 1st Inspection", "garage": "5 VP if a foe has 7+"}
 """The short ability line printed on a chore card (CR-2); the full text is the hover text."""
 
-PLAY_KIND = {"done": "done", "finally": "finally", "inspection": "inspection", "delegate": "delegate",
-             "teamwork": "teamwork", "swap": "swap", "later": "later"}
-"""Card key -> the move a click on that card in hand starts (cards with targets only)."""
+CARD_MOVES = {"done": ("done",), "finally": ("finally",), "inspection": ("inspection",), "delegate": ("delegate",),
+              "teamwork": ("teamwork",), "swap": ("swap",), "meeting": ("meeting",), "later": ("later", "dodge"),
+              "excuse": ("excuse",)}
+"""Card key -> the move kinds a click on that card in hand may start (the one on offer
+now): I'll Do It Later is played as itself on your turn (CR-12) or as Dodge when
+inspected (CR-7); Excuse is a reaction (CR-7)."""
 
 _PHASE = {"play": "play step", "react": "reaction window (CR-7)", "place": "placing a Done (CR-9/CR-10)",
           "meeting": "Family Meeting (CR-8)", "score": "score step (CR-14)", "trigger": "chore trigger (CR-2)",
@@ -167,6 +172,7 @@ class ChoreRaceBoard(GameBoard):
         "delegate": (("seat", None),), "teamwork": (("seat", None),), "steal": (("seat", None),),
         "swap": ((None, "chore"), ("seat", "their_chore")),
     }
+    unordered_args = {"give": ((0,), (1,), (2,))}   # CR-8: the cards passed are a set
     rules_html = RULES_HTML
 
     def __init__(self, app: GameApp):
@@ -191,6 +197,30 @@ class ChoreRaceBoard(GameBoard):
     def seat_widget(self, seat: int) -> w.Widget | None:
         """``seat``'s panel (label, tableau, hand)."""
         return self.seats[seat].widget if seat < len(self.seats) else None
+
+    def card_at(self, path: str):
+        """The card drawn for a view path: ``tableaus.S.P`` (seat S's chore P),
+        ``hand.P`` (the viewer's hand card P), ``hand_sizes.S.P`` (card P of seat S's
+        hand row, face-down or revealed), ``action_discard``, ``action_deck``,
+        ``chore_deck``, ``chore_discard`` (the pile's top)."""
+        piles = {"action_discard": self.discard, "action_deck": self.action_deck, "chore_deck": self.chore_deck,
+                 "chore_discard": self.chore_discard}
+        if path in piles:
+            return piles[path].card
+        head, *rest = path.split(".")
+        if not all(p.isdigit() for p in rest):
+            return None
+        numbers = [int(p) for p in rest]
+        if head == "hand" and len(numbers) == 1:
+            seat, pos, part = self.view.get("viewer"), numbers[0], "hand"
+        elif head in ("tableaus", "hand_sizes") and len(numbers) == 2:
+            (seat, pos), part = numbers, "tableau" if head == "tableaus" else "hand"
+        else:
+            return None
+        if seat is None or seat >= min(len(self.seats), self.view.get("seats", 0)):
+            return None
+        row = getattr(self.seats[seat], part)
+        return row.cards[pos] if pos < len(row.box.children) else None
 
     def update(self, view: dict, clickable: set) -> None:
         """Show a Chore Race view dict; ``clickable`` = the (seat, position) cards a click
@@ -359,22 +389,22 @@ class ChoreRaceBoard(GameBoard):
             legal = {m.args[1] for m in builder.moves if m.kind == "discard" and m.args[0] == builder.prefix[0]}
             return {p for p, name in enumerate(hand) if keys[name] in legal}
         if builder.kind is None:
-            return {p for p, name in enumerate(hand) if self._starts(keys[name])}
+            return {p for p, name in enumerate(hand) if self._card_kind(keys[name]) is not None}
         return set()
 
-    def _starts(self, key: str) -> bool:
-        """Whether a click on a ``key`` card in hand may start its move: only a move with
-        several choices (a click that has to guess never plays)."""
-        kind = PLAY_KIND.get(key)
-        return kind is not None and sum(m.kind == kind for m in self.app.moves.moves) >= 2
+    def _card_kind(self, key: str) -> str | None:
+        """The move kind a click on a ``key`` card in hand plays or starts now (see
+        :data:`CARD_MOVES`), or None if none of them is on offer."""
+        offered = {m.kind for m in self.app.moves.moves}
+        return next((kind for kind in CARD_MOVES.get(key, ()) if kind in offered), None)
 
     def _giving(self) -> bool:
         """Whether the viewer's moves now are Family Meeting passes (CR-8)."""
         return any(m.kind == "give" for m in self.app.moves.moves)
 
     def _fill_give(self) -> None:
-        """Restart the "give" move and, once the picked cards (with any card every pass
-        must hold) make a whole pass, fill it with their keys in canonical order: the move
+        """Restart the "give" move and, once the picked cards make a whole pass, fill it
+        with their keys (in the game's canonical order; the builder takes any): the move
         Play sends is exactly the cards :meth:`passing` highlights. Picks that cannot make
         a legal pass are dropped, oldest first."""
         view, builder = self.view, self.app.moves
@@ -432,8 +462,9 @@ class ChoreRaceBoard(GameBoard):
         (Delegate, Teamwork, steal). One of the viewer's own cards: with "Pass" chosen it
         toggles the card in the Family Meeting choice (the move is filled in once enough
         are picked; Play confirms); with "Discard a card" and a slot chosen it discards
-        that card; with no move chosen it starts the move of that card if it has several
-        targets (CR-5, CR-9..CR-13)."""
+        that card; with no move chosen it does what the card's button does: plays its
+        move when that has one choice (Excuse, Dodge, Family Meeting), else selects it
+        for the click on its target (CR-5, CR-7..CR-13)."""
         view, builder = self.view, self.app.moves
         if seat != view.get("viewer"):
             self.app.card_clicked(seat, None)
@@ -451,7 +482,7 @@ class ChoreRaceBoard(GameBoard):
             if not builder.play_button.disabled:
                 builder.play_button.click()
         else:
-            builder.select(PLAY_KIND[key])
+            builder.select(self._card_kind(key))    # as its button: plays a move with one choice
 
     # --- labels (only from the view) -----------------------------------------------------
     def move_label(self, kind: str, view: dict) -> str:
@@ -482,6 +513,20 @@ class ChoreRaceBoard(GameBoard):
 
     def arg_label(self, kind: str, name: str, value, view: dict) -> str:
         """"seat 2", a chore's name and progress, a card's name, or a slot."""
+        return self._arg_text(kind, name, value, view, self.app.moves.prefix)
+
+    def describe(self, move: Move, view: dict) -> str:
+        """A move in the words of its button and dropdowns, e.g. "Play Inspection
+        (opponent: seat 1, their chore: seat 1: Mow the Lawn 2/4)"."""
+        names = ChoreRace.MOVE_ARGS.get(move.kind, ())
+        args = ", ".join(f"{self.arg_title(move.kind, n)}: {self._arg_text(move.kind, n, v, view, list(move.args))}"
+                         for n, v in zip(names, move.args))
+        label = self.move_label(move.kind, view)
+        return f"{label} ({args})" if args else label
+
+    def _arg_text(self, kind: str, name: str, value, view: dict, prefix: list) -> str:
+        """The text of one argument value, ``prefix`` holding the arguments before it
+        (whose seat a chore argument belongs to)."""
         if name == "seat":
             return f"seat {value}"
         if name == "slot":
@@ -489,7 +534,6 @@ class ChoreRaceBoard(GameBoard):
         if name == "card":
             return next((n for n, k in view["keys"].items() if k == value), str(value))
         seat = view["viewer"]
-        prefix = self.app.moves.prefix
         theirs = kind in ("inspection", "attic") or name == "their_chore"
         if kind in ("inspection", "attic") and prefix:
             seat = prefix[0]

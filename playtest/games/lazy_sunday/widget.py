@@ -98,6 +98,9 @@ class LazySundayBoard(GameBoard):
         "nosy": (("s", "p"),), "trade": ((None, "p"), ("s", "q")), "switcheroo": (("s", "p"), ("t", "q")),
         "not_my_job": (("s", "p"), ("t", "q")), "landlord": (("s", None),), "claim": (("s", "p"),),
     }
+    # LS-3: the two peeked cards are a pair (the game lists a < b); LS-2: Switcheroo and
+    # Not My Job take two other players' cards (the lower seat first): any order here
+    unordered_args = {"peek": ((0,), (1,)), "switcheroo": ((0, 1), (2, 3)), "not_my_job": ((0, 1), (2, 3))}
     open_title = "Done it! — quick discard (LS-5)"
     rules_html = RULES_HTML
 
@@ -143,6 +146,18 @@ class LazySundayBoard(GameBoard):
     def seat_widget(self, seat: int) -> w.Widget | None:
         """``seat``'s row of cards."""
         return self.rows[seat].widget if seat < len(self.rows) else None
+
+    def card_at(self, path: str):
+        """The card drawn for a view path: ``lists.S.P`` (seat S's card at position P),
+        ``done.top`` (or ``done``), ``drawn.card`` (or ``drawn``), ``deck``."""
+        parts = path.split(".")
+        if parts[0] == "lists" and len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+            seat, pos = int(parts[1]), int(parts[2])
+            if seat < len(self.rows) and pos < len(self.rows[seat].box.children):
+                return self.rows[seat].cards[pos]
+            return None
+        pile = {"done": self.done, "drawn": self.drawn, "deck": self.deck}.get(parts[0])
+        return pile.card if pile is not None and path in ("done", "done.top", "drawn", "drawn.card", "deck") else None
 
     @staticmethod
     def _face(card: dict | None, looking: bool = False) -> dict:
@@ -190,15 +205,43 @@ class LazySundayBoard(GameBoard):
                 f"{len(view['lists'][seat])} cards {' · '.join([''] + marks) if marks else ''}</span>")
 
     def _score_table(self, view: dict) -> str:
+        """The scores of each round and the match total; once a round's lists are
+        revealed (LS-7), that round's reveal too (:meth:`_reveal_rows`)."""
         rounds = view["round_scores"]
         if not rounds:
             return ""
         head = "".join(f"<th>seat {s}</th>" for s in range(view["seats"]))
+        reveal = self._reveal_rows(view)
         body = "".join(f"<tr><td>round {i + 1}</td>{''.join(f'<td>{v}</td>' for v in r)}</tr>"
                        for i, r in enumerate(rounds))
         total = "".join(f"<td><b>{v}</b></td>" for v in view["scores"])
-        return (f"<table class='pt-scores'><tr><th></th>{head}</tr>{body}<tr><td><b>total</b></td>{total}</tr>"
-                "</table>")
+        return (f"{reveal}<table class='pt-scores'><tr><th></th>{head}</tr>{body}<tr><td><b>total</b></td>{total}"
+                "</tr></table>")
+
+    @staticmethod
+    def _reveal_rows(view: dict) -> str:
+        """While the lists of the round just scored are on show (round over, or match
+        over), a table of each seat's revealed total and how LS-9 made it that round's
+        score: the caller scores 0 if lowest or tied for lowest, 50 if anyone is strictly
+        lower; everyone else scores their total. "" otherwise."""
+        lists = view["lists"]
+        if view["phase"] not in ("round_over", "over") or not view["round_scores"] or not all(
+                slot["face_up"] for cards in lists for slot in cards):
+            return ""
+        totals = [sum(slot["effort"] for slot in cards) for cards in lists]
+        scores, caller = view["round_scores"][-1], view["caller"]
+        rows = []
+        for seat, (total, score) in enumerate(zip(totals, scores)):
+            if seat == caller:
+                lower = [s for s, t in enumerate(totals) if s != seat and t < total]
+                why = (f"called NOT ME! and someone was strictly lower (seat {lower[0]}): 50" if lower
+                       else "called NOT ME! and was lowest or tied for lowest: 0")
+                who = f"seat {seat} (caller)"
+            else:
+                why, who = "scores their own total", f"seat {seat}"
+            rows.append(f"<tr><td>{who}</td><td>{total}</td><td><b>{score}</b></td><td>{html.escape(why)}</td></tr>")
+        return (f"<table class='pt-scores pt-reveal'><caption>Round {len(view['round_scores'])} revealed (LS-9)"
+                "</caption><tr><th></th><th>total</th><th>score</th><th>why</th></tr>" + "".join(rows) + "</table>")
 
     # --- labels (only from the view) -------------------------------------------------
     def move_label(self, kind: str, view: dict) -> str:

@@ -220,6 +220,10 @@ class NightShiftBoard(GameBoard):
     It also owns the "not available now" controls (:attr:`unavailable`): Activate, never
     offered (NS-9), and Tidy Up while it is the viewer's Shift but Tidy Up is not legal
     (NS-7); clicking one sends the move, and the error banner says why it is refused.
+    And :attr:`skip`, "End my empty Shifts", shown while End Shift is the viewer's only
+    move (as written, NS-5, both decks run dry and a game may need 20-odd End Shifts
+    to reach Shift 50, NS-10): it ends the viewer's Shifts until another action is
+    possible or the game is over (:meth:`end_empty_shifts`).
     """
 
     rules_html = RULES_HTML
@@ -247,9 +251,15 @@ class NightShiftBoard(GameBoard):
         self.tidy.on_click(safe(lambda _b: self._refused("tidy"), app.banner.show))
         self.why = w.HTML()
         self.why.add_class("ns-why")
+        self.skip = w.Button(description="End my empty Shifts (until I can do something else)",
+                             icon="forward", button_style="warning", layout=w.Layout(width="auto", display="none"),
+                             tooltip="NS-5/NS-10: End Shift each time it is your only move, until another "
+                                     "action is possible or the game ends")
+        self.skip.add_class("ns-skip")
+        self.skip.on_click(safe(lambda _b: self.end_empty_shifts(), app.banner.show))
         self.unavailable = w.VBox([w.HTML("<b>Not available now</b>"), w.HBox([self.activate, self.tidy]), self.why],
                                   layout=w.Layout(display="none"))
-        self.extra_controls = [self.unavailable]
+        self.extra_controls = [self.skip, self.unavailable]
         self._view: dict = {}
         self._panels: dict[int, SeatPanel] = {}          # seat -> the panel drawing it now
 
@@ -262,6 +272,45 @@ class NightShiftBoard(GameBoard):
         """The panel showing ``seat`` now (top or bottom, by the viewer)."""
         panel = self._panels.get(seat)
         return panel.widget if panel else None
+
+    def card_at(self, path: str):
+        """The card drawn for a view path: ``players.S.hand.P``,
+        ``players.S.current_shift.P``, ``players.S.laundry_basket`` (its top),
+        ``players.S.deck_count`` (the Personal Deck), ``supply_row.P``, ``nap_card``,
+        ``household_supply``."""
+        parts = path.split(".")
+        if path in ("nap_card", "household_supply"):
+            return (self.naps if path == "nap_card" else self.supply).card
+        if len(parts) == 2 and parts[0] == "supply_row" and parts[1].isdigit():
+            return self._row_card(self.row, int(parts[1]))
+        if len(parts) < 3 or parts[0] != "players" or not parts[1].isdigit() or int(parts[1]) not in self._panels:
+            return None
+        panel = self._panels[int(parts[1])]
+        if len(parts) == 4 and parts[2] in ("hand", "current_shift") and parts[3].isdigit():
+            return self._row_card(panel.hand if parts[2] == "hand" else panel.shift, int(parts[3]))
+        return {"laundry_basket": panel.basket.card, "deck_count": panel.deck.card}.get(parts[2]) if len(parts) == 3 \
+            else None
+
+    @staticmethod
+    def _row_card(row: CardRow, pos: int):
+        return row.cards[pos] if pos < len(row.box.children) else None
+
+    def end_empty_shifts(self) -> int:
+        """"End my empty Shifts": End Shift for the viewer, again and again while it is
+        the viewer's only move (the bots take their Shifts between), until another
+        action is possible, the game is over or the position stops changing (a live
+        table answers later). Returns how many Shifts were ended (NS-5, NS-10)."""
+        viewer, ended = self.app.viewer, 0
+        while viewer is not None and self.app.live and ended < 2 * self._view.get("turn_limit", 50):
+            moves = self.app.decision_moves(viewer)
+            if [m.kind for m in moves] != ["end"]:
+                break
+            before = self._view
+            self.app.play(moves[0])
+            ended += 1
+            if self._view is before:     # not redrawn: the move was sent elsewhere (a live table)
+                break
+        return ended
 
     def update(self, view: dict, clickable: set) -> None:
         """Show a Night Shift view dict (``Match.view``; viewer None = spectator)."""
@@ -309,6 +358,8 @@ class NightShiftBoard(GameBoard):
         mine = (viewer is not None and viewer == view["turn_seat"] and self.app.live
                 and view["outcome"] is None)
         self.unavailable.layout.display = None if mine else "none"
+        only_end = mine and [m.kind for m in self.app.decision_moves(viewer)] == ["end"]
+        self.skip.layout.display = None if only_end else "none"
         if not mine:
             self.why.value = ""
             return
@@ -364,6 +415,10 @@ class NightShiftBoard(GameBoard):
         nap = view["nap_card"]
         where = " from the stack" if base == "buy" and nap and nap["name"] == name else ""
         return f"{base.capitalize()} {name}{where} ({price})"
+
+    def describe(self, move: Move, view: dict) -> str:
+        """A move in the words of its button, e.g. "Buy Coffee Refill (1 Action + 2 Effort)"."""
+        return self.move_label(flat_kind(move), view)
 
     def move_tooltip(self, kind: str, view: dict) -> str:
         """Hover text citing the ruling, and the card's text."""

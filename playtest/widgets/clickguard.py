@@ -1,0 +1,53 @@
+"""The page's double-click guard: the second click of a double click never lands on a
+button it was not meant for.
+
+A double click on "Discard it" sends two clicks. The first plays the move; the kernel
+draws the next decision, often a button in the same spot ("Draw from the deck"), and the
+second click lands on it. Python cannot tell that click from a deliberate one (a button
+click message carries nothing but "click"), and a time window drops deliberate fast
+clicks too. The browser can: it counts the clicks of a double click (``event.detail``
+is 2 for the second), and a click after the pointer moved, or after the system's
+double-click time, counts as a first click again. So, in the page, a click with
+``detail`` of 2 or more on a button inside a ``pt-guarded`` box (the move controls and
+the boards' cards) is dropped when the click before it landed on another element. A
+repeated click on the same button goes through (the kernel ignores a click on a button
+of an earlier decision, :class:`~playtest.widgets.moves.MoveBuilder`).
+
+The front end is a few lines of JavaScript run by ``anywidget`` (as the upload button's,
+:mod:`playtest.widgets.upload`); the listener is installed once per page, however many
+guards are displayed. It is part of :func:`playtest.widgets.components.style_widget`.
+"""
+from __future__ import annotations
+
+import anywidget
+import traitlets
+
+_ESM = r"""
+function render({ model, el }) {
+  el.style.display = "none";
+  if (window.__ptClickGuard) return;
+  window.__ptClickGuard = { dropped: 0 };
+  let last = null;      // the element the previous click landed on
+  document.addEventListener("click", (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const button = target && target.closest(".pt-guarded button");
+    const previous = last;
+    last = button || target;
+    if (!button || !(event.detail > 1) || previous === button) return;
+    // the second click of a double click, on a button drawn after the first click
+    event.stopImmediatePropagation();
+    event.preventDefault();
+    window.__ptClickGuard.dropped += 1;
+  }, true);
+}
+export default { render };
+"""
+
+
+class ClickGuard(anywidget.AnyWidget):
+    """An invisible widget that installs the page's double-click guard (see the module
+    docstring). Display it once anywhere in a page (``style_widget()`` carries one);
+    ``window.__ptClickGuard.dropped`` counts the clicks it dropped (for tests)."""
+
+    _esm = _ESM
+    installed = traitlets.Bool(True).tag(sync=True)   # a model needs a trait; nothing reads it
