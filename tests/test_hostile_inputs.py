@@ -590,3 +590,57 @@ def test_byte_order_marks_and_real_files_still_load():
     assert Scenario.from_toml(b"\xef\xbb\xbf" + scenario.encode()) == Scenario.from_toml(scenario)
     with pytest.raises(ScenarioError, match="not valid TOML"):
         Scenario.from_toml(scenario[:-40] + "[[")
+
+
+# --- what is typed in a panel -----------------------------------------------------------------
+TYPED = {   # (option or "seed", text) -> words the refusal must hold
+    ("seed", "²"): "digits 0-9", ("seed", "٣"): "digits 0-9", ("seed", "１２"): "digits 0-9",
+    ("seed", "9" * 5_000): "digits 0-9", ("seed", "-1"): "digits 0-9",
+    ("action_deck", "[" * 400): "at most 32 levels", ("action_deck", "9" * 400): "at most 20 digits",
+    ("action_deck", "Done=" + "9" * 300): "at most 20 digits", ("action_deck", "x" * 20_000): "at most 500 are allowed",
+    ("action_deck", "{'Done': ²}"): "action_deck", ("first_player", "٣"): "first_player",
+    ("first_player", "9" * 4_301): "at most 500 are allowed", ("first_player", "9" * 30): "at most 20 digits",
+    ("first_player", "(" * 5_000): "at most 500 are allowed", ("first_player", "[" * 40): "at most 32 levels",
+}
+
+
+def typed_results() -> dict:
+    from playtest.games.chore_race.widget import make_app
+    app = make_app(seats=3, seed=5)
+    defaults = {name: box.value for name, box in app.new_game.inputs.items()}
+    results = {}
+    for (where, text), _words in TYPED.items():
+        box = app.new_game.seed if where == "seed" else app.new_game.inputs[where]
+        before = snapshot(app)
+        box.value = text
+        app.banner.clear()
+        result = measured(lambda: app.new_game.start.click())
+        result["message"] = result["message"] or app.banner.message
+        result["unchanged"] = snapshot(app) == before
+        results[len(results)] = result
+        box.value = "" if where == "seed" else defaults[where]
+    return results
+
+
+def test_seeds_and_options_typed_in_a_panel_are_refused_plainly():
+    results = in_child(typed_results)
+    assert len(results) == len(TYPED)
+    for ((where, text), words), result in zip(TYPED.items(), results.values()):
+        name = f"{where}={text[:30]}"
+        assert result["raised"] is None and result["unchanged"], (name, result)
+        check_refusal(result, Case(name, "typed", b""), "the new-game panel")
+        assert words in result["message"], (name, result["message"])
+
+
+def test_a_move_typed_in_the_debugger_is_read_plainly():
+    from playtest.widgets.debugger import ScenarioDebugger
+    debugger = ScenarioDebugger()
+    debugger.open_example(EXAMPLES["lazy_sunday"])
+    for text, words in (("² draw", "not a number 0, 1, 2"), ("0 peek " + "9" * 4_301, "at most 200 characters"),
+                        ("0 peek " + "9" * 30, "at most 20 digits"), ("x" * 100_000, "at most 200 characters")):
+        debugger.banner.clear()
+        debugger.why_result.value = ""
+        debugger.why_text.value = text
+        debugger.ask()
+        shown = debugger.banner.message or re.sub(r"<[^>]+>", "", debugger.why_result.value)
+        assert words in shown and not INTERNALS.search(shown) and len(shown) < 1_000, (text[:20], shown[:300])

@@ -20,6 +20,7 @@ it in one sentence that names the limit and what is allowed:
 :data:`MAX_STRING`        10,000 characters in one text value
 :data:`MAX_DIGITS`        20 digits in one number (ASCII ``0``-``9`` only)
 :data:`MAX_MOVE`          200 characters in one move (``"2 claim 1 4 17"``)
+:data:`MAX_OPTION`        500 characters in an option's value typed in a panel
 :data:`MAX_NAME`          100 characters in a name (``?scenario=``, a player)
 ========================  ======================================================
 
@@ -69,6 +70,9 @@ MAX_DIGITS = 20
 """Digits in one number: every 64-bit seed fits; 4,301 would reach ``int()``'s own limit."""
 MAX_MOVE = 200
 """Characters in a move's text form (the longest real move is about 30)."""
+MAX_OPTION = 500
+"""Characters in an option's value typed in a panel (Chore Race's whole action deck
+written as a mapping is 148)."""
 MAX_NAME = 100
 """Characters in a name read from a page address: a scenario (``?scenario=``) or a
 player (``?players=``)."""
@@ -252,7 +256,9 @@ class _Scan:
         self.text, self.what, self.items = text, what, 0
 
     def fail(self, limit: str, reason: str, pos: int) -> None:
-        raise LimitError(self.what, limit, reason, self.text.count("\n", 0, pos) + 1)
+        """Raise the LimitError, with the line of ``pos`` when the text has lines."""
+        line = self.text.count("\n", 0, pos) + 1 if "\n" in self.text else None
+        raise LimitError(self.what, limit, reason, line)
 
     def item(self, pos: int) -> None:
         self.items += 1
@@ -526,7 +532,7 @@ def load_toml(text: str | bytes, what: str) -> dict:
 
 
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_KEY_PARTS", "MAX_KEY_LENGTH", "MAX_ITEMS", "MAX_STRING", "MAX_DIGITS",
-           "MAX_MOVE", "MAX_NAME", "SIZE_TEXT", "LimitError", "human_size", "too_large", "check_size", "decode",
+           "MAX_MOVE", "MAX_OPTION", "MAX_NAME", "SIZE_TEXT", "LimitError", "human_size", "too_large", "check_size", "decode",
            "read_text", "is_number", "whole_number", "check_line", "check_json", "check_toml", "load_json",
            "load_toml"]
 
