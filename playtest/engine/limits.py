@@ -224,11 +224,12 @@ def check_line(text: str, what: str, max_chars: int = MAX_STRING) -> None:
 # --- the pre-scans ------------------------------------------------------------------------
 # The token patterns are single characters or runs of one character class: a failed match
 # costs nothing and a match no memory per character (a repeated group would keep a
-# backtracking point per repetition: a quarter of a gigabyte for a megabyte of newlines). A string is matched as a whole by
-# an "unrolled loop" pattern (a run of plain characters, then an escape and a run
-# again: one way only to match a text, no catastrophic backtracking) within a window a
-# little longer than MAX_STRING (see _string_end). A string that does not close ends the
-# scan: the parser fails right there too, and never reads what follows.
+# backtracking point per repetition: a quarter of a gigabyte for a megabyte of newlines).
+# A string is matched as a whole by an "unrolled loop" pattern (a run of plain
+# characters, then an escape and a run again: one way only to match a text, no
+# catastrophic backtracking) within a window a little longer than MAX_STRING (see
+# _string_end). A string that does not close ends the scan: the parser fails right there
+# too, and never reads what follows.
 _JSON_TOKEN = re.compile(r"""
     (?P<s>")                                 # a string opens
   | (?P<n>[0-9]+)                            # a run of digits (part of a number)
@@ -268,8 +269,8 @@ class _Scan:
 
     def depth(self, depth: int, pos: int) -> None:
         if depth > MAX_DEPTH:
-            self.fail("MAX_DEPTH", f"it is nested more than {MAX_DEPTH} levels deep; at most {MAX_DEPTH} levels (of objects, "
-                                   "arrays, tables or dotted-key parts) are allowed", pos)
+            self.fail("MAX_DEPTH", f"it is nested more than {MAX_DEPTH} levels deep; at most {MAX_DEPTH} levels "
+                                   "(of objects, arrays, tables or dotted-key parts) are allowed", pos)
 
     def string(self, token: str, quotes: int, pos: int) -> None:
         if len(token) - 2 * quotes > MAX_STRING:
@@ -532,7 +533,7 @@ def load_toml(text: str | bytes, what: str) -> dict:
 
 
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_KEY_PARTS", "MAX_KEY_LENGTH", "MAX_ITEMS", "MAX_STRING", "MAX_DIGITS",
-           "MAX_MOVE", "MAX_OPTION", "MAX_NAME", "SIZE_TEXT", "LimitError", "human_size", "too_large", "check_size", "decode",
-           "read_text", "is_number", "whole_number", "check_line", "check_json", "check_toml", "load_json",
-           "load_toml"]
+           "MAX_MOVE", "MAX_OPTION", "MAX_NAME", "SIZE_TEXT", "LimitError", "human_size", "too_large",
+           "check_size", "decode", "read_text", "is_number", "whole_number", "check_line", "check_json",
+           "check_toml", "load_json", "load_toml"]
 

@@ -263,7 +263,8 @@ class Scenario(BaseModel):
         except limits.LimitError as exc:
             raise ScenarioError(str(path), exc.line, f"cannot read the scenario: {exc.reason}") from None
         except OSError as exc:
-            raise ScenarioError(str(path), None, f"cannot read the scenario: {exc.strerror or 'it cannot be read'}") from None
+            reason = exc.strerror or "it cannot be read"
+            raise ScenarioError(str(path), None, f"cannot read the scenario: {reason}") from None
         return cls.from_toml(text, str(path))
 
     def _check(self, source: str, where: Callable[[tuple], int | None]) -> None:
@@ -306,7 +307,8 @@ class Scenario(BaseModel):
             try:
                 match.play(text)
             except MoveSyntaxError as exc:
-                raise ScenarioMoveError(source, where(("moves", number - 1)), f"move {number} ({short_repr(text)}): {exc}",
+                raise ScenarioMoveError(source, where(("moves", number - 1)),
+                                        f"move {number} ({short_repr(text)}): {exc}",
                                         number, text, scenario=self) from None
             except IllegalMove as exc:
                 ruling = f" ({exc.ruling})" if exc.ruling else ""

@@ -142,8 +142,8 @@ def parse_link(query: str | None) -> Link:
         players = params.get("players", [None])[0]
         if players is not None and not all(_PLAYER.fullmatch(p) and len(p) <= limits.MAX_NAME
                                            for p in players.split(",")):
-            raise ValueError(f"?players={reprlib.repr(players)} is not a list of players: give each seat's player in seat "
-                             "order, 'human' or a bot name, comma separated, e.g. ?players=human,random")
+            raise ValueError(f"?players={reprlib.repr(players)} is not a list of players: give each seat's "
+                             "player in seat order, 'human' or a bot name, comma separated, e.g. ?players=human,random")
         return Link(record=record, players=None if players is None else tuple(players.split(",")))
     if "players" in params:
         raise ValueError("the page address gives ?players= without ?record=: the players go with a shared record")
