@@ -644,3 +644,13 @@ def test_a_move_typed_in_the_debugger_is_read_plainly():
         debugger.ask()
         shown = debugger.banner.message or re.sub(r"<[^>]+>", "", debugger.why_result.value)
         assert words in shown and not INTERNALS.search(shown) and len(shown) < 1_000, (text[:20], shown[:300])
+
+
+def test_replay_of_a_file_name_too_long_for_the_system_is_one_short_line():
+    from playtest.cli import main
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["replay", "x" * 5_000])
+    line = err.getvalue().strip()
+    assert code == 2 and "\n" not in line and len(line) < 200 and "File name too long" in line, line
+    assert not INTERNALS.search(line)

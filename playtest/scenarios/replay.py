@@ -104,17 +104,18 @@ def replay(args: argparse.Namespace) -> int:
         print(f"playtest replay: {message}", file=sys.stderr)
         return code
 
+    name = args.file if len(args.file) <= 200 else reprlib.repr(args.file)
     try:
         return _replay(args, stop)
     except (BrokenPipeError, KeyboardInterrupt):
         raise                             # the command line's own handling
     except OSError as exc:
-        return stop(f"{args.file}: cannot be read or written: {exc.strerror or 'an input/output error'}", 2)
+        return stop(f"{name}: cannot be read or written: {exc.strerror or 'an input/output error'}", 2)
     except (RecursionError, MemoryError):
-        return stop(f"{args.file}: too large or too deeply nested to replay; a scenario may be at most "
+        return stop(f"{name}: too large or too deeply nested to replay; a scenario may be at most "
                     f"{limits.SIZE_TEXT}, nested at most {limits.MAX_DEPTH} deep", 2)
     except Exception:  # noqa: BLE001 - one line, never a traceback, for what no check foresaw
-        return stop(f"{args.file}: cannot be replayed (an unexpected error in playtest; please report it "
+        return stop(f"{name}: cannot be replayed (an unexpected error in playtest; please report it "
                     "with the file)", 2)
 
 
