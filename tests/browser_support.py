@@ -124,7 +124,7 @@ def dashboard_page(link: str, ready: str, height: int = 1100, timeout: float = 1
             page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(f"{base}/voila/render/index.ipynb", timeout=timeout * 1000)
-            page.get_by_role("link", name=link).click()
+            page.get_by_role("link", name=link, exact=True).click()   # "Lazy Sunday", not "Learn Lazy Sunday"
             page.wait_for_selector(ready, timeout=timeout * 1000)
             yield page, frames, errors, base
         finally:

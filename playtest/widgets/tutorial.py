@@ -1,0 +1,283 @@
+"""Learn to play, on the real board: a :class:`~playtest.tutorials.Tutorial` shown by the
+game's own board and move controls, with a coach panel above them.
+
+Each step shows its text, lights up its cards (:meth:`GameApp.light`) and waits for its
+move, made with the board's buttons and card clicks as in a game. Any other move is
+refused with why, and nothing changes: a move the rules forbid by its ruling id and
+reason (``Match.refusal``, from the game's ``explain``; card clicks too), another legal
+move by the step's ``wrong`` text. The other seats are the script's: they move only as
+the steps' ``then`` say. After the lessons, the finale: a game against a gentle bot,
+with a Hint button (the hint bot's choice for the learner's seat, from that seat's own
+information: its ``bot_view``).
+
+In a notebook: ``TutorialApp("lazy_sunday").widget``; in the browser: the dashboards
+``learn_<game>.ipynb``.
+"""
+from __future__ import annotations
+
+import html
+
+import ipywidgets as w
+
+from ..engine import Move, get_game
+from ..engine.bots import make_bot
+from ..tutorials import Tutorial, load_tutorial
+from .app import GameApp, refusal_text
+from .components import safe
+from .debugger import board_class
+from .newgame import HUMAN
+
+STYLE = """<style>
+.pt-coach { background: #fffbe8; border: 2px solid #e0b400; border-radius: 10px; padding: 6px 12px; margin: 4px 0; }
+.pt-coach .widget-html-content { white-space: normal; line-height: 1.45; font-size: 14px; }
+.pt-coach-progress .widget-html-content { font-size: 12px; color: #6b5600; }
+.pt-coach-feedback .widget-html-content { color: #8e1b1b; font-weight: 600; }
+.pt-coach-feedback.pt-good .widget-html-content { color: #1b5e20; }
+.pt-coach p { margin: 0 0 6px; }
+</style>"""
+
+
+def paragraphs(text: str) -> str:
+    """Plain step text as HTML: blank lines part paragraphs, line breaks within one are
+    spaces; "quoted" button names in bold."""
+    parts = [" ".join(p.split()) for p in text.strip().split("\n\n") if p.strip()]
+    out = []
+    for part in parts:
+        escaped = html.escape(part, quote=False)
+        bolded = "".join(f"<b>{chunk}</b>" if i % 2 else chunk for i, chunk in enumerate(escaped.split('"')))
+        out.append(f"<p>{bolded}</p>")
+    return "".join(out)
+
+
+class TutorialApp(GameApp):
+    """A tutorial on the game's real board (see the module docstring).
+
+    Args:
+        tutorial: a :class:`~playtest.tutorials.Tutorial`, a game's registry name (its
+            shipped tutorial) or a tutorial file path (``.toml``).
+
+    Attributes:
+        tutorial: the Tutorial. lesson, step: the lesson and step on show (0-based;
+            ``step == len(steps)`` once a lesson is done). in_finale: True during the
+            closing game. coach: the panel; progress, text, feedback, next_button,
+            restart_button, skip_button, hint_button, lesson_picker: its parts.
+        refusals: how many moves were refused so far. hinted: the move of the last
+            hint (None before one, or when there was nothing to decide).
+
+    Raises:
+        TutorialError: the tutorial cannot be found or does not play through.
+    """
+
+    def __init__(self, tutorial: Tutorial | str):
+        self.tutorial = tutorial if isinstance(tutorial, Tutorial) else load_tutorial(tutorial)
+        game = get_game(self.tutorial.game)
+        self.lesson, self.step, self.in_finale, self.refusals = 0, 0, False, 0
+        self.hinted: Move | None = None
+        lesson0 = self.tutorial.lessons[0]
+        super().__init__(game, board_class(game), lesson0.seats, start=False, autosave=False)
+        report = self.banner.show
+        self.progress = w.HTML()
+        self.progress.add_class("pt-coach-progress")
+        self.text = w.HTML()
+        self.feedback = w.HTML()
+        self.feedback.add_class("pt-coach-feedback")
+        self.next_button = w.Button(description="Next", button_style="primary", icon="arrow-right",
+                                    layout=w.Layout(width="auto"))
+        self.next_button.add_class("pt-coach-next")
+        self.next_button.on_click(safe(lambda _b: self.next(), report))
+        self.restart_button = w.Button(description="Start this lesson again", layout=w.Layout(width="auto"))
+        self.restart_button.on_click(safe(lambda _b: self.restart(), report))
+        self.skip_button = w.Button(description="Skip to the game", layout=w.Layout(width="auto"))
+        self.skip_button.on_click(safe(lambda _b: self.open_finale(), report))
+        self.hint_button = w.Button(description="Hint", icon="lightbulb-o", button_style="info",
+                                    tooltip="What a stronger bot would do in your place (from what you know)",
+                                    layout=w.Layout(width="auto"))
+        self.hint_button.add_class("pt-coach-hint")
+        self.hint_button.on_click(safe(lambda _b: self.hint(), report))
+        titles = [f"{i + 1}. {lesson.title}" for i, lesson in enumerate(self.tutorial.lessons)]
+        self.lesson_picker = w.Dropdown(options=[(t, i) for i, t in enumerate(titles)]
+                                        + [(self.tutorial.finale.title, len(titles))],
+                                        description="Lesson", layout=w.Layout(width="auto"))
+        self.lesson_picker.observe(safe(self._picked, report), "value")
+        buttons = w.HBox([self.next_button, self.hint_button, self.restart_button, self.skip_button,
+                          self.lesson_picker], layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        self.coach = w.VBox([w.HTML(STYLE), self.progress, self.text, self.feedback, buttons])
+        self.coach.add_class("pt-coach")
+        # a lesson is the script's: no timeline, no new game or records (the finale has them too: it is short)
+        self.timeline.widget.layout.display = "none"
+        self.setup.layout.display = "none"
+        children = list(self.widget.children)
+        children.insert(children.index(self.banner.widget) + 1, self.coach)
+        self.widget.children = tuple(children)
+        self.widget.add_class("pt-tutorial")
+        self.open_lesson(0)
+
+    # --- where we are ---------------------------------------------------------------
+    @property
+    def current(self):
+        """The step on show (None after a lesson's last step, and in the finale)."""
+        if self.in_finale:
+            return None
+        steps = self.tutorial.lessons[self.lesson].steps
+        return steps[self.step] if self.step < len(steps) else None
+
+    def seat_name(self, seat: int) -> str:
+        """A seat's label: the tutorial's name for it in a lesson ("Seat 1 (Ann)")."""
+        names = self.tutorial.names
+        if not self.in_finale and seat < len(names) and seat != self.tutorial.seat:
+            return f"Seat {seat} ({names[seat]})"
+        return super().seat_name(seat)
+
+    # --- moving through it ------------------------------------------------------------
+    def open_lesson(self, index: int) -> None:
+        """Set up lesson ``index`` (0-based) at its first step.
+
+        Raises:
+            IndexError: no such lesson.
+        """
+        lesson = self.tutorial.lessons[index]
+        match = self.tutorial.lesson_match(index)
+        self.lesson, self.step, self.in_finale = index, 0, False
+        # the other seats are the script's: "bots" that never move on their own (paused)
+        others = {s: self.tutorial.finale.bot for s in range(lesson.seats) if s != self.tutorial.seat}
+        self._seat(match, others, seed_chosen=True, paused=True)
+        self._show()
+
+    def open_finale(self) -> None:
+        """Start the closing game: the learner against the gentle bot, with hints."""
+        finale = self.tutorial.finale
+        players = {s: (HUMAN if s == self.tutorial.seat else finale.bot) for s in range(finale.seats)}
+        self.in_finale = True
+        self.start(finale.seats, players, finale.options, finale.seed)
+        self._show()
+
+    def restart(self) -> None:
+        """Start the lesson on show again (in the finale: a new game)."""
+        self.open_finale() if self.in_finale else self.open_lesson(self.lesson)
+
+    def next(self) -> None:
+        """Next: the next step of a step to read, the next lesson once a lesson is done,
+        or the finale after the last lesson."""
+        step = self.current
+        if self.in_finale or (step is not None and step.do):
+            return                                   # a step with a move waits for it
+        if step is not None:
+            self.step += 1
+            self._show()
+        elif self.lesson + 1 < len(self.tutorial.lessons):
+            self.open_lesson(self.lesson + 1)
+        else:
+            self.open_finale()
+
+    def _picked(self, change) -> None:
+        index = change["new"]
+        if self._drawing or index is None or index == (len(self.tutorial.lessons) if self.in_finale else self.lesson):
+            return
+        self.open_finale() if index >= len(self.tutorial.lessons) else self.open_lesson(index)
+
+    def play(self, move: Move) -> None:
+        """A move from the board: in the finale, played as in any game; in a lesson,
+        played (with the step's ``then`` moves after it) only if it is the step's move,
+        else refused in the coach panel with why (nothing changes).
+
+        Raises:
+            IllegalMove: in the finale, as :meth:`GameApp.play`.
+        """
+        if self.in_finale:
+            self.light(())
+            return super().play(move)
+        step = self.current
+        refusal = self.match.refusal(move)
+        if refusal is not None:
+            self._refused(refusal_text(refusal))
+        elif step is None or not step.do:
+            self._refused("Read this step first, then press Next." if step else "This lesson is done: press Next.")
+        elif move != Move.parse(step.do):
+            expected = self.board.describe(Move.parse(step.do), self.match.view(self.viewer))
+            self._refused(" ".join(step.wrong.split()) or f"That move is allowed, but this step asks for: {expected}.")
+        else:
+            for text in [step.do, *step.then]:
+                self.match.play(text)
+            self.step += 1
+            self._show(good=True)
+            return
+        self.refresh()                       # the move builder lets go of the refused choice
+
+    def refuse(self, move: Move) -> str:
+        """A card click that completes a move the rules forbid: said in the coach panel
+        (in a lesson) or the banner (in the finale). Returns the text shown."""
+        if self.in_finale:
+            return super().refuse(move)
+        refusal = self.match.refusal(move)
+        if refusal is None:
+            return ""
+        text = refusal_text(refusal)
+        self._refused(text)
+        return text
+
+    def _refused(self, text: str) -> None:
+        self.refusals += 1
+        self.feedback.remove_class("pt-good")
+        self.feedback.value = html.escape(text)
+
+    def hint(self) -> str:
+        """In the finale: what the hint bot would do in the learner's seat now (from
+        that seat's information only), in the words of the move controls; shown in the
+        coach panel. Returns the text ("" when the learner has no decision now)."""
+        seat = self.tutorial.seat
+        moves = self.table.decision_moves(seat) if self.in_finale and self.live else []
+        self.hinted = None
+        if not moves:
+            text = "Nothing to decide right now." if self.in_finale else ""
+        else:
+            bot = make_bot(self.match.game, self.tutorial.finale.hints, len(self.match.moves))
+            self.hinted = bot.choose(self.match.bot_view(seat), moves)
+            text = f"Hint: {self.board.describe(self.hinted, self.match.view(seat))}."
+        self.feedback.add_class("pt-good")
+        self.feedback.value = html.escape(text)
+        return text
+
+    # --- drawing ------------------------------------------------------------------------
+    def _show(self, good: bool = False) -> None:
+        """Draw the coach panel and the lit cards for the step on show."""
+        lessons = self.tutorial.lessons
+        self._drawing = True
+        try:
+            self.lesson_picker.value = len(lessons) if self.in_finale else self.lesson
+        finally:
+            self._drawing = False
+        self.feedback.value = "Well done." if good else ""
+        self.feedback.add_class("pt-good")
+        step = self.current
+        if self.in_finale:
+            finale = self.tutorial.finale
+            self.progress.value = f"<b>{html.escape(finale.title)}</b> · against a gentle bot"
+            self.text.value = paragraphs(finale.say)
+            lit, next_label = [], None
+        elif step is None:
+            lesson = lessons[self.lesson]
+            last = self.lesson + 1 == len(lessons)
+            self.progress.value = f"<b>Lesson {self.lesson + 1} of {len(lessons)}: {html.escape(lesson.title)}</b> · done"
+            self.text.value = paragraphs("Lesson done. " + ("Next: your first game." if last else
+                                                            f"Next: {lessons[self.lesson + 1].title}."))
+            lit, next_label = [], "Start the game" if last else "Next lesson"
+        else:
+            lesson = lessons[self.lesson]
+            intro = self.tutorial.intro if self.lesson == 0 and self.step == 0 else ""
+            self.progress.value = (f"<b>Lesson {self.lesson + 1} of {len(lessons)}: {html.escape(lesson.title)}</b>"
+                                   f" · step {self.step + 1} of {len(lesson.steps)}")
+            self.text.value = paragraphs(intro) + paragraphs(step.say)
+            lit, next_label = step.lit, None if step.do else "Next"
+        self.next_button.description = next_label or "Next"
+        self.next_button.layout.display = None if next_label else "none"
+        self.hint_button.layout.display = None if self.in_finale else "none"
+        self.skip_button.layout.display = "none" if self.in_finale else None
+        self.restart_button.description = "New game" if self.in_finale else "Start this lesson again"
+        self.refresh()
+        self.light(lit)
+
+    def _draw(self) -> None:
+        super()._draw()
+        if not self.in_finale:     # the script's seats wait (no "Continue"); a lesson is no game to replay
+            self.opened_box.layout.display = self.again_button.layout.display = "none"
+

@@ -1,0 +1,182 @@
+"""Every shipped tutorial is played through on its real board, by its controls.
+
+At each step: the coach shows the step's text; every lit card is drawn lit on the board
+at the path the script names, showing the name the text gives it; every claim of the
+text holds in the learner's view; another legal move and a move the rules forbid are
+refused with why, changing nothing; then the prompted move is made with the board's
+buttons, card clicks and dropdowns, as a person would. After the lessons, the finale
+is played to its end by following the Hint button. Then: a tutorial with a mistake is
+refused with the line and the reason (a rules editor's file).
+"""
+from __future__ import annotations
+
+import pytest
+from ipywidgets.widgets.widget import _instances
+from widget_support import fresh_widgets  # noqa: F401 (autouse fixture)
+
+from playtest.engine import Move
+from playtest.games.night_shift.widget import ActionButtons
+from playtest.scenarios import view_value
+from playtest.tutorials import Light, Tutorial, TutorialError, load_tutorial, tutorials
+from playtest.widgets.tutorial import TutorialApp, paragraphs
+
+GAMES = ["lazy_sunday", "chore_race", "night_shift"]
+
+
+def test_every_game_has_a_tutorial():
+    assert sorted(tutorials()) == sorted(GAMES)
+
+
+def make_move(app: TutorialApp, move: Move) -> None:
+    """Make ``move`` through the app's controls: its button, then card clicks where the
+    board takes them (a card of the right seat and position), else the dropdowns, then
+    Play if it is still waiting."""
+    game = app.game
+    builder = app.open_moves if move.kind in game.OPEN_MOVES else app.moves
+    if isinstance(builder, ActionButtons):                   # Night Shift: one button per move
+        builder.click(app.board.describe(move, app.match.view(app.viewer)))
+        return
+    before = len(app.match.moves)
+    builder.buttons[move.kind].click()
+    names = list(game.MOVE_ARGS[move.kind])
+    while builder.kind == move.kind and len(app.match.moves) == before:
+        i = len(builder.prefix)
+        if i >= len(names):
+            builder.play_button.click()
+            break
+        pair = next(((s, p) for s, p in builder.card_args.get(move.kind, ())
+                     if (names.index(s) if s else names.index(p) if p else -1) == i), None)
+        if pair is not None:
+            seat = move.args[names.index(pair[0])] if pair[0] else move.seat
+            pos = move.args[names.index(pair[1])] if pair[1] else None
+            app.card_clicked(seat, pos)
+        else:
+            builder.choose(i, move.args[i])
+    assert len(app.match.moves) > before, f"{move} was not played; banner: {app.banner.message}"
+
+
+def check_step(app: TutorialApp, tutorial: Tutorial, step) -> None:
+    """The step as drawn: its text, its lit cards where the text says, its claims."""
+    assert paragraphs(step.say) in app.text.value
+    for entry in step.light:
+        path = entry if isinstance(entry, str) else entry.card
+        card = app.board.card_at(path)
+        assert card is not None and "pt-lit" in card._dom_classes, path
+        if isinstance(entry, Light):
+            assert card.description.split("\n")[0] == entry.name and entry.name in " ".join(step.say.split())
+    view = app.match.view(tutorial.seat)
+    for path, value in step.claims.items():
+        assert view_value(view, path) == value, path
+
+
+def try_wrong_moves(app: TutorialApp, tutorial: Tutorial, step) -> None:
+    """Another legal move, then a move the rules forbid: each refused, nothing changes."""
+    seat = tutorial.seat
+    before, refused = app.match.fingerprint(), app.refusals
+    expected = Move.parse(step.do) if step.do else None
+    other = next((m for m in app.match.decision_moves(seat) if m != expected), None)
+    if other is not None:
+        app.play(other)
+        assert app.refusals == refused + 1 and app.feedback.value
+        if step.wrong:
+            assert " ".join(step.wrong.split())[:30] in app.feedback.value.replace("&quot;", '"')
+    forbidden = Move(seat, "nonsense")
+    app.play(forbidden)
+    assert app.feedback.value.startswith("Not allowed")
+    assert app.match.fingerprint() == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_tutorial_plays_through_on_the_real_board(game):
+    app = TutorialApp(game)
+    tutorial = app.tutorial
+    assert app.coach in app.widget.children and app.viewer == tutorial.seat
+    for i, lesson in enumerate(tutorial.lessons):
+        assert app.lesson == i and not app.in_finale
+        for j, step in enumerate(lesson.steps):
+            assert app.step == j and app.current is step
+            check_step(app, tutorial, step)
+            if j == 0:
+                try_wrong_moves(app, tutorial, step)
+            if step.do:
+                assert app.next_button.layout.display == "none"
+                make_move(app, Move.parse(step.do))
+                assert "Well done" in app.feedback.value
+            else:
+                app.next_button.click()
+            assert app.banner.message == ""
+        assert app.current is None and app.next_button.layout.display != "none"
+        app.next_button.click()                                  # next lesson, or the game
+    assert app.in_finale and app.hint_button.layout.display != "none"
+    assert set(app.match.game.seats and app.players.values()) == {tutorial.finale.bot}
+    for _ in range(600):
+        if app.match.outcome() is not None:
+            break
+        text = app.hint()
+        if app.hinted is None:
+            assert text == "Nothing to decide right now."
+            break
+        assert text.startswith("Hint: ") and app.hinted in app.match.legal_moves(tutorial.seat)
+        make_move(app, app.hinted)
+    assert app.match.outcome() is not None, "the finale did not end by following the hints"
+    assert app.again_button.layout.display != "none" and app.banner.message == ""
+
+
+def test_wrong_moves_are_refused_in_the_coach_with_why():
+    app = TutorialApp("lazy_sunday")
+    before = app.match.fingerprint()
+    app.play(Move(0, "draw"))                    # setup: nobody draws before peeking (LS-3, LS-4)
+    assert app.feedback.value.startswith("Not allowed (LS-4)") and "peeking" in app.feedback.value
+    assert app.match.fingerprint() == before and app.step == 0
+    app.open_lesson(1)
+    while app.current.do != "0 claim 0 0 4":
+        make_move(app, Move.parse(app.current.do))
+    before = app.match.fingerprint()
+    app.open_moves.buttons["claim"].click()      # "Done it!", then a click on Ann's first card:
+    app.board.rows[1].cards[0].click()           # a legal claim (a wrong one), not this step's
+    assert app.feedback.value.startswith("Claim your first card") and app.match.fingerprint() == before
+    assert app.banner.message == "" and app.step == 2
+
+
+# --- a rules editor's mistakes ------------------------------------------------------------------
+GOOD = (load_tutorial.__globals__["TUTORIALS_DIR"] / "lazy_sunday.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("change, line_text, reason", [
+    (('do = "0 peek 0 1"', 'do = "0 draw"'), 'do = "0 draw"', "is illegal (LS-4)"),
+    (('do = "0 peek 0 1"', 'do = "1 peek 0 1"'), 'do = "1 peek 0 1"', "other seats' moves go in `then`"),
+    (('{ card = "lists.0.0", name = "Nap" }, { card', '{ card = "lists.0.0", name = "Bins" }, { card'),
+     'name = "Bins"', "shows 'Nap' to the learner, not 'Bins'"),
+    (('claims = { "lists.0.0.effort" = 0,', 'claims = { "lists.0.0.effort" = 4,'), '"lists.0.0.effort" = 4',
+     "but the learner's view shows 0"),
+    (('light = ["deck"]', 'light = ["decks"]'), 'light = ["decks"]', "not in the learner's view"),
+    (('wrong = "Draw from', 'worng = "Draw from'), "worng =", "did you mean 'wrong'?"),
+    (('then = ["1 draw", "1 discard",', 'then = ["1 draw", "1 keep 9",'), '"1 keep 9"', "is illegal"),
+])
+def test_a_tutorial_with_a_mistake_names_the_line_and_the_reason(change, line_text, reason):
+    old, new = change
+    assert old in GOOD
+    text = GOOD.replace(old, new, 1)
+    with pytest.raises(TutorialError) as caught:
+        Tutorial.from_toml(text, "mine.toml")
+    error = caught.value
+    assert reason in error.reason, error.reason
+    assert error.line is not None and line_text in text.splitlines()[error.line - 1], (error.line, str(error))
+    assert str(error).startswith(f"mine.toml, line {error.line}: ")
+
+
+def test_an_unknown_tutorial_lists_the_shipped_ones():
+    with pytest.raises(TutorialError, match="tutorials: chore_race, lazy_sunday, night_shift"):
+        load_tutorial("go_fish")
+
+
+def test_the_tutorial_app_is_built_once_and_updated_in_place():
+    app = TutorialApp("night_shift")
+    make_move(app, Move.parse(app.current.do))
+    app.restart()
+    app.open_lesson(1)
+    count = len(_instances)
+    for _ in range(3):
+        app.restart()
+        make_move(app, Move.parse(app.current.do))
+    assert len(_instances) == count                   # the same widgets, updated in place
