@@ -84,8 +84,6 @@ def main(argv: list[str] | None = None) -> int:
     from .lab.cli import add_simulate_command, add_tables_report_command
     add_simulate_command(commands)
     add_tables_report_command(commands)
-    from .lab.skill import add_skill_command
-    add_skill_command(commands)
     args = parser.parse_args(argv)
     try:
         code = args.run(args)

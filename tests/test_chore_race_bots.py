@@ -1,7 +1,7 @@
 """Chore Race bots: the heuristic bot plays from its view only, follows its rules of
 thumb (finish near-complete chores, attack the leader, keep Excuse for real threats,
 CR-7) and beats random bots clearly."""
-from playtest.engine import Move, RandomBot, play_game
+from playtest.engine import ISMCTSBot, Move, RandomBot, play_game
 from playtest.games.chore_race import ChoreRace, HeuristicBot
 from test_chore_race_helpers import arrange, new_match
 
@@ -12,7 +12,7 @@ def choice(m, seat):
 
 
 def test_bots_are_registered_on_the_game():
-    assert ChoreRace.BOTS == {"random": RandomBot, "heuristic": HeuristicBot}
+    assert ChoreRace.BOTS == {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}
 
 
 def test_heuristic_finishes_the_chore_one_done_from_complete():

@@ -2,7 +2,7 @@
 decides from its view alone, and follows designer-edited priority lists."""
 import pytest
 
-from playtest.engine import Match, Move, RandomBot, Table, play_game
+from playtest.engine import ISMCTSBot, Match, Move, RandomBot, Table, play_game
 from playtest.games.night_shift import PRESETS, HeuristicBot, NightShift
 from playtest.games.night_shift.bots import parse_condition
 from test_night_shift_rules import arrange
@@ -23,7 +23,7 @@ def test_heuristic_beats_random_clearly(preset):
 
 
 def test_bots_are_registered_and_finish_reproducible_games():
-    assert NightShift.BOTS == {"random": RandomBot, "heuristic": HeuristicBot}
+    assert NightShift.BOTS == {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}
     a, outcome_a = play_game("night_shift", 2, "heuristic", options={"reshuffle": True}, seed=4)
     b, outcome_b = play_game("night_shift", 2, "heuristic", options={"reshuffle": True}, seed=4)
     assert a.fingerprint() == b.fingerprint() and outcome_a == outcome_b and outcome_a.finished

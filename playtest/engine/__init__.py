@@ -1,15 +1,16 @@
 """The game-agnostic engine: game contract, moves, errors, match record and time
 travel, bots. No widget code lives here."""
-from .bots import Bot, RandomBot, Table, make_bot, play_game
+from .bots import Bot, RandomBot, Table, check_bot_name, make_bot, play_game
 from .errors import IllegalMove, MoveSyntaxError, OptionError, PlaytestError, RecordError
 from .game import SPECTATOR, BaseOptions, Event, Game, Outcome, fingerprint
 from .match import Match, Record
 from .moves import Move
 from .registry import game_names, games, get_game, register
+from .search import ISMCTSBot
 
 __all__ = [
-    "Bot", "RandomBot", "Table", "make_bot", "play_game",
+    "Bot", "RandomBot", "Table", "check_bot_name", "make_bot", "play_game",
     "IllegalMove", "MoveSyntaxError", "OptionError", "PlaytestError", "RecordError",
     "SPECTATOR", "BaseOptions", "Event", "Game", "Outcome", "fingerprint",
-    "Match", "Record", "Move", "game_names", "games", "get_game", "register",
+    "Match", "Record", "Move", "game_names", "games", "get_game", "register", "ISMCTSBot",
 ]

@@ -301,18 +301,57 @@ class Table:
         return played
 
 
-def make_bot(game, bot: Bot | str, seed) -> Bot:
-    """A bot instance from a Bot or from the name of one of ``game.BOTS``.
+def split_bot_name(name: str) -> tuple[str, str | None]:
+    """``"ismcts:500"`` -> ``("ismcts", "500")``; ``"heuristic"`` -> ``("heuristic", None)``:
+    a bot name and its budget (the text after the first colon), if any."""
+    base, sep, budget = name.partition(":")
+    return base, budget if sep else None
+
+
+def check_bot_name(game, name: str) -> None:
+    """Check that ``name`` names one of ``game.BOTS`` (a Game class or instance), with a
+    budget only for a bot that takes one (``"ismcts:500"``, ``"ismcts:200ms"``), without
+    making the bot.
 
     Raises:
-        OptionError: unknown name; the message lists the game's bots.
+        OptionError: unknown name (the message lists the game's bots), a budget for a bot
+            without one, or a bad budget.
+    """
+    bots = getattr(game, "BOTS", {"random": RandomBot})
+    if not isinstance(name, str):
+        raise OptionError(f"a bot is named by text ({', '.join(bots)}), not {name!r}")
+    base, budget = split_bot_name(name)
+    if base not in bots:
+        raise OptionError(f"unknown bot {name!r} for {game.title}; bots: {', '.join(bots)} "
+                          f"(a search bot takes a budget: ismcts:500 iterations or ismcts:200ms)")
+    check = getattr(bots[base], "check_budget", None)
+    if check is not None:
+        check(budget)
+    elif budget is not None:
+        raise OptionError(f"bot {base!r} takes no budget (only a search bot does, e.g. ismcts:500), not {name!r}")
+
+
+def make_bot(game, bot: Bot | str, seed) -> Bot:
+    """A bot instance from a Bot or from the name of one of ``game.BOTS``, with its
+    budget if it takes one (``"ismcts:500"``: 500 iterations a decision; ``"ismcts:200ms"``:
+    200 ms; plain ``"ismcts"``: the default budget).
+
+    Args:
+        game: the Game instance the bot plays (a search bot copies its rules).
+        bot: a Bot (returned as it is) or a name.
+        seed: the bot's seed (see :class:`Bot`).
+
+    Raises:
+        OptionError: unknown name (the message lists the game's bots), or a bad budget
+            (see :func:`check_bot_name`).
     """
     if isinstance(bot, Bot):
         return bot
-    bots = getattr(game, "BOTS", {"random": RandomBot})
-    if bot not in bots:
-        raise OptionError(f"unknown bot {bot!r} for {game.title}; bots: {', '.join(bots)}")
-    return bots[bot](seed)
+    check_bot_name(game, bot)
+    base, budget = split_bot_name(bot)
+    factory = getattr(game, "BOTS", {"random": RandomBot})[base]
+    for_game = getattr(factory, "for_game", None)
+    return for_game(game, seed, budget) if for_game is not None else factory(seed)
 
 
 def play_game(game, seats: int, bots: Mapping[int, Bot | str] | str = "random", options=None,

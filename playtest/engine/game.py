@@ -18,11 +18,12 @@ allows, even when it is nobody's decision (Lazy Sunday's quick discard).
 """
 from __future__ import annotations
 
+import copy
 import json
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Literal, Mapping
+from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -246,6 +247,46 @@ class Game(ABC):
         bot reads another one. None (the default): no shortcut."""
         return None
 
+    # --- search hooks (playtest.engine.search, the IS-MCTS bot); optional -------------
+    def copy_state(self, state):
+        """An independent copy of ``state`` that :meth:`apply` may change without touching
+        the original; the copy shares the original's random stream object (``rng``), so
+        set the copy's own stream if both are played on. Default: ``copy.deepcopy`` of
+        everything but the stream. Games override it with plain list copies: a search
+        copies a state for every iteration."""
+        rng = state.rng
+        return copy.deepcopy(state, {id(rng): rng})
+
+    def determinizer(self, view: Mapping, seat: int) -> Callable[[random.Random], Any]:
+        """A sampler of full states consistent with what ``seat`` knows: "determinize
+        this seat's knowledge with this random stream" (information-set search).
+
+        Args:
+            view: the seat's :meth:`bot_view` (its view plus its memory), as a Mapping;
+                the only input: a sampler never reads the real state.
+            seat: the seat whose knowledge it is.
+
+        Returns:
+            ``sample(rng) -> state``: a new state, every card the view shows or the
+            memory holds in its place, every other card drawn from ``rng`` among the
+            cards the seat cannot place (the public counts say how many go where); the
+            state's own random stream is ``rng`` itself. For the seat, :meth:`view` and
+            :meth:`bot_view` of a sample equal ``view`` and its
+            :meth:`decision_moves` are the same. Worked out once per decision, called
+            once per search iteration.
+
+        Raises:
+            NotImplementedError: the game has no sampler (the default).
+            ValueError: ``view`` is not one this game's rules can reach (e.g. more
+                copies of a card than the deck holds).
+        """
+        raise NotImplementedError(f"{self.title} cannot sample states from a seat's view (Game.determinizer)")
+
+    def determinize(self, view: Mapping, seat: int, rng: random.Random):
+        """One state sampled from ``seat``'s knowledge (its :meth:`bot_view`) with ``rng``:
+        ``determinizer(view, seat)(rng)``; see :meth:`determinizer`."""
+        return self.determinizer(view, seat)(rng)
+
     # --- balance-lab hooks (playtest.lab.simulation); optional, cheap, read-only -------
     def turns_played(self, state) -> int | None:
         """Turns played so far, counted as G-4's ``max_turns`` counts them; None (the
@@ -271,6 +312,44 @@ class Game(ABC):
         (its options included), so that the balance lab shows a card nobody played or
         kept, as a zero, rather than leaving it out. Default: none."""
         return []
+
+    HELD_COUNTERS: ClassVar[tuple[str, ...]] = ()
+    """The card counters :meth:`card_counts` counts once, when the game is over (what a
+    seat holds then, e.g. Lazy Sunday's ``kept``), as opposed to choices made during the
+    game (``played``, ``bought``): the balance lab shows them apart, as what a seat holds
+    at the end says more about how the game ended than about the card."""
+
+    LOW_SCORE_WINS: ClassVar[bool] = False
+    """Whether the lowest score is the best (Lazy Sunday's effort; VP and Care Points: no).
+    The balance lab ranks the seats that did not win by their scores in this direction."""
+
+    def scores(self, state) -> tuple[float, ...] | None:
+        """Each seat's score right now, in the unit of :attr:`Outcome.scores` (VP, Care
+        Points, effort so far), for the balance lab's score curves and stalls; read once
+        per turn of a traced simulation. None (the default): the game does not say."""
+        return None
+
+    def resources(self, state) -> Mapping[str, tuple[float, ...]]:
+        """Per resource a seat holds (e.g. ``"patience"``), each seat's amount right now,
+        for the design health report (a bound the rules allow that no game reaches); read
+        once per turn of a traced simulation. Default: none."""
+        return {}
+
+    def resource_bounds(self) -> Mapping[str, tuple[float | None, float | None]]:
+        """Per resource of :meth:`resources`, the least and the most the rules allow
+        (None: no bound), e.g. ``{"patience": (0, 25)}``. Default: none."""
+        return {}
+
+    def end_conditions(self) -> Mapping[str, str]:
+        """The ways a game can end under these options (the G-4 cap aside): key -> one line
+        with its ruling, e.g. ``{"patience": "a seat at 0 Patience loses (NS-10)"}``, for
+        the design health report (an ending no game reaches). Default: none."""
+        return {}
+
+    def end_condition(self, state) -> str | None:
+        """The key of :meth:`end_conditions` that ended the game in ``state``; None while it
+        goes on, when the G-4 cap stopped it, or for a game that does not say (default)."""
+        return None
 
     def check(self, state, move: Move, legal: list[Move]) -> None:
         """Raise :class:`IllegalMove` (naming the ruling and the legal alternatives)

@@ -32,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-from playtest.engine import Bot, Game, Match, Move, OptionError, Table, get_game
+from playtest.engine import Bot, Game, Match, Move, OptionError, Table, check_bot_name, get_game
 
 from .interrupt import ignore_interrupts
 from .presets import find_preset
@@ -196,10 +196,13 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
     Args:
         game: a registry name (``"lazy_sunday"``) or a Game class.
         seats: the seat count (the game's range).
-        bots: one bot name (from the game's ``BOTS``) for every seat, or one per seat: a
-            name or a Bot factory (a callable ``factory(seed) -> Bot``, e.g. a Bot
-            subclass; it must be picklable, i.e. defined in a module, to run in worker
-            processes). Seats rotate: game ``i`` shifts the line-up by ``i % seats``.
+        bots: one bot for every seat, or one per seat. A bot is a name from the game's
+            ``BOTS`` (``"random"``, ``"heuristic"``, ``"ismcts"``), a search bot's name
+            with its budget per decision (``"ismcts:500"`` iterations, ``"ismcts:200ms"``
+            milliseconds; see :func:`playtest.engine.make_bot`), or a Bot factory (a
+            callable ``factory(seed) -> Bot``, e.g. a Bot subclass; it must be
+            picklable, i.e. defined in a module, to run in worker processes). Seats
+            rotate: game ``i`` shifts the line-up by ``i % seats``.
         games: number of games, 1 or more.
         options: option name -> value, or the name of one of the game's ``PRESETS``;
             missing options take their RULINGS defaults.
@@ -383,8 +386,7 @@ def make_plan(game, seats, bots, options, seed, keep_records=False) -> Plan:
     names = []
     for spec in specs:
         if isinstance(spec, str):
-            if spec not in known:
-                raise OptionError(f"unknown bot {spec!r} for {game_type.title}; bots: {', '.join(known)}")
+            check_bot_name(game_type, spec)  # a name, with a budget for a search bot ("ismcts:500")
             names.append(spec)
         elif callable(spec):
             names.append(getattr(spec, "name", None) if isinstance(getattr(spec, "name", None), str)

@@ -22,7 +22,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from playtest.engine import BaseOptions, Event, Game, Move, Outcome, PlaytestError, RandomBot
+from playtest.engine import BaseOptions, Event, Game, ISMCTSBot, Move, Outcome, PlaytestError, RandomBot
 from playtest.engine.rng import shuffle
 
 from .bots import HeuristicBot
@@ -271,7 +271,7 @@ class LazySunday(Game):
     title = "Lazy Sunday"
     min_seats, max_seats = 2, 7
     OPEN_MOVES = frozenset({"claim"})
-    BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+    BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
     SETUP = {  # a pinned round 1 (scenarios); who starts is the option first_player (G-2)
         "lists": "one list of card names per seat, in position order, 2 or more cards each (LS-3)",
         "done": "the DONE pile, bottom first (its last card is the top), 1 or more cards",
@@ -720,7 +720,8 @@ class LazySunday(Game):
         Face-down cards show only to a seat looking at them now, or to all once the round
         is scored (LS-11): ``looking`` lists them ([[seat, pos], ...]); right after a give,
         the giver looks at the card it gave (LS-5). The drawn card shows only to the
-        drawer; no card id ever appears.
+        drawer; no card id ever appears. ``start`` is the round's starting seat (LS-3)
+        and ``turns`` the turns played (G-4), both public.
         """
         reveal = s.phase in _REVEAL_PHASES
         looking = s.looking if seat is not None and seat == s.actor else ()
@@ -737,7 +738,8 @@ class LazySunday(Game):
         o = s.outcome
         return {
             "game": self.name, "seats": self.seats, "viewer": seat, "phase": s.phase, "round": s.round,
-            "turn_seat": s.turn, "to_act": list(self.to_act(s)), "deck": len(s.deck), "done": self._done_view(s),
+            "start": s.start, "turns": s.turns, "turn_seat": s.turn, "to_act": list(self.to_act(s)),
+            "deck": len(s.deck), "done": self._done_view(s),
             "lists": lists, "drawn": drawn, "looking": [list(spot) for spot in looking],
             "caller": s.caller, "final_turns": list(s.final_turns), "skip_next": s.skip_next,
             "claims_open": s.phase in _CLAIM_PHASES and bool(s.done),
@@ -794,6 +796,167 @@ class LazySunday(Game):
         if s.phase == "give" and seat == s.actor:
             glance["memory"] = self._memory(s, seat)
         return glance
+
+    # --- search hooks (see Game.copy_state, Game.determinizer) ---------------------------
+    def copy_state(self, s):
+        """A copy of ``s`` to play on (its lists copied, its random stream shared): plain
+        list copies, for the search bot's iterations."""
+        c = State()
+        c.rng, c.phase, c.round, c.start, c.turn, c.actor = s.rng, s.phase, s.round, s.start, s.turn, s.actor
+        c.deck, c.done, c.serial, c.lists = s.deck[:], s.done[:], s.serial, [lst[:] for lst in s.lists]
+        c.drawn, c.looking, c.known, c.caller = s.drawn, s.looking, s.known[:], s.caller
+        # looking, give and shown are replaced by the rules, never changed in place: shared
+        c.final_turns, c.skip_next, c.give, c.resume, c.shown = s.final_turns[:], s.skip_next, s.give, s.resume, s.shown
+        c.peekers, c.scores, c.round_scores = s.peekers[:], s.scores[:], s.round_scores[:]
+        c.turns, c.outcome, c.setup_events = s.turns, s.outcome, []
+        return c
+
+    def determinizer(self, view, seat):
+        """Sample states consistent with ``seat``'s bot view (see Game.determinizer).
+
+        A card the view shows face-up or the memory names (LS-11) stays where it is; the
+        DONE top and the drawer's own drawn card too. Every other card is one of the
+        deck's cards nobody placed, dealt at random into the unknown list positions, the
+        DONE pile under its top, the deck (its public count) and another seat's drawn
+        card, and then another seat's unknown cards are made lower as a seat that keeps
+        its low cards would have made them (LS-4; see the comment in the code). What the
+        other seats remember is not in the view, so a sample gives each
+        of them the DONE top and, once it has peeked (LS-3), two random cards of its own
+        list; the spots another seat is looking at are drawn among those the burned
+        action allows (LS-2, LS-3).
+
+        Raises:
+            ValueError: the view names more copies of a card than the deck holds, or its
+                counts do not add up to the deck.
+        """
+        names, n, me = self.cards.names, self.seats, seat
+        free: dict[str, list[int]] = {}
+        for card, name in enumerate(names):
+            free.setdefault(name, []).append(card)
+
+        def place(name):
+            ids = free.get(name)
+            if not ids:
+                raise ValueError(f"the view shows more {name!r} cards than the Lazy Sunday deck holds (LS-1, LS-2)")
+            return ids.pop()
+
+        rows = view["lists"]
+        memory = view.get("memory") or [[None] * len(row) for row in rows]
+        lists, holes = [], []   # per seat, per position: a card id or None; holes: (seat, pos)
+        for t, row in enumerate(rows):
+            out = []
+            for p, slot in enumerate(row):
+                name = slot["name"] if slot["face_up"] else memory[t][p]
+                out.append(None if name is None else place(name))
+                if name is None:
+                    holes.append((t, p))
+            lists.append(out)
+        done_view = view["done"]
+        top = place(done_view["top"]["name"]) if done_view["top"] else None
+        drawn_view = view["drawn"]
+        drawn = place(drawn_view["card"]["name"]) if drawn_view and drawn_view["card"] else None
+        unknown_drawn = drawn_view is not None and drawn_view["card"] is None
+        under = done_view["size"] - (top is not None)
+        pool = [card for ids in free.values() for card in ids]
+        if len(pool) != len(holes) + under + view["deck"] + unknown_drawn:
+            raise ValueError(f"the view's cards do not add up to the Lazy Sunday deck: {len(pool)} unplaced for "
+                             f"{len(holes)} unknown list cards, {under} under the DONE top, {view['deck']} in the deck")
+        bit = 1 << me
+        known = [0] * len(names)
+        for t, row in enumerate(lists):  # what the seat remembers (LS-11); the reveal adds nothing
+            for p, card in enumerate(row):
+                if memory[t][p] is not None:
+                    known[card] = bit
+        if drawn is not None:
+            known[drawn] = bit
+        if top is not None:
+            known[top] = self.everyone
+        phase, to_act, start = view["phase"], view["to_act"], view["start"]
+        actor = to_act[0] if to_act else None
+        turn = view["turn_seat"]
+        looking = [list(spot) for spot in view["looking"]]
+        shown = None
+        if looking and phase not in ("peek", "look"):  # right after its give, the giver is shown the card (LS-5)
+            shown, looking = [me, looking], []
+        peekers = []
+        if phase == "peek" or (phase == "look" and turn is None):  # setup (LS-3): actor up to the starter
+            peekers = [(actor + i) % n for i in range(((start - actor) % n) or n)]
+        peeked = [t for t in range(n) if t != me and t not in peekers]
+        caller = view["caller"]
+        outcome = view["outcome"]
+        fixed = (view["round"], start, turn, actor, view["done"]["serial"], caller, list(view["final_turns"]),
+                 view["skip_next"], view["give"] and [view["give"]["seat"], view["give"]["to"], view["give"]["pos"]],
+                 list(view["scores"]), [list(r) for r in view["round_scores"]], view["turns"],
+                 outcome and Outcome(outcome["finished"], tuple(outcome["winners"]), tuple(outcome["scores"]),
+                                     outcome["reason"]))
+        resume = ("drawn" if drawn_view else "turn") if phase == "give" else None
+        # Cards another seat kept are lower than uniform draws: it keeps what beats the
+        # card it replaces (LS-4). Modelled as ``keeps`` chances, half the cards put on
+        # DONE this round, each a random unseen card taking one of the seat's unknown
+        # spots if lower; measured on heuristic games (2 to 4 seats), this gives the mean
+        # effort of the cards a seat cannot see in another's list within 0.5 a card
+        effort = self.cards.efforts
+        keeps = view["done"]["serial"] // 2
+        their_holes = [(t, [p for u, p in holes if u == t]) for t in range(n) if t != me]
+        their_holes = [(t, spots) for t, spots in their_holes if spots]
+        deck_size = view["deck"]
+        actions = self.cards.actions
+        everyone = self.everyone
+
+        def sample(rng):
+            s = State()
+            s.rng, s.phase = rng, phase
+            (s.round, s.start, s.turn, s.actor, s.serial, s.caller, s.final_turns, s.skip_next, s.give,
+             s.scores, s.round_scores, s.turns, s.outcome) = fixed
+            s.final_turns, s.scores, s.round_scores = s.final_turns[:], s.scores[:], s.round_scores[:]
+            cards = pool[:]
+            shuffle(rng, cards)
+            s.lists = [row[:] for row in lists]
+            for t, p in holes:
+                s.lists[t][p] = cards.pop()
+            if cards:
+                for t, spots in their_holes:  # LS-4: a seat keeps its low cards (see above)
+                    row = s.lists[t]
+                    for _ in range(keeps):
+                        i, p = rng.randrange(len(cards)), spots[rng.randrange(len(spots))]
+                        if effort[cards[i]] < effort[row[p]]:
+                            cards[i], row[p] = row[p], cards[i]
+            s.drawn = cards.pop() if unknown_drawn else drawn
+            s.done = [cards.pop() for _ in range(under)]
+            if top is not None:
+                s.done.append(top)
+            s.deck = cards
+            s.known = known[:]
+            for card in s.done:
+                s.known[card] = everyone
+            for t in peeked:  # another seat's memory is hidden: two cards of its own list
+                if len(s.lists[t]) >= 2:
+                    for p in rng.sample(range(len(s.lists[t])), 2):
+                        s.known[s.lists[t][p]] |= 1 << t
+            s.looking, s.shown = looking, shown
+            if phase == "look" and actor != me:  # what the actor looks at is not in this view
+                s.looking = self._sample_looking(s, actor, actions[s.done[-1]] if s.turn is not None else None, rng)
+                for t, p in s.looking:
+                    s.known[s.lists[t][p]] |= 1 << actor
+            s.resume, s.peekers, s.setup_events = resume, peekers[:], []
+            return s
+
+        return sample
+
+    def _sample_looking(self, s, actor, action, rng) -> list[list[int]]:
+        """Spots ``actor`` may be looking at, drawn with ``rng``: two of its own in setup
+        (LS-3), else the spots of the action just burned (LS-2, LS-8)."""
+        own = len(s.lists[actor])
+        if action is None:  # setup peek
+            return [[actor, p] for p in sorted(rng.sample(range(own), 2))] if own >= 2 else [[actor, 0]][:own]
+        if action == "double_check":
+            return [[actor, rng.randrange(own)]]
+        others = [t for t in range(self.seats) if t != actor and t != s.caller and s.lists[t]]
+        if action == "nosy":
+            t = rng.choice(others)
+            return [[t, rng.randrange(len(s.lists[t]))]]
+        t, u = sorted(rng.sample(others, 2))  # not_my_job: two other players, the lower seat first
+        return [[t, rng.randrange(len(s.lists[t]))], [u, rng.randrange(len(s.lists[u]))]]
 
     # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
     def turns_played(self, s):

@@ -1,0 +1,273 @@
+"""A search bot for every game on the engine: information-set Monte Carlo tree search.
+
+:class:`ISMCTSBot` (bot name ``"ismcts"``) is single-observer IS-MCTS (Cowling, Powley
+and Whitehouse, *Information Set Monte Carlo Tree Search*, 2012) with UCB1 selection.
+Each iteration:
+
+1. samples a full state consistent with what the bot's seat knows, from its bot view
+   alone (:meth:`Game.determinizer`: "determinize this seat's knowledge with this random
+   stream"; a card the seat has not seen is placed at random among the places the
+   public counts leave for it);
+2. walks down one tree shared by all samples: at each position the seat to act picks,
+   among the moves legal *in this sample*, the child with the best UCB1 value for that
+   seat (every seat maximises its own reward), counting only the children available in
+   this sample (their *availability*, which replaces the parent's visit count in UCB1);
+3. adds one new child, then plays on to the end of the game with the rollout policy
+   (random legal moves, the measured default, or the game's heuristic bot);
+4. backs the result up: 1 to each winner (shared on a shared win), 0 to the others; a
+   game stopped by the rollout cap or G-4 counts the game's leaders as its winners.
+
+The move played is the root child visited most. The bot never sees the state: its
+inputs are the bot view and the legal moves (the :class:`~playtest.engine.Bot`
+contract), and its samples are built from the view only.
+
+Budgets: ``"ismcts"`` (the default, :data:`DEFAULT_ITERATIONS` iterations per
+decision), ``"ismcts:500"`` (iterations) or ``"ismcts:200ms"`` (milliseconds of wall
+time per decision). An iteration budget is deterministic for a fixed seed; a time
+budget is not (the iterations done depend on the machine).
+
+Open moves (``Game.OPEN_MOVES``, Lazy Sunday's quick discard, LS-5) are not searched:
+:meth:`ISMCTSBot.interject` keeps the game's heuristic bot's rule. Within the search,
+the simulated seats make no open moves.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable
+
+from .bots import Bot
+from .errors import OptionError
+from .game import Game
+from .moves import Move
+
+DEFAULT_ITERATIONS = 300
+"""Iterations per decision of the plain ``"ismcts"`` bot: at most about 1 s a decision
+on one core in every game (``benchmarks/bench_bots.py`` measures it)."""
+EXPLORATION = 0.7
+"""UCB1's exploration constant ``c`` in ``mean + c * sqrt(ln(availability) / visits)``,
+rewards being 0..1."""
+ROLLOUT_CAP = 5000
+"""Most moves a rollout plays before it stops and counts the leaders as the winners."""
+ROLLOUTS = ("random", "heuristic")
+
+
+class _Node:
+    """One move's child in the search tree: who made the move, its visits, the reward
+    that seat collected through it, and how often it was available (legal) in a sample
+    when its parent was walked through."""
+
+    __slots__ = ("seat", "visits", "reward", "avail", "children")
+
+    def __init__(self, seat):
+        self.seat, self.visits, self.reward, self.avail, self.children = seat, 0, 0.0, 1, {}
+
+
+def parse_budget(text: str | None) -> tuple[int | None, float | None]:
+    """A budget's text -> ``(iterations, milliseconds)``, one of them None.
+
+    Args:
+        text: ``"500"`` (iterations, 1 or more), ``"200ms"`` (milliseconds, 1 or more),
+            or None / ``""`` for the default (:data:`DEFAULT_ITERATIONS` iterations).
+
+    Raises:
+        OptionError: any other text; the message shows the two forms.
+    """
+    if not text:
+        return DEFAULT_ITERATIONS, None
+    digits, ms = (text[:-2], True) if text.endswith("ms") else (text, False)
+    if not digits.isdigit() or int(digits) < 1:
+        raise OptionError(f"a search budget is a number of iterations (ismcts:500) or of milliseconds "
+                          f"(ismcts:200ms), 1 or more, not {text!r}")
+    return (None, float(digits)) if ms else (int(digits), None)
+
+
+class ISMCTSBot(Bot):
+    """Single-observer IS-MCTS on any game with a :meth:`Game.determinizer` (see the
+    module docstring).
+
+    Args:
+        seed: the bot's own random stream (samples, tie-breaks, rollouts).
+        game: the game it plays (a :class:`Game` instance: its class, seat count and
+            options are copied into a game of the bot's own, which keeps no log).
+        iterations: iterations per decision (1 or more); None with ``ms``.
+        ms: wall-clock milliseconds per decision instead (at least one iteration runs).
+        rollout: ``"random"`` (uniform legal moves, the default: it played better per
+            unit of time than the heuristic policy, see ``benchmarks/bench_bots.py``) or
+            ``"heuristic"`` (the game's ``BOTS["heuristic"]`` at every seat).
+        exploration: UCB1's constant (:data:`EXPLORATION`).
+
+    Raises:
+        OptionError: no game, a game without a determinizer, a bad budget or rollout.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, seed=None, game: Game | None = None, iterations: int | None = DEFAULT_ITERATIONS,
+                 ms: float | None = None, rollout: str = "random", exploration: float = EXPLORATION):
+        super().__init__(seed)
+        if not isinstance(game, Game):
+            raise OptionError("the ismcts bot needs the game it plays: make it with make_bot(game, 'ismcts', seed) "
+                              "or ISMCTSBot(seed, game=match.game)")
+        if type(game).determinizer is Game.determinizer:
+            raise OptionError(f"{game.title} cannot sample states from a seat's view (Game.determinizer), "
+                              "so the ismcts bot cannot play it")
+        if ms is None and (type(iterations) is not int or iterations < 1):
+            raise OptionError(f"iterations must be a whole number 1 or more, not {iterations!r}")
+        if ms is not None and not ms > 0:
+            raise OptionError(f"ms must be a number of milliseconds above 0, not {ms!r}")
+        if rollout not in ROLLOUTS:
+            raise OptionError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        self.game = type(game)(game.seats, game.options)
+        self.game.keep_log = False  # a search builds no log text
+        self.iterations, self.ms, self.rollout, self.exploration = (None if ms is not None else iterations), ms, \
+            rollout, exploration
+        heuristic = getattr(game, "BOTS", {}).get("heuristic")
+        # open moves (LS-5 claims) stay with the heuristic's rule; so does the rollout policy if asked
+        self._open_bot = heuristic(seed) if heuristic and type(game).OPEN_MOVES else None
+        self._policy = ([heuristic(f"{seed}:rollout:{s}") for s in range(game.seats)]
+                        if rollout == "heuristic" and heuristic else None)
+        if rollout == "heuristic" and heuristic is None:
+            raise OptionError(f"{game.title} has no heuristic bot for the rollouts")
+        self.last_iterations = 0
+        """Iterations of the last decision (for benchmarks)."""
+
+    @classmethod
+    def for_game(cls, game: Game, seed, budget: str | None) -> "ISMCTSBot":
+        """The bot for ``make_bot(game, "ismcts[:budget]", seed)``; see :func:`parse_budget`.
+
+        Raises:
+            OptionError: a bad budget, or see the class.
+        """
+        iterations, ms = parse_budget(budget)
+        return cls(seed, game=game, iterations=iterations, ms=ms)
+
+    check_budget = staticmethod(parse_budget)
+
+    # --- deciding -------------------------------------------------------------------------
+    def choose(self, view: Mapping, legal: list[Move]) -> Move:
+        """The most visited of ``legal`` after the search (``legal`` alone if it has one
+        move). Reads the view once, to sample from it."""
+        if len(legal) == 1:
+            return legal[0]
+        stats = self.search(view, legal)
+        return max(legal, key=lambda move: stats.get(move, (0, 0.0)))
+
+    def search(self, view: Mapping, legal: Sequence[Move]) -> dict[Move, tuple[int, float]]:
+        """Run one decision's search from ``view`` (the seat's bot view, whose
+        ``"viewer"`` is the seat) over ``legal``.
+
+        Returns:
+            root move -> ``(visits, mean reward of the seat)``, for the moves tried.
+
+        Raises:
+            NotImplementedError, ValueError: from the game's determinizer.
+        """
+        seat = view["viewer"]
+        sample = self.game.determinizer(dict(view), seat)
+        rng = self.rng
+        root = _Node(None)
+        iterate = self._iterate
+        done = 0
+        if self.ms is None:
+            for _ in range(self.iterations):
+                iterate(sample, root, rng)
+            done = self.iterations
+        else:
+            clock = time.perf_counter
+            deadline = clock() + self.ms / 1000
+            while True:
+                iterate(sample, root, rng)
+                done += 1
+                if clock() >= deadline:
+                    break
+        self.last_iterations = done
+        legal = set(legal)
+        return {move: (child.visits, child.reward / child.visits if child.visits else 0.0)
+                for move, child in root.children.items() if move in legal}
+
+    def _iterate(self, sample: Callable[[random.Random], Any], root: _Node, rng: random.Random) -> None:
+        """One iteration: sample, select and expand, roll out, back up."""
+        game = self.game
+        to_act, decision_moves, apply = game.to_act, game.decision_moves, game.apply
+        state = sample(rng)
+        node, path = root, []
+        c, log, sqrt = self.exploration, math.log, math.sqrt
+        while True:
+            acting = to_act(state)
+            if not acting:
+                break
+            seat = acting[0]
+            moves = decision_moves(state, seat)
+            if not moves:
+                break
+            children = node.children
+            untried = [m for m in moves if m not in children]
+            if untried:
+                for m in moves:  # every child legal in this sample was available
+                    child = children.get(m)
+                    if child is not None:
+                        child.avail += 1
+                move = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = children[move] = _Node(seat)
+                apply(state, move)
+                path.append(child)
+                break
+            best, best_value = None, -1.0
+            for m in moves:
+                child = children[m]
+                child.avail += 1
+                value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
+                if value > best_value:
+                    best, best_value = m, value
+            apply(state, best)
+            node = children[best]
+            path.append(node)
+        rewards = self._rollout(state, rng)
+        for child in path:
+            child.visits += 1
+            child.reward += rewards[child.seat]
+
+    def _rollout(self, state, rng: random.Random) -> list[float]:
+        """Play ``state`` on to its end (at most :data:`ROLLOUT_CAP` moves) with the
+        rollout policy; per seat, its reward."""
+        game = self.game
+        to_act, decision_moves, apply = game.to_act, game.decision_moves, game.apply
+        policy = self._policy
+        for _ in range(ROLLOUT_CAP):
+            acting = to_act(state)
+            if not acting:
+                break
+            seat = acting[0]
+            moves = decision_moves(state, seat)
+            if len(moves) == 1:
+                apply(state, moves[0])
+            elif policy is None:
+                apply(state, moves[rng.randrange(len(moves))])
+            else:
+                apply(state, policy[seat].choose(game.bot_view(state, seat), moves))
+        return rewards(game, state)
+
+    def interject(self, view: Mapping, open_moves: Sequence[Move]) -> Move | None:
+        """Open moves (LS-5 quick discards) by the game's heuristic bot's rule, not
+        searched; never for a game without one."""
+        return self._open_bot.interject(view, open_moves) if self._open_bot is not None else None
+
+
+def rewards(game: Game, state) -> list[float]:
+    """Per seat, its reward in a position where play stopped: 1 shared among the
+    winners of a finished game (a draw: shared among all seats); for a game the G-4 cap
+    or the rollout cap stopped, the seats :meth:`Game.leaders` names (all seats if the
+    game does not say) stand in for the winners."""
+    outcome = game.outcome(state)
+    if outcome is not None and outcome.finished:
+        winners = outcome.winners or range(game.seats)
+    else:
+        winners = game.leaders(state) or range(game.seats)
+    share = 1.0 / len(winners)
+    result = [0.0] * game.seats
+    for seat in winners:
+        result[seat] = share
+    return result

@@ -1,0 +1,230 @@
+"""The IS-MCTS search bot (``ismcts``, playtest.engine.search) and the games' samplers
+(``Game.determinizer``): a bot decides only from what its seat is shown (LS-11, CR-21;
+the engine's information rule, as tests/test_bot_information.py checks for memory).
+
+* Every sample of a seat's knowledge is a state that seat could be in: its view and bot
+  view are the seat's own, its decision and open moves too, and it plays on legally to
+  the end; the hidden cards differ from sample to sample.
+* Two states that differ only in cards the seat cannot see give the same decisions (the
+  same search, visit for visit), built with the games' pinned setups (``Game.SETUP``).
+* The sampler reads a plain copy of the bot view: the state is never in reach.
+* Budgets by name (``ismcts:40``, ``ismcts:5ms``), refused with a sentence when wrong.
+
+Budgets here are tiny (speed and strength are measured in benchmarks/bench_bots.py).
+"""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from playtest.engine import ISMCTSBot, Match, Move, OptionError, Table, check_bot_name, make_bot, play_game
+from playtest.engine.search import DEFAULT_ITERATIONS, parse_budget
+
+# (game, seats, options, seeds of the games whose positions are sampled)
+GAMES = [("lazy_sunday", 4, {}, 2), ("lazy_sunday", 2, {"match_to": 100}, 2), ("chore_race", 4, {}, 1),
+         ("chore_race", 2, {"target_vp": 20}, 1), ("night_shift", 2, {}, 1), ("night_shift", 2, {"reshuffle": True}, 2)]
+IDS = [f"{g}-{n}-{'-'.join(map(str, o.values())) or 'default'}" for g, n, o, _ in GAMES]
+
+
+def positions(game, seats, options, seeds):
+    """A match at every position of seeded games of heuristic and random bots (replayed)."""
+    for seed in seeds:
+        bots = {seat: ("heuristic", "random")[(seat + seed) % 2] for seat in range(seats)}
+        played, _ = play_game(game, seats, bots, options, seed=seed)
+        match = Match(game, seats, options, seed=seed, keep_log=False)
+        yield match
+        for move in played.moves:
+            match.play(move)
+            yield match
+
+
+@pytest.mark.parametrize("game, seats, options, seeds", GAMES, ids=IDS)
+def test_every_sample_is_a_state_the_seat_could_be_in(game, seats, options, seeds):
+    rng = random.Random(1)
+    checked = differ = 0
+    for n, match in enumerate(positions(game, seats, options, range(seeds))):
+        rules, state = match.game, match.state
+        for seat in range(seats):
+            view = copy.deepcopy(rules.bot_view(state, seat))  # a plain copy: the state is out of reach
+            sample = rules.determinizer(view, seat)
+            first, second = sample(rng), sample(rng)
+            for s in (first, second):
+                assert rules.bot_view(s, seat) == view
+                assert rules.view(s, seat) == rules.view(state, seat)
+                assert rules.decision_moves(s, seat) == rules.decision_moves(state, seat)
+                assert rules.open_moves(s, seat) == rules.open_moves(state, seat)
+            differ += _hidden(first) != _hidden(second)
+            if n % 9 == seat:  # now and then: a copy plays on to the end; the sample is untouched
+                played, before = rules.copy_state(first), _hidden(first)
+                while acting := rules.to_act(played):
+                    rules.apply(played, rng.choice(rules.decision_moves(played, acting[0])))
+                assert rules.outcome(played) is not None and _hidden(first) == before
+            checked += 1
+    assert checked > 100 and differ > checked // 4  # the hidden cards really are drawn
+
+
+def _hidden(state) -> str:
+    from playtest.engine import fingerprint
+    rng, state.rng = state.rng, random.Random(0)  # the stream is shared; compare the cards
+    try:
+        return fingerprint(state)
+    finally:
+        state.rng = rng
+
+
+# pinned setups: the same for seat 0, other cards for seat 1 and the deck
+TWINS = {
+    "lazy_sunday": (2, {}, ["0 peek 0 1", "0 done", "1 peek 0 1", "1 done"], [
+        {"lists": [["Nap", "Clean the Oven", "Make the Bed", "Feed the Fish", "Water the Plants", "Nap"],
+                   ["Scrub the Bathroom", "Knock It Out", "Vacuum the Stairs", "Fold the Laundry",
+                    "Load the Dishwasher", "Take Out the Bins"]],
+         "done": ["Feed the Fish"], "deck_top": ["Clean the Oven", "Double Check", "Make the Bed"]},
+        {"lists": [["Nap", "Clean the Oven", "Make the Bed", "Feed the Fish", "Water the Plants", "Nap"],
+                   ["Water the Plants", "Make the Bed", "Feed the Fish", "Switcheroo", "Take Out the Bins",
+                    "Scrub the Bathroom"]],
+         "done": ["Feed the Fish"], "deck_top": ["Clean the Oven", "Not My Job", "Water the Plants"]}]),
+    "chore_race": (2, {}, [], [
+        {"hands": [["Done", "Done", "Inspection", "Excuse", "Chore Swap"],
+                   ["Done", "Finally!", "Delegate", "Teamwork", "Excuse"]],
+         "tableaus": [["Mow the Lawn", "Make Your Bed", "Feed the Cat"], ["Do the Laundry", "Wash the Dishes",
+                                                                           "Clean Your Room"]],
+         "deck_top": ["Done", "Family Meeting", "Finally!"], "chore_deck_top": ["Mop the Floor"]},
+        {"hands": [["Done", "Done", "Inspection", "Excuse", "Chore Swap"],
+                   ["Inspection", "I'll Do It Later", "Done", "Done", "Done"]],
+         "tableaus": [["Mow the Lawn", "Make Your Bed", "Feed the Cat"], ["Do the Laundry", "Wash the Dishes",
+                                                                           "Clean Your Room"]],
+         "deck_top": ["Done", "Excuse", "Teamwork"], "chore_deck_top": ["Clean the Gutters"]}]),
+    "night_shift": (2, {"reshuffle": True}, [], [
+        {"hands": [["Laundry Load", "Laundry Load", "Bottle Wash", "Laundry Load", "Bottle Wash"],
+                   ["Bottle Wash", "Bottle Wash", "Laundry Load", "Laundry Load", "Laundry Load"]],
+         "supply_row": ["Coffee Refill", "Trade Off", "Quick Nap", "Shared Calendar", "Grandparent Visit"],
+         "deck_top": [["Bottle Wash"], ["Laundry Load"]], "supply_top": ["Chore Chart"]},
+        {"hands": [["Laundry Load", "Laundry Load", "Bottle Wash", "Laundry Load", "Bottle Wash"],
+                   ["Laundry Load", "Laundry Load", "Laundry Load", "Laundry Load", "Laundry Load"]],
+         "supply_row": ["Coffee Refill", "Trade Off", "Quick Nap", "Shared Calendar", "Grandparent Visit"],
+         "deck_top": [["Laundry Load"], ["Bottle Wash"]], "supply_top": ["Sleep Training Plan"]}]),
+}
+
+
+@pytest.mark.parametrize("game", sorted(TWINS))
+def test_states_the_seat_cannot_tell_apart_get_the_same_decisions(game):
+    """Pinned setups that differ only in cards seat 0 has not seen (the other seat's, the
+    decks'): seat 0's bot views are equal, the states are not, and the ismcts bot with
+    one seed searches both alike, decision by decision."""
+    seats, options, opening, setups = TWINS[game]
+    twins = [Match(game, seats, options, seed=7, setup=setup, keep_log=False) for setup in setups]
+    for twin in twins:
+        for move in opening:
+            twin.play(move)
+    assert twins[0].fingerprint() != twins[1].fingerprint()
+    decided = 0
+    for _ in range(3):  # three decisions of seat 0, each the same in both
+        assert twins[0].bot_view(0) == twins[1].bot_view(0)
+        legal = twins[0].decision_moves(0)
+        assert legal == twins[1].decision_moves(0) and len(legal) > 1
+        searches = [ISMCTSBot(5, game=twin.game, iterations=40).search(dict(twin.bot_view(0)), legal)
+                    for twin in twins]
+        assert searches[0] == searches[1] and sum(v for v, _ in searches[0].values()) == 40
+        move = max(legal, key=lambda m: searches[0].get(m, (0, 0.0)))
+        for twin in twins:
+            twin.play(move)
+        decided += 1
+        if twins[0].to_act() != (0,) or len(twins[0].decision_moves(0)) < 2:
+            break
+    assert decided >= 1
+
+
+def test_the_sampler_gets_a_plain_copy_of_the_view_and_nothing_else():
+    """The bot's one input is the view it is handed: its sampler receives a plain dict
+    equal to that view (no state, no match), and a deep copy of the view searches
+    exactly as the live one."""
+    match = Match("chore_race", 3, seed=4, keep_log=False)
+    Table(match, {0: "heuristic", 1: "heuristic", 2: "heuristic"}).run_bots(limit=25)
+    seat = match.to_act()[0]
+    legal = match.decision_moves(seat)
+    view = match.bot_view(seat)
+    seen = []
+
+    class Spy(type(match.game)):
+        def determinizer(self, view, seat):
+            seen.append(view)
+            return super().determinizer(view, seat)
+
+    spied = ISMCTSBot(1, game=Spy(3), iterations=25).search(copy.deepcopy(view), legal)
+    assert spied == ISMCTSBot(1, game=match.game, iterations=25).search(view, legal)
+    assert len(seen) == 1 and type(seen[0]) is dict and seen[0] == view and seen[0] is not view
+
+
+@pytest.mark.parametrize("game, seats", [("lazy_sunday", 3), ("chore_race", 3), ("night_shift", 2)])
+def test_ismcts_games_are_legal_finished_and_reproducible(game, seats):
+    bots = {0: "ismcts:8", **{s: "heuristic" for s in range(1, seats)}}
+    first, outcome = play_game(game, seats, bots, seed=2)
+    again, _ = play_game(game, seats, bots, seed=2)
+    assert outcome.finished and first.moves == again.moves
+    assert any(m.seat == 0 for m in first.moves)
+    assert Match.from_json(first.to_json()).fingerprint() == first.fingerprint()
+
+
+def test_the_search_finds_a_clear_best_move():
+    """Night Shift (NS-1, NS-10): with a Bottle Wash (+1 Care Point) in hand and Actions
+    left, ending the Shift at once throws a point away; 200 iterations see it."""
+    match = Match("night_shift", 2, seed=3, keep_log=False)
+    view = match.bot_view(0)
+    assert [c["name"] for c in view["players"][0]["hand"]].count("Bottle Wash") >= 1
+    legal = match.decision_moves(0)
+    stats = ISMCTSBot(0, game=match.game, iterations=200).search(view, legal)
+    best = max(stats, key=lambda m: stats[m][0])
+    assert best == Move(0, "play", ("Bottle Wash",)) and stats[best][1] > stats[Move(0, "end")][1]
+
+
+def test_lazy_sunday_quick_discards_stay_with_the_heuristic_rule():
+    """LS-5 claims are open moves, not searched: ismcts interjects exactly as the
+    heuristic bot does, position by position, seat by seat."""
+    from playtest.games.lazy_sunday import HeuristicBot
+    played, _ = play_game("lazy_sunday", 3, "heuristic", seed=5)
+    match = Match("lazy_sunday", 3, seed=5, keep_log=False)
+    pairs = [(make_bot(match.game, "ismcts:5", f"5:{seat}"), HeuristicBot(f"5:{seat}")) for seat in range(3)]
+    claims = 0
+    for move in played.moves:
+        for seat, (bot, heuristic) in enumerate(pairs):
+            view, moves = match.bot_view(seat), match.open_moves(seat)
+            ours = bot.interject(view, moves)
+            assert ours == heuristic.interject(view, moves)
+            claims += ours is not None
+        match.play(move)
+    assert claims >= 1
+
+
+def test_budgets_by_name():
+    game = Match("night_shift", 2, seed=0).game
+    assert parse_budget(None) == parse_budget("") == (DEFAULT_ITERATIONS, None)
+    assert parse_budget("500") == (500, None) and parse_budget("200ms") == (None, 200.0)
+    plain, counted, timed = (make_bot(game, name, 0) for name in ("ismcts", "ismcts:40", "ismcts:5ms"))
+    assert (plain.iterations, plain.ms) == (DEFAULT_ITERATIONS, None)
+    assert (counted.iterations, counted.ms) == (40, None) and (timed.iterations, timed.ms) == (None, 5.0)
+    legal = Match("night_shift", 2, seed=0).decision_moves(0)
+    timed.choose(Match("night_shift", 2, seed=0).bot_view(0), legal)
+    assert timed.last_iterations >= 1
+    assert make_bot(game, "ismcts:", 0).iterations == DEFAULT_ITERATIONS  # an empty budget is the default
+    for bad in ("ismcts:0", "ismcts:many", "ismcts:5s", "ismcts:-3", "heuristic:40", "minimax"):
+        with pytest.raises(OptionError, match="budget|unknown bot"):
+            check_bot_name(type(game), bad)
+        with pytest.raises(OptionError):
+            make_bot(game, bad, 0)
+
+
+def test_a_bot_without_its_game_is_refused_with_a_sentence():
+    with pytest.raises(OptionError, match="needs the game"):
+        ISMCTSBot(0)
+    with pytest.raises(OptionError, match="rollout"):
+        ISMCTSBot(0, game=Match("night_shift", 2, seed=0).game, rollout="greedy")
+
+
+def test_simulate_takes_budgets_by_name():
+    from playtest import simulate
+    df = simulate("lazy_sunday", 2, ["ismcts:5", "heuristic"], games=2, workers=1, progress=False)
+    assert list(df["seat0_bot"]) == ["ismcts:5", "heuristic"] and df["finished"].all()
+    with pytest.raises(OptionError, match="budget"):
+        simulate("lazy_sunday", 2, ["ismcts:soon", "heuristic"], games=2, workers=1, progress=False)
