@@ -197,17 +197,16 @@ def test_read_text_reads_no_more_than_the_limit(tmp_path):
         limits.read_text(tmp_path / "missing.toml")
 
 
-@pytest.mark.parametrize("text", ["0", "42", " 7 ", "9" * limits.MAX_DIGITS])
+@pytest.mark.parametrize("text", ["0", "42", "007", "9" * limits.MAX_DIGITS])
 def test_whole_numbers_are_ascii_digits(text):
-    assert limits.is_number(text.strip()) and limits.whole_number(text, "n") == int(text)
+    assert limits.is_number(text)
 
 
-@pytest.mark.parametrize("text", ["", "-1", "1.5", "²", "٣", "१२", "１２", "9" * (limits.MAX_DIGITS + 1), "1e3", "0x1"])
+@pytest.mark.parametrize("text", ["", " 7", "-1", "1.5", "²", "٣", "१२", "１２", "𝟙", "9" * (limits.MAX_DIGITS + 1),
+                                  "1e3", "0x1"])
 def test_other_digits_are_not_numbers(text):
+    """``str.isdigit`` is true for most of these, and ``int()`` reads several."""
     assert not limits.is_number(text)
-    with pytest.raises(LimitError, match="is not a whole number: use the digits 0-9") as info:
-        limits.whole_number(text, "?seed=")
-    assert info.value.limit == "digits" and "invalid literal" not in str(info.value)
 
 
 def test_real_files_keep_every_limit():

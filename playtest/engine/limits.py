@@ -87,7 +87,7 @@ class LimitError(RecordError):
     Attributes:
         what: the text it is about, e.g. ``"the uploaded file game.json"``.
         limit: which limit, e.g. ``"MAX_DEPTH"`` (the constant's name), or
-            ``"encoding"`` / ``"digits"`` for a text that is not UTF-8 / not a number.
+            ``"encoding"`` for a file that is not UTF-8 text.
         line: the 1-based line of the offending part, or None.
         reason: what is wrong and what is allowed, one sentence.
     """
@@ -192,27 +192,9 @@ def is_number(text: str) -> bool:
     return 0 < len(text) <= MAX_DIGITS and text.isascii() and text.isdigit()
 
 
-def whole_number(text: str, what: str) -> int:
-    """``text`` (surrounding spaces allowed) as a whole number 0 or more.
-
-    Args:
-        text: e.g. ``"42"``. what: what it is, for the message, e.g. ``"?seed="``.
-
-    Raises:
-        LimitError: ``limit == "digits"``: not ASCII digits, or more than
-            :data:`MAX_DIGITS` of them.
-    """
-    text = str(text).strip()
-    if not is_number(text):
-        shown = text if len(text) <= 30 else f"{text[:12]}...{text[-12:]} ({len(text):,} characters)"
-        raise LimitError(what, "digits", f"{shown!r} is not a whole number: use the digits 0-9, "
-                                         f"at most {MAX_DIGITS} of them, e.g. 42")
-    return int(text)
-
-
 def check_line(text: str, what: str, max_chars: int = MAX_STRING) -> None:
-    """Refuse a one-line text typed or passed in (a move, an option's value) longer
-    than ``max_chars`` characters.
+    """Refuse a one-line text typed or passed in (an option's value) longer than
+    ``max_chars`` characters.
 
     Raises:
         LimitError: ``limit == "MAX_STRING"``.
@@ -534,6 +516,6 @@ def load_toml(text: str | bytes, what: str) -> dict:
 
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_KEY_PARTS", "MAX_KEY_LENGTH", "MAX_ITEMS", "MAX_STRING", "MAX_DIGITS",
            "MAX_MOVE", "MAX_OPTION", "MAX_NAME", "SIZE_TEXT", "LimitError", "human_size", "too_large",
-           "check_size", "decode", "read_text", "is_number", "whole_number", "check_line", "check_json",
-           "check_toml", "load_json", "load_toml"]
+           "check_size", "decode", "read_text", "is_number", "check_line", "check_json", "check_toml",
+           "load_json", "load_toml"]
 
