@@ -1,5 +1,6 @@
 """A generated corpus of hostile inputs through every entry point a person or a script
-hands text to: ``Match.from_json``, ``Scenario.from_toml``, each game dashboard's upload
+hands text to: ``Match.from_json`` and ``Match.load``, ``Scenario.from_toml`` and
+``Scenario.load``, each game dashboard's upload
 and page address (``?record=``, ``?scenario=``, ``?seed=``, ``?players=``), the scenario
 debugger's upload and page address, and ``playtest replay``.
 
@@ -327,11 +328,19 @@ def check_refusal(result: dict, case: Case, where: str) -> None:
 
 # --- the core entry points --------------------------------------------------------------
 def core_results(names: list[str]) -> dict:
+    """Each case through Match.from_json and Scenario.from_toml, and as a file through
+    Match.load and Scenario.load (in a fresh folder: messages name the file as given)."""
+    import tempfile
+    os.chdir(tempfile.mkdtemp())
     results = {}
     for name in names:
         data = BY_NAME[name].data
+        Path("case.json").write_bytes(data)
+        Path("case.toml").write_bytes(data)
         results[name] = {"from_json": measured(lambda: Match.from_json(data)),
-                         "from_toml": measured(lambda: Scenario.from_toml(data, "upload.toml"))}
+                         "from_toml": measured(lambda: Scenario.from_toml(data, "upload.toml")),
+                         "Match.load": measured(lambda: Match.load("case.json")),
+                         "Scenario.load": measured(lambda: Scenario.load("case.toml"))}
     return results
 
 
@@ -340,7 +349,7 @@ def test_match_from_json_and_scenario_from_toml_refuse_every_hostile_input():
     results = in_child(core_results, names)
     for name in names:
         case = BY_NAME[name]
-        for entry in ("from_json", "from_toml"):
+        for entry in ("from_json", "from_toml", "Match.load", "Scenario.load"):
             result = results[name][entry]
             assert result["raised"] in ("RecordError", "LimitError", "ScenarioError", "ScenarioMoveError"), \
                 (name, entry, result["raised"], result["message"][:300])
