@@ -1,8 +1,8 @@
 """A generated corpus of hostile inputs through every entry point a person or a script
 hands text to: ``Match.from_json`` and ``Match.load``, ``Scenario.from_toml`` and
-``Scenario.load``, each game dashboard's upload
-and page address (``?record=``, ``?scenario=``, ``?seed=``, ``?players=``), the scenario
-debugger's upload and page address, and ``playtest replay``.
+``Scenario.load``, each game dashboard's upload and page address (``?record=``,
+``?scenario=``, ``?seed=``, ``?players=``), the scenario debugger's upload and page
+address, what is typed in the new-game panel and the debugger, and ``playtest replay``.
 
 The corpus (over 200 inputs): bombs (long dotted keys and table names, huge arrays and
 tables, TOML inline tables and arrays and JSON nested 33 to 500,000 deep), integers of
