@@ -719,3 +719,28 @@ def test_in_a_real_kernel_the_link_is_a_task_on_its_loop_and_updates_reach_the_p
         kernel.shutdown_kernel(now=True)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
+
+
+def test_a_quick_discard_in_progress_survives_another_seats_move(data):
+    """LS-5 on a live table: "Done it!" is chosen, then another seat moves before the card
+    is clicked; the choice stays, and the click is judged on the new position."""
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        page = await seat_page(api, made, seat_token(made, 1))
+        table = live_table(made)
+        for text in ("0 peek 0 1", "0 done", "1 peek 0 1", "1 done"):
+            assert table.submit(int(text[0]), text).ok
+        await until(lambda: page.links[0].state["version"] == 4, what="claims open")
+        kind_button(page.open_moves, "Done it!").click()
+        assert page.open_moves.kind == "claim"
+        assert table.submit(0, "0 draw").ok                       # the table moves on meanwhile
+        await until(lambda: page.links[0].state["version"] == 5, what="seat 0's draw")
+        assert page.open_moves.kind == "claim"                    # still building the slap
+        page.card_clicked(1, 0)                                   # its own card 0: judged now
+        await until(lambda: len(table.match.moves) == 6, what="the claim")
+        assert table.match.moves[-1].kind == "claim" and table.match.moves[-1].seat == 1
+        page.close()
+        server.stop()
+    run(scenario)
