@@ -106,12 +106,14 @@ import itertools
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from playtest.engine import BaseOptions, Event, Game, Move, OptionError, Outcome, RandomBot
 from playtest.engine.rng import shuffle
+from playtest.games import variants
+from playtest.games.variants import card_file, card_variant_field
 from playtest.engine.errors import PlaytestError
 
 _new = tuple.__new__  # Move(...) without the NamedTuple's Python-level __new__: move lists are the hot path
@@ -234,6 +236,7 @@ class Options(BaseOptions):
                                       "20+ also reshuffles the chore discard, CR-19)")
     tableau_size: int = Field(
         3, ge=1, le=6, description="CR-20: chores per tableau (the 2-player variant uses 4)")
+    card_variant: str | None = card_variant_field("CR-1")   # CR-1, CR-2 (playtest.games.variants)
 
     @field_validator("action_deck", mode="before")
     @classmethod
@@ -357,21 +360,48 @@ def _swaps(seat: int, mine: int | tuple[int, ...], theirs: tuple[tuple[int, int]
 
 # --- the game ---------------------------------------------------------------------------
 # --- card tables (the same for every game; the action deck's copies depend on an option) --
-KEY_NAME = {a.key: a.name for a in CARDS.action}
-KEYS = {a.name: a.key for a in CARDS.action}
-ORDER = {a.key: i for i, a in enumerate(CARDS.action)}                  # canonical card order
-CHORES = tuple(c for c in CARDS.chore for _ in range(c.count))           # chore id -> card
-LEVEL = tuple(c.level for c in CHORES)
-NO_DELEGATE = frozenset(i for i, c in enumerate(CHORES) if c.ability == "no_delegate")
-STATIC = tuple({"name": c.name, "level": c.level, "ability": c.ability} for c in CHORES)
+class _Tables(NamedTuple):
+    """The card tables of one card set (CR-1, CR-2), worked out once per set."""
+
+    key_name: dict[str, str]            # action key -> card name
+    keys: dict[str, str]                # card name -> action key
+    order: dict[str, int]               # action key -> canonical card order
+    by: dict[str, ActionCard]           # card name or key -> its entry (option action_deck)
+    chores: tuple[ChoreCard, ...]       # chore id -> card
+    level: tuple[int, ...]
+    no_delegate: frozenset[int]
+    static: tuple[dict, ...]
 
 
-@cache
-def _action_deck(copies: tuple[int, ...]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+_TABLES: dict[int, tuple[CardSet, _Tables]] = {}
+
+
+def _tables(cards: CardSet) -> _Tables:
+    """The tables of ``cards`` (cached; the entry keeps the set alive, so its id stays its own)."""
+    if id(cards) not in _TABLES:
+        chores = tuple(c for c in cards.chore for _ in range(c.count))
+        _TABLES[id(cards)] = (cards, _Tables(
+            {a.key: a.name for a in cards.action}, {a.name: a.key for a in cards.action},
+            {a.key: i for i, a in enumerate(cards.action)},
+            {**{a.name: a for a in cards.action}, **{a.key: a for a in cards.action}},
+            chores, tuple(c.level for c in chores),
+            frozenset(i for i, c in enumerate(chores) if c.ability == "no_delegate"),
+            tuple({"name": c.name, "level": c.level, "ability": c.ability} for c in chores)))
+    return _TABLES[id(cards)][1]
+
+
+_DECKS: dict[tuple[int, tuple[int, ...]], tuple] = {}
+
+
+def _action_deck(cards: CardSet, copies: tuple[int, ...]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
     """Key, name and kind bit of every action card id, for ``copies`` of each card of
-    ``CARDS.action`` in order (CR-1); ids run through the cards in that order."""
-    keys = tuple(a.key for a, n in zip(CARDS.action, copies) for _ in range(n))
-    return keys, tuple(KEY_NAME[k] for k in keys), tuple(BIT[k] for k in keys)
+    ``cards.action`` in order (CR-1); ids run through the cards in that order. Cached."""
+    found = _DECKS.get((id(cards), copies))
+    if found is None:
+        key_name = _tables(cards).key_name
+        keys = tuple(a.key for a, n in zip(cards.action, copies) for _ in range(n))
+        found = _DECKS[(id(cards), copies)] = (keys, tuple(key_name[k] for k in keys), tuple(BIT[k] for k in keys))
+    return found
 
 
 class ChoreRace(Game):
@@ -415,15 +445,19 @@ class ChoreRace(Game):
 
     def __init__(self, seats, options=None):
         super().__init__(seats, options)
-        counts = {a.key: a.count for a in CARDS.action}
+        if self.options.card_variant is not None:     # a card variant; else the module's cards.toml
+            self.cards = variants.load(load_cards, card_file(self.name, self.options.card_variant, CARDS_FILE))
+        tables = _tables(self.cards)
+        counts = {a.key: a.count for a in self.cards.action}
         deck_option = self.options.action_deck
         if deck_option == "74":
             counts["done"] += 8
         elif deck_option:
-            counts.update({_ACTION_BY[name].key: n for name, n in deck_option.items()})
-        self.akey, self.aname, self.abit = _action_deck(tuple(counts.values()))
-        self.key_name, self.keys, self.order = KEY_NAME, KEYS, ORDER
-        self.chores, self._level, self._no_delegate, self._static = CHORES, LEVEL, NO_DELEGATE, STATIC
+            counts.update({tables.by.get(name, _ACTION_BY[name]).key: n for name, n in deck_option.items()})
+        self.akey, self.aname, self.abit = _action_deck(self.cards, tuple(counts.values()))
+        self.key_name, self.keys, self.order = tables.key_name, tables.keys, tables.order
+        self.chores, self._level, self._no_delegate, self._static = (tables.chores, tables.level, tables.no_delegate,
+                                                                    tables.static)
         if len(self.akey) < START_HAND * seats:
             raise OptionError(f"CR-1: the action deck has {len(self.akey)} cards; {seats} seats need "
                               f"at least {START_HAND * seats} to deal {START_HAND} each")
@@ -1238,26 +1272,6 @@ class ChoreRace(Game):
             return [("scored", seat, self.chores[c].name) for seat, pile in enumerate(s.scored) for c in pile]
         key = self._PLAYED_KEY.get(move.kind)
         return (("played", move.seat, self.key_name[key]),) if key else ()
-
-    HELD_COUNTERS = ("scored",)   # counted when the game ends (see Game.HELD_COUNTERS)
-
-    def scores(self, s):
-        """Each seat's VP (CR-17)."""
-        return tuple(s.vp)
-
-    _ENDINGS = {"CR-17": "target", "CR-18: both action piles": "actions_out", "CR-18: every chore": "chores_out"}
-
-    def end_conditions(self):
-        """CR-17's target, and CR-18's two ways to run out of cards."""
-        return {"target": f"a seat reached {self.options.target_vp} VP (CR-17)",
-                "actions_out": "both action piles empty and a full round with no card played (CR-18)",
-                "chores_out": "the chore deck and every tableau empty (CR-18)"}
-
-    def end_condition(self, s):
-        """Which ending the game's result states (its reason names the ruling)."""
-        if s.result is None or not s.result[0]:
-            return None
-        return next((key for prefix, key in self._ENDINGS.items() if s.result[2].startswith(prefix)), None)
 
     # --- explanations --------------------------------------------------------------------
     def explain(self, s, move):

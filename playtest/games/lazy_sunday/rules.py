@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from playtest.engine import BaseOptions, Event, Game, ISMCTSBot, Move, Outcome, PlaytestError, RandomBot
 from playtest.engine.rng import shuffle
+from playtest.games.variants import card_file, card_variant_field
 
 from .bots import HeuristicBot
 
@@ -296,12 +297,14 @@ class LazySunday(Game):
         match_to: Literal[100] | None = Field(
             None, description="LS-10: play rounds until a cumulative score is above 100 (None: use rounds)")
         great_escape: bool = Field(False, description="LS-10: a cumulative score of exactly 100 resets to 50")
+        card_variant: str | None = card_variant_field("LS-1")   # LS-1, LS-2 (playtest.games.variants)
 
     def __init__(self, seats, options=None):
         super().__init__(seats, options)
-        self.cards = load_cards()
+        path = card_file(self.name, self.options.card_variant, CARDS_FILE)
+        self.cards = load_cards(path)
         if len(self.cards.names) < LIST_SIZE * seats + 1:
-            raise DeckError(f"{CARDS_FILE}: {len(self.cards.names)} cards cannot deal {LIST_SIZE} to each of "
+            raise DeckError(f"{path}: {len(self.cards.names)} cards cannot deal {LIST_SIZE} to each of "
                             f"{seats} seats plus the first DONE card (LS-3)")
         self.everyone = (1 << seats) - 1
         # per seat, a copy of the list leaders() last summed and its effort
@@ -997,29 +1000,6 @@ class LazySunday(Game):
         if move.kind in ACTIONS:  # the burned card lies on DONE, under the knocked-out one
             return (("played", move.seat, names[s.done[-2] if move.kind == "knock_out" else s.done[-1]]),)
         return ()
-
-    HELD_COUNTERS = ("kept",)   # counted when the match ends (see Game.HELD_COUNTERS)
-    LOW_SCORE_WINS = True       # LS-9, LS-10: the lowest total wins
-
-    def scores(self, s):
-        """Each seat's cumulative score plus the effort of its list now (what :meth:`leaders`
-        ranks; lowest is best); between rounds and at the end, the cumulative scores."""
-        if s.phase in _REVEAL_PHASES:
-            return tuple(s.scores)
-        effort = self.cards.efforts
-        return tuple(score + sum(effort[c] for c in lst) for score, lst in zip(s.scores, s.lists))
-
-    def end_conditions(self):
-        """LS-10: the match ends after the set rounds, or once a total passes 100."""
-        if self.options.match_to:
-            return {"match_to": "a cumulative score went above 100 (LS-10, match_to)"}
-        return {"rounds": f"the last of the {self.options.rounds} set round(s) was scored (LS-10)"}
-
-    def end_condition(self, s):
-        """The one ending these options have, once the match is over (LS-10)."""
-        if s.outcome is None or not s.outcome.finished:
-            return None
-        return "match_to" if self.options.match_to else "rounds"
 
     # --- explaining refusals --------------------------------------------------------------
     def explain(self, s, move):

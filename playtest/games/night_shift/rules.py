@@ -70,6 +70,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from playtest.engine import BaseOptions, Event, Game, ISMCTSBot, Move, Outcome, RandomBot
 from playtest.engine.rng import shuffle
+from playtest.games import variants
+from playtest.games.variants import card_file, card_variant_field
 
 from .bots import HeuristicBot
 
@@ -242,6 +244,7 @@ class NightShiftOptions(BaseOptions):
     turn_limit: int = Field(
         50, ge=1, description="NS-10: the game ends at the end of this Shift (Shifts of both seats "
                               "counted together)")
+    card_variant: str | None = card_variant_field("NS-1")   # NS-1 (playtest.games.variants)
 
 
 # --- state --------------------------------------------------------------------------------
@@ -313,7 +316,9 @@ class NightShift(Game):
 
     def __init__(self, seats: int = 2, options=None):
         super().__init__(seats, options)
-        self.cards, self.places, self._name, self._cost = _numbered(self.CARD_SPECS)
+        specs = self.CARD_SPECS if self.options.card_variant is None else variants.load(
+            load_cards, card_file(self.name, self.options.card_variant, CARDS_FILE))
+        self.cards, self.places, self._name, self._cost = _numbered(specs)
         self.by_name = {c.name: c for c in self.cards}
 
     # --- setup ------------------------------------------------------------------------
@@ -739,32 +744,6 @@ class NightShift(Game):
         if move is not None and move.kind in ("play", "buy"):
             return (("played" if move.kind == "play" else "bought", move.seat, move.args[0]),)
         return ()
-
-    def scores(self, s):
-        """Each seat's Care Points (NS-10)."""
-        return tuple(s.care)
-
-    def resources(self, s):
-        """Each seat's Patience (NS-6, NS-10: a seat at 0 loses)."""
-        return {"patience": tuple(s.patience)}
-
-    def resource_bounds(self):
-        """Patience stays within 0..25 (NS-6)."""
-        return {"patience": (0, MAX_PATIENCE)}
-
-    def end_conditions(self):
-        """NS-10's three endings."""
-        return {"patience": "a seat at 0 Patience loses at once (NS-10)",
-                "supply": "the Household Supply deck ran out (NS-10)",
-                "turn_limit": f"Shift {self.options.turn_limit} ended (NS-10, turn_limit)"}
-
-    def end_condition(self, s):
-        """Which ending the game's result states (its reason names it)."""
-        if s.result is None or not s.result.finished:
-            return None
-        reason = s.result.reason
-        return ("patience" if "0 Patience" in reason else "supply" if "Supply is empty" in reason
-                else "turn_limit" if reason.startswith("NS-10: Shift") else None)
 
     # --- reading --------------------------------------------------------------------------
     def outcome(self, s) -> Outcome | None:
