@@ -1273,6 +1273,26 @@ class ChoreRace(Game):
         key = self._PLAYED_KEY.get(move.kind)
         return (("played", move.seat, self.key_name[key]),) if key else ()
 
+    HELD_COUNTERS = ("scored",)   # counted when the game ends (see Game.HELD_COUNTERS)
+
+    def scores(self, s):
+        """Each seat's VP (CR-17)."""
+        return tuple(s.vp)
+
+    _ENDINGS = {"CR-17": "target", "CR-18: both action piles": "actions_out", "CR-18: every chore": "chores_out"}
+
+    def end_conditions(self):
+        """CR-17's target, and CR-18's two ways to run out of cards."""
+        return {"target": f"a seat reached {self.options.target_vp} VP (CR-17)",
+                "actions_out": "both action piles empty and a full round with no card played (CR-18)",
+                "chores_out": "the chore deck and every tableau empty (CR-18)"}
+
+    def end_condition(self, s):
+        """Which ending the game's result states (its reason names the ruling)."""
+        if s.result is None or not s.result[0]:
+            return None
+        return next((key for prefix, key in self._ENDINGS.items() if s.result[2].startswith(prefix)), None)
+
     # --- explanations --------------------------------------------------------------------
     def explain(self, s, move):
         """Why ``move`` is illegal now, as ``(ruling id, one sentence)``; covers every kind."""

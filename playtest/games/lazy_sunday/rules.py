@@ -1001,6 +1001,29 @@ class LazySunday(Game):
             return (("played", move.seat, names[s.done[-2] if move.kind == "knock_out" else s.done[-1]]),)
         return ()
 
+    HELD_COUNTERS = ("kept",)   # counted when the match ends (see Game.HELD_COUNTERS)
+    LOW_SCORE_WINS = True       # LS-9, LS-10: the lowest total wins
+
+    def scores(self, s):
+        """Each seat's cumulative score plus the effort of its list now (what :meth:`leaders`
+        ranks; lowest is best); between rounds and at the end, the cumulative scores."""
+        if s.phase in _REVEAL_PHASES:
+            return tuple(s.scores)
+        effort = self.cards.efforts
+        return tuple(score + sum(effort[c] for c in lst) for score, lst in zip(s.scores, s.lists))
+
+    def end_conditions(self):
+        """LS-10: the match ends after the set rounds, or once a total passes 100."""
+        if self.options.match_to:
+            return {"match_to": "a cumulative score went above 100 (LS-10, match_to)"}
+        return {"rounds": f"the last of the {self.options.rounds} set round(s) was scored (LS-10)"}
+
+    def end_condition(self, s):
+        """The one ending these options have, once the match is over (LS-10)."""
+        if s.outcome is None or not s.outcome.finished:
+            return None
+        return "match_to" if self.options.match_to else "rounds"
+
     # --- explaining refusals --------------------------------------------------------------
     def explain(self, s, move):
         """``(RULINGS id, one sentence)`` saying why ``move`` is illegal now (never raises)."""

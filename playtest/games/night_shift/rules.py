@@ -745,6 +745,32 @@ class NightShift(Game):
             return (("played" if move.kind == "play" else "bought", move.seat, move.args[0]),)
         return ()
 
+    def scores(self, s):
+        """Each seat's Care Points (NS-10)."""
+        return tuple(s.care)
+
+    def resources(self, s):
+        """Each seat's Patience (NS-6, NS-10: a seat at 0 loses)."""
+        return {"patience": tuple(s.patience)}
+
+    def resource_bounds(self):
+        """Patience stays within 0..25 (NS-6)."""
+        return {"patience": (0, MAX_PATIENCE)}
+
+    def end_conditions(self):
+        """NS-10's three endings."""
+        return {"patience": "a seat at 0 Patience loses at once (NS-10)",
+                "supply": "the Household Supply deck ran out (NS-10)",
+                "turn_limit": f"Shift {self.options.turn_limit} ended (NS-10, turn_limit)"}
+
+    def end_condition(self, s):
+        """Which ending the game's result states (its reason names it)."""
+        if s.result is None or not s.result.finished:
+            return None
+        reason = s.result.reason
+        return ("patience" if "0 Patience" in reason else "supply" if "Supply is empty" in reason
+                else "turn_limit" if reason.startswith("NS-10: Shift") else None)
+
     # --- reading --------------------------------------------------------------------------
     def outcome(self, s) -> Outcome | None:
         """None while the game goes on; scores are Care Points (NS-10)."""
