@@ -1,8 +1,20 @@
-"""The documented scale-out path: simulate on a Dask cluster through Client.get_executor()."""
+"""Scale-out: simulate on a Dask cluster (the client, or Client.get_executor()), a worker without
+the kit failing the run at once with a message, and chunks in flight following an executor's
+capacity through public APIs."""
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 import distributed  # the test extra installs dask[distributed]
 import pandas as pd
+import pytest
 
 from playtest import simulate
+from playtest.lab import simulation
+from playtest.lab.simulation import Runner, WorkerError
+
+WITHOUT_KIT = Path(__file__).with_name("dask_without_kit.py")
 
 
 def test_dask_executor_gives_the_same_rows_as_one_worker():
@@ -10,6 +22,58 @@ def test_dask_executor_gives_the_same_rows_as_one_worker():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         on_dask = simulate(**args, executor=client.get_executor())
+        through_client = simulate(**args, executor=client)
         workers_used = len(client.scheduler_info()["workers"])
-    pd.testing.assert_frame_equal(on_dask, simulate(**args, workers=1))
+        with Runner(client) as runner:
+            assert runner.capacity() == 2     # the cluster's worker threads, read from the client
+    alone = simulate(**args, workers=1)
+    pd.testing.assert_frame_equal(on_dask, alone)
+    pd.testing.assert_frame_equal(through_client, alone)
     assert workers_used == 2 and len(on_dask) == 40 and not on_dask.attrs["cancelled"]
+
+
+def test_a_worker_without_the_kit_fails_the_run_within_seconds_saying_so():
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  preload=[str(WITHOUT_KIT)]) as cluster, distributed.Client(cluster) as client:
+        for executor in (client, client.get_executor()):
+            started = time.monotonic()
+            with pytest.raises(WorkerError, match="cannot import the playtest kit.*install the kit"):
+                simulate("lazy_sunday", 2, "random", games=40, executor=executor, progress=False)
+            assert time.monotonic() - started < 10
+
+
+def test_chunks_in_flight_follow_a_thread_pools_capacity(monkeypatch):
+    """No private attribute: while every chunk sent is running there is room for more, and a few
+    wait queued behind them."""
+    running, most, sent, finished, in_flight = 0, 0, 0, 0, 0
+    lock = threading.Lock()
+    play = simulation.play_games
+
+    def counting(plan, start, stop):
+        nonlocal running, most, finished
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.05)
+        try:
+            return play(plan, start, stop)
+        finally:
+            with lock:
+                running -= 1
+                finished += 1
+
+    original_submit = ThreadPoolExecutor.submit
+
+    def submit(self, fn, *args, **kwargs):
+        nonlocal sent, in_flight
+        with lock:
+            sent += 1
+            in_flight = max(in_flight, sent - finished)
+        return original_submit(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(simulation, "play_games", counting)
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", submit)
+    with ThreadPoolExecutor(4) as pool:
+        df = simulate("lazy_sunday", 2, "random", games=400, seed=1, executor=pool, progress=False)
+    assert len(df) == 400 and most == 4            # every worker busy ...
+    assert sent >= 12 and in_flight <= 4 + 4 + 1   # ... with at most as many again queued, not every chunk at once
