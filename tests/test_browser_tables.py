@@ -238,7 +238,12 @@ def test_lazy_sunday_slaps_between_people_and_paced_bots(server, browser):
         second.wait(".pt-live .pt-table .pt-card")
         first.page.wait_for_function("document.querySelector('.pt-players').innerText.includes('Seat 1 · connected')")
         assert "Seat 1 · connected · you" in second.page.locator(".pt-players").inner_text()
-        # the bot slaps too, in its own time
+        # the bot slaps too, in its own time, once the claimer has given its card (LS-5)
+        winner = state(base, made, people[0][2])
+        if winner["moves"]:
+            give = winner["moves"][0]
+            assert " give " in give, winner["moves"]
+            assert api(base, "POST", f"tables/{tid}/moves", {"move": give}, token=seat_token(made, winner["seat"]))[0] == 200
         deadline = time.monotonic() + 30
         while not bot_slaps and time.monotonic() < deadline:
             time.sleep(0.5)
