@@ -5,8 +5,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from scipy import stats as scipy_stats
+
 from playtest.lab import card_stats, compare, metrics, newcombe, seat_win_rates, wilson
-from playtest.lab.stats import BALANCE_INTERVAL, NEWCOMBE, NORMAL, WILSON
+from playtest.lab.stats import (BALANCE_INTERVAL, CARD_NOTE, HELD, NEWCOMBE, NEWCOMBE_PAIRED, PAIRED_T, T_INTERVAL,
+                                WELCH, WILSON, newcombe_paired, seat_ranks)
 
 
 @pytest.mark.parametrize("successes, n, low, high", [
@@ -60,16 +63,20 @@ def hand_built() -> pd.DataFrame:
 
 def test_metrics_on_hand_built_games():
     m = metrics(hand_built())
-    assert m.at["AdvantageP1", "value"] == pytest.approx(1 / 5)   # only game 0: first seat 0 won
-    assert (m.at["AdvantageP1", "low"], m.at["AdvantageP1", "high"]) == pytest.approx(wilson(1, 5))
+    # Ludii's AdvantageP1: game 0 the first seat won (1), games 1 and 2 it lost (0), a draw and an
+    # unfinished game count half (0.5 each): 2 of 5; its interval is Wilson's of that sum
+    assert m.at["AdvantageP1", "value"] == pytest.approx(2 / 5)
+    assert (m.at["AdvantageP1", "low"], m.at["AdvantageP1", "high"]) == pytest.approx(wilson(2, 5))
+    assert m.at["FirstSeatWins", "value"] == pytest.approx(1 / 5)   # only game 0: first seat 0 won
     assert m.at["Drawishness", "value"] == pytest.approx(1 / 5)
-    assert m.at["Completion", "value"] == pytest.approx(4 / 5)
+    assert m.at["Completion", "value"] == pytest.approx(3 / 5)      # Ludii's: games with a winner
     assert m.at["Timeouts", "value"] == pytest.approx(1 / 5)
     assert m.at["Balance", "value"] == pytest.approx(1 - (2 / 5 - 1 / 5))
     assert m.at["Balance", "low"] <= m.at["Balance", "value"] <= m.at["Balance", "high"]
     assert m.at["DurationTurns", "value"] == 30
-    half_width = 1.959964 * np.std([10, 20, 30, 40, 50], ddof=1) / math.sqrt(5)
+    half_width = scipy_stats.t.ppf(0.975, 4) * np.std([10, 20, 30, 40, 50], ddof=1) / math.sqrt(5)
     assert (m.at["DurationTurns", "low"], m.at["DurationTurns", "high"]) == pytest.approx((30 - half_width, 30 + half_width))
+    assert m.at["DurationTurnsNotTimeouts", "value"] == 25 and m.at["DurationTurnsNotTimeouts", "n"] == 4
     assert m.at["DurationTurnsMedian", "value"] == 30
     assert m.at["DurationMovesQ90", "value"] == pytest.approx(np.quantile([10, 20, 30, 40, 100], 0.9))
     assert m.at["LeadChange", "value"] == pytest.approx(np.mean([0.1, 0.1, 0, 0, 0.04]))
@@ -78,8 +85,21 @@ def test_metrics_on_hand_built_games():
     assert m.at["ScoreMargin", "n"] == 3
     assert m.loc["AdvantageP1", "interval"] == WILSON
     assert m.loc["Balance", "interval"] == BALANCE_INTERVAL
-    assert m.loc["DurationTurns", "interval"] == NORMAL
+    assert m.loc["DurationTurns", "interval"] == T_INTERVAL
     assert math.isnan(m.at["DurationTurnsMedian", "low"])
+    assert m.at["ScoreMargin", "low"] >= 0   # the t interval cut to the metric's range (a margin is never negative)
+    assert "too few" in m.at["DurationTurns", "note"] and m["meaning"].str.len().gt(10).all()
+
+
+def test_ranks_shared_places_draws_and_a_lowest_score_game():
+    df = hand_built()
+    places = seat_ranks(df)
+    assert places.loc[0].tolist() == [1, 2] and places.loc[2].tolist() == [2, 1]
+    assert places.loc[3].tolist() == [1.5, 1.5] and places.loc[4].tolist() == [1.5, 1.5]   # draw, unfinished
+    from playtest.lab.simulation import ranks
+    assert ranks([10, 30, 20, 30], (0,), True) == [1, 2.5, 4, 2.5]           # ties share the mean place
+    assert ranks([10, 30, 20, 30], (0,), True, low_score_wins=True) == [1, 3.5, 2, 3.5]
+    assert ranks([5, 5, 1], (0, 1), True) == [1.5, 1.5, 3]
 
 
 def test_seat_win_rates_per_seat_and_per_bot():
@@ -97,6 +117,7 @@ def test_seat_win_rates_per_seat_and_per_bot():
 
 def test_card_stats_on_hand_built_games():
     stats = card_stats(hand_built())
+    assert stats.attrs["note"] == CARD_NOTE and "not an effect" in CARD_NOTE
     x = stats.loc[("played", "X")]
     # seat-games that played X: (g0, s0) won, (g2, s0) lost, (g1, s1) lost, (g2, s1) won
     assert (x["seat_games"], x["wins"]) == (4, 2)
@@ -109,27 +130,54 @@ def test_card_stats_on_hand_built_games():
     assert (y["seat_games"], y["wins"], y["per_game"]) == (1, 0, pytest.approx(3 / 5))
 
 
-def test_compare_differences_and_intervals():
-    a = hand_built()
+def variant_b() -> pd.DataFrame:
+    """hand_built's seeds under another variant: seat 0 wins four, the games run longer by 5 to 15 turns."""
     b = hand_built()
     b["seat0_won"] = [True, True, True, True, False]
     b["seat1_won"] = False
     b["winners"] = [(0,)] * 4 + [()]
     b["draw"] = False
-    b["turns"] = [20, 30, 40, 50, 60]
+    b["turns"] = [15, 30, 45, 50, 60]
+    return b
+
+
+def test_compare_pairs_runs_on_the_same_seeds():
+    a, b = hand_built(), variant_b()
     c = compare(a, b)
+    assert c.attrs["paired"] and "paired by seed: 5 games" in c.attrs["pairing"]
     row = c.loc["Win rate seat 0"]
     assert (row["A"], row["B"]) == (pytest.approx(0.4), pytest.approx(0.8))
-    assert (row["difference"], row["low"], row["high"]) == pytest.approx(newcombe(2, 5, 4, 5))
-    assert row["interval"] == NEWCOMBE
+    # seat 0 won under both in games 0, 1; under B alone in games 2, 3; under neither in game 4
+    assert (row["difference"], row["low"], row["high"]) == pytest.approx(newcombe_paired(2, 0, 2, 1))
+    assert row["interval"] == NEWCOMBE_PAIRED and row["n"] == 5
     turns = c.loc["DurationTurns"]
-    assert turns["difference"] == pytest.approx(10)
-    se = np.std([10, 20, 30, 40, 50], ddof=1) / math.sqrt(5)
-    assert turns["high"] - turns["difference"] == pytest.approx(1.959964 * math.sqrt(2) * se, rel=1e-5)
+    diffs = [5, 10, 15, 10, 10]    # per seed, B - A
+    expected = scipy_stats.ttest_rel(b["turns"], a["turns"]).confidence_interval(0.95)
+    assert turns["difference"] == pytest.approx(np.mean(diffs)) and turns["interval"] == PAIRED_T
+    assert (turns["low"], turns["high"]) == pytest.approx((expected.low, expected.high))
     assert c.loc["Drawishness", "difference"] == pytest.approx(-0.2)
     assert c.loc["Balance", "interval"] == "" and math.isnan(c.loc["Balance", "low"])
     same = compare(a, a)
     assert (same["difference"].dropna() == 0).all()
+
+
+def test_compare_falls_back_to_independent_samples_when_the_seeds_differ():
+    a, b = hand_built(), variant_b().assign(seed=range(100, 105))
+    c = compare(a, b)
+    assert not c.attrs["paired"] and "did not play the same seeds" in c.attrs["pairing"]
+    row = c.loc["Win rate seat 0"]
+    assert (row["difference"], row["low"], row["high"]) == pytest.approx(newcombe(2, 5, 4, 5))
+    assert row["interval"] == NEWCOMBE
+    expected = scipy_stats.ttest_ind(b["turns"], a["turns"], equal_var=False).confidence_interval(0.95)
+    assert c.loc["DurationTurns", "interval"] == WELCH
+    assert (c.at["DurationTurns", "low"], c.at["DurationTurns", "high"]) == pytest.approx((expected.low, expected.high))
+    # the same seeds, told not to pair: the same as other seeds
+    assert compare(hand_built(), variant_b(), paired=False).loc["DurationTurns", "interval"] == WELCH
+    with pytest.raises(ValueError, match="share no seed"):
+        compare(a, b, paired=True)
+    # some seeds shared: paired=True pairs those
+    partial = compare(hand_built(), variant_b().iloc[:3], paired=True)
+    assert partial.attrs["paired"] and partial.at["DurationTurns", "n"] == 3
 
 
 def test_compare_refuses_different_seat_counts():

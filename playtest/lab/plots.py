@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from playtest.engine import PlaytestError, get_game
 
-from .stats import NEWCOMBE, ABTest, _seats, card_stats, seat_win_rates
+from .stats import HELD, RATE, ABTest, _seats, card_stats, seat_win_rates
 
 
 class LabFigure(Figure):
@@ -74,7 +74,9 @@ def plot_lengths(df: pd.DataFrame) -> Figure:
 def plot_card_impact(df: pd.DataFrame, counter: str | None = None, confidence: float = 0.95) -> Figure:
     """Per card, the win rate of seats that ``counter``-ed it (e.g. ``"played"``; by
     default the game's first counter) minus the overall win rate, with Wilson interval
-    bars: right of zero, doing it goes with winning.
+    bars: right of zero, doing it goes with winning. The title says whether the counter
+    is a choice made during the game or what a seat held at the end, and the caption
+    that this is a correlation, not the card's effect (see :func:`~playtest.lab.card_stats`).
 
     Raises:
         ValueError: ``counter`` is not one of the game's card counters.
@@ -93,13 +95,17 @@ def plot_card_impact(df: pd.DataFrame, counter: str | None = None, confidence: f
     if rows["vs_overall"].isna().all():   # no seat won, or nobody did it: nothing to compare
         ax.set_title(f"Card impact: {counter} ({len(df):,} games): no game was won by a seat that did it")
         return fig
+    kind = rows["kind"].iloc[0] if "kind" in rows.columns else ""
     baseline = rows["win_rate"] - rows["vs_overall"]
     errors = np.vstack([rows["win_rate"] - rows["low"], rows["high"] - rows["win_rate"]])
     ax.barh(rows.index, rows["vs_overall"], xerr=errors, capsize=3,
             color=np.where(rows["vs_overall"] >= 0, "tab:green", "tab:red"))
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel(f"win rate when {counter} minus overall win rate ({baseline.iloc[0]:.1%})")
+    ax.set_xlabel(f"win rate when {counter} ({kind}) minus overall win rate ({baseline.iloc[0]:.1%})")
     ax.set_title(f"Card impact: {counter} ({len(df):,} games, {confidence:.0%} Wilson intervals)")
+    caveat = ("a correlation, not the card's effect: what a seat holds at the end says how the game ended"
+              if kind == HELD else "a correlation, not the card's effect: an A/B test on the same seeds measures one")
+    fig.text(0.01, 0.005, caveat, fontsize="small", color="dimgrey", ha="left", va="bottom")
     return fig
 
 
@@ -116,9 +122,10 @@ def _first_counter(df: pd.DataFrame, counters: list[str]) -> str:
 
 def plot_compare(comparison: pd.DataFrame | ABTest) -> Figure:
     """The A/B comparison of :func:`~playtest.lab.compare` (or an :func:`~playtest.lab.ab_test`
-    result): left, the rates (seat win rates, AdvantageP1, ...) as B - A in percentage
-    points with Newcombe intervals; right, the means as B - A in percent of A with
-    normal-approximation intervals. The title names the game and variants A and B.
+    result): left, the rates and AdvantageP1 (seat win rates, Completion, ...) as B - A in
+    percentage points; right, the means as B - A in percent of A; each with the interval
+    the table names (paired by seed where the runs share them). The title names the game
+    and variants A and B, and how the games were paired.
 
     Raises:
         TypeError: ``comparison`` is neither a compare() table nor an ab_test() result.
@@ -131,10 +138,12 @@ def plot_compare(comparison: pd.DataFrame | ABTest) -> Figure:
     labels = comparison.attrs
     if labels.get("A") or labels.get("B"):
         game = get_game(labels["game"]).title + ": " if labels.get("game") else ""
-        fig.suptitle(f"{game}A = {labels.get('A') or '?'}   vs   B = {labels.get('B') or '?'}")
+        fig.suptitle(f"{game}A = {labels.get('A') or '?'}   vs   B = {labels.get('B') or '?'}"
+                     + (f"\n({labels['pairing']})" if labels.get("pairing") else ""))
     left, right = fig.subplots(1, 2)
-    rates = comparison[comparison["interval"] == NEWCOMBE]
-    means = comparison[(comparison["interval"] != NEWCOMBE) & comparison["low"].notna()]
+    kind = comparison["kind"] if "kind" in comparison.columns else pd.Series("", index=comparison.index)
+    rates = comparison[kind.isin([RATE, "score"]) & comparison["low"].notna()]
+    means = comparison[(kind == "mean") & comparison["low"].notna()]
     means = means[means["A"] != 0]
     for ax, rows, scale, unit in ((left, rates, rates["A"] * 0 + 100, "percentage points"),
                                   (right, means, 100 / means["A"].abs(), "% of A")):
@@ -146,6 +155,7 @@ def plot_compare(comparison: pd.DataFrame | ABTest) -> Figure:
         ax.set_yticks(y, rows.index)
         ax.invert_yaxis()
         ax.set_xlabel(f"B - A ({unit})")
-    left.set_title("Rates (95% Newcombe intervals)")
-    right.set_title("Means (95% normal intervals)")
+    paired = "paired " if labels.get("paired") else ""
+    left.set_title(f"Rates (95% {paired}intervals)")
+    right.set_title(f"Means (95% {paired}intervals)")
     return fig

@@ -161,16 +161,17 @@ def compare_people_and_bots(human_df: pd.DataFrame, bot_df: pd.DataFrame, confid
         confidence: of the intervals.
 
     Returns:
-        DataFrame indexed by ``DurationTurns`` (mean turns; normal approximation) and
-        ``AdvantageP1`` (share of games the first seat to act won; Newcombe's interval)
-        with columns ``A`` (bots), ``B`` (people), ``difference`` (people - bots),
-        ``low``, ``high`` and ``interval`` (the method); ``attrs["A"]`` and
-        ``attrs["B"]`` say which is which.
+        DataFrame indexed by ``DurationTurns`` (mean turns) and ``AdvantageP1`` (the
+        first seat to act's result, Ludii's: 1 won, 0 last, part wins between), each
+        with Welch's t interval (people's tables and bot games are independent samples,
+        never paired by seed), with columns ``A`` (bots), ``B`` (people),
+        ``difference`` (people - bots), ``low``, ``high``, ``n`` and ``interval`` (the
+        method); ``attrs["A"]`` and ``attrs["B"]`` say which is which.
 
     Raises:
         ValueError: as :func:`~playtest.lab.compare`: different games or seat counts.
     """
-    table = compare(bot_df, human_df, confidence).loc[["DurationTurns", "AdvantageP1"]]
+    table = compare(bot_df, human_df, confidence, paired=False).loc[["DurationTurns", "AdvantageP1"]]
     table.attrs.update(A="bots", B="people at live tables")
     return table
 
