@@ -81,9 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(run=serve)
     from playtest.scenarios.replay import add_parser as add_replay
     add_replay(commands)
-    from .lab.cli import add_simulate_command, add_tables_report_command
+    from .lab.cli import add_report_command, add_simulate_command, add_tables_report_command
     add_simulate_command(commands)
     add_tables_report_command(commands)
+    add_report_command(commands)
     args = parser.parse_args(argv)
     try:
         code = args.run(args)

@@ -1,11 +1,14 @@
-"""`playtest simulate`: output, CSV, options and exit codes."""
+"""`playtest simulate` and `playtest report`: output, CSV, options, sweeps, A/B, until, exit codes."""
 import io
+import json
 
 import pandas as pd
 import pytest
 
 from playtest.cli import main
-from playtest.lab.cli import parse_options
+from playtest.lab import metrics
+from playtest.lab.cli import parse_options, parse_values
+from playtest.lab.csvfile import read_csv
 
 
 def test_simulate_prints_metrics_and_win_rates_and_writes_the_csv(tmp_path, capsys):
@@ -22,6 +25,52 @@ def test_simulate_prints_metrics_and_win_rates_and_writes_the_csv(tmp_path, caps
     assert rows["game"].tolist() == list(range(12))
     assert {"seat0_bot", "seat2_won", "turns", "moves", "winners"} <= set(rows.columns)
     assert sorted(set(rows["seat1_bot"])) == ["heuristic", "random"]
+    # the CSV reads back: JSON lists, the run's seed and options in the file
+    assert all(isinstance(json.loads(w), list) for w in rows["winners"])
+    assert (rows["run_seed"] == 4).all() and json.loads(rows.at[0, "options"])["rounds"] == 2
+    assert metrics(rows).loc["Completion", "value"] == metrics(read_csv(csv)).loc["Completion", "value"]
+
+
+def test_sweep_plays_every_value_on_the_same_seeds(tmp_path, capsys):
+    csv = tmp_path / "sweep.csv"
+    assert main(["simulate", "lazy_sunday", "-n", "6", "--sweep", "rounds=1,2", "--workers", "1", "--csv", str(csv),
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "sweep of rounds, 6 games per value" in out and "rounds=1" in out and "rounds=2" in out
+    assert "DurationTurns" in out and "[" in out
+    rows = pd.read_csv(csv)
+    assert sorted(rows["rounds"].unique()) == [1, 2] and len(rows) == 12
+    assert rows[rows["rounds"] == 1]["seed"].tolist() == rows[rows["rounds"] == 2]["seed"].tolist()
+    assert parse_values('10,15,20') == [10, 15, 20] and parse_values("one,fill_to_7") == ["one", "fill_to_7"]
+    assert parse_values('{"Done": 38},{"Done": 30}') == [{"Done": 38}, {"Done": 30}]
+
+
+def test_ab_from_the_command_line_is_paired_by_seed(capsys):
+    assert main(["simulate", "lazy_sunday", "-n", "8", "--b-option", "rounds=2", "--workers", "1",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "B: rounds=2" in out and "Paired by seed: 8 games" in out and "Newcombe paired" in out
+    assert "paired t" in out
+
+
+def test_until_stops_once_the_interval_is_narrow(capsys):
+    assert main(["simulate", "lazy_sunday", "-n", "400", "--until", "DurationTurns=30", "--workers", "1",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "decided after 50 games" in out and "Metrics (95% intervals)" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--sweep", "rounds=1", "--until", "AdvantageP1=0.1"], "one kind of run at a time"),
+    (["--sweep", "rounds"], "NAME=V1,V2"),
+    (["--sweep", "no_such_option=1,2"], "no option 'no_such_option'"),
+    (["--until", "AdvantageP1=wide"], "METRIC=WIDTH"),
+    (["--until", "Fun=0.1"], "unknown metric 'Fun'"),
+    (["--b-preset", "best of 3"], "no preset 'best of 3'"),
+])
+def test_bad_sweeps_ab_and_until_exit_2(argv, message, capsys):
+    assert main(["simulate", "lazy_sunday", "-n", "2", "--no-progress", *argv]) == 2
+    assert message in capsys.readouterr().err
 
 
 def test_simulate_takes_a_preset_and_overrides_from_options(tmp_path, capsys):

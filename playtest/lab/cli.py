@@ -1,9 +1,16 @@
-"""``playtest simulate``: the balance lab from a terminal.
+"""``playtest simulate`` and ``playtest report``: the balance lab from a terminal.
 
 ``playtest simulate lazy_sunday -n 2000 --seats 4 --bots heuristic,random --option
 rounds=2 --workers 2 --csv games.csv`` plays the games, prints the options, the metrics and
-the win rates per seat (and per bot when several play), and writes one CSV row per game.
-Ctrl-C stops early and still reports (and writes) the games finished.
+the win rates per seat (and per bot when several play), and writes one CSV row per game
+(the lab's CSV: it reads back, see :mod:`playtest.lab.csvfile`). Ctrl-C stops early and
+still reports (and writes) the games finished. With ``--sweep NAME=V1,V2,...`` (once, or
+twice for a grid) it plays the same seeds under every value and prints every metric per
+value; with ``--b-option``/``--b-preset`` it plays the same seeds under a variant B and
+prints the paired comparison; with ``--until METRIC=WIDTH`` it stops as soon as the
+metric's interval is that narrow (``-n`` is then the cap).
+
+``playtest report GAME`` runs the design health report (:mod:`playtest.lab.report`).
 """
 from __future__ import annotations
 
@@ -35,6 +42,17 @@ def add_simulate_command(commands) -> None:
     p.add_argument("--csv", metavar="FILE", help="write one row per game to FILE ('-': to standard output, "
                                                  "and the report to standard error)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    runs = p.add_argument_group("other kinds of run (one at a time)")
+    runs.add_argument("--sweep", action="append", default=[], metavar="NAME=V1,V2,...",
+                      help="play the same seeds under every value of an option (twice: every pair of values of two "
+                           "options); each value read as JSON where it parses")
+    runs.add_argument("--b-option", action="append", default=[], metavar="KEY=VALUE",
+                      help="an option of variant B (repeatable): play the same seeds under A (--option, --preset) "
+                           "and B, and print B - A paired by seed")
+    runs.add_argument("--b-preset", help="variant B starts from this preset (any case)")
+    runs.add_argument("--until", metavar="METRIC=WIDTH",
+                      help="stop once METRIC's 95%% interval is at most WIDTH wide (e.g. AdvantageP1=0.04); "
+                           "-n is the cap")
     p.set_defaults(run=run_simulate)
 
 
@@ -56,6 +74,28 @@ def _whole(text: str) -> int:
     if not text.isdigit():
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number 0 or more")
     return int(text)
+
+
+def parse_values(text: str) -> list:
+    """``"10,15,20"`` -> ``[10, 15, 20]``: a sweep's values, read as a JSON list where the
+    whole parses (so ``{"Done": 38},{"Done": 30}`` keeps its commas), else split on commas
+    and each read as JSON where it parses, else kept as text.
+
+    Raises:
+        OptionError: no value.
+    """
+    try:
+        values = json.loads(f"[{text}]")
+    except json.JSONDecodeError:
+        values = []
+        for piece in text.split(","):
+            try:
+                values.append(json.loads(piece))
+            except json.JSONDecodeError:
+                values.append(piece.strip())
+    if not values or values == [""]:
+        raise OptionError(f"--sweep takes NAME=V1,V2,... with one value or more, not {text!r}")
+    return values
 
 
 def parse_options(pairs: list[str]) -> dict:
@@ -87,6 +127,70 @@ def add_tables_report_command(commands) -> None:
     p.add_argument("--game", help="only this game's tables (needed when the export holds several games)")
     p.add_argument("--seats", type=_positive, help="only tables of this seat count (needed when it holds several)")
     p.set_defaults(run=run_tables_report)
+
+
+def add_report_command(commands) -> None:
+    """Add the ``report`` subcommand: the design health report (:mod:`playtest.lab.report`)."""
+    p = commands.add_parser("report", help="a design health report: a battery of bot games and what it finds",
+                            description="Play a standard battery of bot games and list what it finds, each with "
+                                        "its evidence: draws or unfinished games, a first-seat edge, cards never "
+                                        "played or bought, endings and resource bounds never reached, stalls, "
+                                        "a flat skill gradient.")
+    p.add_argument("game", help="game name, e.g. night_shift")
+    p.add_argument("--seats", type=_positive, help="seat count (default: the game's smallest)")
+    p.add_argument("--bots", default="heuristic", help="one bot name for every seat, or one per seat separated by "
+                                                       "commas (default heuristic)")
+    p.add_argument("-n", "--games", type=_positive, default=1000, help="games (default 1000)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
+    p.add_argument("--preset", help="start from one of the game's named option sets (any case)")
+    p.add_argument("--seed", type=_whole, default=0, help="seed of the run (default 0)")
+    p.add_argument("--workers", type=_workers, help="local worker processes (default: one per CPU for many games)")
+    p.add_argument("--explore-games", type=_whole, default=200,
+                   help="games of random bots for the card, ending and resource checks (default 200; 0: none)")
+    p.add_argument("--skill-games", type=_whole, default=200,
+                   help="games per step of the skill check, random against heuristic (default 200; 0: no check)")
+    p.add_argument("--html", metavar="FILE", help="also write the report with its plots as one HTML file")
+    p.add_argument("--markdown", metavar="FILE", help="also write it as Markdown, the plots in FILE's folder")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_report)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Run ``playtest report``; returns 0, 2 for bad arguments or a file that cannot be
+    written, 130 after Ctrl-C (nothing is reported)."""
+    from .interrupt import interrupt_sets
+    from .report import health_report
+    from .simulation import WorkerError
+    try:
+        game = get_game(args.game)
+        from .presets import find_preset
+        preset = find_preset(game, args.preset) if args.preset is not None else None
+        options = {**(game.PRESETS[preset] if preset else {}), **parse_options(args.option)}
+        bots = [b.strip() for b in args.bots.split(",")]
+        for path in (args.html, args.markdown):
+            if path and not Path(path).resolve().parent.is_dir():
+                raise OptionError(f"{path}: the folder {Path(path).resolve().parent} does not exist")
+        with interrupt_sets(threading.Event()) as interrupted:
+            report = health_report(game, args.seats, bots[0] if len(bots) == 1 else bots, games=args.games,
+                                   options=options, seed=args.seed, skill=args.skill_games > 0,
+                                   skill_games=args.skill_games or 1, explore_games=args.explore_games,
+                                   progress=not args.no_progress, cancel=interrupted, workers=args.workers)
+            if interrupted.is_set():
+                print("playtest report: interrupted (Ctrl-C): no report", file=sys.stderr)
+                return 130
+    except (OptionError, WorkerError) as exc:
+        print(f"playtest report: {exc}", file=sys.stderr)
+        return 2
+    print(report.text())
+    try:
+        if args.html:
+            print(f"\nWrote {report.save_html(args.html)}")
+        if args.markdown:
+            print(f"Wrote {report.save_markdown(args.markdown)} (plots in {Path(args.markdown).stem}_plots/)")
+    except OSError as exc:
+        print(f"playtest report: cannot write the report: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def run_tables_report(args: argparse.Namespace) -> int:
@@ -143,7 +247,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def _simulate_and_report(args: argparse.Namespace, interrupted: threading.Event) -> int:
     from .presets import describe_options, find_preset
-    from .simulation import simulate
+    from .simulation import WorkerError, simulate
 
     try:
         game = get_game(args.game)
@@ -151,27 +255,26 @@ def _simulate_and_report(args: argparse.Namespace, interrupted: threading.Event)
         options = {**(game.PRESETS[preset] if preset else {}), **parse_options(args.option)}
         seats = args.seats or game.min_seats
         bots = [b.strip() for b in args.bots.split(",")]
+        bots = bots[0] if len(bots) == 1 else bots
         if args.csv and args.csv != "-" and not Path(args.csv).resolve().parent.is_dir():
             raise OptionError(f"--csv {args.csv}: the folder {Path(args.csv).resolve().parent} does not exist")
-        df = simulate(game, seats, bots[0] if len(bots) == 1 else bots, games=args.games, options=options,
+        kinds = [name for name, given in (("--sweep", args.sweep), ("--b-option/--b-preset",
+                                          args.b_option or args.b_preset), ("--until", args.until)) if given]
+        if len(kinds) > 1:
+            raise OptionError(f"{' and '.join(kinds)}: one kind of run at a time")
+        if kinds:
+            return _other_run(kinds[0], args, game, seats, bots, options, interrupted)
+        df = simulate(game, seats, bots, games=args.games, options=options,
                       seed=args.seed, workers=args.workers, progress=not args.no_progress, cancel=interrupted)
-    except OptionError as exc:
+    except (OptionError, WorkerError) as exc:
         print(f"playtest simulate: {exc}", file=sys.stderr)
         return 2
     if interrupted.is_set():
         print(f"playtest simulate: interrupted (Ctrl-C) after {len(df):,} of {args.games:,} games; "
               "reporting those", file=sys.stderr)
-    if args.csv:
-        try:
-            df.to_csv(sys.stdout if args.csv == "-" else args.csv, index=False)
-        except BrokenPipeError:
-            raise                       # the reader of --csv - left: the playtest command ends quietly
-        except OSError as exc:
-            print(f"playtest simulate: cannot write {args.csv}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
-
-    def say(text: str) -> None:   # the report; on standard error when the CSV takes standard output
-        print(text, file=sys.stderr if args.csv == "-" else sys.stdout)
+    if args.csv and not _write_csv(df, args.csv):
+        return 2
+    say = _sayer(args)
 
     line_up = ", ".join(df.attrs["bots"])
     say(f"{game.title}, {seats} seats, {len(df):,} games, bots {line_up} (rotating seats), seed {args.seed}")
@@ -179,7 +282,103 @@ def _simulate_and_report(args: argparse.Namespace, interrupted: threading.Event)
     if not len(df):
         say("No game finished before the interrupt: nothing to measure.")
         return 130
-    print_report(df, say, per_bot=len(set(bots)) > 1)
+    print_report(df, say, per_bot=len(set(df.attrs["bots"])) > 1)
     if args.csv and args.csv != "-":
         say(f"\nWrote {len(df):,} rows to {args.csv}")
     return 130 if interrupted.is_set() else 0  # 130: the shell's code for a stop by Ctrl-C
+
+
+def _sayer(args: argparse.Namespace):
+    """The report's ``say(text)``: on standard error when the CSV takes standard output."""
+    def say(text: str) -> None:
+        print(text, file=sys.stderr if args.csv == "-" else sys.stdout)
+    return say
+
+
+def _write_csv(df, target: str) -> bool:
+    """Write the lab's CSV of ``df`` to ``target`` (``-``: standard output); False after
+    saying why it could not."""
+    from .csvfile import write_csv
+    try:
+        write_csv(df, sys.stdout if target == "-" else target)
+    except BrokenPipeError:
+        raise                       # the reader of --csv - left: the playtest command ends quietly
+    except OSError as exc:
+        print(f"playtest simulate: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def _other_run(kind: str, args: argparse.Namespace, game, seats: int, bots, options: dict,
+               interrupted: threading.Event) -> int:
+    """``--sweep``, an A/B test (``--b-option``/``--b-preset``) or ``--until``: play it,
+    print what it found, write the CSV (every run's rows, with their options)."""
+    import pandas as pd
+
+    from .presets import describe_options, find_preset
+    say = _sayer(args)
+    progress = not args.no_progress
+    if kind == "--sweep":
+        from .sweep import sweep
+        grid = {}
+        for pair in args.sweep:
+            name, sep, values = pair.partition("=")
+            if not sep or not name.strip():
+                raise OptionError(f"--sweep takes NAME=V1,V2,... (e.g. rounds=1,2,3), not {pair!r}")
+            grid[name.strip()] = parse_values(values)
+        result = sweep(game, seats, bots, args.games, grid, options=options, seed=args.seed, progress=progress,
+                       cancel=interrupted, workers=args.workers)
+        frames = [df.assign(**dict(zip(result.options, combo))) for combo, df in result.runs.items()]
+        say(f"{game.title}, {seats} seats, sweep of {' x '.join(result.options)}, {args.games:,} games per value on "
+            f"the same seeds, seed {args.seed}; other options: {describe_options(game, options)}")
+        say(sweep_text(result))
+    elif kind == "--until":
+        from .sequential import simulate_until
+        metric, sep, width = args.until.partition("=")
+        try:
+            width = float(width)
+        except ValueError:
+            raise OptionError(f"--until takes METRIC=WIDTH (e.g. AdvantageP1=0.04), not {args.until!r}") from None
+        df = simulate_until(game, seats, bots, metric.strip(), width, max_games=args.games, options=options,
+                            seed=args.seed, progress=progress, cancel=interrupted, workers=args.workers)
+        until = df.attrs["until"]
+        say(f"{game.title}, {seats} seats, until {metric.strip()}'s interval is {width:g} wide, at most "
+            f"{args.games:,} games, seed {args.seed}; options: {describe_options(game, df.attrs['options'])}")
+        say(until["reason"])
+        if len(df):
+            print_report(df, say, per_bot=len(set(df.attrs["bots"])) > 1)
+        frames = [df]
+    else:
+        from .stats import ab_test
+        b_preset = find_preset(game, args.b_preset) if args.b_preset is not None else None
+        options_b = {**(game.PRESETS[b_preset] if b_preset else options), **parse_options(args.b_option)}
+        result = ab_test(game, seats, bots, args.games, options, options_b, seed=args.seed, progress=progress,
+                         cancel=interrupted, workers=args.workers)
+        table = result.comparison
+        say(f"{game.title}, {seats} seats, {len(result.a):,} games per variant on the same seeds, seed {args.seed}")
+        say(f"A: {table.attrs['A']}\nB: {table.attrs['B']}\n{table.attrs['pairing'].capitalize()}.")
+        say("\nB - A (95% intervals):")
+        say(table[["A", "B", "difference", "low", "high", "interval"]].to_string(
+            float_format=lambda x: f"{x:.4g}", na_rep=""))
+        frames = [result.a.assign(variant="A"), result.b.assign(variant="B")]
+    if args.csv:
+        from .csvfile import run_columns
+        if not _write_csv(pd.concat([run_columns(f) for f in frames], ignore_index=True), args.csv):
+            return 2
+        if args.csv != "-":
+            say(f"\nWrote {sum(len(f) for f in frames):,} rows to {args.csv}")
+    return 130 if interrupted.is_set() else 0
+
+
+def sweep_text(result) -> str:
+    """A sweep's metrics as text: a row per metric with an interval, a column per value
+    (``value [low, high]``)."""
+    table = result.table[result.table["interval"] != ""]
+    keys = list(result.options)
+    table = table.assign(cell=[f"{v:.4g} [{lo:.4g}, {hi:.4g}]" if lo == lo else f"{v:.4g}"
+                               for v, lo, hi in zip(table["value"], table["low"], table["high"])],
+                         column=[", ".join(f"{k}={row[k]}" for k in keys) for _, row in table.iterrows()])
+    wide = table.pivot(index="metric", columns="column", values="cell")
+    wide = wide.reindex(index=list(dict.fromkeys(table["metric"])), columns=list(dict.fromkeys(table["column"])))
+    wide.columns.name = None
+    return wide.to_string()
