@@ -300,3 +300,32 @@ def test_a_table_may_start_where_a_scenario_stops(service, tmp_path):
         again.create({"scenario": "no_such_thing"})
     assert "no scenario called 'no_such_thing'" in str(missing.value)
     again.close()
+
+
+def test_an_unanswered_reaction_window_closes_at_the_tables_time_limit(tmp_path):
+    """CR-7 with the live table's optional limit: the target lets the action happen when
+    its window runs out; without a limit the window waits."""
+    async def window(limit):
+        match = example("chore_race_reaction_window").to_match(upto=4)
+        table = LiveTable("t5", match, ["human", "human"], "instant", reaction_limit=limit)
+        page = FakePage(1)
+        table.attach(page)
+        opened = page.state["reaction_seconds"]
+        await asyncio.sleep(1.3)
+        return table, opened
+
+    limited, opened = run(window(1))
+    assert opened == 1.0 and [str(m) for m in limited.match.moves[4:]] == ["1 accept"]
+    waiting, none = run(window(None))
+    assert none is None and len(waiting.match.moves) == 4 and waiting.match.to_act() == (1,)
+
+
+def test_a_bad_reaction_limit_is_refused(service):
+    with pytest.raises(ServiceError) as error:
+        service.create({"game": "chore_race", "reaction_limit": 0})
+    assert "reaction_limit is a number of seconds from 1 to 600" in str(error.value)
+    made = service.create({"game": "chore_race", "seats": 2, "players": ["human", "human"], "reaction_limit": 20})
+    assert service.tables[made["id"]].reaction_limit == 20
+    again = TableService(service.folder)          # kept in the store across a restart
+    assert again.tables[made["id"]].reaction_limit == 20
+    again.close()

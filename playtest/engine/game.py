@@ -194,6 +194,12 @@ class Game(ABC):
         deal until every human at it has seen the reveal. Default: never."""
         return False
 
+    def reaction_default(self, state, seat: int) -> Move | None:
+        """The move ``seat`` makes by letting a reaction window pass, if it has one open
+        now (e.g. Chore Race's ``accept``, CR-7), else None. A live table with a time
+        limit for reactions plays it when the limit runs out. Default: no reactions."""
+        return None
+
     def decision_moves(self, state, seat: int) -> list[Move]:
         """The legal moves of ``seat`` that answer a pending decision of that seat: the
         legal moves without the open moves (empty when ``seat`` has no decision now).

@@ -79,6 +79,9 @@ class LiveTable:
             is acknowledged; it must store the move durably, or raise to refuse it.
         status: ``"playing"``, ``"over"`` (the game ended) or ``"ended"`` (the host
             ended the table).
+        reaction_limit: seconds a person's reaction window stays open (CR-7); when it
+            runs out the seat lets the action happen (``Game.reaction_default``). None
+            (the default): no limit.
 
     Raises:
         OptionError: a seat count that does not match, an unknown bot or pace.
@@ -86,7 +89,7 @@ class LiveTable:
 
     def __init__(self, id: str, match: Match, players: list[str], pace: str = DEFAULT_PACE,
                  paused: bool = False, on_move: Callable | None = None, status: str = "playing",
-                 on_change: Callable | None = None):
+                 on_change: Callable | None = None, reaction_limit: float | None = None):
         if len(players) != match.game.seats:
             raise OptionError(f"players names {len(players)} seats for a {match.game.seats}-seat game")
         if pace not in PACES:
@@ -102,6 +105,10 @@ class LiveTable:
         self.by_bot: list[bool] = [False] * len(match.moves)
         self._seen: dict[int, OrderedDict] = {}
         self._timer: asyncio.TimerHandle | None = None
+        self.reaction_limit = reaction_limit
+        self._reaction_timer: asyncio.TimerHandle | None = None
+        self._reaction_version: int | None = None
+        self.reaction_deadline: float | None = None   # loop time the open reaction window closes
         self._clock = random.Random()          # timing only: never a decision
         self._http_seen = -HTTP_PRESENCE       # loop time of the last HTTP call of a seat
         if match.outcome() is not None and status == "playing":
@@ -138,15 +145,15 @@ class LiveTable:
                 self.pages.remove(old)
                 old.leave("this seat was opened in another page")
         self.pages.append(page)
-        self.broadcast()
         self.schedule()
+        self.broadcast()
 
     def detach(self, page: Page) -> None:
         """A page left (closed, reloaded, lost): the others see the seat as disconnected."""
         if page in self.pages:
             self.pages.remove(page)
-            self.broadcast()
             self.schedule()
+            self.broadcast()
 
     # --- what a page is sent ------------------------------------------------------------
     def hold(self) -> dict | None:
@@ -182,6 +189,8 @@ class LiveTable:
                 "finished": outcome.finished, "winners": list(outcome.winners),
                 "scores": list(outcome.scores), "reason": outcome.reason},
             "last_move": last, "hold": hold, "paused": self.paused, "pace": self.pace,
+            "reaction_seconds": None if self.reaction_deadline is None else round(
+                max(0.0, self.reaction_deadline - asyncio.get_event_loop().time()), 1),
             "status": self.status,
             "players": [{"seat": s, "player": p, "connected": p != HUMAN or self.connected(s)}
                         for s, p in enumerate(self.players)],
@@ -261,8 +270,8 @@ class LiveTable:
         if match.outcome() is not None:
             self.status = "over"
             self.on_change(self, status="over")
-        self.broadcast()
         self.schedule()
+        self.broadcast()
         return Result(True, log=tuple(e.for_seat(move.seat) for e in events))
 
     def press_continue(self, seat: int | None) -> None:
@@ -272,16 +281,16 @@ class LiveTable:
             self.ready.update(self.humans)
         else:
             self.ready.add(seat)
-        self.broadcast()
         self.schedule()
+        self.broadcast()
 
     # --- host controls ---------------------------------------------------------------
     def set_paused(self, paused: bool) -> None:
         """Pause or resume the bots."""
         self.paused = bool(paused)
         self.on_change(self, paused=self.paused)
-        self.broadcast()
         self.schedule()
+        self.broadcast()
 
     def set_pace(self, pace: str) -> None:
         """Set the bots' pace (a name of :data:`PACES`).
@@ -293,8 +302,8 @@ class LiveTable:
             raise OptionError(f"unknown bot pace {pace!r}; paces: {', '.join(PACES)}")
         self.pace = pace
         self.on_change(self, pace=pace)
-        self.broadcast()
         self.schedule()
+        self.broadcast()
 
     def set_player(self, seat: int, player: str) -> None:
         """Seat a bot (a name of the game's bots) or a person (``"human"``) at ``seat``:
@@ -314,8 +323,8 @@ class LiveTable:
             self.players = old
             raise
         self.on_change(self, players=self.players)
-        self.broadcast()
         self.schedule()
+        self.broadcast()
 
     def end(self) -> None:
         """The host ends the table: no more moves; pages are told and closed."""
@@ -326,10 +335,40 @@ class LiveTable:
 
     # --- bots on a clock --------------------------------------------------------------
     def cancel(self) -> None:
-        """Drop the bots' planned move."""
+        """Drop the bots' planned move and the reaction window's clock."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._stop_reaction_clock()
+
+    def _stop_reaction_clock(self) -> None:
+        if self._reaction_timer is not None:
+            self._reaction_timer.cancel()
+        self._reaction_timer = self.reaction_deadline = self._reaction_version = None
+
+    def _clock_reaction(self, loop) -> None:
+        """With a reaction limit, a person's open reaction window (CR-7) closes after
+        ``reaction_limit`` seconds: the seat lets the action happen. The clock of a window
+        runs on whatever else happens (a page reconnecting does not restart it)."""
+        version = len(self.match.moves)
+        if self._reaction_timer is not None and self._reaction_version == version:
+            return
+        self._stop_reaction_clock()
+        if not self.reaction_limit or self.status != "playing" or self.hold() is not None:
+            return
+        game, state = self.match.game, self.match.state
+        for seat in self.match.to_act():
+            default = game.reaction_default(state, seat) if self.players[seat] == HUMAN else None
+            if default is not None:
+                self.reaction_deadline = loop.time() + self.reaction_limit
+                self._reaction_version = version
+                self._reaction_timer = loop.call_later(self.reaction_limit, self._reaction_over, default, version)
+                return
+
+    def _reaction_over(self, move: Move, version: int) -> None:
+        self._reaction_timer = self.reaction_deadline = self._reaction_version = None
+        if len(self.match.moves) == version and self.status == "playing" and self.match.refusal(move) is None:
+            self._play(move, by_bot=False)
 
     def bots_may_move(self) -> bool:
         """Bots hold while the table is paused, over, at a round's reveal, or while no
@@ -342,11 +381,14 @@ class LiveTable:
         """Plan the bots' next move on the current position: the quickest of the open
         moves bots want (each after its own reaction time) or the decision of the bot to
         act (after a think time). The plan is dropped if the table moves first."""
-        self.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:       # no event loop (a script driving the table by hand): no clock
             return
+        self._clock_reaction(loop)
         if not self.bots_may_move():
             return
         wanted, decision = self.table.proposals()

@@ -72,16 +72,17 @@ class TableService:
         match = Match(stored.game, stored.seats, stored.options, stored.seed, setup=stored.setup)
         for text, _seat, _bot in stored.moves:
             match.play(text)
-        table = self._live(stored.id, match, stored.players, stored.pace, stored.paused, stored.status)
+        table = self._live(stored.id, match, stored.players, stored.pace, stored.paused, stored.status,
+                           stored.reaction_limit)
         table.by_bot = [bot for _t, _s, bot in stored.moves]
         self._hashes[stored.id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
         self._claimed[stored.id] = set(stored.claimed)
         self._listed[stored.id] = stored.listed
         self._created[stored.id] = stored.created
 
-    def _live(self, id: str, match: Match, players, pace, paused, status) -> LiveTable:
+    def _live(self, id: str, match: Match, players, pace, paused, status, reaction_limit=None) -> LiveTable:
         table = LiveTable(id, match, players, pace, paused, on_move=self._store_move, status=status,
-                          on_change=self._store_change)
+                          on_change=self._store_change, reaction_limit=reaction_limit)
         self.tables[id] = table
         return table
 
@@ -103,7 +104,9 @@ class TableService:
                 (bool: the lobby lists it and offers its free seats), ``scenario`` (the
                 name of a shipped scenario example or of ``NAME.toml`` in the scenarios
                 folder: the table starts where it stops, with its setup; ``game``,
-                ``seats``, ``options`` and ``seed`` then come from it).
+                ``seats``, ``options`` and ``seed`` then come from it), ``reaction_limit``
+                (seconds a person's reaction window stays open, 1..600, CR-7; default
+                none: a window waits for its answer).
 
         Returns:
             ``{"id", "host_token", "spectator_token", "seats": [{"seat", "player",
@@ -116,7 +119,8 @@ class TableService:
         """
         if not isinstance(spec, Mapping):
             raise ServiceError("send a JSON object with game, seats, players, options, seed, pace, listed")
-        fields = {"game", "seats", "players", "options", "preset", "seed", "pace", "listed", "scenario"}
+        fields = {"game", "seats", "players", "options", "preset", "seed", "pace", "listed", "scenario",
+                  "reaction_limit"}
         unknown = set(spec) - fields
         if unknown:
             raise ServiceError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; a table takes "
@@ -156,6 +160,9 @@ class TableService:
         pace = spec.get("pace", DEFAULT_PACE)
         if pace not in PACES:
             raise ServiceError(f"unknown pace {pace!r}; paces: {', '.join(PACES)}")
+        limit = spec.get("reaction_limit")
+        if limit is not None and (type(limit) not in (int, float) or not 1 <= limit <= 600):
+            raise ServiceError("reaction_limit is a number of seconds from 1 to 600, or null for no limit")
         listed = spec.get("listed", True)
         if not isinstance(listed, bool):
             raise ServiceError("listed must be true or false")
@@ -165,14 +172,14 @@ class TableService:
             while table_id in self.tables:
                 table_id = secrets.token_hex(4)
             table = LiveTable(table_id, match, players, pace, on_move=self._store_move,
-                              on_change=self._store_change)
+                              on_change=self._store_change, reaction_limit=limit)
         except (OptionError, ValueError, TypeError) as exc:
             raise ServiceError(str(exc)) from None
         host, spectator = _new_token(), _new_token()
         seat_tokens = {s: _new_token() for s in table.humans}
         stored = StoredTable(table_id, game.name, seats, match.options_dict(), match.seed, match.setup, players,
                              pace, listed, False, "playing", token_hash(host), token_hash(spectator), time.time(),
-                             {s: token_hash(t) for s, t in seat_tokens.items()})
+                             reaction_limit=limit, seat_hashes={s: token_hash(t) for s, t in seat_tokens.items()})
         self.store.add_table(stored)
         for number, move in enumerate(match.moves, 1):      # a scenario's moves: the table starts after them
             self.store.add_move(table_id, number, str(move), move.seat, False)

@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS tables (
     status TEXT NOT NULL,           -- playing | over | ended
     host_hash TEXT NOT NULL,
     spectator_hash TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    reaction_limit REAL               -- seconds a reaction window stays open; NULL: no limit
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -98,6 +99,7 @@ class StoredTable:
     host_hash: str
     spectator_hash: str
     created: float
+    reaction_limit: float | None = None
     seat_hashes: dict[int, str] = field(default_factory=dict)
     claimed: set[int] = field(default_factory=set)
     moves: list[tuple[str, int, bool]] = field(default_factory=list)
@@ -122,6 +124,9 @@ class TableStore:
         self.db.execute("PRAGMA synchronous=FULL")     # a stored move survives a power cut too
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(_SCHEMA)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+        if "reaction_limit" not in columns:       # a database made before reaction limits
+            self.db.execute("ALTER TABLE tables ADD COLUMN reaction_limit REAL")
 
     def close(self) -> None:
         """Close the database (the service's shutdown)."""
@@ -137,10 +142,12 @@ class TableStore:
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute(
-                "INSERT INTO tables VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO tables (id, game, seats, options, seed, setup, players, pace, listed, paused, status, "
+                "host_hash, spectator_hash, created, reaction_limit) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (table.id, table.game, table.seats, json.dumps(table.options), table.seed,
                  json.dumps(table.setup), json.dumps(table.players), table.pace, int(table.listed),
-                 int(table.paused), table.status, table.host_hash, table.spectator_hash, table.created))
+                 int(table.paused), table.status, table.host_hash, table.spectator_hash, table.created,
+                 table.reaction_limit))
             self.db.executemany("INSERT INTO seats VALUES (?,?,?,0)",
                                 [(table.id, seat, h) for seat, h in table.seat_hashes.items()])
 
@@ -183,11 +190,13 @@ class TableStore:
     def tables(self, statuses: tuple[str, ...] | None = None) -> Iterator[StoredTable]:
         """Every stored table (with its seats and moves), oldest first; only those with a
         status in ``statuses`` if given."""
-        rows = self.db.execute("SELECT * FROM tables ORDER BY created").fetchall()
+        rows = self.db.execute("SELECT id, game, seats, options, seed, setup, players, pace, listed, paused, "
+                               "status, host_hash, spectator_hash, created, reaction_limit FROM tables "
+                               "ORDER BY created").fetchall()
         for row in rows:
             table = StoredTable(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]),
                                 json.loads(row[6]), row[7], bool(row[8]), bool(row[9]), row[10], row[11],
-                                row[12], row[13])
+                                row[12], row[13], row[14])
             if statuses is not None and table.status not in statuses:
                 continue
             for seat, h, claimed in self.db.execute("SELECT seat, token_hash, claimed FROM seats WHERE table_id=?",

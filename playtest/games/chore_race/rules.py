@@ -548,6 +548,13 @@ class ChoreRace(Game):
             return tuple(i for i, c in enumerate(s.meeting) if c is None)
         return (s.turn_seat,)
 
+    def reaction_default(self, s, seat):
+        """The target of a declared action lets it happen (``accept``, CR-7) when its
+        reaction window closes unanswered."""
+        if s.phase == "react" and seat == s.pending[2]:
+            return Move(seat, "accept")
+        return None
+
     # --- legal moves ---------------------------------------------------------------------
     def legal_moves(self, s, seat):
         """Every legal move of ``seat`` now, in a fixed order (no set iteration, so random
