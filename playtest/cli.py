@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     add_simulate_command(commands)
     add_tables_report_command(commands)
     add_report_command(commands)
+    from .lab.skill import add_skill_command
+    add_skill_command(commands)
     args = parser.parse_args(argv)
     try:
         code = args.run(args)

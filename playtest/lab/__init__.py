@@ -17,6 +17,7 @@ A/B tests and plots, for any game on the engine.
     score_curves(simulate("chore_race", 3, "heuristic", games=500, trace=True))
     print(health_report("night_shift").text())  # the design health report
     write_csv(df, "games.csv"); metrics(pd.read_csv("games.csv"))   # the CSV reads back
+    skill_ladder("lazy_sunday", 2, games=200)                  # each bot against the one below it
 
 Scale-out (local processes by default, any ``concurrent.futures.Executor``, Dask through
 ``Client.get_executor()``) is described in :mod:`playtest.lab.simulation`.
@@ -36,6 +37,7 @@ _EXPORTS = {
     "plot_score_curves": "curves", "plot_lead_changes": "curves", "plot_ranks": "curves",
     "health_report": "report", "HealthReport": "report", "write_csv": "csvfile", "read_csv": "csvfile",
     "read_tables": "tables", "compare_people_and_bots": "tables",
+    "skill_ladder": "skill", "skill_sentence": "skill",
     "plot_win_rates": "plots", "plot_lengths": "plots", "plot_card_impact": "plots", "plot_compare": "plots",
 }
 __all__ = list(_EXPORTS)
