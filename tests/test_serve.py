@@ -53,6 +53,20 @@ def test_a_running_or_starting_kernel_is_never_due(state):
     assert watch.held_at == 1000.0
 
 
+def test_a_page_still_being_sent_holds_its_kernel_then_has_a_minute_to_connect():
+    km = FakeKernelManager()
+    km.add("page")
+    reaper, clock = reaper_for(km)
+    reaper.page_sending("page")
+    clock.now = 500.0                     # a slow response on a crowded evening
+    assert reaper.check() == []
+    reaper.page_sent("page")
+    clock.now = 559.0
+    assert reaper.check() == []
+    clock.now = 560.0
+    assert reaper.check() == ["page"]
+
+
 def test_a_preheated_kernel_waiting_in_the_pool_is_never_due():
     watch = Watch(held_at=0.0)
     assert not due(watch, 3600.0, connections=0, state="idle", pooled=True, **LIMITS)
@@ -257,9 +271,27 @@ def test_the_server_runs_with_playtest_settings_under_the_command_line(voila_app
     assert app.voila_configuration.strip_sources is True
     assert app.voila_configuration.show_tracebacks is True          # the command line wins
     assert app.config.KernelManager.transport == "ipc"
-    pools = app.config.VoilaKernelManager.kernel_pools_config
-    assert pools["default"]["pool_size"] == 0 and pools["lazy_sunday.ipynb"]["pool_size"] >= 1
+    assert app.config.VoilaKernelManager.kernel_pools_config == {"default": {"pool_size": 0}}
+    assert app.pool_sizes["lazy_sunday.ipynb"] >= 1
     assert app.template_paths[0] == str(server_app.TEMPLATE_DIR)
+
+
+def test_a_dashboards_pool_is_filled_after_its_first_page_and_only_once(voila_app):
+    class PoolManager:
+        kernel_pools_config = {"default": {"pool_size": 0}, "mine.ipynb": {"pool_size": 5}}
+        filled: list = []
+
+        def fill_if_needed(self, notebook_name=None):
+            self.filled.append((notebook_name, self.kernel_pools_config[notebook_name]["pool_size"]))
+
+    app = voila_app([str(ROOT / "dashboards")])
+    app.kernel_manager = PoolManager()
+    app.pool_sizes = {"lazy_sunday.ipynb": 3, "mine.ipynb": 2}
+    app.start_pool("lazy_sunday.ipynb")
+    app.start_pool("lazy_sunday.ipynb")
+    app.start_pool("balance_lab.ipynb")          # not listed: no pool
+    app.start_pool("mine.ipynb")                 # configured by hand (voila.json): left as it is
+    assert app.kernel_manager.filled == [("lazy_sunday.ipynb", 3)]
 
 
 def test_a_voila_json_in_the_working_directory_overrides_the_defaults(voila_app, tmp_path):
@@ -268,6 +300,12 @@ def test_a_voila_json_in_the_working_directory_overrides_the_defaults(voila_app,
     app = voila_app([str(ROOT / "dashboards")])
     assert app.config.VoilaKernelManager.kernel_pools_config == {"default": {"pool_size": 3}}
     assert app.config.KernelManager.transport == "ipc"               # the rest stays
+
+
+def test_the_page_handler_finds_the_kernel_id_voilas_page_config_carries():
+    config = {"baseUrl": "/", "kernelId": "0b440cfc-3385-4cc9-8a12-0c4a31223221", "appVersion": "0.5.13"}
+    html = f'<script id="jupyter-config-data" type="application/json">\n  {json.dumps(config)}\n</script>'
+    assert server_app.KERNEL_ID.search(html).group(1) == config["kernelId"]
 
 
 def test_the_page_template_extends_voilas_lab_page_with_the_kernel_message(voila_app):

@@ -15,19 +15,68 @@ It is Voilà (``voila.app.Voila``) with four additions:
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
+import tornado.web
 from tornado.ioloop import IOLoop
-from traitlets import default
+from traitlets import Dict, default
 from traitlets.config import Config
 from voila.app import Voila
+from voila.tornado.handler import TornadoVoilaHandler
 
 from . import settings
 from .reaper import KernelReaper
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates" / "playtest"
 """The page template: Voilà's ``lab`` template plus the kernel-status message."""
+
+
+KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
+"""The page's kernel id in the page configuration that Voilà's template writes (the
+``jupyter-config-data`` script the page's scripts read)."""
+
+
+class PageHandler(TornadoVoilaHandler):
+    """Voilà's page handler, with three changes:
+
+    * it tells the kernel reaper when a page's kernel is known and when the page has
+      been sent (settings ``playtest_kernel_reaper``): until then the kernel is not
+      waiting for its page, the page is still on its way;
+    * it takes a preheated kernel only when one is ready: Voilà would otherwise wait for
+      a refill that has not started yet (refills wait ``fill_delay`` seconds, so that
+      they do not compete with the pages of a crowd) instead of starting a kernel now;
+    * after a page, it asks the app to keep that dashboard's pool (``playtest_start_pool``).
+    """
+
+    def should_use_rendered_notebook(self, notebook_data, pool_size, template_name, theme, request_args) -> bool:
+        if not super().should_use_rendered_notebook(notebook_data, pool_size, template_name, theme, request_args):
+            return False
+        pool = getattr(self.kernel_manager, "_pools", {}).get(self._notebook, [])
+        # Voilà hands out the oldest pool entry: use the pool only if that one is ready
+        return bool(pool) and pool[0].done()
+
+    @tornado.web.authenticated
+    async def get(self, path=None):
+        self._notebook = self.notebook_path or path
+        reaper = self.settings.get("playtest_kernel_reaper")
+        kernel_id = None
+        try:
+            async for html in self.get_generator(path=path):
+                if kernel_id is None and reaper is not None:
+                    found = KERNEL_ID.search(html)
+                    if found:
+                        kernel_id = found.group(1)
+                        reaper.page_sending(kernel_id)
+                self.write(html)
+                self.flush()
+        finally:
+            if kernel_id is not None:
+                reaper.page_sent(kernel_id)
+            start_pool = self.settings.get("playtest_start_pool")
+            if start_pool is not None and path:
+                start_pool(path)
 
 
 def loopback_for(ip: str) -> str:
@@ -48,6 +97,10 @@ class PlaytestVoila(Voila):
     """
 
     description = "Serve the playtest dashboards (Voilà, with live tables and kernel clean-up)."
+
+    pool_sizes = Dict(config=True, help=(
+        "Preheated kernels to keep per notebook (path relative to the served folder), "
+        "filled once the notebook's first page has been sent."))
 
     @default("connection_dir_root")
     def _default_connection_dir(self) -> str:
@@ -77,13 +130,30 @@ class PlaytestVoila(Voila):
         os.environ["VOILA_APP_IP"] = loopback_for(self.ip)
         tornado_settings = super().init_settings()
         self.reaper = KernelReaper(kernel_manager=self.kernel_manager, parent=self)
+        tornado_settings["playtest_kernel_reaper"] = self.reaper
+        tornado_settings["playtest_start_pool"] = self.start_pool
         return tornado_settings
+
+    def start_pool(self, notebook: str) -> None:
+        """Keep ``pool_sizes[notebook]`` preheated kernels for ``notebook`` from now on
+        (a path relative to the served folder; nothing for an unlisted notebook, or
+        without ``preheat_kernel``). Called by the page handler after each page."""
+        size = self.pool_sizes.get(notebook, 0)
+        manager = self.kernel_manager
+        pools = getattr(manager, "kernel_pools_config", None)
+        if not size or pools is None or notebook in pools:
+            return
+        manager.kernel_pools_config = {**pools, notebook: {"pool_size": size}}
+        manager.fill_if_needed(notebook_name=notebook)
+        self.log.info("playtest: keeping %d preheated kernel(s) for %s", size, notebook)
 
     def init_handlers(self) -> list:
         from playtest.tables import web
 
+        handlers = [(pattern, PageHandler, *rest) if handler is TornadoVoilaHandler else (pattern, handler, *rest)
+                    for pattern, handler, *rest in super().init_handlers()]
         # first: Voilà's last handlers match any path under the base URL
-        return web.table_handlers(self.server_url) + super().init_handlers()
+        return web.table_handlers(self.server_url) + handlers
 
     def listen(self) -> None:
         # Voila.listen binds the port, then runs the IOLoop until the server stops

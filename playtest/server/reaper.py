@@ -10,12 +10,16 @@ a kernel that has had no page for a grace period.
 
 A kernel is *held*, and never shut down, while it is starting or busy (a page's notebook
 is still running, or a preheated kernel waits for its page inside
-``voila.utils.get_query_string()``), while it waits in Voilà's preheated pool, or while a
-page is connected. Once it is no longer held, it has :attr:`KernelReaper.grace` seconds
-(default 45) to be held again if a page was connected to it before, and
-:attr:`KernelReaper.first_connect` seconds (default 60) if no page ever connected (the
-page's scripts connect after its notebook has run). Under Jupyter Server (Binder,
-JupyterLab) only kernels started by Voilà are watched, never a notebook's kernel.
+``voila.utils.get_query_string()``), while it waits in Voilà's preheated pool, while its
+page is still being sent (:meth:`KernelReaper.page_sending`, told by the server's page
+handler), or while a page is connected. Once it is no longer held, it has
+:attr:`KernelReaper.grace` seconds (default 45) to be held again if a page was connected
+to it before, and :attr:`KernelReaper.first_connect` seconds (default 60) if no page
+ever connected: the page's scripts connect once the browser has loaded them, after the
+page was sent, which takes a browser on a busy machine tens of seconds. Under Jupyter
+Server (Binder, JupyterLab) only kernels started by Voilà are watched, never a
+notebook's kernel, and without the page handler's word a page counts as sent when its
+kernel is no longer busy.
 """
 from __future__ import annotations
 
@@ -48,10 +52,12 @@ class Watch:
         held_at: the time (seconds, the reaper's clock) at which the kernel was last seen
             held (see the module docstring) or first seen.
         connected: whether a page was ever seen connected to it.
+        sending: whether its page is being sent right now.
     """
 
     held_at: float
     connected: bool = False
+    sending: bool = False
 
 
 def due(watch: Watch, now: float, *, connections: int, state: str, pooled: bool,
@@ -68,12 +74,13 @@ def due(watch: Watch, now: float, *, connections: int, state: str, pooled: bool,
         first_connect: seconds a kernel whose page never connected may wait for it.
 
     Returns:
-        True when the kernel should be shut down: not held, and not held for ``grace``
-        seconds (``first_connect`` if no page ever connected) since it last was.
+        True when the kernel should be shut down: not held (nor its page being sent),
+        and not held for ``grace`` seconds (``first_connect`` if no page ever connected)
+        since it last was.
     """
     if connections > 0:
         watch.connected = True
-    if connections > 0 or pooled or state in HELD_STATES:
+    if connections > 0 or pooled or watch.sending or state in HELD_STATES:
         watch.held_at = now
         return False
     limit = grace if watch.connected else first_connect
@@ -138,6 +145,19 @@ class KernelReaper(LoggingConfigurable):
         super().__init__(**kwargs)
         self.watches: dict[str, Watch] = {}
         self._timer: PeriodicCallback | None = None
+
+    def page_sending(self, kernel_id: str) -> None:
+        """The server has begun sending ``kernel_id``'s page: hold the kernel until
+        :meth:`page_sent`."""
+        watch = self.watches.setdefault(kernel_id, Watch(held_at=self.clock()))
+        watch.sending = True
+
+    def page_sent(self, kernel_id: str) -> None:
+        """``kernel_id``'s page has been sent (or its request ended): from now on its
+        page has :attr:`first_connect` seconds to connect."""
+        watch = self.watches.get(kernel_id)
+        if watch is not None:
+            watch.sending, watch.held_at = False, self.clock()
 
     def _watched(self, kernel_ids: Iterable[str]) -> list[str]:
         if not self.voila_only:

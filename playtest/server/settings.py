@@ -14,8 +14,8 @@ Why each setting:
   the server's private connection folder (``mkdtemp``, mode 0700), not TCP ports picked
   at random and bound later by the kernel: no port race (``ZMQError: Address already in
   use`` once left the server answering nothing for minutes).
-* ``VoilaConfiguration.preheat_kernel`` with :data:`POOL_SIZES`: each dashboard keeps
-  kernels started and its notebook run up to the line that reads the page address
+* ``VoilaConfiguration.preheat_kernel`` with :data:`POOL_SIZES`: each dashboard in use
+  keeps kernels started and its notebook run up to the line that reads the page address
   (``voila.utils.get_query_string()``, voila #1189), so a page skips the kernel start and
   the imports. A notebook not listed gets no pool and starts its kernel per page.
 * ``VoilaExecutor.iopub_timeout``: under load, a page's outputs (the widgets) reach the
@@ -36,8 +36,11 @@ POOL_SIZES = {
     "table.ipynb": 2,
 }
 """Preheated kernels kept ready per dashboard (notebook path relative to the served
-folder). Each waits with its imports done, about 100 MB of memory; a page beyond the
-pool waits for a refill, which starts one second after a page takes a kernel."""
+folder). Each waits with its imports done, about 100 MB of memory. A dashboard's pool
+is filled once its first page has been sent (``PlaytestVoila.pool_sizes``), so a server
+holds no kernel for dashboards nobody opens and starts without a burst of kernel starts.
+A page that finds no preheated kernel ready starts its own at once; the pool refills
+10 s after a page took a kernel (``fill_delay``), when a crowd's pages have loaded."""
 
 SHARED = {
     "KernelManager": {"transport": "ipc"},
@@ -48,10 +51,9 @@ SHARED = {
 VOILA = {
     **SHARED,
     "VoilaConfiguration": {**SHARED["VoilaConfiguration"], "preheat_kernel": True},
-    "VoilaKernelManager": {
-        "kernel_pools_config": {"default": {"pool_size": 0},
-                                **{name: {"pool_size": size} for name, size in POOL_SIZES.items()}},
-    },
+    # no pool at start: PlaytestVoila fills a dashboard's pool after its first page
+    "VoilaKernelManager": {"kernel_pools_config": {"default": {"pool_size": 0}}, "fill_delay": 10},
+    "PlaytestVoila": {"pool_sizes": POOL_SIZES},
     "MappingKernelManager": {"cull_idle_timeout": 1800, "cull_interval": 300},
 }
 """Configuration of ``playtest serve`` (lowest priority: a ``voila.json`` in the working
