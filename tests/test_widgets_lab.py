@@ -15,7 +15,8 @@ from widget_support import fresh_widgets  # noqa: F401 (autouse fixture)
 
 from playtest import simulate
 from playtest.engine import OptionError, get_game
-from playtest.lab import seat_win_rates
+from playtest.lab import metrics, seat_win_rates
+from playtest.lab.csvfile import RUN_COLUMNS
 from playtest.widgets.lab import MAX_GAMES, BalanceLab
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -51,8 +52,58 @@ def test_a_small_run_shows_tables_plots_and_a_csv_of_the_same_rows():
     images = lab.plots.children
     assert len(images) == 3 and all(isinstance(i, w.Image) and bytes(i.value).startswith(PNG) for i in images)
     back = csv_rows(lab)
-    assert len(back) == 12 and list(back.columns) == list(rows.columns)
-    pd.testing.assert_frame_equal(back, pd.read_csv(io.StringIO(rows.to_csv(index=False))))
+    assert len(back) == 12 and list(back.columns) == [*rows.columns, *RUN_COLUMNS]
+    pd.testing.assert_frame_equal(metrics(back), metrics(rows))     # the lab's CSV reads back
+    assert (back["run_seed"] == 5).all()
+
+
+def test_a_sweep_plays_every_value_on_the_same_seeds():
+    lab = BalanceLab("lazy_sunday", seats=2, games=8, seed=2)
+    lab.mode.value = "sweep"
+    assert lab.variant_box.children[-1] is lab.sweep_box and "rounds" in lab.sweep_option.options
+    lab.sweep_option.value, lab.sweep_values.value = "rounds", "1, 2, 3"
+    lab.run()
+    finished(lab)
+    rows = lab.result["rows"]
+    assert len(rows) == 24 and sorted(set(rows["rounds"])) == [1, 2, 3] and lab.progress.max == 24
+    assert rows[rows["rounds"] == 1]["seed"].tolist() == rows[rows["rounds"] == 3]["seed"].tolist()
+    shown = lab.tables["metrics"].value
+    assert "rounds=1" in shown and "rounds=3" in shown and "DurationTurns" in shown
+    assert len(lab.plots.children) == 1 and bytes(lab.plots.children[0].value).startswith(PNG)
+    assert set(csv_rows(lab)["rounds"]) == {1, 2, 3} and "3 values of rounds" in lab.status.value
+    lab.sweep_values.value = "1, 0"
+    lab.run_button.click()
+    assert "sweep value rounds=0" in lab.banner.message
+
+
+def test_until_decided_stops_at_the_width_and_says_so():
+    lab = BalanceLab("lazy_sunday", seats=2, games=400, seed=1)
+    lab.mode.value = "until"
+    lab.until_metric.value, lab.until_width.value = "DurationTurns", 3.0
+    shown = []
+    original = lab._tick
+    lab._tick = lambda done, t0: (original(done, t0), shown.append(lab.status.value))
+    lab.run()
+    finished(lab)
+    rows = lab.result["rows"]
+    assert len(rows) < 400 and "Decided after" in lab.status.value and "<table" in lab.tables["metrics"].value
+    assert any("DurationTurns" in s and "[" in s for s in shown)        # the current interval beside the bar
+    lab.until_width.value = 0
+    lab.run_button.click()
+    assert "width must be above 0" in lab.banner.message
+
+
+def test_the_health_report_tab_shows_the_findings_and_a_download():
+    lab = BalanceLab("night_shift", games=30, seed=0)
+    assert lab.tabs.titles == ("Runs", "Health report")
+    lab.report_button.click()
+    finished(lab, 300)
+    report = lab.result["report"]
+    assert any(f.check == "draws" for f in report.findings)
+    assert "Design health report" in lab.report_out.value and "data:image/png;base64" in lab.report_out.value
+    assert "health_report_night_shift.html" in lab.report_download.value
+    assert f"{len(report.findings)} findings" in lab.report_status.value
+    assert not lab.report_button.disabled and lab.report_cancel.disabled
 
 
 def test_ab_run_compares_the_same_seeds_under_two_option_sets():

@@ -6,7 +6,16 @@ the number of games, the seed and the worker processes. Run plays them with
 :func:`playtest.simulate` in a background thread, so the page stays live: a progress bar
 with the rate and the time left, and a Cancel button. Then it shows the metrics, the
 seat win rates, the card statistics and the plots of :mod:`playtest.lab` (of each variant,
-labelled with its options, in an A/B run), and a link to download one CSV row per game.
+labelled with its options, in an A/B run), and a link to download one CSV row per game
+(the lab's CSV: it reads back with :func:`playtest.lab.read_csv`).
+
+Two more kinds of run: a **sweep** plays the same seeds at every value of one option
+(:func:`playtest.lab.sweep`: every metric with its interval per value, a panel per
+metric), and **until decided** plays batches until a metric's interval is as narrow as
+asked (:func:`playtest.lab.simulate_until`; Games is the cap, the status shows the current
+interval). The **Health report** tab runs the design health report on the same set-up
+(:func:`playtest.lab.health_report`): its findings with their evidence, its plots, and
+the report as one HTML file to download.
 """
 from __future__ import annotations
 
@@ -143,12 +152,26 @@ class BalanceLab:
         self.seats = w.Dropdown(description="Seats")
         self.bot_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.bots: list[w.Dropdown] = []
-        self.mode = w.ToggleButtons(options=[("One variant", "one"), ("A/B comparison", "ab")],
+        self.mode = w.ToggleButtons(options=[("One variant", "one"), ("A/B comparison", "ab"), ("Sweep", "sweep"),
+                                             ("Until decided", "until")],
                                     tooltips=["Play every game under one set of options",
-                                              "Play the same seeds under options A and under options B"])
+                                              "Play the same seeds under options A and under options B",
+                                              "Play the same seeds at every value of one option",
+                                              "Play batches until a metric's interval is narrow enough"])
         self.variant_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.variant_a: OptionsForm | None = None
         self.variant_b: OptionsForm | None = None
+        # a sweep: one option over values (the options form sets the others); until decided: a metric and a width
+        self.sweep_option = w.Dropdown(description="Sweep", tooltip="the option to play at every value")
+        self.sweep_values = w.Text(description="Values", placeholder="e.g. 10, 15, 20",
+                                   tooltip="the values, separated by commas (each read as JSON where it parses)")
+        from ..lab.stats import SPECS
+        self.until_metric = w.Dropdown(options=list(SPECS), value="AdvantageP1", description="Until",
+                                       tooltip="the metric whose interval decides")
+        self.until_width = w.FloatText(value=0.05, description="is within", step=0.01,
+                                       tooltip="stop once its 95% interval is at most this wide; Games is the cap")
+        self.sweep_box = w.VBox([w.HTML("<b>Sweep</b>"), self.sweep_option, self.sweep_values])
+        self.until_box = w.VBox([w.HTML("<b>Until decided</b>"), self.until_metric, self.until_width])
         # plain IntText: a Bounded one clamps a wrong number silently; plan() refuses it instead
         self.games = w.IntText(value=games, description="Games", tooltip=f"games per variant, 1 to {MAX_GAMES:,}")
         self.seed = w.IntText(value=seed, description="Seed",
@@ -172,6 +195,7 @@ class BalanceLab:
         self.result: dict | None = None
         self._thread: threading.Thread | None = None
         self._cancel = threading.Event()
+        self._until_text = ""   # a run until decided: its current interval, shown with the progress
         self._last_shown = 0.0
 
         self.game.observe(safe(lambda _c: self._build_game(), report), "value")
@@ -187,7 +211,26 @@ class BalanceLab:
         results = w.VBox([self.status, self.download, self.tables["compare"], self.tables["metrics"],
                           self.tables["seats"], self.tables["bots"], self.plots, self.tables["cards"]])
         results.add_class("pt-lab-results")
-        self.widget = w.VBox([style_widget(), w.HTML(LAB_STYLE), self.banner.widget, self.setup, results])
+        self.report_button = w.Button(description="Start report", button_style="primary", icon="stethoscope",
+                                      tooltip="the standard battery on the Runs tab's game, seats, bots, options, "
+                                              "games and seed")
+        self.report_button.on_click(safe(lambda _b: self.run_report(), report))
+        self.report_cancel = w.Button(description="Cancel", icon="stop", disabled=True)
+        self.report_cancel.on_click(safe(lambda _b: self.cancel(), report))
+        self.report_status = w.HTML()
+        self.report_download = w.HTML()
+        self.report_out = w.HTML()
+        self.report_out.add_class("pt-lab-report")
+        about = w.HTML("The design health report plays the game, seats, bots, options (of variant A), games and "
+                       "seed set on the <b>Runs</b> tab, with random bots beside them and a skill ladder, and lists "
+                       "what it finds: draws or unfinished games, a first-seat edge, cards never played, endings "
+                       "and resource bounds never reached, stalls, a flat skill gradient; each with its evidence.")
+        about.add_class("pt-help")
+        self.report_tab = w.VBox([about, w.HBox([self.report_button, self.report_cancel]), self.report_status,
+                                  self.report_download, self.report_out])
+        self.tabs = w.Tab(children=[w.VBox([self.setup, results]), self.report_tab])
+        self.tabs.titles = ("Runs", "Health report")
+        self.widget = w.VBox([style_widget(), w.HTML(LAB_STYLE), self.banner.widget, self.tabs])
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-lab")
         self._build_game(seats)
@@ -210,6 +253,7 @@ class BalanceLab:
                                 tooltip="the bot at this seat in game 1; the line-up shifts one seat each game",
                                 layout=w.Layout(width="200px")) for s in range(game.max_seats)]
         self.variant_a, self.variant_b = OptionsForm(game, "Variant A options"), OptionsForm(game, "Variant B options")
+        self.sweep_option.options = [name for name in game.Options.model_fields if name != "max_turns"]
         self._show_bots()
         self._show_variants()
 
@@ -217,20 +261,25 @@ class BalanceLab:
         self.bot_box.children = tuple(self.bots[:self.seats.value])
 
     def _show_variants(self) -> None:
-        self.variant_a.player_box.value = "<b>Variant A options</b>" if self.mode.value == "ab" else "<b>Options</b>"
-        forms = [self.variant_a] + ([self.variant_b] if self.mode.value == "ab" else [])
-        self.variant_box.children = tuple(f.widget for f in forms)
+        mode = self.mode.value
+        self.variant_a.player_box.value = "<b>Variant A options</b>" if mode == "ab" else "<b>Options</b>"
+        forms = [self.variant_a] + ([self.variant_b] if mode == "ab" else [])
+        extra = {"sweep": [self.sweep_box], "until": [self.until_box]}.get(mode, [])
+        self.variant_box.children = tuple(f.widget for f in forms) + tuple(extra)
 
-    def plan(self) -> dict:
-        """What Run would play, checked: ``game`` (name), ``seats``, ``bots`` (one name
-        per seat), ``games``, ``seed``, ``workers`` and ``variants`` (label -> options,
-        one or two).
+    def plan(self, mode: str | None = None) -> dict:
+        """What Run would play, checked: ``mode`` (``"one"``, ``"ab"``, ``"sweep"`` or
+        ``"until"``; default the toggle's), ``game`` (name), ``seats``, ``bots`` (one
+        name per seat), ``games``, ``seed``, ``workers``, ``variants`` (label -> options,
+        one or two), and for a sweep ``sweep`` (``(option, values)``), for a run until
+        decided ``until`` (``(metric, width)``).
 
         Raises:
             OptionError: a number out of range, a bad option (the message names it, the
-                problem and that option's RULINGS description), or two variants with the
-                same options.
+                problem and that option's RULINGS description), two variants with the
+                same options, no sweep values or one the game refuses, a width not above 0.
         """
+        mode = mode or self.mode.value
         game, seats = self.game_class, self.seats.value
         for box, low, high, what in ((self.games, 1, MAX_GAMES, "games per variant"),
                                      (self.seed, 0, 2**63 - 1, "a whole number"),
@@ -238,7 +287,7 @@ class BalanceLab:
             if not low <= box.value <= high:
                 allowed = f"{low} or more" if high == 2**63 - 1 else f"{low:,} to {high:,}"
                 raise OptionError(f"{box.description} must be {allowed} ({what}), not {box.value}")
-        forms = [self.variant_a] + ([self.variant_b] if self.mode.value == "ab" else [])
+        forms = [self.variant_a] + ([self.variant_b] if mode == "ab" else [])
         variants = {}
         for form, letter in zip(forms, "AB"):
             options = form.options()
@@ -249,9 +298,27 @@ class BalanceLab:
             variants[f"{letter}: {form.label()}" if len(forms) > 1 else form.label()] = options
         if len(forms) > 1 and len({repr(sorted(o.items())) for o in variants.values()}) == 1:
             raise OptionError("variants A and B have the same options: change one of them to compare")
-        return {"game": game.name, "seats": seats, "bots": [b.value for b in self.bots[:seats]],
+        plan = {"mode": mode, "game": game.name, "seats": seats, "bots": [b.value for b in self.bots[:seats]],
                 "games": self.games.value, "seed": self.seed.value, "workers": self.workers.value,
                 "variants": variants}
+        if mode == "sweep":
+            from ..lab.cli import parse_values
+            name, options = self.sweep_option.value, next(iter(variants.values()))
+            values = parse_values(self.sweep_values.value) if self.sweep_values.value.strip() else []
+            if not values:
+                raise OptionError(f"give the values of {name} to sweep, separated by commas (e.g. 1, 2, 3)")
+            for value in values:
+                try:
+                    _check_options(game, seats, {**options, name: value})
+                except OptionError as exc:
+                    raise OptionError(f"sweep value {name}={value!r}: {exc}") from None
+            plan["sweep"] = (name, values)
+        elif mode == "until":
+            if not self.until_width.value > 0:
+                raise OptionError(f"the width must be above 0 (the interval's width to reach), not "
+                                  f"{self.until_width.value}")
+            plan["until"] = (self.until_metric.value, float(self.until_width.value))
+        return plan
 
     # --- running -------------------------------------------------------------------
     @property
@@ -272,13 +339,64 @@ class BalanceLab:
         finally:
             self._clear_results()   # refused or not, the last run's results are no longer this set-up's
         self.banner.clear()
-        total = plan["games"] * len(plan["variants"])
+        total = plan["games"] * (len(plan["sweep"][1]) if plan["mode"] == "sweep" else len(plan["variants"]))
         self.progress.max, self.progress.value, self.progress.bar_style = total, 0, ""
         self.status.value = f"Playing {_games(total)}…"
         self._cancel = threading.Event()
         self._set_running(True)
         self._thread = threading.Thread(target=self._work, args=(plan,), daemon=True, name="balance-lab")
         self._thread.start()
+
+    def run_report(self) -> None:
+        """Start the design health report (:func:`playtest.lab.health_report`) on the Runs
+        tab's set-up (variant A's options) in a background thread; the findings, the
+        checks and the plots show on the Health report tab, with the report as an HTML
+        file to download; ``result["report"]`` holds the :class:`~playtest.lab.HealthReport`.
+
+        Raises:
+            OptionError: a run is going on already, or a bad option (nothing is run).
+        """
+        if self.running:
+            raise OptionError("a run is going on already: wait for it to finish, or press Cancel")
+        plan = self.plan(mode="one")
+        self.banner.clear()
+        self.report_out.value = self.report_download.value = ""
+        self.report_status.value = f"Playing {_games(plan['games'])} and the checks' own games…"
+        self._cancel = threading.Event()
+        self._set_running(True)
+        self.report_button.disabled, self.report_cancel.disabled = True, False
+        self._thread = threading.Thread(target=self._report_work, args=(plan,), daemon=True,
+                                        name="balance-lab health report")
+        self._thread.start()
+
+    def _report_work(self, plan: dict) -> None:
+        from ..lab.report import health_report
+        started = time.monotonic()
+
+        def progress(done: int, total: int) -> None:
+            self.report_status.value = f"Playing: {done:,} of {total:,} games…"
+        try:
+            report = health_report(plan["game"], plan["seats"], plan["bots"], plan["games"],
+                                   options=next(iter(plan["variants"].values())), seed=plan["seed"],
+                                   skill_games=min(200, plan["games"]), explore_games=min(200, plan["games"]),
+                                   workers=plan["workers"], cancel=self._cancel, progress=progress)
+            if self._cancel.is_set():
+                self.report_status.value = "Cancelled: no report."
+                return
+            page = report.html()
+            body = page[page.index("<h1>"):]   # the page's own title and style stay out of the dashboard
+            self.report_out.value = body
+            self.report_download.value = download_link(page, f"health_report_{plan['game']}.html", "text/html",
+                                                       "The report with its plots, one HTML file", "HTML report")
+            self.result = {"report": report}
+            self.report_status.value = (f"{len(report.findings)} finding{'s' if len(report.findings) != 1 else ''} "
+                                        f"in {tqdm.format_interval(time.monotonic() - started)}.")
+        except Exception as exc:  # noqa: BLE001 - the thread's errors must reach the screen
+            self.banner.show(exc)
+            self.report_status.value = "The report failed: see the error above."
+        finally:
+            self._set_running(False)
+            self.report_button.disabled, self.report_cancel.disabled = False, True
 
     def _clear_results(self) -> None:
         self.result = None
@@ -317,6 +435,8 @@ class BalanceLab:
         """The background thread: play the variants side by side (A/B: both at once, on
         one pool of workers), so that a Cancel leaves as many games of B as of A to
         compare; then show the results."""
+        if plan["mode"] in ("sweep", "until"):
+            return self._work_on(plan)
         started = time.monotonic()
         variants = plan["variants"]
         done = dict.fromkeys(variants, 0)
@@ -355,6 +475,69 @@ class BalanceLab:
         finally:
             self._set_running(False)
 
+    def _work_on(self, plan: dict) -> None:
+        """The background thread of a sweep or a run until decided."""
+        from .. import lab
+        started = time.monotonic()
+        options = next(iter(plan["variants"].values()))
+        common = dict(seed=plan["seed"], workers=plan["workers"], cancel=self._cancel,
+                      progress=lambda done, _total: self._tick(done, started))
+        try:
+            if plan["mode"] == "sweep":
+                name, values = plan["sweep"]
+                result = lab.sweep(plan["game"], plan["seats"], plan["bots"], plan["games"], name, values,
+                                   options=options, **common)
+                self._show_sweep(plan, result, time.monotonic() - started)
+            else:
+                metric, width = plan["until"]
+
+                def look(at) -> None:   # the current interval, beside the bar, at once
+                    self._until_text = (f"{metric} {at.value:.4g} [{at.low:.4g}, {at.high:.4g}] after "
+                                        f"{_games(at.games)} (stops at a width of {width:g})")
+                    self._last_shown = 0.0
+                    self._tick(at.games, started)
+                df = lab.simulate_until(plan["game"], plan["seats"], plan["bots"], metric, width,
+                                        max_games=plan["games"], options=options, on_look=look, **common)
+                self._show_results(plan, {next(iter(plan["variants"])): df}, time.monotonic() - started)
+                self.status.value = html.escape(df.attrs["until"]["reason"].capitalize()) + ". " + self.status.value
+        except Exception as exc:  # noqa: BLE001 - the thread's errors must reach the screen
+            self.banner.show(exc)
+            self.status.value = "The run failed: see the error above."
+            self.progress.bar_style = "danger"
+        finally:
+            self._until_text = ""
+            self._set_running(False)
+
+    def _show_sweep(self, plan: dict, result, seconds: float) -> None:
+        import pandas as pd
+
+        from ..lab.cli import sweep_text
+        from ..lab.csvfile import run_columns
+        from ..lab.sweep import plot_sweep
+        name = result.options[0]
+        played = sum(len(f) for f in result.runs.values())
+        cancelled = self._cancel.is_set() or any(f.attrs.get("cancelled") for f in result.runs.values())
+        table = result.table[result.table["interval"] != ""]
+        cells = table.assign(cell=[f"{v:.3f} [{lo:.3f}, {hi:.3f}]" for v, lo, hi in
+                                   zip(table["value"], table["low"], table["high"])])
+        wide = cells.pivot(index="metric", columns=name, values="cell").reindex(
+            index=list(dict.fromkeys(table["metric"])))
+        wide.columns = [f"{name}={v}" for v in wide.columns]
+        self.tables["metrics"].value = (f"<h4>Sweep of {html.escape(name)}: every value on the same seeds "
+                                        f"(95% intervals)</h4>" + wide.to_html(na_rep=""))
+        figures = [plot_sweep(result)] if len(result.table) else []
+        self.plots.children = tuple(w.Image(value=png(fig), format="png", layout=w.Layout(max_width="100%"))
+                                    for fig in figures)
+        rows = pd.concat([run_columns(f).assign(**{name: combo[0]}) for combo, f in result.runs.items()],
+                         ignore_index=True) if result.runs else pd.DataFrame()
+        self.download.value = csv_link(rows, f"balance_lab_{plan['game']}_sweep_{name}.csv") if len(rows) else ""
+        self.result = {"rows": rows, "sweep": result.table, "text": sweep_text(result)}
+        self.progress.value = played
+        self.progress.bar_style = "warning" if cancelled else "success"
+        self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {_games(played)} in "
+                             f"{tqdm.format_interval(seconds)}: {len(result.runs)} value"
+                             f"{'s' if len(result.runs) != 1 else ''} of {html.escape(name)}.")
+
     def _simulate(self, plan: dict, options: dict, progress: Callable[[int, int], None], executor=None):
         from ..lab import simulate
         return simulate(plan["game"], plan["seats"], bots=plan["bots"], games=plan["games"], options=options,
@@ -373,12 +556,14 @@ class BalanceLab:
         left = (self.progress.max - done) / rate if rate > 0 else None
         self.status.value = (f"{done} of {self.progress.max} games · {rate:,.0f} games/s · "
                              f"elapsed {tqdm.format_interval(elapsed)}"
-                             + (f" · about {tqdm.format_interval(left)} left" if left is not None else ""))
+                             + (f" · about {tqdm.format_interval(left)} left" if left is not None else "")
+                             + (f" · {html.escape(self._until_text)}" if self._until_text else ""))
 
     def _show_results(self, plan: dict, frames: Mapping[str, Any], seconds: float) -> None:
         import pandas as pd
 
         from .. import lab
+        from ..lab.csvfile import run_columns
 
         cancelled = self._cancel.is_set() or any(f.attrs.get("cancelled") for f in frames.values())
         played = sum(len(f) for f in frames.values())
@@ -391,6 +576,9 @@ class BalanceLab:
             figures.append(lab.plot_compare(tables["compare"]))
         rows = (pd.concat([f.assign(variant=name) for name, f in frames.items()], ignore_index=True)
                 if ab else next(iter(frames.values())))
+        # the download: each variant's rows with its own options (the lab's CSV, see playtest.lab.csvfile)
+        download = (pd.concat([run_columns(f).assign(variant=name) for name, f in frames.items()], ignore_index=True)
+                    if ab else rows)
         # per variant: name -> {table name -> DataFrame}; in an A/B run each is labelled with its options
         per_variant = {name: {"metrics": lab.metrics(f), "seats": lab.seat_win_rates(f), "cards": lab.card_stats(f)}
                        | ({"bots": lab.seat_win_rates(f, by="bot")} if len(set(plan["bots"])) > 1 else {})
@@ -418,7 +606,7 @@ class BalanceLab:
                                             + "".join(f"<div>{s}</div>" for s in sections) + "</div>")
         self.plots.children = tuple(w.Image(value=png(fig), format="png", layout=w.Layout(max_width="540px"))
                                     for fig in figures)
-        self.download.value = csv_link(rows, f"balance_lab_{plan['game']}.csv") if len(rows) else ""
+        self.download.value = csv_link(download, f"balance_lab_{plan['game']}.csv") if len(rows) else ""
         self.result = {"rows": rows, **tables}
         self.progress.value = played
         self.progress.bar_style = "warning" if cancelled else "success"
@@ -492,9 +680,10 @@ def png(figure) -> bytes:
 
 
 def csv_link(rows, filename: str) -> str:
-    """An HTML download link (a ``data:`` URI) of ``rows`` (a DataFrame) as CSV."""
-    return download_link(rows.to_csv(index=False), filename, "text/csv", "One row per game",
-                         f"CSV ({_games(len(rows))})")
+    """An HTML download link (a ``data:`` URI) of ``rows`` (a DataFrame) as the lab's CSV
+    (:func:`playtest.lab.write_csv`: lists as JSON, the run's game, seed and options)."""
+    from ..lab.csvfile import write_csv
+    return download_link(write_csv(rows), filename, "text/csv", "One row per game", f"CSV ({_games(len(rows))})")
 
 
 def make_lab(**kwargs) -> BalanceLab:
