@@ -213,33 +213,44 @@ def service(tmp_path):
 
 
 def test_create_list_join_and_tokens(service):
-    made = service.create({"game": "lazy_sunday", "seats": 4,
+    made = service.create({"game": "lazy_sunday", "seats": 4, "open_seats": [1],
                            "players": ["human", "human", "heuristic", "random"], "pace": "fast"})
     tid = made["id"]
-    assert [s.get("token") is not None for s in made["seats"]] == [True, True, False, False]
+    assert [s.get("token") is not None for s in made["seats"]] == [True, False, False, False]
     assert made["seats"][0]["path"] == f"table.ipynb?table={tid}&token={made['seats'][0]['token']}"
     row = service.listing()[0]
-    assert row["free"] == [0, 1] and row["players"][2] == "heuristic" and "token" not in json.dumps(row)
+    assert row["free"] == [1] and row["players"][2] == "heuristic" and "token" not in json.dumps(row)
     assert service.authenticate(tid, made["host_token"])[1:] == ("host", None)
     assert service.authenticate(tid, made["spectator_token"])[1:] == ("spectator", None)
-    assert service.authenticate(tid, made["seats"][1]["token"])[1:] == ("seat", 1)
-    joined = service.join(tid)
-    assert joined["seat"] == 0
-    assert service.authenticate(tid, joined["token"])[1:] == ("seat", 0)
-    with pytest.raises(ServiceError) as taken:
+    assert service.authenticate(tid, made["seats"][0]["token"])[1:] == ("seat", 0)
+    with pytest.raises(ServiceError) as linked:        # the host holds seat 0's link: never free
         service.join(tid, 0)
-    assert taken.value.status == 409
+    assert linked.value.status == 409
+    joined = service.join(tid)
+    assert joined["seat"] == 1
+    assert service.authenticate(tid, joined["token"])[1:] == ("seat", 1)
+    assert service.authenticate(tid, made["seats"][0]["token"])[1:] == ("seat", 0)   # still works
+    with pytest.raises(ServiceError) as taken:
+        service.join(tid)
+    assert taken.value.status == 409 and "every seat at this table is taken" in str(taken.value)
     with pytest.raises(ServiceError) as bad:
         service.authenticate(tid, "not-a-token")
     assert bad.value.status == 403 and "not valid" in str(bad.value)
-    assert service.listing()[0]["free"] == [1]
+    assert service.listing()[0]["free"] == []
+    again = TableService(service.folder)                 # handed-out seats stay taken after a restart
+    assert again.listing()[0]["free"] == []
+    again.close()
 
 
 @pytest.mark.parametrize("spec, words", [
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"game": "lazy_sunday", "seats": 3, "players": ["human", "robot", "human"]}, "unknown bot 'robot'"),
     ({"game": "lazy_sunday", "seats": 9, "players": ["human"] * 9}, "seats"),
-    ({"game": "lazy_sunday", "seats": 2, "players": ["human"]}, "matching players"),
+    ({"game": "lazy_sunday", "seats": 2, "players": ["human"]}, "the table has 2 seats, but players names 1"),
+    ({"game": "lazy_sunday", "seats": "three"}, "seats must be a whole number (Lazy Sunday: 2 to 7)"),
+    ({"scenario": "chore_race_reaction_window", "players": ["human"] * 3},
+     "the scenario 'chore_race_reaction_window' has 2 seats, but players names 3"),
+    ({"game": "lazy_sunday", "seats": 2, "players": ["human", "random"], "open_seats": [1]}, "open_seats"),
     ({"game": "lazy_sunday", "pace": "warp"}, "unknown pace 'warp'"),
     ({"game": "lazy_sunday", "options": {"rounds": "two"}}, "rounds"),
     ({"game": "lazy_sunday", "preset": "nope"}, "unknown preset"),

@@ -60,7 +60,7 @@ def test_lobby_api_tables_moves_and_websockets(server):
         assert code == 201
         tid, tokens = made["id"], [s["token"] for s in made["seats"]]
         code, listing = await call(address, "GET", "tables")
-        assert listing["tables"][0]["id"] == tid and listing["tables"][0]["free"] == [0, 1]
+        assert listing["tables"][0]["id"] == tid and listing["tables"][0]["free"] == []   # both links made
 
         sockets = []
         for token in tokens:
@@ -93,6 +93,8 @@ def test_lobby_api_tables_moves_and_websockets(server):
         code, denied = await call(address, "GET", f"tables/{tid}/record", token=tokens[0])
         assert code == 403
 
+        code, missing = await call(address, "GET", "tables/zzzz/state", token=tokens[0])
+        assert code == 404 and "there is no table with this id" in missing["error"]
         # a bad token is refused with a plain sentence, then closed
         bad = await tornado.websocket.websocket_connect(f"ws://{address}/playtest/api/tables/{tid}/ws")
         bad.write_message(json.dumps({"type": "join", "token": "forged"}))

@@ -306,7 +306,7 @@ def test_game_over_shows_the_result_and_a_feedback_form_that_is_stored(data):
 
 @pytest.mark.parametrize("query, words", [
     ("table=0000abcd&token=whatever", "no table with this id"),
-    ("table=not-a-table&token=whatever", "no table at this address"),
+    ("table=not-a-table&token=whatever", "There is no table with this id on this server"),
     ("token=whatever", "needs a table and a token"),
     ("table=0000abcd", "needs a table and a token"),
 ])
@@ -581,7 +581,9 @@ def test_the_lobby_creates_a_table_and_shows_its_links(data):
         hotseat = f"table.ipynb?table={made['id']}&amp;token={made['spectator_token']},"
         assert hotseat in links and "random bot" in links
         await until(lambda: lobby.listing, what="the list, refreshed after the creation")
-        assert lobby.listing[0]["id"] == made["id"] and "free seats: 0, 1" in lobby.rows[0][1].value
+        assert lobby.listing[0]["id"] == made["id"] and "no free seat" in lobby.rows[0][1].value  # links made
+        lobby.listed.value = True          # leave the other people's seats open in the lobby
+        assert lobby.spec(*panel.config())["open_seats"] == [1]
         # a preset's options are sent by its name
         lobby.game.value = "chore_race"
         lobby.panel.presets.apply("Quick Game")
@@ -599,7 +601,7 @@ def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(da
     async def scenario():
         server, port = serve()
         api = api_for(port)
-        made = await make_table(api, listed=True)
+        made = await make_table(api, listed=True, open_seats=[0, 1])
         hidden = await make_table(api, listed=False)
         lobby = LobbyApp(api=api, refresh_every=0.05)
         await until(lambda: len(lobby.listing) == 2, what="the list")

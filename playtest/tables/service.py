@@ -101,7 +101,9 @@ class TableService:
                 elsewhere), ``options`` (dict), ``preset`` (a name of the game's
                 PRESETS, under ``options``), ``seed`` (int >= 0 or None: drawn),
                 ``pace`` (a name of :data:`~playtest.tables.live.PACES`), ``listed``
-                (bool: the lobby lists it and offers its free seats), ``scenario`` (the
+                (bool: the lobby lists it and offers its open seats), ``open_seats`` (human
+                seats that get no link now: a lobby join hands them out, default none),
+                ``scenario`` (the
                 name of a shipped scenario example or of ``NAME.toml`` in the scenarios
                 folder: the table starts where it stops, with its setup; ``game``,
                 ``seats``, ``options`` and ``seed`` then come from it), ``reaction_limit``
@@ -120,7 +122,7 @@ class TableService:
         if not isinstance(spec, Mapping):
             raise ServiceError("send a JSON object with game, seats, players, options, seed, pace, listed")
         fields = {"game", "seats", "players", "options", "preset", "seed", "pace", "listed", "scenario",
-                  "reaction_limit"}
+                  "reaction_limit", "open_seats"}
         unknown = set(spec) - fields
         if unknown:
             raise ServiceError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; a table takes "
@@ -140,14 +142,21 @@ class TableService:
         except Exception:  # noqa: BLE001 - any unknown name, or not a string
             raise ServiceError(f"unknown game {spec.get('game')!r}; games: {', '.join(games())}") from None
         seats = spec.get("seats", game.min_seats)
+        if type(seats) is not int:
+            raise ServiceError(f"seats must be a whole number ({game.title}: {game.min_seats} to {game.max_seats})")
         bots = list(getattr(game, "BOTS", {}) or ["random"])
         players = spec.get("players")
-        if players is None and type(seats) is int:
-            players = [HUMAN] + [bots[-1]] * (seats - 1)
+        if players is None:
+            players = [HUMAN] + ["heuristic" if "heuristic" in bots else bots[0]] * (seats - 1)
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ServiceError(f"players must be a list of 'human' or a bot name ({', '.join(bots)}), one per seat")
-        if type(seats) is not int or len(players) != seats:
-            raise ServiceError(f"seats must be a whole number matching players ({len(players)} named)")
+        if len(players) != seats:
+            where = f"the scenario {spec['scenario']!r} has" if scenario is not None else "the table has"
+            raise ServiceError(f"{where} {seats} seats, but players names {len(players)}: name one per seat")
+        open_seats = spec.get("open_seats") or []
+        if not isinstance(open_seats, list) or not all(type(s) is int and 0 <= s < seats and players[s] == HUMAN
+                                                       for s in open_seats):
+            raise ServiceError("open_seats must list human seats (numbers) left for the lobby to hand out")
         options = spec.get("options") or {}
         preset = spec.get("preset")
         if not isinstance(options, Mapping):
@@ -176,17 +185,21 @@ class TableService:
         except (OptionError, ValueError, TypeError) as exc:
             raise ServiceError(str(exc)) from None
         host, spectator = _new_token(), _new_token()
-        seat_tokens = {s: _new_token() for s in table.humans}
+        # a seat left open gets its token from a lobby join; every other human seat gets its
+        # link now (so a join can never take a seat whose link the host has sent)
+        seat_tokens = {s: _new_token() for s in table.humans if s not in open_seats}
         stored = StoredTable(table_id, game.name, seats, match.options_dict(), match.seed, match.setup, players,
                              pace, listed, False, "playing", token_hash(host), token_hash(spectator), time.time(),
-                             reaction_limit=limit, seat_hashes={s: token_hash(t) for s, t in seat_tokens.items()})
+                             reaction_limit=limit, seat_hashes={s: token_hash(seat_tokens[s]) if s in seat_tokens
+                                                                else "" for s in table.humans})
+        stored.claimed = {s for s in table.humans if s not in open_seats}
         self.store.add_table(stored)
         for number, move in enumerate(match.moves, 1):      # a scenario's moves: the table starts after them
             self.store.add_move(table_id, number, str(move), move.seat, False)
         table.by_bot = [False] * len(match.moves)
         self.tables[table_id] = table
         self._hashes[table_id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
-        self._claimed[table_id] = set()
+        self._claimed[table_id] = {s for s in table.humans if s not in open_seats}
         self._listed[table_id] = listed
         self._created[table_id] = stored.created
         return {
@@ -204,7 +217,7 @@ class TableService:
         for table_id, table in self.tables.items():
             row = {"id": table_id, **table.public_summary(), "listed": self._listed[table_id],
                    "created": self._created[table_id]}
-            row["free"] = ([s for s in table.humans if s not in self._claimed[table_id] and not table.connected(s)]
+            row["free"] = ([s for s in table.humans if s not in self._claimed[table_id]]
                            if self._listed[table_id] and table.status == "playing" else [])
             rows.append(row)
         return sorted(rows, key=lambda r: -r["created"])
@@ -222,8 +235,9 @@ class TableService:
         return table
 
     def join(self, table_id: str, seat: int | None = None) -> dict:
-        """Hand out a free human seat of a listed table (the lobby's Join): a new token for
-        it (the old one, if the creator shared it, stops working).
+        """Hand out an open seat of a listed table (the lobby's Join): a seat left open at
+        creation (``open_seats``) that nobody has taken yet; a seat whose link the host
+        was given is never free.
 
         Args:
             seat: the seat wanted; None takes the first free one.
@@ -240,7 +254,7 @@ class TableService:
             raise ServiceError("this table is not open to the lobby: ask its host for a seat link", 403)
         if table.status != "playing":
             raise ServiceError("this table's game is over", 403)
-        free = [s for s in table.humans if s not in self._claimed[table_id] and not table.connected(s)]
+        free = [s for s in table.humans if s not in self._claimed[table_id]]
         if seat is None:
             if not free:
                 raise ServiceError("every seat at this table is taken", 409)

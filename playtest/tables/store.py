@@ -42,7 +42,7 @@ CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL,
     token_hash TEXT NOT NULL,
-    claimed INTEGER NOT NULL DEFAULT 0,   -- handed out by a lobby join
+    claimed INTEGER NOT NULL DEFAULT 0,   -- handed out: a link made at creation, or a lobby join
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS moves (
@@ -148,8 +148,9 @@ class TableStore:
                  json.dumps(table.setup), json.dumps(table.players), table.pace, int(table.listed),
                  int(table.paused), table.status, table.host_hash, table.spectator_hash, table.created,
                  table.reaction_limit))
-            self.db.executemany("INSERT INTO seats VALUES (?,?,?,0)",
-                                [(table.id, seat, h) for seat, h in table.seat_hashes.items()])
+            self.db.executemany("INSERT INTO seats VALUES (?,?,?,?)",
+                                [(table.id, seat, h, int(seat in table.claimed))
+                                 for seat, h in table.seat_hashes.items()])
 
     def add_move(self, table_id: str, number: int, text: str, seat: int, by_bot: bool) -> None:
         """Commit move ``number`` (1-based) of a table: it is on disk when this returns.

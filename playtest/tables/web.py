@@ -353,7 +353,7 @@ def table_handlers(base_url: str = "/", login: Callable | None = None) -> list[t
         ``[(pattern, handler class, kwargs), ...]``.
     """
     root = "/" + "/".join(p for p in (base_url.strip("/"), PREFIX) if p)
-    tid = r"([0-9a-f]{8})"
+    tid = r"([^/]{1,100})"         # any id: the service says in JSON that a table does not exist
     kwargs = {"login": login}
     return [(root + path, handler, kwargs) for path, handler in [
         (r"/games", GamesHandler), (r"/tables", TablesHandler), (rf"/tables/{tid}/join", JoinHandler),

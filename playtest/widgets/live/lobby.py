@@ -89,8 +89,9 @@ class LobbyApp:
         self.pace = w.Dropdown(options=list(PACES), value=DEFAULT_PACE, description="Bot pace",
                                tooltip="How long bots take: think time before a move, reaction time before a "
                                        "quick discard ('instant' for speed play)")
-        self.listed = w.Checkbox(value=True, description="List it in the lobby (anyone here may take a free seat)",
-                                 indent=False)
+        self.listed = w.Checkbox(value=False, indent=False,
+                                 description="Leave the other people's seats open: no links, anyone in the lobby "
+                                             "may take one")
         self.links = w.HTML()
         self.links.add_class("pt-lobby-links")
         self.tables_note = w.HTML()
@@ -166,9 +167,12 @@ class LobbyApp:
             raise OptionError("a live table needs at least one human seat; bot games are the balance lab's")
         presets = self.panel.presets
         preset = presets.value if presets is not None else None
+        humans = [s for s in range(seats) if players[s] == HUMAN]
+        # every table is listed; "open" seats get no link: the lobby's Join hands them out
+        # (a seat whose link was made is never handed out twice)
         return {"game": self.game.value, "seats": seats, "players": [players[s] for s in range(seats)],
                 "options": {} if preset is not None else options, "preset": preset, "seed": seed,
-                "pace": self.pace.value, "listed": self.listed.value}
+                "pace": self.pace.value, "listed": True, "open_seats": humans[1:] if self.listed.value else []}
 
     def create(self, spec: dict) -> None:
         """Create a table (a task); its links are shown when the service answers.
@@ -204,11 +208,14 @@ class LobbyApp:
                                   folder))
         rows.append(_link_row("Spectator (the public view, for a projector)", made["spectator_path"], folder))
         rows.append(_link_row("Host (public view and host controls)", made["host_path"], folder))
-        bots = [f"seat {s['seat']}: {s['player']} bot" for s in made["seats"] if not s.get("token")]
+        bots = [f"seat {s['seat']}: {s['player']} bot" for s in made["seats"] if s["player"] != HUMAN]
+        open_seats = [str(s["seat"]) for s in made["seats"] if s["player"] == HUMAN and not s.get("token")]
         return (f"<h3>Table {html.escape(tid)} is ready</h3>"
                 "<p>Send each player their own seat's link (a link <i>is</i> the seat: whoever opens it plays "
                 "it). These links are shown only now: keep the host link.</p>"
                 f"<table>{''.join(rows)}</table>"
+                + (f"<p>Open in the lobby (Join): seat{'s' * (len(open_seats) > 1)} {', '.join(open_seats)}.</p>"
+                   if open_seats else "")
                 + (f"<p>Bots: {html.escape(', '.join(bots))}.</p>" if bots else ""))
 
     # --- the list of tables ----------------------------------------------------------
