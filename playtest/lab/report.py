@@ -98,6 +98,7 @@ class HealthReport:
     explored: pd.DataFrame | None = None
     skill: pd.DataFrame | None = None
     _figures: dict = field(default_factory=dict, repr=False)
+    _pngs: dict = field(default_factory=dict, repr=False)
 
     def headline(self) -> str:
         """One line: the game, seats, bots, games, seed and options."""
@@ -137,6 +138,14 @@ class HealthReport:
                     continue
         return self._figures
 
+    def png(self, name: str) -> bytes:
+        """The plot ``name`` of :meth:`figures` as PNG bytes (drawn once: Markdown and HTML share them)."""
+        if name not in self._pngs:
+            buffer = io.BytesIO()
+            self.figures()[name].savefig(buffer, format="png", dpi=90)
+            self._pngs[name] = buffer.getvalue()
+        return self._pngs[name]
+
     def markdown(self, images: str | Path | None = None) -> str:
         """The report as Markdown; with ``images`` (a folder), its plots are saved there as
         PNG files and linked (relative to the folder's parent)."""
@@ -154,8 +163,8 @@ class HealthReport:
             folder = Path(images)
             folder.mkdir(parents=True, exist_ok=True)
             out += ["", "## Plots", ""]
-            for name, figure in self.figures().items():
-                figure.savefig(folder / f"{name}.png", dpi=90)
+            for name in self.figures():
+                (folder / f"{name}.png").write_bytes(self.png(name))
                 out += [f"![{name.replace('_', ' ')}]({folder.name}/{name}.png)", ""]
         out += ["", "_Bots are not people: a finding is evidence to look at, not a verdict._", ""]
         return "\n".join(out)
@@ -177,11 +186,9 @@ class HealthReport:
         shown = self.metrics[["value", "low", "high", "n", "meaning", "note"]]
         parts.append("<h2>Metrics</h2>" + shown.to_html(float_format=lambda x: f"{x:.4g}", na_rep=""))
         parts.append("<h2>Plots</h2>")
-        for name, figure in self.figures().items():
-            buffer = io.BytesIO()
-            figure.savefig(buffer, format="png", dpi=90)
+        for name in self.figures():
             parts.append(f"<p><img alt='{esc(name)}' src='data:image/png;base64,"
-                         f"{base64.b64encode(buffer.getvalue()).decode()}'></p>")
+                         f"{base64.b64encode(self.png(name)).decode()}'></p>")
         parts.append("<p><i>Bots are not people: a finding is evidence to look at, not a verdict.</i></p>")
         return "\n".join(parts)
 
