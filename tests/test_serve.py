@@ -67,6 +67,21 @@ def test_a_page_still_being_sent_holds_its_kernel_then_has_a_minute_to_connect()
     assert reaper.check() == ["page"]
 
 
+def test_a_page_loading_in_a_browser_holds_its_kernel_while_it_says_it_is_alive():
+    km = FakeKernelManager()
+    km.add("loading")
+    reaper, clock = reaper_for(km)
+    reaper.check()
+    for t in (10.0, 50.0, 90.0):          # a slow browser, still loading its scripts
+        clock.now = t
+        assert reaper.page_alive("loading") and reaper.check() == []
+    clock.now = 149.0
+    assert reaper.check() == []
+    clock.now = 150.0                     # it stopped saying so (closed) a minute ago
+    assert reaper.check() == ["loading"]
+    assert not reaper.page_alive("not-a-kernel-here") and "not-a-kernel-here" not in reaper.watches
+
+
 def test_a_preheated_kernel_waiting_in_the_pool_is_never_due():
     watch = Watch(held_at=0.0)
     assert not due(watch, 3600.0, connections=0, state="idle", pooled=True, **LIMITS)
@@ -93,6 +108,9 @@ class FakeKernelManager:
 
     def list_kernel_ids(self):
         return list(self.models)
+
+    def __contains__(self, kernel_id):
+        return kernel_id in self.models
 
     def kernel_model(self, kernel_id):
         return self.models[kernel_id]

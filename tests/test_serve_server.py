@@ -139,10 +139,15 @@ def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_pa
         assert info["transport"] == "ipc" and oct(Path(connection).parent.stat().st_mode)[-3:] == "700"
 
         # nobody opened the pages' websockets: their kernels go first_connect (3 s) after
-        # the pages were sent; the refilled pool's kernel stays although no page connects
+        # the pages were sent, unless the page says it is still loading (its script does,
+        # every 10 s); the refilled pool's kernel stays although no page connects
+        wait_until(lambda: get(f"{base}/api/kernels/{first}")[0] == 404, 30, "the first page's kernel shut down")
+        for _ in range(8):
+            assert get(f"{base}/playtest/pages/{second}/alive")[0] == 204
+            time.sleep(1)
         assert get(f"{base}/api/kernels/{second}")[0] == 200
-        for kernel in (first, second):
-            wait_until(lambda: get(f"{base}/api/kernels/{kernel}")[0] == 404, 30, f"kernel {kernel} shut down")
+        wait_until(lambda: get(f"{base}/api/kernels/{second}")[0] == 404, 30, "the second page's kernel shut down")
+        assert get(f"{base}/playtest/pages/{second}/alive")[0] == 404
         assert log.read_text().count("no page connected to it") == 2
         time.sleep(4)
         assert len(kernel_processes(proc.pid)) == 1                    # the pool's kernel, held

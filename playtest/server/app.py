@@ -27,7 +27,7 @@ from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
 from . import settings
-from .reaper import KernelReaper
+from .reaper import KernelReaper, page_alive_handlers
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates" / "playtest"
 """The page template: Voilà's ``lab`` template plus the kernel-status message."""
@@ -153,7 +153,7 @@ class PlaytestVoila(Voila):
         handlers = [(pattern, PageHandler, *rest) if handler is TornadoVoilaHandler else (pattern, handler, *rest)
                     for pattern, handler, *rest in super().init_handlers()]
         # first: Voilà's last handlers match any path under the base URL
-        return web.table_handlers(self.server_url) + handlers
+        return web.table_handlers(self.server_url) + page_alive_handlers(self.server_url, self.reaper) + handlers
 
     def listen(self) -> None:
         # Voila.listen binds the port, then runs the IOLoop until the server stops

@@ -12,14 +12,15 @@ A kernel is *held*, and never shut down, while it is starting or busy (a page's 
 is still running, or a preheated kernel waits for its page inside
 ``voila.utils.get_query_string()``), while it waits in Voilà's preheated pool, while its
 page is still being sent (:meth:`KernelReaper.page_sending`, told by the server's page
-handler), or while a page is connected. Once it is no longer held, it has
+handler), while the page, loading in a browser, says it is alive
+(:class:`PageAliveHandler`, every 10 s until its scripts have connected to the kernel),
+or while a page is connected. Once it is no longer held, it has
 :attr:`KernelReaper.grace` seconds (default 45) to be held again if a page was connected
 to it before, and :attr:`KernelReaper.first_connect` seconds (default 60) if no page
-ever connected: the page's scripts connect once the browser has loaded them, after the
-page was sent, which takes a browser on a busy machine tens of seconds. Under Jupyter
-Server (Binder, JupyterLab) only kernels started by Voilà are watched, never a
-notebook's kernel, and without the page handler's word a page counts as sent when its
-kernel is no longer busy.
+ever connected: a page fetched by a script (curl, a link preview) runs no script, so it
+never says it is alive nor connects. Under Jupyter Server (Binder, JupyterLab) only
+kernels started by Voilà are watched, never a notebook's kernel, and without the page
+handler's word a page counts as sent when its kernel is no longer busy.
 """
 from __future__ import annotations
 
@@ -28,7 +29,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+import tornado.web
 from jupyter_core.utils import ensure_async
+from jupyter_server.utils import url_path_join
 from tornado.ioloop import PeriodicCallback
 from traitlets import Any, Bool, Float, default
 from traitlets.config import LoggingConfigurable
@@ -159,6 +162,15 @@ class KernelReaper(LoggingConfigurable):
         if watch is not None:
             watch.sending, watch.held_at = False, self.clock()
 
+    def page_alive(self, kernel_id: str) -> bool:
+        """A page loading in a browser says it is alive: hold its kernel as if seen now.
+        Returns False for a kernel this server does not run (nothing is remembered)."""
+        if kernel_id not in self.kernel_manager:
+            return False
+        watch = self.watches.setdefault(kernel_id, Watch(held_at=self.clock()))
+        watch.held_at = max(watch.held_at, self.clock())
+        return True
+
     def _watched(self, kernel_ids: Iterable[str]) -> list[str]:
         if not self.voila_only:
             return list(kernel_ids)
@@ -219,3 +231,24 @@ class KernelReaper(LoggingConfigurable):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+
+
+class PageAliveHandler(tornado.web.RequestHandler):
+    """``GET <base_url>playtest/pages/<kernel id>/alive``: a page still loading says its
+    kernel is wanted (204; 404 for a kernel the server does not run). A GET, so that it
+    needs no XSRF token; a kernel id is known only to its page. Handler kwargs:
+    ``reaper``, the :class:`KernelReaper`."""
+
+    def initialize(self, reaper: KernelReaper):
+        self.reaper = reaper
+
+    def get(self, kernel_id: str):
+        self.set_header("Cache-Control", "no-store")
+        self.set_status(204 if self.reaper.page_alive(kernel_id) else 404)
+        self.finish()
+
+
+def page_alive_handlers(base_url: str, reaper: KernelReaper) -> list[tuple]:
+    """The handler of :class:`PageAliveHandler` under ``base_url`` (e.g. "/")."""
+    return [(url_path_join(base_url, r"/playtest/pages/([0-9a-f-]{36})/alive"), PageAliveHandler,
+             {"reaper": reaper})]
