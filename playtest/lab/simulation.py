@@ -32,7 +32,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any
@@ -341,7 +341,9 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
             grows with it: off by default).
         cancel: a ``threading.Event``; once set, no more chunks start and the games
             finished so far come back, with ``df.attrs["cancelled"] = True``.
-        trace: also measure every game turn by turn (about 5% slower): ``score_curve``
+        trace: also measure every game turn by turn (a clock read per move and the scores
+            per turn: a few percent of a heuristic Lazy Sunday or Chore Race game, about
+            40% of Night Shift's cheap ones): ``score_curve``
             (a list of ``[turn, score of seat 0, seat 1, ...]``, one per turn, the scores
             of ``Game.scores`` as each turn began, the last one as the game ended; the
             turn is ``turns_played``, or the move count for a game without that hook),
@@ -502,8 +504,8 @@ class Runner:
                 frames.append(play_games(plan, first, min(first + size, stop)))
                 report(len(frames[-1]))
             return frames, False
-        if id(plan) not in self._checked and not isinstance(self.pool, ThreadPoolExecutor):
-            _check_picklable(plan)
+        if id(plan) not in self._checked and isinstance(self.pool, ProcessPoolExecutor):
+            _check_picklable(plan)   # before a worker fails on it (Dask pickles with cloudpickle: not checked)
             self._checked.add(id(plan))
         return frames, _run_chunks(self.pool, plan, start, stop, self.capacity, frames, report, cancel)
 
