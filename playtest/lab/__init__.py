@@ -19,8 +19,8 @@ A/B tests and plots, for any game on the engine.
     write_csv(df, "games.csv"); metrics(pd.read_csv("games.csv"))   # the CSV reads back
     skill_ladder("lazy_sunday", 2, games=200)                  # each bot against the one below it
 
-Scale-out (local processes by default, any ``concurrent.futures.Executor``, Dask through
-``Client.get_executor()``) is described in :mod:`playtest.lab.simulation`.
+Scale-out (local processes by default, any ``concurrent.futures.Executor``, a Dask
+``distributed.Client``) is described in :mod:`playtest.lab.simulation`.
 """
 from importlib import import_module
 
