@@ -165,7 +165,7 @@ def test_changing_game_rebuilds_seats_bots_and_options():
     lab = BalanceLab("lazy_sunday")
     lab.game.value = "chore_race"
     assert list(lab.seats.options) == [2, 3, 4, 5, 6]
-    assert set(lab.bots[0].options) == {"random", "heuristic"} and len(lab.bot_box.children) == 2
+    assert set(lab.bots[0].options) == {"random", "heuristic", "ismcts"} and len(lab.bot_box.children) == 2
     assert "action_deck" in lab.variant_a.inputs and "match_to" not in lab.variant_a.inputs
     lab.seats.value = 5
     assert len(lab.bot_box.children) == 5
@@ -296,3 +296,23 @@ def test_a_cancelled_ab_run_still_compares_the_same_games_of_both_variants(worke
     assert "<table" in lab.tables["compare"].value and lab.result["compare"].at["DurationTurns", "A"] > 0
     assert "Cancelled after" in lab.status.value and "no comparison" not in lab.status.value
     assert len(lab.plots.children) == 7                    # the comparison, then three plots per variant
+
+
+def test_the_skill_ladder_button_shows_each_step_and_the_sentence(monkeypatch):
+    """The "Skill ladder" button plays playtest.lab.skill_ladder on the form's game, seats,
+    games, seed and options: a table of each bot against the one below it and the
+    sentence, the same numbers as the lab function gives."""
+    from playtest.lab import skill, skill_ladder
+    monkeypatch.setattr(skill, "LADDER", ("random", "heuristic", "ismcts:3"))  # small and quick
+    lab = BalanceLab("night_shift", games=4, seed=2)
+    lab.variant_a.use_preset("with reshuffle")
+    lab.skill_button.click()
+    finished(lab)
+    table = lab.result["skill"]
+    again = skill_ladder("night_shift", 2, 4, ("random", "heuristic", "ismcts:3"), {"reshuffle": True}, seed=2)
+    pd.testing.assert_frame_equal(table, again)
+    assert list(table.index) == ["heuristic vs random", "ismcts:3 vs heuristic"]
+    shown = lab.tables["skill"].value
+    assert "<table" in shown and "heuristic vs random" in shown and table.attrs["sentence"].capitalize() in shown
+    assert lab.progress.value == lab.progress.max == 8 and "Played 8 games" in lab.status.value
+    assert not lab.run_button.disabled and not lab.skill_button.disabled

@@ -43,6 +43,7 @@ SHOWN_COLUMNS = {
     "seats": ["wins", "games", "rate", "low", "high"],
     "bots": ["wins", "games", "rate", "low", "high"],
     "cards": ["per_game", "share_of_games", "seat_games", "win_rate", "low", "high", "vs_overall"],
+    "skill": ["games", "wins", "rate", "low", "high", "fair", "ratio", "points"],
 }
 """The columns of each result table shown on the page (the CSV and ``result`` keep all)."""
 
@@ -181,13 +182,17 @@ class BalanceLab:
                                  tooltip=f"local worker processes, 1 to {self.cores} (1 = in this kernel)")
         self.run_button = w.Button(description="Run", button_style="primary", icon="play")
         self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
+        self.skill_button = w.Button(description="Skill ladder", icon="signal",
+                                     tooltip="each bot (random, heuristic, ismcts:100, ismcts) against the one below "
+                                             "it: Games games per step, with these options")
+        self.skill_button.on_click(safe(lambda _b: self.run_skill(), report))
         self.run_button.on_click(safe(lambda _b: self.run(), report))
         self.cancel_button.on_click(safe(lambda _b: self.cancel(), report))
         self.progress = w.IntProgress(value=0, min=0, max=1, description="Progress",
                                       layout=w.Layout(width="420px"))
         self.status = w.HTML()
         self.status.add_class("pt-lab-status")
-        self.tables = {name: w.HTML() for name in ("compare", "metrics", "seats", "bots", "cards")}
+        self.tables = {name: w.HTML() for name in ("compare", "metrics", "seats", "bots", "cards", "skill")}
         for table in self.tables.values():
             table.add_class("pt-lab-table")
         self.plots = w.HBox(layout=w.Layout(flex_flow="row wrap"))
@@ -206,10 +211,11 @@ class BalanceLab:
         rotation.add_class("pt-help")
         self.setup = w.VBox([w.HBox([self.game, self.seats]), self.bot_box, rotation, self.mode, self.variant_box,
                              w.HBox([self.games, self.seed, self.workers], layout=w.Layout(flex_flow="row wrap")),
-                             w.HBox([self.run_button, self.cancel_button, self.progress])])
+                             w.HBox([self.run_button, self.skill_button, self.cancel_button, self.progress])])
         self._locked: dict[w.Widget, bool] = {}   # during a run: each input -> its state before
-        results = w.VBox([self.status, self.download, self.tables["compare"], self.tables["metrics"],
-                          self.tables["seats"], self.tables["bots"], self.plots, self.tables["cards"]])
+        results = w.VBox([self.status, self.tables["skill"], self.download, self.tables["compare"],
+                          self.tables["metrics"], self.tables["seats"], self.tables["bots"], self.plots,
+                          self.tables["cards"]])
         results.add_class("pt-lab-results")
         self.report_button = w.Button(description="Start report", button_style="primary", icon="stethoscope",
                                       tooltip="the standard battery on the Runs tab's game, seats, bots, options, "
@@ -397,6 +403,58 @@ class BalanceLab:
         finally:
             self._set_running(False)
             self.report_button.disabled, self.report_cancel.disabled = False, True
+
+    def run_skill(self) -> None:
+        """Start the skill ladder (:func:`playtest.lab.skill_ladder`: each bot of its
+        ``LADDER`` against the one below it, Games games per step, the options of
+        variant A) in a background thread; the result table and its sentence show under
+        the status, and ``result["skill"]`` holds the table.
+
+        Raises:
+            OptionError: a run is going on already, or a bad option (nothing is run).
+        """
+        from ..lab import skill
+        if self.running:
+            raise OptionError("a run is going on already: wait for it to finish, or press Cancel")
+        try:
+            plan = self.plan()
+        finally:
+            self._clear_results()
+        self.banner.clear()
+        ladder = list(skill.LADDER)
+        total = plan["games"] * (len(ladder) - 1)
+        self.progress.max, self.progress.value, self.progress.bar_style = total, 0, ""
+        self.status.value = f"Skill ladder: {_games(total)} ({' < '.join(ladder)})…"
+        self._cancel = threading.Event()
+        self._set_running(True)
+        self._thread = threading.Thread(target=self._skill_work, args=(plan, ladder), daemon=True,
+                                        name="balance-lab skill ladder")
+        self._thread.start()
+
+    def _skill_work(self, plan: dict, ladder: list[str]) -> None:
+        from ..lab.skill import skill_ladder
+        started = time.monotonic()
+        try:
+            options = next(iter(plan["variants"].values()))
+            table = skill_ladder(plan["game"], plan["seats"], plan["games"], ladder, options, plan["seed"],
+                                 progress=lambda done, _total: self._tick(done, started),
+                                 workers=plan["workers"], cancel=self._cancel)
+            self.tables["skill"].value = (_table_html("Skill ladder: each bot against the one below it (95% "
+                                                      "Wilson intervals; fair = its share if skill did not matter)",
+                                                      table, "skill")
+                                          + f"<p><b>{html.escape(table.attrs['sentence'].capitalize())}.</b></p>")
+            self.result = {"skill": table}
+            cancelled = table.attrs["cancelled"]
+            self.progress.bar_style = "warning" if cancelled else "success"
+            self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {_games(int(table['games'].sum()))}"
+                                 f" in {tqdm.format_interval(time.monotonic() - started)}.")
+        except Exception as exc:  # noqa: BLE001 - the thread's errors must reach the screen
+            self.banner.show(exc)
+            self.status.value = "The skill ladder failed: see the error above."
+            self.progress.bar_style = "danger"
+        finally:
+            self._set_running(False)
+
 
     def _clear_results(self) -> None:
         self.result = None
