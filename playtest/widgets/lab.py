@@ -260,13 +260,23 @@ class BalanceLab:
                                 layout=w.Layout(width="200px")) for s in range(game.max_seats)]
         self.variant_a, self.variant_b = OptionsForm(game, "Variant A options"), OptionsForm(game, "Variant B options")
         self.sweep_option.options = [name for name in game.Options.model_fields if name != "max_turns"]
+        for box in [*self.bots, *self.variant_a.inputs.values(), *self.variant_b.inputs.values()]:
+            box.observe(lambda _c: self._forget_results(), "value")
         self._show_bots()
         self._show_variants()
 
+    def _forget_results(self) -> None:
+        """The set-up changed (game, seats, bots, mode or an option): the results on show
+        are another set-up's, so they go; never during a run (its results are this one's)."""
+        if self.result is not None and not self.running:
+            self._clear_results()
+
     def _show_bots(self) -> None:
         self.bot_box.children = tuple(self.bots[:self.seats.value])
+        self._forget_results()
 
     def _show_variants(self) -> None:
+        self._forget_results()
         mode = self.mode.value
         self.variant_a.player_box.value = "<b>Variant A options</b>" if mode == "ab" else "<b>Options</b>"
         forms = [self.variant_a] + ([self.variant_b] if mode == "ab" else [])
