@@ -20,7 +20,7 @@ import random
 import pytest
 
 from playtest.engine import ISMCTSBot, Match, Move, OptionError, Table, check_bot_name, make_bot, play_game
-from playtest.engine.search import DEFAULT_ITERATIONS, parse_budget
+from playtest.engine.search import parse_budget
 
 # (game, seats, options, seeds of the games whose positions are sampled)
 GAMES = [("lazy_sunday", 4, {}, 2), ("lazy_sunday", 2, {"match_to": 100}, 2), ("chore_race", 4, {}, 1),
@@ -199,15 +199,15 @@ def test_lazy_sunday_quick_discards_stay_with_the_heuristic_rule():
 
 def test_budgets_by_name():
     game = Match("night_shift", 2, seed=0).game
-    assert parse_budget(None) == parse_budget("") == (DEFAULT_ITERATIONS, None)
+    assert parse_budget(None) == parse_budget("") == (None, None)  # the game's own default
     assert parse_budget("500") == (500, None) and parse_budget("200ms") == (None, 200.0)
     plain, counted, timed = (make_bot(game, name, 0) for name in ("ismcts", "ismcts:40", "ismcts:5ms"))
-    assert (plain.iterations, plain.ms) == (DEFAULT_ITERATIONS, None)
+    assert (plain.iterations, plain.ms) == (type(game).SEARCH_ITERATIONS, None) == (500, None)
     assert (counted.iterations, counted.ms) == (40, None) and (timed.iterations, timed.ms) == (None, 5.0)
     legal = Match("night_shift", 2, seed=0).decision_moves(0)
     timed.choose(Match("night_shift", 2, seed=0).bot_view(0), legal)
     assert timed.last_iterations >= 1
-    assert make_bot(game, "ismcts:", 0).iterations == DEFAULT_ITERATIONS  # an empty budget is the default
+    assert make_bot(game, "ismcts:", 0).iterations == 500  # an empty budget is the default
     for bad in ("ismcts:0", "ismcts:many", "ismcts:5s", "ismcts:-3", "heuristic:40", "minimax"):
         with pytest.raises(OptionError, match="budget|unknown bot"):
             check_bot_name(type(game), bad)

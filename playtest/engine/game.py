@@ -115,6 +115,10 @@ class Game(ABC):
     SETUP: ClassVar[Mapping[str, str]] = {}
     """What a pinned setup (:meth:`pin`) may fix: key -> what its value means. Empty
     for a game that cannot pin its setup."""
+    SEARCH_ITERATIONS: ClassVar[int] = 300
+    """The search bot's default budget (plain ``"ismcts"``), in iterations per decision:
+    about 1 s a decision at most on one core at the game's usual tables (measured by
+    ``benchmarks/bench_bots.py``; a game sets its own)."""
     keep_log: bool = True
     """Whether :meth:`apply` must return the move's log events. :class:`Match` sets it to
     its own ``keep_log``; when False (simulations) a game may skip building the event

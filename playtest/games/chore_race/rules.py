@@ -434,6 +434,7 @@ class ChoreRace(Game):
         "74-card action deck": {"action_deck": "74"},
     }
     BOTS: dict = {"random": RandomBot}    # bots.py adds "heuristic"
+    SEARCH_ITERATIONS = 250  # ismcts: about 0.6 s a decision at 4 seats (benchmarks/bench_bots.py)
     cards = CARDS
     SETUP = {  # a pinned deal (scenarios); who starts is the option first_player (G-2)
         "hands": "one list of action card names per seat (any number of cards)",

@@ -273,6 +273,7 @@ class LazySunday(Game):
     min_seats, max_seats = 2, 7
     OPEN_MOVES = frozenset({"claim"})
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
+    SEARCH_ITERATIONS = 2000  # ismcts: about 0.3 s a decision at 4 seats, 0.75 s at 7 (benchmarks/bench_bots.py)
     SETUP = {  # a pinned round 1 (scenarios); who starts is the option first_player (G-2)
         "lists": "one list of card names per seat, in position order, 2 or more cards each (LS-3)",
         "done": "the DONE pile, bottom first (its last card is the top), 1 or more cards",
