@@ -1,5 +1,7 @@
 """Lazy Sunday bots: the heuristic bot beats random bots, plays only legal moves from
 its bot_view (LS-11 memory), and claims matches it remembers (LS-5)."""
+from collections import Counter
+
 import pytest
 
 from playtest.engine import Match, Move, Table, play_game
@@ -63,9 +65,10 @@ def test_heuristic_claims_a_remembered_match_and_only_then():
 
 
 def test_heuristic_uses_only_the_bot_view():
-    """The bot decides from bot_view data alone: a plain dict copy of it gives the same choice."""
+    """The bot decides from bot_view data alone: a plain dict copy of it gives the same
+    choice (to a twin bot of the same seed: the bot draws its peeks from its stream)."""
     match = Match(LazySunday, 3, seed=2)
-    bot = HeuristicBot(1)
+    bot, twin = HeuristicBot(1), HeuristicBot(1)
     for _ in range(60):
         if match.outcome():
             break
@@ -74,5 +77,20 @@ def test_heuristic_uses_only_the_bot_view():
         view = match.bot_view(seat)
         move = bot.choose(view, legal)
         assert move in legal
-        assert bot.choose(dict(view), legal) == move
+        assert twin.choose(dict(view), legal) == move
         match.play(move)
+
+
+def test_heuristic_peeks_at_varied_positions():
+    """LS-3: any two cards of its own list are unknown alike, so the bot peeks at two
+    drawn from its own stream: over 40 games the public log shows many different
+    pairs, no pair in most of them, and a seed always gives the same pair."""
+    pairs = Counter()
+    for seed in range(40):
+        match, _ = play_game(LazySunday, 2, "heuristic", seed=seed)
+        peeks = [move.args for move in match.moves if move.kind == "peek"]
+        assert len(peeks) == 2
+        pairs.update(peeks)
+        again, _ = play_game(LazySunday, 2, "heuristic", seed=seed)
+        assert again.moves == match.moves
+    assert len(pairs) >= 10 and max(pairs.values()) <= 20, pairs

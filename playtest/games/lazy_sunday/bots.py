@@ -34,8 +34,9 @@ class HeuristicBot(Bot):
     """A memory-keeping bot for Lazy Sunday (plays LS-2..LS-9 from ``bot_view`` only).
 
     Estimates each list as known efforts plus the deck's mean effort per unknown card;
-    keeps low cards, burns useful actions, claims matches it knows for sure (LS-5) and
-    calls NOT ME! (LS-7) when clearly lowest.
+    peeks at two positions drawn from its own stream (LS-3), keeps low cards, burns
+    useful actions, claims matches it knows for sure (LS-5) and calls NOT ME! (LS-7)
+    when clearly lowest.
 
     Args:
         seed: the bot's own random stream (see :class:`playtest.engine.Bot`).
@@ -73,8 +74,12 @@ class HeuristicBot(Bot):
     def choose(self, view, legal):
         """Pick one of ``legal`` for the pending decision (see the class docstring)."""
         phase = view["phase"]
+        if phase == "peek" and len(legal) > 1:
+            # LS-3: any two of its cards are unknown alike; two drawn at random, so the
+            # positions the public log shows tell nothing about the bot
+            return legal[self.rng.randrange(len(legal))]
         if len(legal) == 1 or phase not in _READ_PHASES:
-            return legal[0]  # peek (any two are unknown alike), deal: no need to read the memory
+            return legal[0]  # deal: no need to read the memory
         by_kind: dict[str, list[Move]] = {}
         for kind, moves in groupby(legal, _KIND):  # runs of one kind, merged should a kind recur
             by_kind.setdefault(kind, []).extend(moves)
