@@ -1,5 +1,8 @@
 """Night Shift bots: the heuristic bot beats the random bot clearly under both presets,
-decides from its view alone, and follows designer-edited priority lists."""
+decides from its view alone, follows designer-edited priority lists, and buys, plays and
+settles structures and tidies up when it pays (NS-3, NS-7, NS-8)."""
+from collections import Counter
+
 import pytest
 
 from playtest.engine import ISMCTSBot, Match, Move, RandomBot, Table, play_game
@@ -83,3 +86,59 @@ def test_conditions(text, facts, expected):
 def test_bad_conditions_are_refused_clearly(text):
     with pytest.raises(ValueError, match="bad bot condition"):
         HeuristicBot(buy_priority=[("Trade Off", text)])
+
+
+def heuristic_move(game, s, seat=0):
+    return HeuristicBot().choose(game.view(s, seat), game.legal_moves(s, seat))
+
+
+def test_heuristic_buys_a_structure_before_playing_when_it_pays():
+    """NS-3/NS-4: with the reshuffle and 12+ Shifts left, a Sleep Training Plan the bot
+    can afford is bought at once (it comes back and gives a Care Point every later
+    Shift); as written (no reshuffle) a bought card never returns, so the bot plays."""
+    hand = {0: ["Bottle Wash", "Laundry Load"]}
+    game, s = arrange(options={"reshuffle": True}, hands=hand, row=["Sleep Training Plan"], effort=[5, 0], shift=10)
+    assert heuristic_move(game, s) == Move(0, "buy", ("Sleep Training Plan",))
+    game, s = arrange(options={"reshuffle": True}, hands=hand, row=["Sleep Training Plan"], effort=[5, 0], shift=45)
+    assert heuristic_move(game, s) == Move(0, "play", ("Bottle Wash",))   # too late to pay back
+    game, s = arrange(hands=hand, row=["Sleep Training Plan"], effort=[5, 0], shift=10)
+    assert heuristic_move(game, s) == Move(0, "play", ("Bottle Wash",))
+
+
+def test_heuristic_settles_the_structures_that_cost_it():
+    """NS-8: the opponent's Sleep Training Plan (a Care Point for them every Shift) is
+    settled as soon as the Effort is there; an Effort structure with the Shift's last
+    Action, or at once when it blocks a Tidy Up the bot needs (NS-7)."""
+    game, s = arrange(hands={0: ["Bottle Wash"]}, shifts={1: ["Sleep Training Plan"]}, effort=[5, 0])
+    assert heuristic_move(game, s) == Move(0, "settle", ("Sleep Training Plan",))
+    game, s = arrange(hands={0: ["Bottle Wash"]}, shifts={1: ["Shared Calendar"]}, effort=[3, 0])
+    assert heuristic_move(game, s) == Move(0, "play", ("Bottle Wash",))
+    game, s = arrange(hands={0: ["Bottle Wash"]}, shifts={1: ["Shared Calendar"]}, effort=[3, 0], actions=[1, 3])
+    assert heuristic_move(game, s) == Move(0, "settle", ("Shared Calendar",))
+    game, s = arrange(hands={0: ["Bottle Wash"]}, shifts={1: ["Shared Calendar"]}, effort=[3, 0], patience=[12, 25])
+    assert heuristic_move(game, s) == Move(0, "settle", ("Shared Calendar",))
+
+
+def test_heuristic_tidies_up_when_patience_runs_low():
+    """NS-7: at 6 Patience or less (two Trade Offs from losing, NS-10) the bot turns its
+    Effort into Patience before anything else; with Patience to spare it plays first
+    and tidies up with a spare Action."""
+    game, s = arrange(hands={0: ["Bottle Wash"]}, effort=[2, 0], patience=[6, 25])
+    assert heuristic_move(game, s) == Move(0, "tidy")
+    game, s = arrange(hands={0: ["Bottle Wash"]}, effort=[2, 0], patience=[20, 25])
+    assert heuristic_move(game, s) == Move(0, "play", ("Bottle Wash",))
+    game, s = arrange(effort=[2, 0], patience=[20, 25])
+    assert heuristic_move(game, s) == Move(0, "tidy")
+
+
+def test_heuristic_games_with_the_reshuffle_build_structures():
+    """NS-3 in the lab: over 40 heuristic games with the NS-5 reshuffle the bots buy
+    structures and play them (before this they never did)."""
+    kinds = Counter()
+    for seed in range(40):
+        match, _ = play_game("night_shift", 2, "heuristic", {"reshuffle": True}, seed=seed)
+        for move in match.moves:
+            if move.kind in ("buy", "play") and move.args[0] in ("Sleep Training Plan", "Chore Chart",
+                                                                 "Shared Calendar"):
+                kinds[move.kind] += 1
+    assert kinds["buy"] >= 10 and kinds["play"] >= 1, kinds

@@ -56,6 +56,34 @@ a few hundred heuristic-vs-heuristic games: Actions (3 a Shift) are the scarce r
 so cards that turn an Action into Care Points beat Effort engines (Coffee Refill,
 Chore Chart) over a 50-Shift game."""
 
+BUILD_PRIORITY: list[tuple[str, str]] = [
+    ("Sleep Training Plan", "reshuffle and shifts_left >= 12"),
+    ("Shared Calendar", "reshuffle and shifts_left >= 30 and my_structures == 0"),
+]
+"""Structures to buy as soon as the Effort is there, before any play (NS-3, NS-4): a
+structure works at the start of every later Shift of its owner, so an early one pays
+many times over, but only with the NS-5 reshuffle (as written a bought card is never
+drawn). A Sleep Training Plan (+1 Care Point a Shift) bought with 12+ Shifts left is
+drawn, played and pays back its cost and two Actions well before the end; one early
+Shared Calendar (+1 Effort a Shift) also blocks the opponent's Tidy Up (NS-7). More
+Effort structures did not pay in heuristic-vs-heuristic games (200 games with the
+reshuffle: no better than the bot without them)."""
+
+SETTLE_PRIORITY: list[tuple[str, str]] = [
+    ("Sleep Training Plan", "shifts_left >= 2"),
+    ("Chore Chart", "patience <= 15 or actions <= 1"),
+    ("Shared Calendar", "patience <= 15 or actions <= 1"),
+]
+"""Opponent structures to settle (NS-8), best first, when the Effort is there: a Sleep
+Training Plan costs the bot a Care Point every Shift of the opponent's it stays; an
+Effort structure is settled before any play when it blocks the bot's Tidy Up (NS-7)
+while its Patience runs low, else with the Shift's last Action (the opponent's Effort
+engine goes back to its Laundry Basket)."""
+
+TIDY_DANGER = 6
+"""Tidy Up (NS-7) before anything else when Patience is at most this (two Trade Offs
+from 0, NS-10) and the Effort is there."""
+
 _OPS = {"<=": operator.le, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
         "<": operator.lt, ">": operator.gt}
 FACTS = ("effort", "actions", "patience", "care", "opp_patience", "opp_care", "care_lead", "shift",
@@ -108,15 +136,18 @@ class HeuristicBot(Bot):
     """A rule bot for Night Shift, deciding from its view only.
 
     Each decision, in order: a Trade Off (any card hurting Patience) that brings the
-    opponent to 0 Patience (NS-10); with 2+ Actions left, the first ``play_priority``
-    rule; the first ``buy_priority`` rule; settle the opponent's strongest structure it
-    can (NS-8); the first ``play_priority`` rule; Tidy Up when Patience is below 25
-    (NS-7); else end the Shift.
+    opponent to 0 Patience (NS-10); Tidy Up when its Patience is at most
+    ``TIDY_DANGER`` (NS-7); the first ``build_priority`` structure it can buy (NS-3,
+    NS-4); the first ``settle_priority`` structure of the opponent's it can settle
+    (NS-8); with 2+ Actions left, the first ``play_priority`` rule; the first
+    ``buy_priority`` rule; the first ``play_priority`` rule; Tidy Up when Patience is
+    below 25 (Patience breaks a Care Point tie, NS-10); else end the Shift.
 
     Args:
         seed: seeds the bot's own random stream (unused: the bot is deterministic).
-        play_priority, buy_priority: ``(card name, condition)`` lists; default the
-            module's ``PLAY_PRIORITY`` and ``BUY_PRIORITY``.
+        play_priority, buy_priority, build_priority, settle_priority: ``(card name,
+            condition)`` lists; default the module's ``PLAY_PRIORITY``,
+            ``BUY_PRIORITY``, ``BUILD_PRIORITY`` and ``SETTLE_PRIORITY``.
 
     Raises:
         ValueError: a condition that does not parse (see :func:`parse_condition`).
@@ -125,10 +156,18 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def __init__(self, seed=None, play_priority: Sequence[tuple[str, str]] | None = None,
-                 buy_priority: Sequence[tuple[str, str]] | None = None):
+                 buy_priority: Sequence[tuple[str, str]] | None = None,
+                 build_priority: Sequence[tuple[str, str]] | None = None,
+                 settle_priority: Sequence[tuple[str, str]] | None = None):
         super().__init__(seed)
-        self.play_rules = [(card, parse_condition(cond)) for card, cond in (play_priority or PLAY_PRIORITY)]
-        self.buy_rules = [(card, parse_condition(cond)) for card, cond in (buy_priority or BUY_PRIORITY)]
+
+        def rules(given, default):
+            return [(card, parse_condition(cond)) for card, cond in (default if given is None else given)]
+
+        self.play_rules = rules(play_priority, PLAY_PRIORITY)
+        self.buy_rules = rules(buy_priority, BUY_PRIORITY)
+        self.build_rules = rules(build_priority, BUILD_PRIORITY)
+        self.settle_rules = rules(settle_priority, SETTLE_PRIORITY)
 
     def choose(self, view: dict, legal: list[Move]) -> Move:
         """Pick one of ``legal`` (Night Shift moves of the viewer) from ``view``."""
@@ -141,6 +180,8 @@ class HeuristicBot(Bot):
                 tidy = move
             elif move.kind == "end":
                 end = move
+        if end is not None and len(legal) == 1:
+            return end  # out of Actions: nothing to read
         f = facts(view)
         seat, players = view["viewer"], view["players"]
         me = players[seat]
@@ -148,20 +189,19 @@ class HeuristicBot(Bot):
             hurt = card["play"].get("opponent_patience", 0)
             if card["name"] in by["play"] and hurt < 0 and f["opp_patience"] + hurt <= 0:
                 return by["play"][card["name"]]
+        if tidy and f["patience"] <= TIDY_DANGER:  # NS-7: stay out of reach of a lethal Trade Off
+            return tidy
+        move = self._first(self.build_rules, by["buy"], f) or self._first(self.settle_rules, by["settle"], f)
+        if move:
+            return move
         if f["actions"] >= 2:
             move = self._first(self.play_rules, by["play"], f)
             if move:
                 return move
-        move = self._first(self.buy_rules, by["buy"], f)
+        move = self._first(self.buy_rules, by["buy"], f) or self._first(self.play_rules, by["play"], f)
         if move:
             return move
-        if by["settle"]:
-            health = {c["name"]: c["health"] for c in players[1 - seat]["current_shift"]}
-            return by["settle"][max(by["settle"], key=lambda name: health.get(name) or 0)]
-        move = self._first(self.play_rules, by["play"], f)
-        if move:
-            return move
-        if tidy and f["patience"] < 25:
+        if tidy and f["patience"] < 25:  # NS-7: spare Effort into Patience (NS-10's tie-break) when short
             return tidy
         return end or legal[0]
 
