@@ -5,7 +5,7 @@ from matplotlib.figure import Figure
 
 from playtest.engine import OptionError
 from playtest.lab import compare, metrics
-from playtest.lab.sweep import SHOWN, plot_sweep, sweep
+from playtest.lab.sweeps import SHOWN, plot_sweep, sweep
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +27,12 @@ def test_every_value_plays_the_same_seeds_and_has_every_metric(rounds):
     lengths = table[table["metric"] == "DurationTurns"]["value"].tolist()
     assert lengths == sorted(lengths) and lengths[0] < lengths[-1]          # more rounds, longer games
     assert compare(rounds.runs[(1,)], rounds.runs[(3,)]).attrs["paired"]   # any two values pair by seed
+
+
+def test_the_module_does_not_shadow_the_function():
+    import playtest.lab
+    import playtest.lab.sweeps  # noqa: F401 (a submodule named like the function would replace it)
+    assert playtest.lab.sweep is sweep and callable(playtest.lab.sweep)
 
 
 def test_a_plot_per_metric(rounds):

@@ -31,7 +31,7 @@ _EXPORTS = {
     "metrics": "stats", "seat_win_rates": "stats", "card_stats": "stats", "compare": "stats", "ab_test": "stats",
     "ABTest": "stats", "wilson": "stats", "newcombe": "stats", "newcombe_paired": "stats", "per_game": "stats",
     "seat_ranks": "stats", "t_interval": "stats", "welch": "stats",
-    "sweep": "sweep", "Sweep": "sweep", "plot_sweep": "sweep",
+    "sweep": "sweeps", "Sweep": "sweeps", "plot_sweep": "sweeps",
     "simulate_until": "sequential", "ab_until": "sequential", "spending_bounds": "sequential",
     "score_curves": "curves", "lead_change_timeline": "curves", "rank_distribution": "curves",
     "plot_score_curves": "curves", "plot_lead_changes": "curves", "plot_ranks": "curves",

@@ -319,7 +319,7 @@ def _other_run(kind: str, args: argparse.Namespace, game, seats: int, bots, opti
     say = _sayer(args)
     progress = not args.no_progress
     if kind == "--sweep":
-        from .sweep import sweep
+        from .sweeps import sweep
         grid = {}
         for pair in args.sweep:
             name, sep, values = pair.partition("=")

@@ -38,8 +38,8 @@ MAX_GAMES = 100_000
 """The most games one run may ask for (the simulation keeps one row per game)."""
 
 SHOWN_COLUMNS = {
-    "compare": ["A", "B", "difference", "low", "high", "interval"],
-    "metrics": ["value", "low", "high", "n", "meaning"],
+    "compare": ["A", "B", "difference", "low", "high", "n", "interval", "note"],
+    "metrics": ["value", "low", "high", "n", "meaning", "note"],
     "seats": ["wins", "games", "rate", "low", "high"],
     "bots": ["wins", "games", "rate", "low", "high"],
     "cards": ["per_game", "share_of_games", "seat_games", "win_rate", "low", "high", "vs_overall"],
@@ -581,7 +581,7 @@ class BalanceLab:
 
         from ..lab.cli import sweep_text
         from ..lab.csvfile import run_columns
-        from ..lab.sweep import plot_sweep
+        from ..lab.sweeps import plot_sweep
         name = result.options[0]
         played = sum(len(f) for f in result.runs.values())
         cancelled = self._cancel.is_set() or any(f.attrs.get("cancelled") for f in result.runs.values())
@@ -661,8 +661,9 @@ class BalanceLab:
             if found:
                 tables[table] = pd.concat(found, axis=0) if ab else found.popitem()[1]
         if "compare" in tables:
-            self.tables["compare"].value = _table_html("A/B comparison (B − A on the same seeds, 95% intervals)",
-                                                       tables["compare"], "compare")
+            self.tables["compare"].value = _table_html(
+                f"A/B comparison (B − A, 95% intervals; {html.escape(tables['compare'].attrs['pairing'])})",
+                tables["compare"], "compare")
         if "metrics" in tables:
             self.tables["metrics"].value = _table_html("Metrics (95% intervals)", tables["metrics"], "metrics")
         titles = {"seats": "Seat win rates", "bots": "Bot win rates, every seat it played", "cards": "Card statistics"}
