@@ -612,8 +612,8 @@ def pair_by_seed(df_a: pd.DataFrame, df_b: pd.DataFrame, paired: bool | None = N
         if paired:
             raise ValueError("paired=True needs a seed column in both runs")
         return None
-    sa, sb = pd.Series(df_a["seed"]).astype("int64", errors="ignore"), pd.Series(df_b["seed"]).astype("int64", errors="ignore")
-    if sa.duplicated().any() or sb.duplicated().any():
+    sa, sb = df_a["seed"].tolist(), df_b["seed"].tolist()
+    if len(set(sa)) != len(sa) or len(set(sb)) != len(sb):
         if paired:
             raise ValueError("paired=True: a run plays some seed twice, so its games cannot be paired by seed")
         return None
@@ -621,7 +621,7 @@ def pair_by_seed(df_a: pd.DataFrame, df_b: pd.DataFrame, paired: bool | None = N
         return None
     where_b = {seed: i for i, seed in enumerate(sb)}
     ia = np.array([i for i, seed in enumerate(sa) if seed in where_b], dtype=int)
-    ib = np.array([where_b[sa.iloc[i]] for i in ia], dtype=int)
+    ib = np.array([where_b[sa[i]] for i in ia], dtype=int)
     if not len(ia):
         if paired:
             raise ValueError("paired=True: the runs share no seed")
