@@ -320,6 +320,32 @@ def test_a_voila_json_in_the_working_directory_overrides_the_defaults(voila_app,
     assert app.config.KernelManager.transport == "ipc"               # the rest stays
 
 
+def test_a_page_takes_a_preheated_kernel_only_when_one_is_ready():
+    from types import SimpleNamespace
+
+    async def scenario():
+        async def started():
+            return {"kernel_id": "k"}
+
+        async def failed():
+            raise RuntimeError("the kernel died while starting")
+
+        ready, broken = asyncio.ensure_future(started()), asyncio.ensure_future(failed())
+        waiting = asyncio.ensure_future(asyncio.sleep(10))      # a refill in its fill_delay
+        await asyncio.sleep(0.01)
+        answers = []
+        for pool in ([ready, waiting], [waiting, ready], [broken], []):
+            manager = SimpleNamespace(_pools={"lazy_sunday.ipynb": pool})
+            handler = server_app.PageHandler.__new__(server_app.PageHandler)
+            handler.application = SimpleNamespace(settings={"kernel_manager": manager})
+            handler._notebook = "lazy_sunday.ipynb"
+            answers.append(handler.should_use_rendered_notebook({"template": "lab"}, len(pool), None, None, {}))
+        waiting.cancel()
+        return answers
+
+    assert asyncio.run(scenario()) == [True, False, False, False]
+
+
 def test_the_page_handler_finds_the_kernel_id_voilas_page_config_carries():
     config = {"baseUrl": "/", "kernelId": "0b440cfc-3385-4cc9-8a12-0c4a31223221", "appVersion": "0.5.13"}
     html = f'<script id="jupyter-config-data" type="application/json">\n  {json.dumps(config)}\n</script>'

@@ -55,7 +55,8 @@ class PageHandler(TornadoVoilaHandler):
             return False
         pool = getattr(self.kernel_manager, "_pools", {}).get(self._notebook, [])
         # Voilà hands out the oldest pool entry: use the pool only if that one is ready
-        return bool(pool) and pool[0].done()
+        # (started, and not failed: a failed start would fail the page)
+        return bool(pool) and pool[0].done() and not pool[0].cancelled() and pool[0].exception() is None
 
     @tornado.web.authenticated
     async def get(self, path=None):
