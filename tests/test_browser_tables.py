@@ -34,7 +34,7 @@ from playtest.games.lazy_sunday.widget import RULES_HTML
 pytestmark = pytest.mark.browser
 
 LS_NAMES = sorted(set(LazySunday(2).cards.names))
-RULES = json.dumps(RULES_HTML)[1:-1]          # the "How to play" panel, as a frame carries it
+RULES = json.dumps(RULES_HTML, ensure_ascii=False)[1:-1]   # the "How to play" panel, as a frame carries it (UTF-8)
 LS_PATTERNS = {n: re.compile(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])") for n in LS_NAMES}
 
 # 4 seats after setup (each seat peeked at its positions 0 and 1, LS-3): Water the Plants
@@ -128,18 +128,39 @@ def create(base, **spec):
     return made
 
 
+RECORD_FRAMES = """(() => {
+  // every websocket message the page receives, stamped when it arrives (Playwright's own
+  // frame events reach Python only while the test calls into Playwright)
+  window.__ptFrames = [];
+  const decoder = new TextDecoder('utf-8');
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        const at = Date.now() / 1000, data = event.data;
+        if (typeof data === 'string') window.__ptFrames.push([at, data]);
+        else if (data instanceof ArrayBuffer) window.__ptFrames.push([at, decoder.decode(data)]);
+        else if (data instanceof Blob) data.arrayBuffer().then(b => window.__ptFrames.push([at, decoder.decode(b)]));
+      });
+    }
+  };
+})();"""
+
+
 class Player:
-    """One person's browser context (their device) on a page of the table, with every
-    websocket frame the page received and when."""
+    """One person's browser context (their device) on a page of the table; ``frames()``
+    gives every websocket message the page received and when."""
 
     def __init__(self, browser, url):
         self.context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        self.context.add_init_script(RECORD_FRAMES)
         self.page = self.context.new_page()
-        self.frames: list[tuple[float, str]] = []
-        self.page.on("websocket", lambda ws: ws.on(
-            "framereceived", lambda payload: self.frames.append(
-                (time.time(), payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))))
         self.page.goto(url, timeout=120_000)
+
+    def frames(self) -> list[tuple[float, str]]:
+        """``(arrival time in seconds since the epoch, message text)`` of every message so far."""
+        return [(at, text) for at, text in self.page.evaluate("window.__ptFrames")]
 
     def wait(self, selector, timeout=120):
         self.page.wait_for_selector(selector, timeout=timeout * 1000)
@@ -359,16 +380,23 @@ def test_no_seat_ever_receives_a_card_it_was_not_shown(server, browser):
             for seat in pages:
                 allowed[seat].append(allowed[seat][-1] | entitled_names(replay, seat))
         times = [m[4] for m in moves]
-        checked = 0
+        checked = named = 0
         for seat, player in pages.items():
-            for at, frame in player.frames:
+            # the pages watched the whole match: each got a frame after the last move was stored
+            frames = player.frames()
+            assert any(at > times[-1] for at, _ in frames), f"seat {seat}'s page missed the end"
+            for at, frame in frames:
                 known = sum(t <= at for t in times)            # moves stored before the frame arrived
                 frame = frame.replace(RULES, "")                 # public rules text names cards
                 names = {n for n, p in LS_PATTERNS.items() if p.search(frame)}
                 extra = names - allowed[seat][known]
-                assert not extra, f"seat {seat}'s page received {extra} before its view showed them"
+                if extra:
+                    at_name = LS_PATTERNS[min(extra)].search(frame).start()
+                    raise AssertionError(f"seat {seat}'s page received {sorted(extra)} before its view showed them "
+                                         f"(after {known} moves), in: ...{frame[max(0, at_name - 300):at_name + 200]}...")
                 checked += 1
-        assert checked > 100
+                named += bool(names)
+        assert checked >= 3 * 10 and named >= 3, (checked, named)   # the frames held cards to check
     finally:
         for player in pages.values():
             player.close()

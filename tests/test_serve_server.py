@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -154,7 +155,7 @@ def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_pa
     assert proc.returncode == 0                    # SIGTERM stops the server cleanly
 
 
-def test_under_jupyter_server_only_voilas_kernels_are_reaped_never_a_notebooks(folder, tmp_path):
+def test_under_jupyter_server_only_voilas_kernels_are_reaped_never_a_notebooks(folder, tmp_path, request):
     # what binder/postBuild installs: the server settings and the page template
     config_dir, data_dir = tmp_path / "config", tmp_path / "data"
     config_dir.mkdir()
@@ -167,16 +168,20 @@ def test_under_jupyter_server_only_voilas_kernels_are_reaped_never_a_notebooks(f
     port, token = free_port(), "t0ken"
     base = f"http://127.0.0.1:{port}"
     auth = {"Authorization": f"token {token}"}
+    # the kernels' Unix sockets live in the runtime folder: a socket's path has at most 107
+    # bytes, which pytest's temporary folders can pass (Binder's ~/.local/... is short)
+    runtime = tempfile.mkdtemp(prefix="pt-rt-")
+    request.addfinalizer(lambda: shutil.rmtree(runtime, ignore_errors=True))
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config_dir), "JUPYTER_PATH": str(data_dir),
-           "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "PLAYTEST_DATA_DIR": str(tmp_path / "tables")}
+           "JUPYTER_RUNTIME_DIR": runtime, "PLAYTEST_DATA_DIR": str(tmp_path / "tables")}
     command = [sys.executable, "-m", "jupyter_server", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
                f"--ServerApp.token={token}", f"--ServerApp.root_dir={folder}", "--ServerApp.port_retries=0", "--allow-root",
                *FAST_REAPER]
     log = tmp_path / "server.log"
     with running(command, folder, env, f"{base}/api/status", log):
         # a notebook's kernel, started as JupyterLab starts one, with no websocket open
-        request = urllib.request.Request(f"{base}/api/kernels", data=b"{}", headers=auth, method="POST")
-        with urllib.request.urlopen(request, timeout=60) as answer:
+        start = urllib.request.Request(f"{base}/api/kernels", data=b"{}", headers=auth, method="POST")
+        with urllib.request.urlopen(start, timeout=60) as answer:
             notebook_kernel = json.loads(answer.read())["id"]
         status, page = get(f"{base}/voila/render/trivial.ipynb?token={token}")
         assert status == 200 and b"pt-kernel-lost" in page           # Binder's template is the playtest one

@@ -239,7 +239,7 @@ def test_new_game_panel_builds_inputs_from_options():
     panel.start.click()
     assert started == [(2, {0: "human", 1: "heuristic"},
                         {"first_player": "random", "max_turns": 1000, "rounds": 3, "match_to": 100,
-                         "great_escape": False}, 42)]
+                         "great_escape": False, "card_variant": None}, 42)]
 
 
 def test_new_game_from_panel_and_bad_option():

@@ -304,7 +304,7 @@ class NightShift(Game):
     MOVE_ARGS = {"play": ("card",), "buy": ("card",), "tidy": (), "settle": ("card",), "end": (),
                  "activate": ("card",)}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
-    SEARCH_ITERATIONS = 2000  # ismcts: about 0.3 s a decision at 4 seats, 0.75 s at 7 (benchmarks/bench_bots.py)
+    SEARCH_ITERATIONS = 500  # ismcts: about 0.2 s a decision (benchmarks/bench_bots.py)
     PRESETS = PRESETS
     CARD_SPECS = load_cards()
     SETUP = {  # a pinned deal (scenarios); who starts is the option first_player (G-2)
