@@ -237,7 +237,7 @@ def test_kernels_use_ipc_sockets_and_wait_long_enough_for_their_outputs():
 
 
 def read_page_address(source: str) -> bool:
-    return bool(re.search(r"get_query_string\(\)|query_string\(\)|page_folder\(\)", source))
+    return bool(re.search(r"query_string\(\)|page_folder\(\)", source))
 
 
 def test_no_dashboard_reads_its_address_from_the_environment_of_a_preheated_kernel():
@@ -255,7 +255,7 @@ def test_game_dashboards_build_their_app_after_the_page_asks():
     for name in ("lazy_sunday", "chore_race", "night_shift"):
         cell = "".join(next(c["source"] for c in json.loads((ROOT / f"dashboards/{name}.ipynb").read_text())["cells"]
                             if c["cell_type"] == "code"))
-        assert cell.index("get_query_string()") < cell.index("make_app()"), name
+        assert cell.index("query_string()") < cell.index("make_app()"), name
 
 
 def test_every_pooled_dashboard_exists():

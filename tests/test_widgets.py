@@ -493,7 +493,7 @@ def test_dashboard_intros_hold_for_any_seat_count():
         intro = "".join(json.loads((root / f"{name}.ipynb").read_text())["cells"][0]["source"])
         assert not any(w in intro for w in ("three bots", "two bots", "against 3", "against 2")), name
         # neutral about hotseat: the seats with bots are only the default
-        assert "By default you play seat 0" in intro and "hotseat" in intro, name
+        assert "By default you are seat 0" in intro and "hotseat" in intro, name
         assert "You start at seat 0" not in intro, name
         assert "How to play" in intro
 

@@ -28,7 +28,7 @@ from playtest import Match, Move
 from playtest.tables import web
 from playtest.tables.service import TableService
 from playtest.widgets.components import BLANK, Card
-from playtest.widgets.live import LobbyApp, SeatApp, TableApi, page_folder, parse_table_query
+from playtest.widgets.live import LobbyApp, SeatApp, TableApi, page_folder, parse_table_query, query_string
 from playtest.widgets.live import client as live_client
 from playtest.widgets.live import seat as live_seat
 
@@ -658,7 +658,7 @@ def test_page_addresses_from_voilas_request_variables(monkeypatch):
         SERVER_NAME="10.0.0.2", SERVER_PORT="8866", SCRIPT_NAME="/voila/render/lobby.ipynb",
         QUERY_STRING="table=ab12cd34&token=T1,T2"))
     assert page_folder() == "http://10.0.0.2:8866/voila/render/"
-    assert live_client.query_string() == "table=ab12cd34&token=T1,T2"
+    assert query_string() == "table=ab12cd34&token=T1,T2"
     assert parse_table_query("table=ab12cd34&token=T1,T2") == ("ab12cd34", ["T1", "T2"])
     assert parse_table_query("?table=x&token=a&token=b,a") == ("x", ["a", "b"])
 

@@ -282,8 +282,9 @@ class GameApp:
         self.pause_box = w.HBox([self.pause_note, self.continue_button], layout=w.Layout(align_items="center"))
         self.opened_box = w.VBox([self.about, self.pause_box], layout=w.Layout(display="none"))
         self.opened_box.add_class("pt-opened")
-        controls = w.HBox([w.VBox([self.moves.widget, self.again_button, *self.board.extra_controls]),
-                           self.open_box], layout=w.Layout(justify_content="space-between", flex_flow="row wrap"))
+        # the board's extra controls beside the moves, not under them: the controls stay short
+        controls = w.HBox([w.VBox([self.moves.widget, self.again_button]), *self.board.extra_controls, self.open_box],
+                          layout=w.Layout(justify_content="space-between", flex_flow="row wrap"))
         controls.add_class("pt-controls")
         self.controls = controls
         self.setup = setup = w.Accordion(children=[self.new_game.widget, self.records.widget],
@@ -304,10 +305,10 @@ class GameApp:
         self.save_problem: str | None = None
         self.save_note = w.HTML(layout=w.Layout(display="none"))
         self.save_note.add_class("pt-save-note")
+        # the board and the move controls first, so both fit a 1280x720 screen; the rules below them
         self.widget = w.VBox([style_widget(), self.banner.widget, self.save_note, self.resume_box, self.opened_box,
-                              self.rules,
                               self.privacy.widget,
-                              self.board.widget, controls, self.timeline.widget,
+                              self.board.widget, controls, self.rules, self.timeline.widget,
                               w.HBox([self.log.widget, setup], layout=w.Layout(align_items="flex-start",
                                                                                flex_flow="row wrap"))])
         self.widget.add_class("pt-app")

@@ -235,8 +235,8 @@ class CardEditor:
         finally:
             self._busy = False
         self.note.value = (f"Saved the variant <b>{html.escape(name)}</b> of {html.escape(self.game.title)}. "
-                           f"Play it with the option <code>card_variant</code> = <code>{html.escape(name)}</code>: in a "
-                           f"dashboard's New game panel, in the balance lab (variant B against the game's own "
+                           f"Play it with the option <code>card_variant</code> = <code>{html.escape(name)}</code>: "
+                           f"in a dashboard's New game panel, in the balance lab (variant B against the game's own "
                            f"cards as A), or <code>simulate(\"{self.game.name}\", ..., options={{\"card_variant\": "
                            f"\"{html.escape(name)}\"}})</code>.")
         return name

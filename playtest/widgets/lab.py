@@ -363,57 +363,6 @@ class BalanceLab:
         self._thread = threading.Thread(target=self._work, args=(plan,), daemon=True, name="balance-lab")
         self._thread.start()
 
-    def run_report(self) -> None:
-        """Start the design health report (:func:`playtest.lab.health_report`) on the Runs
-        tab's set-up (variant A's options) in a background thread; the findings, the
-        checks and the plots show on the Health report tab, with the report as an HTML
-        file to download; ``result["report"]`` holds the :class:`~playtest.lab.HealthReport`.
-
-        Raises:
-            OptionError: a run is going on already, or a bad option (nothing is run).
-        """
-        if self.running:
-            raise OptionError("a run is going on already: wait for it to finish, or press Cancel")
-        plan = self.plan(mode="one")
-        self.banner.clear()
-        self.report_out.value = self.report_download.value = ""
-        self.report_status.value = f"Playing {_games(plan['games'])} and the checks' own games…"
-        self._cancel = threading.Event()
-        self._set_running(True)
-        self.report_button.disabled, self.report_cancel.disabled = True, False
-        self._thread = threading.Thread(target=self._report_work, args=(plan,), daemon=True,
-                                        name="balance-lab health report")
-        self._thread.start()
-
-    def _report_work(self, plan: dict) -> None:
-        from ..lab.report import health_report
-        started = time.monotonic()
-
-        def progress(done: int, total: int) -> None:
-            self.report_status.value = f"Playing: {done:,} of {total:,} games…"
-        try:
-            report = health_report(plan["game"], plan["seats"], plan["bots"], plan["games"],
-                                   options=next(iter(plan["variants"].values())), seed=plan["seed"],
-                                   skill_games=min(200, plan["games"]), explore_games=min(200, plan["games"]),
-                                   workers=plan["workers"], cancel=self._cancel, progress=progress)
-            if self._cancel.is_set():
-                self.report_status.value = "Cancelled: no report."
-                return
-            page = report.html()
-            body = page[page.index("<h1>"):]   # the page's own title and style stay out of the dashboard
-            self.report_out.value = body
-            self.report_download.value = download_link(page, f"health_report_{plan['game']}.html", "text/html",
-                                                       "The report with its plots, one HTML file", "HTML report")
-            self.result = {"report": report}
-            self.report_status.value = (f"{len(report.findings)} finding{'s' if len(report.findings) != 1 else ''} "
-                                        f"in {tqdm.format_interval(time.monotonic() - started)}.")
-        except Exception as exc:  # noqa: BLE001 - the thread's errors must reach the screen
-            self.banner.show(exc)
-            self.report_status.value = "The report failed: see the error above."
-        finally:
-            self._set_running(False)
-            self.report_button.disabled, self.report_cancel.disabled = False, True
-
     def run_skill(self) -> None:
         """Start the skill ladder (:func:`playtest.lab.skill_ladder`: each bot of its
         ``LADDER`` against the one below it, Games games per step, the options of
@@ -465,6 +414,56 @@ class BalanceLab:
         finally:
             self._set_running(False)
 
+    def run_report(self) -> None:
+        """Start the design health report (:func:`playtest.lab.health_report`) on the Runs
+        tab's set-up (variant A's options) in a background thread; the findings, the
+        checks and the plots show on the Health report tab, with the report as an HTML
+        file to download; ``result["report"]`` holds the :class:`~playtest.lab.HealthReport`.
+
+        Raises:
+            OptionError: a run is going on already, or a bad option (nothing is run).
+        """
+        if self.running:
+            raise OptionError("a run is going on already: wait for it to finish, or press Cancel")
+        plan = self.plan(mode="one")
+        self.banner.clear()
+        self.report_out.value = self.report_download.value = ""
+        self.report_status.value = f"Playing {_games(plan['games'])} and the checks' own games…"
+        self._cancel = threading.Event()
+        self._set_running(True)
+        self.report_button.disabled, self.report_cancel.disabled = True, False
+        self._thread = threading.Thread(target=self._report_work, args=(plan,), daemon=True,
+                                        name="balance-lab health report")
+        self._thread.start()
+
+    def _report_work(self, plan: dict) -> None:
+        from ..lab.report import health_report
+        started = time.monotonic()
+
+        def progress(done: int, total: int) -> None:
+            self.report_status.value = f"Playing: {done:,} of {total:,} games…"
+        try:
+            report = health_report(plan["game"], plan["seats"], plan["bots"], plan["games"],
+                                   options=next(iter(plan["variants"].values())), seed=plan["seed"],
+                                   skill_games=min(200, plan["games"]), explore_games=min(200, plan["games"]),
+                                   workers=plan["workers"], cancel=self._cancel, progress=progress)
+            if self._cancel.is_set():
+                self.report_status.value = "Cancelled: no report."
+                return
+            page = report.html()
+            body = page[page.index("<h1>"):]   # the page's own title and style stay out of the dashboard
+            self.report_out.value = body
+            self.report_download.value = download_link(page, f"health_report_{plan['game']}.html", "text/html",
+                                                       "The report with its plots, one HTML file", "HTML report")
+            self.result = {"report": report}
+            self.report_status.value = (f"{len(report.findings)} finding{'s' if len(report.findings) != 1 else ''} "
+                                        f"in {tqdm.format_interval(time.monotonic() - started)}.")
+        except Exception as exc:  # noqa: BLE001 - the thread's errors must reach the screen
+            self.banner.show(exc)
+            self.report_status.value = "The report failed: see the error above."
+        finally:
+            self._set_running(False)
+            self.report_button.disabled, self.report_cancel.disabled = False, True
 
     def _clear_results(self) -> None:
         self.result = None

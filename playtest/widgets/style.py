@@ -4,8 +4,11 @@ Class names say what a slot *is* (back, face, looking, clickable), never which c
 """
 
 STYLE = """<style>
-.pt-app { font-family: system-ui, sans-serif; max-width: 1100px; }
-.pt-table { background: #2f6b3a; border-radius: 12px; padding: 10px 14px; color: #f4f4f0; }
+.pt-app { font-family: system-ui, sans-serif; max-width: 1240px; }
+/* a dashboard's title and intro take little height: the board comes first */
+.jp-RenderedMarkdown h1 { font-size: 1.7em; margin: 0.1em 0 0.3em; }
+.jp-RenderedMarkdown p, .jp-RenderedMarkdown details { margin: 0.3em 0; }
+.pt-table { background: #2f6b3a; border-radius: 12px; padding: 6px 12px; color: #f4f4f0; }
 .pt-table .widget-html, .pt-table .widget-html-content { color: #f4f4f0; }
 .pt-status { font-size: 15px; }
 .pt-card.jupyter-button, .pt-card.widget-button {
@@ -27,7 +30,15 @@ STYLE = """<style>
 .pt-row { border-top: 1px solid rgba(255,255,255,.15); padding-top: 2px; min-width: 470px; flex: 1 1 470px; }
 .pt-seatlabel { font-size: 13px; }
 .pt-seatlabel .pt-turn { background: #ffd54a; color: #222; border-radius: 4px; padding: 0 4px; }
-.pt-controls { background: #f3f1ea; border-radius: 8px; padding: 6px 10px; margin-top: 6px; }
+/* the move controls stay on screen under a tall board (a 6-seat table): stuck to the bottom of the
+   page's scroller, which every box between them must let overflow (Voila's output area clips) */
+.pt-app, .jp-OutputArea:has(.pt-app), .jp-OutputArea-output:has(.pt-app), .jp-OutputArea-child:has(.pt-app) {
+  overflow: visible !important; }
+.pt-controls { background: #f3f1ea; border-radius: 8px; padding: 6px 10px; margin-top: 6px;
+  position: sticky; bottom: 0; z-index: 20; box-shadow: 0 -2px 8px rgba(0,0,0,.25); max-height: 60vh; overflow-y: auto; }
+/* small cards: other seats' hidden hands, decks (what counts is how many) */
+.pt-table .pt-mini .pt-card.jupyter-button, .pt-table .pt-mini .pt-card.widget-button { width: 30px; height: 42px; margin: 1px;
+  padding: 0; font-size: 8px; border-width: 2px; }
 .pt-error { background: #fde2e1; border: 2px solid #c62828; color: #8e1b1b; border-radius: 6px;
   padding: 6px 10px; align-items: center; }
 .pt-error .widget-html-content { color: #8e1b1b; white-space: normal; overflow-wrap: anywhere; }
@@ -48,4 +59,13 @@ a.pt-download:hover { background: #125ea8; text-decoration: underline; }
 .pt-help .widget-html-content { font-size: 11px; color: #666; line-height: 1.2; }
 .pt-help .pt-warn { color: #b71c1c; }
 .pt-rewound { background: #fff3cd; border-radius: 6px; padding: 2px 8px; }
+/* a phone (390 px): rows wrap, cards shrink, nothing runs off the right edge */
+@media (max-width: 600px) {
+  .pt-app, .pt-table { max-width: 100vw; }
+  .pt-table { padding: 6px; }
+  .pt-row { min-width: 0; flex: 1 1 100%; }
+  .pt-card.jupyter-button, .pt-card.widget-button { width: 50px; height: 70px; font-size: 9px; margin: 2px; }
+  .pt-app .widget-hbox, .pt-table .widget-hbox { flex-wrap: wrap; }
+  .pt-controls { max-height: 45vh; }
+}
 </style>"""

@@ -89,7 +89,7 @@ class TutorialApp(GameApp):
         self.restart_button.on_click(safe(lambda _b: self.restart(), report))
         self.skip_button = w.Button(description="Skip to the game", layout=w.Layout(width="auto"))
         self.skip_button.on_click(safe(lambda _b: self.open_finale(), report))
-        self.hint_button = w.Button(description="Hint", icon="lightbulb-o", button_style="info",
+        self.hint_button = w.Button(description="Hint", icon="lightbulb", button_style="info",
                                     tooltip="What a stronger bot would do in your place (from what you know)",
                                     layout=w.Layout(width="auto"))
         self.hint_button.add_class("pt-coach-hint")
@@ -239,7 +239,9 @@ class TutorialApp(GameApp):
 
     # --- drawing ------------------------------------------------------------------------
     def _show(self, good: bool = False) -> None:
-        """Draw the coach panel and the lit cards for the step on show."""
+        """Draw the board, then the coach panel and the lit cards for the step on show (in
+        that order: once the page shows a step's text, its board is drawn)."""
+        self.refresh()
         lessons = self.tutorial.lessons
         self._drawing = True
         try:
@@ -257,7 +259,8 @@ class TutorialApp(GameApp):
         elif step is None:
             lesson = lessons[self.lesson]
             last = self.lesson + 1 == len(lessons)
-            self.progress.value = f"<b>Lesson {self.lesson + 1} of {len(lessons)}: {html.escape(lesson.title)}</b> · done"
+            self.progress.value = (f"<b>Lesson {self.lesson + 1} of {len(lessons)}: {html.escape(lesson.title)}</b>"
+                                   " · done")
             self.text.value = paragraphs("Lesson done. " + ("Next: your first game." if last else
                                                             f"Next: {lessons[self.lesson + 1].title}."))
             lit, next_label = [], "Start the game" if last else "Next lesson"
@@ -273,7 +276,6 @@ class TutorialApp(GameApp):
         self.hint_button.layout.display = None if self.in_finale else "none"
         self.skip_button.layout.display = "none" if self.in_finale else None
         self.restart_button.description = "New game" if self.in_finale else "Start this lesson again"
-        self.refresh()
         self.light(lit)
 
     def _draw(self) -> None:

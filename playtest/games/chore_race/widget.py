@@ -108,7 +108,10 @@ STYLE = """<style>
 .cr-board .pt-card.pt-kind-action { background: #fff0d6; border-color: #c9822b; }
 .cr-board .pt-card.pt-kind-reaction { background: #ffe0e0; border: 1px solid #c0392b; }
 .cr-board .pt-card.pt-kind-progress { background: #fffbe0; border: 1px solid #b59a1b; }
-.cr-seat { background: rgba(0,0,0,.13); border-radius: 10px; padding: 4px 8px; margin: 4px 0; }
+.cr-seat { background: rgba(0,0,0,.13); border-radius: 10px; padding: 4px 8px; margin: 3px; flex: 1 1 520px; }
+.cr-seat.cr-me { flex-basis: 100%; }
+.cr-seat:not(.cr-me) .pt-card.pt-kind-chore2, .cr-seat:not(.cr-me) .pt-card.pt-kind-chore3,
+.cr-seat:not(.cr-me) .pt-card.pt-kind-chore4 { width: 100px; height: 84px; font-size: 10.5px; }
 .cr-seat.cr-turn { box-shadow: 0 0 0 3px #ffd54a; }
 .cr-seat .pt-row { min-width: 0; flex: 0 1 auto; border-top: none; margin-right: 14px !important; }
 .cr-badge { border-radius: 4px; padding: 0 5px; margin-left: 4px; font-size: 12px; }
@@ -187,10 +190,14 @@ class ChoreRaceBoard(GameBoard):
         self.action_deck, self.discard = Pile(), Pile()
         self.chore_deck, self.chore_discard = Pile(), Pile()
         piles = w.HBox([self.action_deck.widget, self.discard.widget, self.chore_deck.widget,
-                        self.chore_discard.widget], layout=w.Layout(align_items="flex-start"))
+                        self.chore_discard.widget], layout=w.Layout(align_items="flex-start", flex_flow="row wrap"))
+        piles.add_class("pt-mini")                # the piles' sizes are in their captions
         self.seats: list[_SeatPanel] = []
-        self.seat_box = w.VBox()
-        self.widget.children = (w.HTML(STYLE), self.status, self.prompt, piles, self.seat_box)
+        # opponents side by side; the viewer's own panel last, right above the move controls
+        self.seat_box = w.Box(layout=w.Layout(flex_flow="row wrap"))
+        top = w.HBox([self.status, piles], layout=w.Layout(flex_flow="row wrap", align_items="center",
+                                                           justify_content="space-between"))
+        self.widget.children = (w.HTML(STYLE), top, self.prompt, self.seat_box)
         self.widget.add_class("cr-board")
 
     # --- drawing -----------------------------------------------------------------------
@@ -229,7 +236,8 @@ class ChoreRaceBoard(GameBoard):
         n, me = view["seats"], view["viewer"]
         while len(self.seats) < n:
             self.seats.append(_SeatPanel(self, len(self.seats)))
-        shown = tuple(p.widget for p in self.seats[:n])
+        order = [s for s in range(n) if s != me] + ([me] if me is not None else [])
+        shown = tuple(self.seats[s].widget for s in order)
         if self.seat_box.children != shown:
             self.seat_box.children = shown
         builder = self.app.moves
@@ -278,6 +286,14 @@ class ChoreRaceBoard(GameBoard):
                 size = view["hand_sizes"][seat]
                 title = f"<b>Hand</b>: {size} card{'' if size == 1 else 's'}"
             panel.hand.show(title, cards)
+            if seat != me and seat not in revealed:      # a hidden hand: how many cards is all it says
+                panel.hand.widget.add_class("pt-mini")
+            else:
+                panel.hand.widget.remove_class("pt-mini")
+            if seat == me:
+                panel.widget.add_class("cr-me")
+            else:
+                panel.widget.remove_class("cr-me")
             mine = (view["meeting"] or {}).get("mine") if seat == me else None
             panel.passing.widget.layout.display = None if mine else "none"
             panel.passing.show(f"<b>You pass</b> to seat {(seat + 1) % n}" if mine else "",

@@ -33,7 +33,7 @@ STYLE = """<style>
 .pt-card.pt-kind-event { background: #fff0d6; border-color: #c9822b; }
 .pt-card.pt-kind-resource { background: #eefbea; border-color: #4f9a3f; }
 .pt-card.pt-kind-structure { background: #f3e8ff; border-color: #7b4bb7; border-width: 2px; }
-.ns-table .pt-card.jupyter-button, .ns-table .pt-card.widget-button { width: 78px; font-size: 10.5px; }
+.ns-table .pt-card.jupyter-button, .ns-table .pt-card.widget-button { width: 78px; height: 76px; font-size: 10.5px; }
 .ns-meters { font-size: 13px; line-height: 1.5; }
 .ns-meters .ns-bar { display: inline-block; vertical-align: middle; width: 110px; height: 10px;
   background: rgba(255,255,255,.25); border-radius: 5px; overflow: hidden; margin: 0 4px; }
@@ -41,12 +41,12 @@ STYLE = """<style>
 .ns-meters .ns-fill.ns-low { background: #ff7a6b; }
 .ns-meters .ns-num { font-weight: 700; font-size: 15px; }
 .ns-meter { display: inline-block; margin-right: 16px; }
-.ns-seat { border-top: 1px solid rgba(255,255,255,.25); padding-top: 4px; margin-top: 4px; }
+.ns-seat { border-top: 1px solid rgba(255,255,255,.25); padding-top: 2px; margin-top: 2px; }
 .ns-basket .widget-html-content { font-size: 11px; max-width: 200px; white-space: normal; line-height: 1.3; }
-.ns-middle { background: rgba(0,0,0,.12); border-radius: 8px; padding: 4px 8px; margin: 4px 0; }
+.ns-middle { background: rgba(0,0,0,.12); border-radius: 8px; padding: 2px 8px; margin: 2px 0; }
 .ns-result { background: #ffd54a; color: #222; border-radius: 6px; padding: 2px 8px; }
 .ns-unavailable.jupyter-button { background: #e6e3da; color: #666; border: 1px dashed #999; }
-.ns-why .widget-html-content { font-size: 12px; color: #555; }
+.ns-why .widget-html-content { font-size: 12px; color: #555; white-space: normal; max-width: 420px; line-height: 1.3; }
 </style>"""
 
 RULES_HTML = """
@@ -149,8 +149,8 @@ class SeatPanel:
         self.basket = Pile()
         self.basket_list = w.HTML()
         self.basket_list.add_class("ns-basket")
-        piles = w.HBox([self.deck.widget, self.basket.widget, self.basket_list],
-                       layout=w.Layout(align_items="flex-start"))
+        self.piles = piles = w.HBox([self.deck.widget, self.basket.widget, self.basket_list],
+                                    layout=w.Layout(align_items="flex-start"))
         rows = w.HBox([self.hand.widget, self.shift.widget], layout=w.Layout(flex_flow="row wrap"))
         self.widget = w.VBox([self.meters, w.HBox([rows, piles], layout=w.Layout(flex_flow="row wrap"))])
         self.widget.add_class("ns-seat")
@@ -159,9 +159,15 @@ class SeatPanel:
         """Show ``player`` (one entry of the view's ``players``), labelled ``name``."""
         seat = player["seat"]
         turn = " <span class='pt-turn'>on Shift</span>" if on_turn else ""
-        self.meters.value = (f"<span class='pt-seatlabel'><b>{html.escape(name)}</b>{turn}</span><br>"
+        self.meters.value = (f"<span class='pt-seatlabel'><b>{html.escape(name)}</b>{turn}</span> "
                              + meters_html(player))
         hand = player["hand"]
+        # the other seat's hidden hand and piles: small cards (their counts are in the captions)
+        for part in (self.hand.widget, self.piles):
+            if seat != viewer:
+                part.add_class("pt-mini")
+            else:
+                part.remove_class("pt-mini")
         if hand is None:
             cards = [{"face_up": False}] * player["hand_count"]
             label = f"Hand: {n_cards(player['hand_count'])}, hidden"
@@ -170,6 +176,10 @@ class SeatPanel:
             label = f"Hand: {n_cards(len(hand))}" + (" (yours)" if seat == viewer else "")
         self.hand.show(f"<span class='pt-caption'>{html.escape(label)}</span>", cards)
         current = player["current_shift"]
+        if current:
+            self.shift.widget.remove_class("pt-mini")
+        else:                               # an empty Current Shift: a small empty slot
+            self.shift.widget.add_class("pt-mini")
         self.shift.show(f"<span class='pt-caption'>Current Shift: {n_cards(len(current))}</span>",
                  [card_face(c) for c in current] or [{"face_up": None}])
         count = player["deck_count"]
@@ -368,7 +378,7 @@ class NightShiftBoard(GameBoard):
         self.tidy.layout.display = None if tidy_reason else "none"
         if tidy_reason:
             reasons.append(f"Tidy Up: {tidy_reason} (NS-7).")
-        self.why.value = "<br>".join(html.escape(r) for r in reasons)
+        self.why.value = " ".join(html.escape(r) for r in reasons)
 
     @staticmethod
     def _tidy_reason(view: dict) -> str:

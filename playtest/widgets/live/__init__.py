@@ -8,8 +8,8 @@ the table service that runs in the server process.
   out its links, list and join open tables, export the finished ones.
 * :class:`HostControls`, :class:`FeedbackForm`: parts of the seat page.
 * :class:`TableApi`, :class:`TableLink`: the HTTP API and one websocket per token;
-  :func:`query_string` and :func:`page_folder`: what Voilà tells a page's kernel about
-  its address.
+  :func:`query_string` and :func:`page_folder` (from :mod:`playtest.widgets.page`):
+  what Voilà tells a page's kernel about its address.
 
 Where the client runs (checked on ipykernel 7.4, ipywidgets 8.1, Voilà 0.5.13): as
 asyncio tasks on the kernel's own event loop, not in a thread. A cell runs inside that
@@ -22,7 +22,8 @@ sets widget values (printing into an ``Output`` widget from a task shows nothing
 uses Tornado's ``websocket_connect`` and ``AsyncHTTPClient`` on that loop
 (``tests/test_widgets_live.py`` checks it in a real kernel).
 """
-from .client import ApiError, TableApi, TableLink, page_folder, parse_table_query, query_string
+from ..page import page_folder, query_string
+from .client import ApiError, TableApi, TableLink, parse_table_query
 from .host import HostControls
 from .lobby import LobbyApp
 from .seat import FeedbackForm, SeatApp

@@ -328,46 +328,6 @@ class TableLink:
                 self.resynced.append(message["move"])
 
 
-# --- page addresses ------------------------------------------------------------------
-def _preheated() -> bool:
-    return os.environ.get("VOILA_PREHEAT", "False") != "False"
-
-
-def query_string() -> str:
-    """The page address's query string (``table=...&token=...``): ``$QUERY_STRING`` as
-    Voilà sets it for the page's kernel; with a preheated kernel pool it arrives only
-    when a page takes the kernel, through ``voila.utils.get_query_string()`` (voila
-    #1189)."""
-    if _preheated():
-        from voila.utils import get_query_string
-        return get_query_string() or ""
-    return os.environ.get("QUERY_STRING", "")
-
-
-def page_folder() -> str:
-    """The address of the page's folder as the browser reached it (e.g.
-    ``http://192.168.1.5:8866/voila/render/``), built from Voilà's request variables
-    (``SERVER_NAME``, ``SERVER_PORT``, ``SCRIPT_NAME``; under a preheated kernel pool
-    after ``voila.utils.wait_for_request()``); "" outside a Voilà page.
-
-    The scheme is a guess (Voilà does not pass it): https for port 443, or for a named
-    host without a port (a proxy, as on Binder), else http. The anchors the lobby shows
-    are relative and always right; this address is for copying to another device.
-    """
-    if _preheated():
-        from voila.utils import wait_for_request
-        wait_for_request()
-    host, port, script = (os.environ.get(k, "") for k in ("SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME"))
-    if not host or not script:
-        return ""
-    numeric = host.replace(".", "").isdigit() or ":" in host or host == "localhost"
-    scheme = "https" if port == "443" or (not port and not numeric) else "http"
-    shown_host = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    default = {"http": "80", "https": "443"}[scheme]
-    netloc = shown_host if not port or port == default else f"{shown_host}:{port}"
-    return f"{scheme}://{netloc}{script.rpartition('/')[0]}/"
-
-
 def parse_table_query(query: str) -> tuple[str, list[str]]:
     """``table=ID&token=T1,T2`` -> ``("ID", ["T1", "T2"])`` ("" and [] where missing;
     tokens may also repeat: ``token=T1&token=T2``)."""

@@ -1,0 +1,160 @@
+"""In headless Chromium, against one ``playtest serve`` shared by the module:
+
+* layout: each game's dashboard at its usual seat count fits a 1280x720 screen (the
+  board, then the seat's move controls, within the first 720 px after load) and on a
+  390 px phone no card runs off the edge; screenshots in /tmp/pt_layout_*.png;
+* the Lazy Sunday tutorial is completed by clicking, as a learner would: the lit cards
+  are lit, a wrong move is refused with why, the finale offers a hint;
+* no request leaves 127.0.0.1 (no font or script from a CDN).
+"""
+from __future__ import annotations
+
+import os
+import urllib.parse
+
+import pytest
+from browser_support import dashboard_server, launch_chromium, require_chromium
+
+pytestmark = pytest.mark.browser
+
+GAMES = {"lazy_sunday": 4, "chore_race": 3, "night_shift": 2}     # the dashboards' usual seat counts
+
+
+@pytest.fixture(scope="module")
+def browser_and_base(tmp_path_factory):
+    """One dashboard server and one browser for the module; every request's URL is kept."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+    os.environ["PLAYTEST_AUTOSAVE_DIR"] = str(tmp_path_factory.mktemp("autosave"))   # the server inherits it
+    with dashboard_server(timeout=180) as base, sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            yield browser, base
+        finally:
+            browser.close()
+
+
+def open_page(browser, base, name: str, width: int, height: int, requests: list[str]):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{base}/voila/render/{name}.ipynb", timeout=180_000)
+    page.wait_for_selector(".pt-table .pt-card", timeout=180_000)
+    page.wait_for_timeout(1500)                                   # the last layout pass
+    return page
+
+
+def outside_requests(requests: list[str]) -> list[str]:
+    """The requests that left this machine (data: and blob: never leave)."""
+    hosts = {urllib.parse.urlsplit(url).hostname for url in requests if not url.startswith(("data:", "blob:"))}
+    return [url for url in requests if urllib.parse.urlsplit(url).hostname in hosts - {"127.0.0.1"}]
+
+
+GEOMETRY = """() => {
+  const box = (e) => { const b = e.getBoundingClientRect(); return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
+  const cards = [...document.querySelectorAll('.pt-table .pt-card')].filter(e => e.offsetParent);
+  const vw = document.documentElement.clientWidth;
+  return {controls: box(document.querySelector('.pt-controls')),
+          moves: box(document.querySelector('.pt-controls .pt-guarded')),
+          lowest: Math.max(...cards.map(e => e.getBoundingClientRect().bottom)),
+          clipped: cards.filter(e => { const b = e.getBoundingClientRect(); return b.left < -1 || b.right > vw + 1; }).length,
+          cards: cards.length, scroll: document.documentElement.scrollWidth, vw};
+}"""
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_board_and_the_move_controls_fit_a_laptop_and_a_phone(browser_and_base, game):
+    browser, base = browser_and_base
+    requests: list[str] = []
+    page = open_page(browser, base, game, 1280, 720, requests)
+    try:
+        seats = page.locator(".pt-seatlabel").count()
+        assert seats >= GAMES[game]
+        geometry = page.evaluate(GEOMETRY)
+        page.screenshot(path=f"/tmp/pt_layout_{game}_1280x720.png")
+        assert geometry["cards"] > 10 and geometry["clipped"] == 0, geometry
+        assert 0 <= geometry["controls"]["top"] and geometry["controls"]["bottom"] <= 720, geometry
+        assert geometry["moves"]["bottom"] <= 720, geometry                 # the seat's move buttons on screen
+        assert geometry["lowest"] <= geometry["controls"]["top"] + 4, geometry   # no card hidden under them
+        page.set_viewport_size({"width": 390, "height": 844})                   # the same page on a phone
+        page.wait_for_timeout(1000)                                             # the layout pass
+        geometry = page.evaluate(GEOMETRY)
+        page.screenshot(path=f"/tmp/pt_layout_{game}_390.png", full_page=True)
+        assert geometry["clipped"] == 0 and geometry["scroll"] <= 391, geometry      # rows wrap; nothing cut off
+        assert geometry["controls"]["bottom"] <= 844, geometry
+    finally:
+        page.close()
+    assert not outside_requests(requests), outside_requests(requests)
+
+
+def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
+    browser, base = browser_and_base
+    requests: list[str] = []
+    page = open_page(browser, base, "learn_lazy_sunday", 1280, 900, requests)
+    row = lambda seat: page.locator(".pt-row").nth(seat).locator(".pt-card")   # noqa: E731
+    move = lambda label: page.locator(".pt-controls").get_by_role("button", name=label, exact=True)  # noqa: E731
+
+    def step(text: str) -> None:
+        page.wait_for_function(f"document.querySelector('.pt-coach').innerText.includes({text!r})", timeout=60_000)
+
+    def click(locator) -> None:
+        locator.wait_for(state="visible", timeout=60_000)
+        locator.click()
+
+    def next_button(label: str = "Next") -> None:
+        button = page.locator(".pt-coach-next")          # by class: its icon's glyph is part of its name
+        page.wait_for_function(f"(() => {{ const b = document.querySelector('.pt-coach-next'); "
+                               f"return b && b.offsetParent && b.innerText.trim() === {label!r}; }})()", timeout=60_000)
+        button.click()
+
+    try:
+        # lesson 1: peek at the two lit cards, then Done looking
+        step("Lesson 1 of 3")
+        assert "pt-lit" in row(0).nth(0).get_attribute("class") and "pt-lit" in row(0).nth(1).get_attribute("class")
+        assert "pt-lit" not in row(0).nth(2).get_attribute("class")
+        click(move("Peek at 2 of my cards"))
+        click(row(0).nth(2))                                         # not the lit card: refused, with why
+        click(row(0).nth(3))
+        page.wait_for_function("document.querySelector('.pt-coach-feedback').innerText.includes('Peek at your two lit')",
+                               timeout=60_000)
+        click(move("Peek at 2 of my cards"))
+        click(row(0).nth(1))                                         # the second one first: any order
+        click(row(0).nth(0))
+        step("You are looking at them")
+        assert "Nap" in row(0).nth(0).inner_text() and "pt-lit" in row(0).nth(0).get_attribute("class")
+        click(move("Done looking"))
+        step("step 3 of 3")
+        next_button()
+        next_button("Next lesson")
+        # lesson 2: draw, keep it in place of the second card, Done it! on the first
+        step("Lesson 2 of 3")
+        click(move("Draw from the deck"))
+        step("You drew Water the Plants")
+        click(move("Keep it"))
+        click(row(0).nth(1))
+        step("Your first card is a Nap")
+        click(page.locator(".pt-controls").get_by_role("button", name="Done it!", exact=True))
+        click(row(0).nth(0))
+        step("Right: your Nap went onto DONE")
+        next_button()
+        next_button("Next lesson")
+        # lesson 3: peek, Done looking, NOT ME!, the reveal
+        step("Lesson 3 of 3")
+        click(move("Peek at 2 of my cards"))
+        click(row(0).nth(0))
+        click(row(0).nth(1))
+        click(move("Done looking"))
+        click(move("NOT ME!"))
+        step("All lists are revealed")
+        assert "Round 1 revealed (LS-9)" in page.locator(".pt-table").inner_text()
+        next_button()
+        next_button("Start the game")
+        # the finale: a game against the gentle bot, with a hint
+        step("Your first round")
+        click(page.locator(".pt-coach-hint"))
+        page.wait_for_function("document.querySelector('.pt-coach-feedback').innerText.startsWith('Hint: ')",
+                               timeout=60_000)
+        assert not page.locator(".pt-error").is_visible()
+        page.screenshot(path="/tmp/pt_tutorial_finale.png")
+    finally:
+        page.close()
+    assert not outside_requests(requests), outside_requests(requests)
