@@ -20,11 +20,12 @@ from playtest.widgets import Card
 from playtest.widgets.components import BLANK
 
 NAMES = sorted(set(LazySunday(2).cards.names))
-PATTERNS = {name: re.compile(r"(?<![\w'])" + re.escape(name) + r"(?![\w'])") for name in NAMES}
+# one pass for every name (longest first, so a name inside a longer one is not counted)
+NAME = re.compile(r"(?<![\w'])(" + "|".join(re.escape(n) for n in sorted(NAMES, key=len, reverse=True)) + r")(?![\w'])")
 
 
 def names_in(text: str) -> set[str]:
-    return {name for name, pattern in PATTERNS.items() if pattern.search(text)}
+    return set(NAME.findall(text))
 
 
 def synced_state() -> str:

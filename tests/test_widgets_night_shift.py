@@ -23,13 +23,15 @@ from playtest.widgets.components import BLANK
 
 NAMES = sorted({c.name for c in NightShift.CARD_SPECS})
 # "Nap Token stack" and "Nap Tokens" name the pile, not a card
-PATTERNS = {n: re.compile(r"(?<![\w'])" + re.escape(n) + r"(?![\w']| stack)") for n in NAMES}
+# one pass for every name (longest first, so a name inside a longer one is not counted)
+NAME = re.compile(r"(?<![\w'])(" + "|".join(re.escape(n) for n in sorted(NAMES, key=len, reverse=True))
+                  + r")(?![\w']| stack)")
 LL, CC = "Laundry Load", "Chore Chart"
 
 
 def counts(text: str) -> Counter:
     """How often each card name occurs in ``text``."""
-    return Counter({n: len(p.findall(text)) for n, p in PATTERNS.items() if p.search(text)})
+    return Counter(NAME.findall(text))
 
 
 def exceeding(found: Counter, allowed: Counter) -> dict:

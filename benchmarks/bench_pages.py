@@ -1,0 +1,364 @@
+"""Many dashboard pages at once: time to the first button, memory, kernels left behind.
+
+Run: ``python benchmarks/bench_pages.py [--counts 1,4,8,16] [--rounds 3] [--linger 90]``
+(about 15 minutes with the defaults on 2 cores). Needs Playwright and the system
+Chromium (``/usr/bin/chromium``), as the browser tests do.
+
+One dashboard server (``python -m playtest.server``, what ``playtest serve`` runs, with
+its kernel pools, transport and reaper) serves a temporary folder holding a copy of the
+Lazy Sunday dashboard and a trivial dashboard of four buttons (written by this script),
+the trivial one with the same kernel pool size: the trivial page is the floor that
+Voilà, the kernel start and the browser set on this machine, and both are measured in
+the same run. Headless Chromium (one browser, one context per page, so no page shares
+another's cache, as separate devices would not) opens 1, 4, 8 and 16 pages of one
+dashboard at the same moment and times each page from that moment to its first visible
+widget button; each batch waits until the server is quiet (its pool refilled) first,
+and one page of each dashboard, not timed, fills their pools before the first batch.
+Batches of the two dashboards alternate, in 3 rounds.
+
+Printed per dashboard and page count: time to the first button (median and max over
+the rounds' pages), the max over the time of one page alone of the same round (the
+median of the rounds' ratios; the target is 2x for 8 pages), the memory of a page (RSS of
+its kernel process, from psutil if installed, else /proc), and how many of the batch's
+kernels were still running ``--linger`` seconds (90) after its pages closed. Closing a
+batch's browser contexts runs no unload handler (Voilà's unload request is refused
+anyway, voila #1458), as when a phone sleeps or leaves the network: the server's reaper
+alone frees those kernels.
+
+A benchmark, not a test: the figures depend on the machine and what else runs on it,
+so the load average is printed beside them. README "Speed" keeps the latest figures.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import json
+import os
+import platform
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+FIRST_BUTTON = "button.widget-button:visible"
+PAGES = {"lazy_sunday": "Lazy Sunday dashboard", "trivial": "trivial 4-button dashboard"}
+
+TRIVIAL = {
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "b0", "metadata": {}, "outputs": [],
+               "source": ["import ipywidgets as w\n", "\n",
+                          "w.HBox([w.Button(description=f\"Button {i}\") for i in range(4)])"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+# --- processes (Linux /proc; psutil for memory when installed) ----------------------
+def children_of(pid: int) -> list[int]:
+    """Every descendant process of ``pid``."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                stat = (entry / "stat").read_text()
+                ppid = int(stat.rsplit(")", 1)[1].split()[1])
+                parents.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def cpu_by_process(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds used so far by each of ``pids`` still running."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            used[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return used
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds used so far by ``pids`` (those still running)."""
+    return sum(cpu_by_process(pids).values())
+
+
+def cpu_since(before: dict[int, float], pids: list[int]) -> float:
+    """CPU seconds ``pids`` used since ``before`` (from :func:`cpu_by_process`); a process
+    started since counts whole, one that ended since is left out."""
+    now = cpu_by_process(pids)
+    return sum(t - before.get(pid, 0.0) for pid, t in now.items())
+
+
+def kernel_pid(kernel_id: str) -> int | None:
+    """The process of a kernel, found by its connection file's name in the command line."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if kernel_id in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    return int(entry.name)
+    return None
+
+
+def rss_mb(pid: int) -> float | None:
+    """Resident memory of a process in MB (psutil if installed, else /proc/<pid>/status)."""
+    try:
+        import psutil
+    except ImportError:
+        psutil = None
+    try:
+        if psutil is not None:
+            return psutil.Process(pid).memory_info().rss / 2**20
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except Exception:  # noqa: BLE001 - the process ended meanwhile
+        return None
+    return None
+
+
+# --- the server ------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def prepare(folder: Path, pool: int | None) -> int:
+    """Write the two dashboards and the server's pool settings into ``folder``; returns
+    the pool size each dashboard gets (``pool``, or the Lazy Sunday dashboard's in
+    playtest serve)."""
+    from playtest.server.settings import POOL_SIZES
+
+    shutil.copy(ROOT / "dashboards" / "lazy_sunday.ipynb", folder / "lazy_sunday.ipynb")
+    (folder / "trivial.ipynb").write_text(json.dumps(TRIVIAL, indent=1))
+    pool = POOL_SIZES["lazy_sunday.ipynb"] if pool is None else pool
+    # read by the server from its working directory, over playtest's own defaults: the
+    # pools fill after each dashboard's first page, as under playtest serve
+    config = {"PlaytestVoila": {"pool_sizes": {"lazy_sunday.ipynb": pool, "trivial.ipynb": pool}}}
+    (folder / "voila.json").write_text(json.dumps(config, indent=1))
+    return pool
+
+
+@contextlib.contextmanager
+def server(folder: Path):
+    """Run ``python -m playtest.server folder`` on a free port; yields (base URL, pid)."""
+    port = free_port()
+    env = {**os.environ, "PLAYTEST_AUTOSAVE_DIR": str(folder / "autosave"),
+           "PLAYTEST_DATA_DIR": str(folder / "data")}
+    log = open(folder / "server.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "playtest.server", str(folder), "--no-browser",
+                             f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
+                            cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {proc.returncode}; see {folder / 'server.log'}")
+            try:
+                with urllib.request.urlopen(f"{base}/voila/tree", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the server did not answer within 120 s") from None
+                time.sleep(0.5)
+        yield base, proc.pid
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+        log.close()
+
+
+def settle(pid: int, kernels_at_least: int, quiet: float = 0.25, timeout: float = 180.0) -> None:
+    """Wait until the server holds at least ``kernels_at_least`` kernel processes and its
+    process tree used under ``quiet`` of a core for two seconds in a row (its pools
+    refilled, its pages done)."""
+    deadline = time.monotonic() + timeout
+    calm = 0
+    while time.monotonic() < deadline and calm < 2:
+        tree = [pid, *children_of(pid)]
+        before = cpu_seconds(tree)
+        time.sleep(1.0)
+        used = cpu_seconds(tree) - before
+        calm = calm + 1 if used < quiet and len(tree) - 1 >= kernels_at_least else 0
+
+
+def kernel_alive(base: str, kernel_id: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base}/api/kernels/{kernel_id}", timeout=10):
+            return True
+    except urllib.error.HTTPError as exc:
+        return exc.code != 404
+    except OSError:
+        return True       # no answer: counted as left behind
+
+
+# --- the pages -------------------------------------------------------------------------
+async def open_batch(browser, base: str, page: str, count: int, timeout: float, server_pid: int):
+    """Open ``count`` pages of one dashboard at the same moment; returns (seconds to the
+    first button per page, None for a page that never showed one; their kernel ids;
+    the RSS in MB of each page's kernel; CPU seconds used meanwhile by the server with
+    its kernels and by the browser; the contexts to close)."""
+    contexts, tabs = [], []
+    for _ in range(count):
+        context = await browser.new_context(viewport={"width": 1280, "height": 1000})
+        contexts.append(context)
+        tabs.append(await context.new_page())
+    server_cpu = cpu_by_process([server_pid, *children_of(server_pid)])
+    browser_cpu = cpu_by_process(children_of(os.getpid()))
+    start = time.monotonic()
+
+    async def one(tab):
+        try:
+            await tab.goto(f"{base}/voila/render/{page}.ipynb", timeout=timeout * 1000)
+            await tab.wait_for_selector(FIRST_BUTTON, timeout=timeout * 1000)
+            return time.monotonic() - start
+        except Exception:  # noqa: BLE001 - a timeout is a result here
+            return None
+
+    times = await asyncio.gather(*(one(tab) for tab in tabs))
+    server_cpu = cpu_since(server_cpu, [server_pid, *children_of(server_pid)])
+    browser_cpu = cpu_since(browser_cpu, children_of(os.getpid()))
+    kernel_ids = []
+    for tab in tabs:
+        with contextlib.suppress(Exception):
+            config = json.loads(await tab.locator("#jupyter-config-data").text_content(timeout=5000))
+            kernel_ids.append(config["kernelId"])
+    memory = [m for m in (rss_mb(pid) for pid in map(kernel_pid, kernel_ids) if pid) if m]
+    return list(times), kernel_ids, memory, (server_cpu, browser_cpu), contexts
+
+
+async def linger_check(base: str, kernel_ids: list[str], closed_at: float, linger: float) -> int:
+    await asyncio.sleep(max(0.0, closed_at + linger - time.monotonic()))
+    alive = await asyncio.gather(*(asyncio.to_thread(kernel_alive, base, k) for k in kernel_ids))
+    return sum(alive)
+
+
+async def run(args, base: str, pid: int, pool: int) -> dict:
+    from playwright.async_api import async_playwright
+
+    results: dict = {}
+    lingering: list[tuple[tuple[str, int], asyncio.Task]] = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            for page in PAGES:           # a dashboard's pool fills after its first page
+                *_, contexts = await open_batch(browser, base, page, 1, args.timeout, pid)
+                for context in contexts:
+                    await context.close()
+            for rnd in range(args.rounds):
+                order = list(PAGES) if rnd % 2 == 0 else list(PAGES)[::-1]
+                for count in args.counts:
+                    for page in order:
+                        await asyncio.to_thread(settle, pid, 2 * pool)
+                        times, kernel_ids, memory, cpu, contexts = await open_batch(
+                            browser, base, page, count, args.timeout, pid)
+                        for context in contexts:
+                            await context.close()
+                        closed = time.monotonic()
+                        row = results.setdefault((page, count), {"times": [], "rounds": [], "memory": [],
+                                                                 "kernels": 0, "left": 0, "cpu": []})
+                        row["cpu"].append((cpu[0] / count, cpu[1] / count))
+                        row["times"] += times
+                        row["rounds"].append(times)
+                        row["memory"] += memory
+                        row["kernels"] += len(kernel_ids)
+                        lingering.append(((page, count), asyncio.create_task(
+                            linger_check(base, kernel_ids, closed, args.linger))))
+                        done = [t for t in times if t is not None]
+                        print(f"round {rnd + 1}: {count:2d} x {page:<11} first button "
+                              f"max {max(done) if done else float('nan'):6.1f} s "
+                              f"({len(done)}/{count} pages); CPU per page: server {cpu[0] / count:.1f} s, "
+                              f"browser {cpu[1] / count:.1f} s; load {os.getloadavg()[0]:.1f}", flush=True)
+            for key, task in lingering:
+                results[key]["left"] += await task
+        finally:
+            await browser.close()
+    return results
+
+
+def report(results: dict, args, pool: int, loads: list, kernels_end: int) -> None:
+    print()
+    print(f"{datetime.date.today().isoformat()}, {platform.node()}: {os.cpu_count()} CPUs, "
+          f"load average {loads[0]:.1f} at the start and {loads[-1]:.1f} at the end; "
+          f"kernel pool {pool} per dashboard; {args.rounds} rounds")
+    print()
+    print("| dashboard | pages at once | first button, median (s) | max (s) | max / one page alone "
+          "| vs trivial (max) | CPU per page: server, browser (s) | kernel RSS per page (MB) "
+          f"| kernels left after {args.linger:.0f} s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for page in PAGES:
+        for count in args.counts:
+            row = results[(page, count)]
+            done = [t for t in row["times"] if t is not None]
+            failed = len(row["times"]) - len(done)
+            ratios = []
+            for alone, batch in zip(results[(page, 1)]["rounds"], row["rounds"]):
+                if alone[0] and all(t is not None for t in batch):
+                    ratios.append(max(batch) / alone[0])
+            trivial = results[("trivial", count)]["times"]
+            vs = (f"{max(done) / max(trivial):.2f}x" if page != "trivial" and done and trivial
+                  and None not in trivial else "")
+            memory = f"{statistics.median(row['memory']):.0f}" if row["memory"] else "?"
+            cpu = (f"{statistics.median(c[0] for c in row['cpu']):.1f}, "
+                   f"{statistics.median(c[1] for c in row['cpu']):.1f}")
+            print(f"| {PAGES[page]} | {count} | {statistics.median(done) if done else float('nan'):.1f} "
+                  f"| {max(done) if done else float('nan'):.1f}{f' ({failed} never)' if failed else ''} "
+                  f"| {statistics.median(ratios) if ratios else float('nan'):.2f}x | {vs} | {cpu} | {memory} "
+                  f"| {row['left']} of {row['kernels']} |")
+    print()
+    print(f"Kernels running at the end: {kernels_end} (the pools hold {2 * pool}).")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--counts", default="1,4,8,16", help="pages opened at once per batch (default 1,4,8,16)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--linger", type=float, default=90.0,
+                        help="seconds after a batch closes to count its kernels still running (default 90)")
+    parser.add_argument("--timeout", type=float, default=180.0, help="seconds a page may take (default 180)")
+    parser.add_argument("--pool", type=int, help="preheated kernels per dashboard (default: playtest serve's)")
+    args = parser.parse_args(argv)
+    args.counts = [int(n) for n in args.counts.split(",")]
+    if 1 not in args.counts:
+        args.counts.insert(0, 1)          # the ratios need one page alone
+    if not os.access(CHROMIUM, os.X_OK):
+        print(f"bench_pages: no Chromium at {CHROMIUM}", file=sys.stderr)
+        return 2
+    loads = [os.getloadavg()[0]]
+    with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
+        folder = Path(tmp)
+        pool = prepare(folder, args.pool)
+        with server(folder) as (base, pid):
+            results = asyncio.run(run(args, base, pid, pool))
+            kernels_end = len([p for p in children_of(pid) if p])
+        loads.append(os.getloadavg()[0])
+    report(results, args, pool, loads, kernels_end)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

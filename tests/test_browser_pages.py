@@ -1,0 +1,142 @@
+"""Pages and their kernels in headless Chromium (Playwright, the system Chromium), on one
+``playtest serve`` shared by the module, its reaper's grace period shortened to 4 s.
+
+* A page whose kernel process is killed says so, with how to get the game back, and
+  reloading it does: the game resumes from its last move (autosave).
+* A page closed, or reloaded, frees its kernel within the grace period whatever the
+  browser does on unload (Playwright closes a page without running its unload handler,
+  as a phone going to sleep does; a reload sends Voilà's unload request, which the
+  server refuses: voila #1458).
+
+Many pages opened at once (1 to 16, their time to the first button against one page
+alone, and the kernels left behind) are a load run: benchmarks/bench_pages.py.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from browser_support import dashboard_server, guard_wait, launch_chromium, require_chromium
+
+pytestmark = pytest.mark.browser
+
+GRACE = 4.0
+PAGE = "/voila/render/lazy_sunday.ipynb"
+FIRST_BUTTON = "button.widget-button:visible"
+MESSAGE = "The game's server process stopped. Reload the page: your game resumes from its last move."
+
+
+@pytest.fixture(scope="module")
+def server():
+    require_chromium()
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("PLAYTEST_KERNEL_GRACE", str(GRACE))
+        with dashboard_server(timeout=120) as base:
+            yield base
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = launch_chromium(pw)
+        yield chromium
+        chromium.close()
+
+
+def kernel_status(base: str, kernel_id: str) -> tuple[int, dict]:
+    """(HTTP status, model) of ``GET /api/kernels/<id>``: 404 once it is shut down."""
+    try:
+        with urllib.request.urlopen(f"{base}/api/kernels/{kernel_id}", timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, {}
+
+
+def kernel_of(page) -> str:
+    return json.loads(page.locator("#jupyter-config-data").text_content())["kernelId"]
+
+
+def open_game(browser, base: str):
+    context = browser.new_context(viewport={"width": 1280, "height": 1100})
+    page = context.new_page()
+    page.goto(base + PAGE, timeout=180_000)
+    page.wait_for_selector(FIRST_BUTTON, timeout=180_000)
+    return context, page
+
+
+def wait_gone(base: str, kernel_id: str, within: float) -> float:
+    """Seconds until the kernel is shut down; fails after ``within`` seconds."""
+    start = time.monotonic()
+    while kernel_status(base, kernel_id)[0] != 404:
+        assert time.monotonic() - start < within, f"kernel {kernel_id} still running after {within:.0f} s"
+        time.sleep(0.5)
+    return time.monotonic() - start
+
+
+def test_a_killed_kernel_says_so_on_the_page_and_a_reload_resumes_the_game(browser, server):
+    import psutil
+
+    context, page = open_game(browser, server)
+    try:
+        # one move, so that the game is autosaved: peek at two cards, then done
+        controls = page.locator(".pt-controls")
+        peek = controls.get_by_role("button", name="Peek at 2 of my cards", exact=True)
+        peek.wait_for(state="visible", timeout=30_000)
+        guard_wait(page)
+        peek.click()
+        cards = page.locator(".pt-row").first.locator(".pt-card")
+        cards.nth(0).click()
+        page.wait_for_timeout(300)
+        cards.nth(1).click()
+        done = controls.get_by_role("button", name="Done looking", exact=True)
+        done.wait_for(state="visible", timeout=30_000)
+        guard_wait(page)
+        done.click()
+        done.wait_for(state="hidden", timeout=30_000)
+        assert not page.locator("#pt-kernel-lost").count()
+
+        kernel_id = kernel_of(page)
+        victim = next(p for p in psutil.process_iter(["cmdline"])
+                      if any(f"kernel-{kernel_id}.json" in part for part in p.info["cmdline"] or []))
+        os.kill(victim.pid, signal.SIGKILL)
+        bar = page.locator("#pt-kernel-lost")
+        bar.wait_for(state="visible", timeout=60_000)
+        assert bar.get_attribute("role") == "alert"
+        assert MESSAGE in bar.inner_text()
+
+        bar.get_by_role("button", name="Reload the page").click()
+        resume = page.locator(".pt-resume button", has_text="Resume your unfinished game")
+        resume.wait_for(state="visible", timeout=180_000)
+        assert "moves, saved at" in resume.inner_text() and not page.locator("#pt-kernel-lost").count()
+        resume.click()
+        page.wait_for_function("/Move [1-9][0-9]* \\(live\\)/.test(document.querySelector('.pt-timeline').innerText)",
+                               timeout=30_000)
+    finally:
+        context.close()
+
+
+def test_a_closed_or_reloaded_page_frees_its_kernel_within_the_grace_period(browser, server):
+    closed_context, closed = open_game(browser, server)
+    reloaded_context, reloaded = open_game(browser, server)
+    closed_kernel, first_kernel = kernel_of(closed), kernel_of(reloaded)
+    status, model = kernel_status(server, closed_kernel)
+    assert status == 200 and model["connections"] >= 1
+
+    closed.close()                               # no unload handler runs
+    assert kernel_status(server, closed_kernel)[0] == 200          # nothing else shuts it down
+    reloaded.reload(timeout=180_000)             # Voilà's unload request goes out (and is refused)
+    reloaded.wait_for_selector(FIRST_BUTTON, timeout=180_000)
+    assert kernel_of(reloaded) != first_kernel
+    limit = GRACE + 10                           # the grace, a check interval, the shutdown itself
+    assert wait_gone(server, closed_kernel, limit) <= limit
+    assert wait_gone(server, first_kernel, limit) <= limit
+    assert kernel_status(server, kernel_of(reloaded))[0] == 200     # the open page keeps its own
+    closed_context.close()
+    reloaded_context.close()
