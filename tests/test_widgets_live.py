@@ -520,6 +520,32 @@ def test_spectator_and_host_pages_and_the_host_controls(data):
     run(scenario)
 
 
+def test_seat_spectator_and_host_pages_each_have_their_own_intro(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        seat = await seat_page(api, made, seat_token(made, 1))
+        hotseat = await seat_page(api, made, made["spectator_token"], seat_token(made, 0), seat_token(made, 1))
+        spectator = await seat_page(api, made, made["spectator_token"])
+        host = await seat_page(api, made, made["host_token"])
+        assert "pt-live-intro" in seat.intro._dom_classes and seat.intro in seat.content.children
+        assert "You are seat 1." in seat.intro.value and "keep it to yourself" in seat.intro.value
+        assert "seats 0 and 1 (hotseat)" in hotseat.intro.value and "watching" not in hotseat.intro.value
+        assert "You are watching: the public view only, no hand is shown" in spectator.intro.value
+        assert "host" in host.intro.value and "Pause" in host.intro.value and "no hand is shown" in host.intro.value
+        for page in (spectator, host):
+            assert "seat 1" not in page.intro.value.lower() and "your seat" not in page.intro.value.lower()
+        assert "watching" not in host.intro.value and "host" not in spectator.intro.value
+        # the dashboard's own text is the same for every link: it speaks of no seat
+        notebook = json.loads((Path(__file__).parent.parent / "dashboards" / "table.ipynb").read_text())
+        assert "your seat" not in "".join(notebook["cells"][0]["source"]).lower()
+        for page in (seat, hotseat, spectator, host):
+            page.close()
+        server.stop()
+    run(scenario)
+
+
 @pytest.mark.parametrize("game, players", [("chore_race", ["human", "human"]), ("night_shift", ["human", "heuristic"]),
                                            ("toy", ["human", "human"])])
 def test_every_games_board_plays_on_a_seat_page(data, game, players):

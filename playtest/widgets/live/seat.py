@@ -43,6 +43,24 @@ on its seat's part of the board)."""
 TEXT_LIMIT = 2000
 """Characters of a feedback text (the service's limit)."""
 
+SEAT_INTRO = ("<b>You are {who}.</b> Your cards, everyone's moves as they happen (the last one is marked for a "
+              "moment), your moves, the round's reveal, and a short feedback form when the game is over. The "
+              "link you opened is your seat: keep it to yourself. If the connection drops, the page reconnects "
+              "on its own.")
+HOTSEAT_INTRO = ("<b>This device plays {who} (hotseat).</b> Pass it to the person whose seat must decide when "
+                 "the screen asks: each seat's cards stay hidden until its person confirms they hold the "
+                 "device.")
+SPECTATOR_INTRO = ("<b>You are watching: the public view only, no hand is shown.</b> Everyone's moves appear as "
+                   "they happen (the last one is marked for a moment), with the table, the log and the result. "
+                   "Nothing can be played from this page: put it on a projector or share it with onlookers.")
+HOST_INTRO = ("<b>You are the host: the public view (no hand is shown) and the host controls below.</b> Pause or "
+              "resume the bots and set their pace; hand a seat to a bot when its player leaves (or back to the "
+              "person with its link); start the next round for everyone without waiting for every Continue; "
+              "end the table; and once the game is over, get its record for the scenario debugger. Keep the "
+              "host link to yourself.")
+"""The intro above a live table page, by what its links are (:meth:`SeatApp.intro_html`):
+``{who}`` is "seat 2" or "seats 0 and 1"."""
+
 HUMAN = "human"
 
 
@@ -123,7 +141,7 @@ class SeatApp:
             open_moves: the game's board and move controls (None until then).
         control, unlocked, viewer: as :class:`~playtest.widgets.GameApp` (viewer None:
             the public view). banner, privacy, log, status, players, last_move,
-            hold_box, hold_text, over_box, over_text, message, claimer: the components.
+            hold_box, hold_text, over_box, over_text, message, claimer, intro: the components.
             continue_buttons: seat -> its Continue button. forms: seat -> its
             :class:`FeedbackForm`. host: the :class:`HostControls` (None without a
             host token). refused: the plain message shown instead of the table ("" if none).
@@ -161,6 +179,8 @@ class SeatApp:
         self.message_box.add_class("pt-live-message")
         self.title = w.HTML("<b>Live table</b>")
         self.title.add_class("pt-live-title")
+        self.intro = w.HTML()
+        self.intro.add_class("pt-live-intro")
         self.status = w.HTML("connecting…")
         self.status.add_class("pt-live-status")
         self.players = w.HTML()
@@ -187,9 +207,9 @@ class SeatApp:
         self.host_box = w.VBox()
         self.log = LogView()
         self.log.widget.layout.display = "none"
-        self.content = w.VBox([self.title, self.status, self.players, self.last_move, self.hold_box, self.over_box,
-                               self.privacy.widget, self.rules, self.board_box, self.controls, self.host_box,
-                               self.log.widget])
+        self.content = w.VBox([self.title, self.intro, self.status, self.players, self.last_move, self.hold_box,
+                               self.over_box, self.privacy.widget, self.rules, self.board_box, self.controls,
+                               self.host_box, self.log.widget])
         self.widget = w.VBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-live")
@@ -347,9 +367,28 @@ class SeatApp:
                              "has moved on since: check the board and choose again")
         self.refresh()
 
+    def intro_html(self) -> str:
+        """The page's intro (HTML), by the roles the table welcomed its links with: a
+        seat's (one seat, or several on one device), a spectator's (the public view only)
+        or the host's (what the host controls do; after a seat's when the page also plays
+        seats). "" before any welcome."""
+        roles = {link.role for link in self.links if link.welcomed}
+        seats = sorted(link.seat for link in self.links if link.welcomed and link.role == "seat")
+        parts = []
+        if seats:
+            who = "seat " + str(seats[0]) if len(seats) == 1 else (
+                "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}")
+            parts.append((SEAT_INTRO if len(seats) == 1 else HOTSEAT_INTRO).format(who=who))
+        if "host" in roles:
+            parts.append(HOST_INTRO)
+        elif "spectator" in roles and not seats:
+            parts.append(SPECTATOR_INTRO)
+        return " ".join(parts)
+
     def _welcomed(self, link: TableLink, message: dict) -> None:
         if self.game is None:
             self._build(get_game(message["game"]), message)
+        self.intro.value = self.intro_html()
         report = self.banner.show
         if link.role == "host" and self.host is None:
             self.host = HostControls(self.api, self.table_id, link.token, self.game, report)

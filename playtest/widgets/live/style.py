@@ -3,6 +3,7 @@
 
 STYLE = """<style>
 .pt-live-title .widget-html-content { font-size: 18px; }
+.pt-live-intro .widget-html-content { white-space: normal; font-size: 14px; line-height: 1.4; color: #333; }
 .pt-live-status .widget-html-content { display: block; padding: 3px 10px; border-radius: 6px; background: #e8f5e9;
   color: #1b5e20; font-size: 13px; }
 .pt-live-status.pt-reconnecting .widget-html-content { background: #fff3cd; color: #6d4c00; }
