@@ -520,6 +520,49 @@ def test_spectator_and_host_pages_and_the_host_controls(data):
     run(scenario)
 
 
+def test_a_reaction_window_with_a_time_limit_counts_down_on_every_page(data):
+    """CR-7 with the table's reaction limit: the target's page counts its seconds down,
+    the other pages see which seat has how long; the page clock is faked (no sleeping)."""
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, scenario="chore_race_reaction_window", options={}, reaction_limit=20)
+        table = live_table(made)
+        pages = target, other, spectator = [await seat_page(api, made, token) for token in
+                                            (seat_token(made, 1), seat_token(made, 0), made["spectator_token"])]
+        now = [100.0]
+        for page in pages:
+            page.clock = lambda: now[0]
+            assert page.countdown.layout.display == "none" and "pt-countdown" in page.countdown._dom_classes
+        for text in ("0 end", "1 end", "0 inspection 1 0"):     # seat 0 inspects seat 1's chore again
+            assert table.submit(int(text[0]), text).ok
+        version = len(table.match.moves)
+        await until(lambda: all(p.links[0].state["version"] == version for p in pages), what="the window")
+        assert target.links[0].state["reaction_seconds"] > 19
+        assert "<b>20 s</b> left to answer" in target.countdown.value and "pt-mine" in target.countdown._dom_classes
+        for page in (other, spectator):
+            assert page.countdown.layout.display is None and "pt-mine" not in page.countdown._dom_classes
+            assert "Reaction window open: Seat 1 has <b>20 s</b> left to answer" in page.countdown.value
+        loop = asyncio.get_running_loop()
+        assert target._countdown_timer.when() - loop.time() == pytest.approx(1.0, abs=0.05)   # the next second
+        now[0] += 3.4
+        target.draw_countdown()                      # what the timer does each second
+        assert "<b>17 s</b> left" in target.countdown.value
+        assert target._countdown_timer.when() - loop.time() == pytest.approx(0.6, abs=0.05)
+        now[0] += 17
+        for page in pages:
+            page.draw_countdown()
+        assert "Time is up" in target.countdown.value and target._countdown_timer is None
+        assert "Time is up</b> for Seat 1" in other.countdown.value
+        target.play(Move(1, "accept"))               # answered: the window is closed everywhere
+        await until(lambda: all(p.links[0].state["version"] == version + 1 for p in pages), what="the answer")
+        assert all(p.countdown.layout.display == "none" and p.countdown.value == "" for p in pages)
+        for page in pages:
+            page.close()
+        server.stop()
+    run(scenario)
+
+
 def test_seat_spectator_and_host_pages_each_have_their_own_intro(data):
     async def scenario():
         server, port = serve()

@@ -70,9 +70,12 @@ Websocket messages, one JSON object per frame. The client's first message is
   ...], "to_act": [...], "moves": [text, ...], "open_moves": [text, ...], "outcome":
   null | {"finished", "winners", "scores", "reason"}, "last_move": null | {"seat", "kind",
   "text", "by_bot"}, "players": [{"seat", "player", "connected"}, ...], "hold": null |
-  {"reason": text, "waiting": [seats]}, "paused": bool, "pace": name, "status": text}``
-  after every change (``version`` = moves in the record; ``moves`` = the seat's decision
-  moves, ``open_moves`` its open moves; both empty for spectators and while a hold is on).
+  {"reason": text, "waiting": [seats]}, "paused": bool, "pace": name, "reaction_seconds": null |
+  seconds, "status": text}`` after every change (``version`` = moves in the record; ``moves``
+  = the seat's decision moves, ``open_moves`` its open moves; both empty for spectators and
+  while a hold is on; ``reaction_seconds`` = on a table with a ``reaction_limit``, the
+  seconds left when the message was sent before the open reaction window of the seat in
+  ``to_act`` closes with its default answer, CR-7; null when no such window is open).
 * client -> server ``{"type": "move", "id": client id, "move": text, "version": v}``;
   server -> client ``{"type": "result", "id": client id, "ok": true, "log": [text, ...]}``
   (the move's log lines in the sender's words, e.g. a claim "came too late: returned") after

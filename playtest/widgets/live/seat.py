@@ -11,8 +11,10 @@ table): no timeline, rewind, branch, record download or new-game panel. It shows
 sits where (connected, away, bot), every other seat's move as it happens (the last move
 line and its seat's part of the board are marked for :data:`FRESH_SECONDS`), a refused
 move's reason in the error banner, the round's reveal with its Continue, the game's end
-with a short feedback form, and the host controls for a host token. A missing or wrong
-token, or table, gives a plain message page.
+with a short feedback form, and the host controls for a host token. On a table with a
+reaction time limit, an open reaction window (Chore Race CR-7) shows its seconds left,
+counting down each second: to the seat that must answer, and to every other page. A
+missing or wrong token, or table, gives a plain message page.
 
 Several seat tokens on one page (``token=T1,T2``) is hotseat: the privacy screen goes up
 when another seat must decide, as in :class:`~playtest.widgets.GameApp`. While it is up,
@@ -23,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import html
+import math
+import time
 from typing import Sequence
 
 import ipywidgets as w
@@ -141,7 +145,9 @@ class SeatApp:
             open_moves: the game's board and move controls (None until then).
         control, unlocked, viewer: as :class:`~playtest.widgets.GameApp` (viewer None:
             the public view). banner, privacy, log, status, players, last_move,
-            hold_box, hold_text, over_box, over_text, message, claimer, intro: the components.
+            hold_box, hold_text, over_box, over_text, message, claimer, intro, countdown: the
+            components. clock: the seconds clock the countdown reads (``time.monotonic``;
+            tests replace it).
             continue_buttons: seat -> its Continue button. forms: seat -> its
             :class:`FeedbackForm`. host: the :class:`HostControls` (None without a
             host token). refused: the plain message shown instead of the table ("" if none).
@@ -172,6 +178,9 @@ class SeatApp:
         self._first_state = True
         self._marked: w.Widget | None = None
         self._fresh_timer: asyncio.TimerHandle | None = None
+        self.clock = time.monotonic
+        self._reaction_until: float | None = None      # clock time the open reaction window closes
+        self._countdown_timer: asyncio.TimerHandle | None = None
         self.banner = ErrorBanner()
         report = self.banner.show
         self.message = w.HTML()
@@ -187,6 +196,8 @@ class SeatApp:
         self.players.add_class("pt-players")
         self.last_move = w.HTML()
         self.last_move.add_class("pt-last-move")
+        self.countdown = w.HTML(layout=w.Layout(display="none"))
+        self.countdown.add_class("pt-countdown")
         self.hold_text = w.HTML()
         self.hold_buttons = w.HBox()
         self.hold_box = w.VBox([self.hold_text, self.hold_buttons], layout=w.Layout(display="none"))
@@ -207,8 +218,8 @@ class SeatApp:
         self.host_box = w.VBox()
         self.log = LogView()
         self.log.widget.layout.display = "none"
-        self.content = w.VBox([self.title, self.intro, self.status, self.players, self.last_move, self.hold_box,
-                               self.over_box, self.privacy.widget, self.rules, self.board_box, self.controls,
+        self.content = w.VBox([self.title, self.intro, self.status, self.players, self.last_move, self.countdown,
+                               self.hold_box, self.over_box, self.privacy.widget, self.rules, self.board_box, self.controls,
                                self.host_box, self.log.widget])
         self.widget = w.VBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
         self.widget.add_class("pt-app")
@@ -253,6 +264,8 @@ class SeatApp:
             link.stop()
         if self._fresh_timer is not None:
             self._fresh_timer.cancel()
+        if self._countdown_timer is not None:
+            self._countdown_timer.cancel()
 
     def refuse(self, text_html: str) -> None:
         """Show a plain message page instead of the table (``text_html``: HTML, escaped
@@ -361,10 +374,14 @@ class SeatApp:
             self.banner.show(f"{error} ({ruling})" if ruling and ruling not in error else error)
         elif kind == "error":
             self.banner.show(str(message.get("error")))
-        elif kind == "state" and link.resynced:
-            moves, link.resynced = ", ".join(link.resynced), []
-            self.banner.show(f"the connection dropped before the table answered your move ({moves}) and the table "
-                             "has moved on since: check the board and choose again")
+        elif kind == "state":
+            if message["version"] >= self._latest()["version"]:
+                left = message.get("reaction_seconds")
+                self._reaction_until = None if left is None else self.clock() + float(left)
+            if link.resynced:
+                moves, link.resynced = ", ".join(link.resynced), []
+                self.banner.show(f"the connection dropped before the table answered your move ({moves}) and the "
+                                 "table has moved on since: check the board and choose again")
         self.refresh()
 
     def intro_html(self) -> str:
@@ -477,6 +494,7 @@ class SeatApp:
         self._draw_players(latest)
         self._draw_hold(latest)
         self._draw_over(latest)
+        self.draw_countdown()
         if self.host is not None and public is not None and public.role == "host":
             self.host.show(public.state)
         self.controls.layout.display = None if seats else "none"
@@ -647,6 +665,46 @@ class SeatApp:
         if self._marked is not None:
             self._marked.remove_class("pt-moved")
             self._marked = None
+
+    def draw_countdown(self) -> None:
+        """Show the open reaction window's seconds left (whole seconds, rounded up) and
+        plan the next redraw for when that number changes; hidden when no window with a
+        time limit is open (the table's ``reaction_limit``; CR-7: when it runs out the
+        seat that must answer lets the action happen). The seat that must answer reads
+        "N s left to answer" (class ``pt-mine``); every other page, which seat has how
+        long. The table decides when the time is up; this is only its clock shown."""
+        if self._countdown_timer is not None:
+            self._countdown_timer.cancel()
+            self._countdown_timer = None
+        latest = self._latest()
+        if self._reaction_until is None or latest is None or latest.get("status") != "playing":
+            self.countdown.layout.display = "none"
+            self.countdown.value = ""
+            return
+        left = max(0.0, self._reaction_until - self.clock())
+        seconds = math.ceil(round(left, 3))
+        answering = list(latest.get("to_act", []))
+        mine = bool(answering) and all(s in self.seats for s in answering) and (
+            len(self.seats) == 1 or self.viewer in answering)
+        if mine:
+            text = (f"⏱ <b>{seconds} s</b> left to answer: when the time runs out, you let the action happen."
+                    if seconds else "⏱ <b>Time is up</b>: you let the action happen.")
+        else:
+            who = html.escape(", ".join(self.seat_name(s) for s in answering) or "a seat")
+            text = (f"⏱ Reaction window open: {who} has <b>{seconds} s</b> left to answer." if seconds else
+                    f"⏱ <b>Time is up</b> for {who}: the action happens.")
+        self.countdown.value = text
+        self.countdown.layout.display = None
+        if mine:
+            self.countdown.add_class("pt-mine")
+        else:
+            self.countdown.remove_class("pt-mine")
+        if seconds:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:        # no loop (a script): no ticking
+                return
+            self._countdown_timer = loop.call_later(left - (seconds - 1), self.draw_countdown)
 
     def _draw_hold(self, latest: dict) -> None:
         hold = latest.get("hold")
