@@ -25,6 +25,7 @@ import toy_game  # noqa: F401  (registers the "toy" game, which has no board: th
 from widget_support import fresh_widgets  # noqa: F401  (autouse: every test starts with no widget)
 
 from playtest import Match, Move
+from playtest.scenarios import example
 from playtest.tables import web
 from playtest.tables.service import TableService
 from playtest.widgets.components import BLANK, Card
@@ -662,6 +663,67 @@ def test_the_lobby_creates_a_table_and_shows_its_links(data):
         lobby.panel.players[1].value = "random"
         lobby.panel.start.click()
         assert "human seat" in lobby.banner.message
+        server.stop()
+    run(scenario)
+
+
+def test_the_lobby_starts_a_table_from_a_scenario_with_a_reaction_time_limit(data):
+    async def scenario():
+        server, port = serve()
+        lobby = LobbyApp(api=api_for(port), refresh_every=0, game="chore_race")
+        panel = lobby.panel
+        # labels in words, never cut short: a label longer than the default label width
+        # sizes to its text; a checkbox's fits its 300 px (about 40 characters) or grows
+        assert panel.inputs["target_vp"].description == "Target VP"
+        assert panel.inputs["chore_swap_needs_progress"].description == "Chore swap needs progress"
+        stack = [panel.widget]
+        while stack:
+            widget = stack.pop()
+            stack.extend(getattr(widget, "children", ()))
+            if len(getattr(widget, "description", "")) > 9 and not isinstance(widget, w.Button):
+                fits = (widget.layout.width == "auto" or len(widget.description) <= 35 if isinstance(widget, w.Checkbox)
+                        else widget.style.description_width == "initial")
+                assert fits, f"{widget.description!r} may be cut off"
+        # the reaction time limit: off by default, its range shown, a bad value refused in words
+        assert lobby.reaction_box in panel.widget.children and lobby.reaction.value == ""
+        assert "1 to 600" in lobby.reaction_help.value and "Blank: off" in lobby.reaction_help.value
+        assert lobby.spec(*panel.config())["reaction_limit"] is None
+        for bad in ("0", "601", "ten", "nan", "-5"):
+            lobby.reaction.value = bad
+            assert "⚠ the reaction time limit must be a number of seconds from 1 to 600" in lobby.reaction_help.value
+            panel.start.click()
+            assert lobby.banner.message.startswith("the reaction time limit must be a number of seconds from 1 to 600")
+            assert repr(bad) in lobby.banner.message and lobby.made is None
+        lobby.reaction.value = "12.5"
+        assert "⚠" not in lobby.reaction_help.value
+        # start from a scenario: this game's shipped ones, where the game goes on
+        names = [value for _, value in lobby.scenario.options]
+        assert names[0] == "" and lobby.scenario.value == "" and set(names[1:]) == {
+            "chore_race_leader_protection", "chore_race_reaction_window"}
+        lobby.scenario.value = "chore_race_reaction_window"
+        assert panel.seats.value == 2 and panel.seats.disabled and panel.inputs["target_vp"].disabled
+        assert panel.seed.disabled and panel.presets.dropdown.disabled
+        assert "after its 5 moves" in lobby.scenario_note.value and "CR-7" in lobby.scenario_note.value
+        spec = lobby.spec(*panel.config())
+        assert spec["scenario"] == "chore_race_reaction_window" and "options" not in spec and "seed" not in spec
+        panel.start.click()
+        await until(lambda: lobby.made is not None, what="the table")
+        table = live_table(lobby.made)
+        assert table.reaction_limit == 12.5 and table.match.game.name == "chore_race"
+        assert [str(m) for m in table.match.moves] == example("chore_race_reaction_window").moves
+        # back to a new game: the inputs are free again
+        lobby.scenario.value = ""
+        assert not panel.seats.disabled and not panel.inputs["target_vp"].disabled and not panel.seed.disabled
+        assert "scenario" not in lobby.spec(*panel.config()) and lobby.scenario_note.value == ""
+        # a game without reaction windows has no limit to set; one whose scenario ends the game lists it not
+        lobby.game.value = "lazy_sunday"
+        assert lobby.reaction_box not in lobby.panel.widget.children
+        assert lobby.spec(*lobby.panel.config())["reaction_limit"] is None
+        names = [value for _, value in lobby.scenario.options]
+        assert "lazy_sunday_stale_claim" in names and "lazy_sunday_busy_final_turn" not in names
+        assert not any(name.startswith("chore_race") for name in names)
+        lobby.scenario.value = "lazy_sunday_stale_claim"
+        assert lobby.panel.seats.value == 3 and len(lobby.panel.player_box.children) == 3
         server.stop()
     run(scenario)
 

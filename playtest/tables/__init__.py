@@ -48,7 +48,10 @@ server before any kernel starts (never built from a request's Host header).
 Create body: ``{"game": "lazy_sunday", "seats": 4, "players": ["human", "human",
 "heuristic", "random"], "options": {}, "preset": null, "seed": null, "pace": "human",
 "listed": true}``; ``players`` defaults to seat 0 human and the game's first bot
-elsewhere; ``pace`` is one of :data:`playtest.tables.live.PACES`. Answer: ``{"id",
+elsewhere; ``pace`` is one of :data:`playtest.tables.live.PACES`; optional
+``"scenario"`` (start where a shipped scenario stops: its game, seats, options and
+deal), ``"reaction_limit"`` (seconds, CR-7) and ``"open_seats"``: see
+:meth:`playtest.tables.service.TableService.create`. Answer: ``{"id",
 "host_token", "spectator_token", "seats": [{"seat": 0, "player": "human", "token": T,
 "path": "table.ipynb?table=<id>&token=T"}, ...], "spectator_path", "host_path"}``. Paths
 are relative to the dashboards folder's address (``.../voila/render/``).

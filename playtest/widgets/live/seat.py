@@ -219,8 +219,8 @@ class SeatApp:
         self.log = LogView()
         self.log.widget.layout.display = "none"
         self.content = w.VBox([self.title, self.intro, self.status, self.players, self.last_move, self.countdown,
-                               self.hold_box, self.over_box, self.privacy.widget, self.rules, self.board_box, self.controls,
-                               self.host_box, self.log.widget])
+                               self.hold_box, self.over_box, self.privacy.widget, self.rules, self.board_box,
+                               self.controls, self.host_box, self.log.widget])
         self.widget = w.VBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-live")
