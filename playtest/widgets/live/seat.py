@@ -687,12 +687,12 @@ class SeatApp:
         mine = bool(answering) and all(s in self.seats for s in answering) and (
             len(self.seats) == 1 or self.viewer in answering)
         if mine:
-            text = (f"⏱ <b>{seconds} s</b> left to answer: when the time runs out, you let the action happen."
-                    if seconds else "⏱ <b>Time is up</b>: you let the action happen.")
+            text = (f"<b>{seconds} s</b> left to answer: when the time runs out, you let the action happen."
+                    if seconds else "<b>Time is up</b>: you let the action happen.")
         else:
             who = html.escape(", ".join(self.seat_name(s) for s in answering) or "a seat")
-            text = (f"⏱ Reaction window open: {who} has <b>{seconds} s</b> left to answer." if seconds else
-                    f"⏱ <b>Time is up</b> for {who}: the action happens.")
+            text = (f"Reaction window open: {who} has <b>{seconds} s</b> left to answer." if seconds else
+                    f"<b>Time is up</b> for {who}: the action happens.")
         self.countdown.value = text
         self.countdown.layout.display = None
         if mine:
