@@ -76,7 +76,7 @@ def test_play_a_short_game_in_the_browser():
         # a short game from the new-game panel: turn_limit 6, a fixed seed
         page.locator(".pt-app").get_by_text("New game", exact=True).click()
         assert page.locator(".widget-dropdown", has_text="Preset").locator("select").input_value() != ""
-        limit = page.locator(".widget-text", has_text="turn_limit").locator("input")
+        limit = page.locator(".widget-text", has_text="Turn limit").locator("input")
         limit.fill(str(TURN_LIMIT))
         limit.press("Enter")
         seed = page.locator(".widget-text", has_text="Seed").locator("input")

@@ -227,6 +227,7 @@ def test_new_game_panel_builds_inputs_from_options():
     assert set(panel.inputs) == set(LazySunday.Options.model_fields)
     for name, field in LazySunday.Options.model_fields.items():
         assert panel.inputs[name].tooltip == field.description
+    assert panel.inputs["match_to"].description == "Match to" and panel.inputs["rounds"].description == "Rounds"
     assert isinstance(panel.inputs["great_escape"], w.Checkbox)
     assert panel.inputs["match_to"].options == ("100", "none") and panel.inputs["match_to"].value == "none"
     assert len(panel.player_box.children) == 4

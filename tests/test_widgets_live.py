@@ -25,6 +25,7 @@ import toy_game  # noqa: F401  (registers the "toy" game, which has no board: th
 from widget_support import fresh_widgets  # noqa: F401  (autouse: every test starts with no widget)
 
 from playtest import Match, Move
+from playtest.scenarios import example
 from playtest.tables import web
 from playtest.tables.service import TableService
 from playtest.widgets.components import BLANK, Card
@@ -520,6 +521,75 @@ def test_spectator_and_host_pages_and_the_host_controls(data):
     run(scenario)
 
 
+def test_a_reaction_window_with_a_time_limit_counts_down_on_every_page(data):
+    """CR-7 with the table's reaction limit: the target's page counts its seconds down,
+    the other pages see which seat has how long; the page clock is faked (no sleeping)."""
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, scenario="chore_race_reaction_window", options={}, reaction_limit=20)
+        table = live_table(made)
+        pages = target, other, spectator = [await seat_page(api, made, token) for token in
+                                            (seat_token(made, 1), seat_token(made, 0), made["spectator_token"])]
+        now = [100.0]
+        for page in pages:
+            page.clock = lambda: now[0]
+            assert page.countdown.layout.display == "none" and "pt-countdown" in page.countdown._dom_classes
+        for text in ("0 end", "1 end", "0 inspection 1 0"):     # seat 0 inspects seat 1's chore again
+            assert table.submit(int(text[0]), text).ok
+        version = len(table.match.moves)
+        await until(lambda: all(p.links[0].state["version"] == version for p in pages), what="the window")
+        assert target.links[0].state["reaction_seconds"] > 19
+        assert "<b>20 s</b> left to answer" in target.countdown.value and "pt-mine" in target.countdown._dom_classes
+        for page in (other, spectator):
+            assert page.countdown.layout.display is None and "pt-mine" not in page.countdown._dom_classes
+            assert "Reaction window open: Seat 1 has <b>20 s</b> left to answer" in page.countdown.value
+        loop = asyncio.get_running_loop()
+        assert target._countdown_timer.when() - loop.time() == pytest.approx(1.0, abs=0.05)   # the next second
+        now[0] += 3.4
+        target.draw_countdown()                      # what the timer does each second
+        assert "<b>17 s</b> left" in target.countdown.value
+        assert target._countdown_timer.when() - loop.time() == pytest.approx(0.6, abs=0.05)
+        now[0] += 17
+        for page in pages:
+            page.draw_countdown()
+        assert "Time is up" in target.countdown.value and target._countdown_timer is None
+        assert "Time is up</b> for Seat 1" in other.countdown.value
+        target.play(Move(1, "accept"))               # answered: the window is closed everywhere
+        await until(lambda: all(p.links[0].state["version"] == version + 1 for p in pages), what="the answer")
+        assert all(p.countdown.layout.display == "none" and p.countdown.value == "" for p in pages)
+        for page in pages:
+            page.close()
+        server.stop()
+    run(scenario)
+
+
+def test_seat_spectator_and_host_pages_each_have_their_own_intro(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        seat = await seat_page(api, made, seat_token(made, 1))
+        hotseat = await seat_page(api, made, made["spectator_token"], seat_token(made, 0), seat_token(made, 1))
+        spectator = await seat_page(api, made, made["spectator_token"])
+        host = await seat_page(api, made, made["host_token"])
+        assert "pt-live-intro" in seat.intro._dom_classes and seat.intro in seat.content.children
+        assert "You are seat 1." in seat.intro.value and "keep it to yourself" in seat.intro.value
+        assert "seats 0 and 1 (hotseat)" in hotseat.intro.value and "watching" not in hotseat.intro.value
+        assert "You are watching: the public view only, no hand is shown" in spectator.intro.value
+        assert "host" in host.intro.value and "Pause" in host.intro.value and "no hand is shown" in host.intro.value
+        for page in (spectator, host):
+            assert "seat 1" not in page.intro.value.lower() and "your seat" not in page.intro.value.lower()
+        assert "watching" not in host.intro.value and "host" not in spectator.intro.value
+        # the dashboard's own text is the same for every link: it speaks of no seat
+        notebook = json.loads((Path(__file__).parent.parent / "dashboards" / "table.ipynb").read_text())
+        assert "your seat" not in "".join(notebook["cells"][0]["source"]).lower()
+        for page in (seat, hotseat, spectator, host):
+            page.close()
+        server.stop()
+    run(scenario)
+
+
 @pytest.mark.parametrize("game, players", [("chore_race", ["human", "human"]), ("night_shift", ["human", "heuristic"]),
                                            ("toy", ["human", "human"])])
 def test_every_games_board_plays_on_a_seat_page(data, game, players):
@@ -593,6 +663,67 @@ def test_the_lobby_creates_a_table_and_shows_its_links(data):
         lobby.panel.players[1].value = "random"
         lobby.panel.start.click()
         assert "human seat" in lobby.banner.message
+        server.stop()
+    run(scenario)
+
+
+def test_the_lobby_starts_a_table_from_a_scenario_with_a_reaction_time_limit(data):
+    async def scenario():
+        server, port = serve()
+        lobby = LobbyApp(api=api_for(port), refresh_every=0, game="chore_race")
+        panel = lobby.panel
+        # labels in words, never cut short: a label longer than the default label width
+        # sizes to its text; a checkbox's fits its 300 px (about 40 characters) or grows
+        assert panel.inputs["target_vp"].description == "Target VP"
+        assert panel.inputs["chore_swap_needs_progress"].description == "Chore swap needs progress"
+        stack = [panel.widget]
+        while stack:
+            widget = stack.pop()
+            stack.extend(getattr(widget, "children", ()))
+            if len(getattr(widget, "description", "")) > 9 and not isinstance(widget, w.Button):
+                fits = (widget.layout.width == "auto" or len(widget.description) <= 35 if isinstance(widget, w.Checkbox)
+                        else widget.style.description_width == "initial")
+                assert fits, f"{widget.description!r} may be cut off"
+        # the reaction time limit: off by default, its range shown, a bad value refused in words
+        assert lobby.reaction_box in panel.widget.children and lobby.reaction.value == ""
+        assert "1 to 600" in lobby.reaction_help.value and "Blank: off" in lobby.reaction_help.value
+        assert lobby.spec(*panel.config())["reaction_limit"] is None
+        for bad in ("0", "601", "ten", "nan", "-5"):
+            lobby.reaction.value = bad
+            assert "⚠ the reaction time limit must be a number of seconds from 1 to 600" in lobby.reaction_help.value
+            panel.start.click()
+            assert lobby.banner.message.startswith("the reaction time limit must be a number of seconds from 1 to 600")
+            assert repr(bad) in lobby.banner.message and lobby.made is None
+        lobby.reaction.value = "12.5"
+        assert "⚠" not in lobby.reaction_help.value
+        # start from a scenario: this game's shipped ones, where the game goes on
+        names = [value for _, value in lobby.scenario.options]
+        assert names[0] == "" and lobby.scenario.value == "" and set(names[1:]) == {
+            "chore_race_leader_protection", "chore_race_reaction_window"}
+        lobby.scenario.value = "chore_race_reaction_window"
+        assert panel.seats.value == 2 and panel.seats.disabled and panel.inputs["target_vp"].disabled
+        assert panel.seed.disabled and panel.presets.dropdown.disabled
+        assert "after its 5 moves" in lobby.scenario_note.value and "CR-7" in lobby.scenario_note.value
+        spec = lobby.spec(*panel.config())
+        assert spec["scenario"] == "chore_race_reaction_window" and "options" not in spec and "seed" not in spec
+        panel.start.click()
+        await until(lambda: lobby.made is not None, what="the table")
+        table = live_table(lobby.made)
+        assert table.reaction_limit == 12.5 and table.match.game.name == "chore_race"
+        assert [str(m) for m in table.match.moves] == example("chore_race_reaction_window").moves
+        # back to a new game: the inputs are free again
+        lobby.scenario.value = ""
+        assert not panel.seats.disabled and not panel.inputs["target_vp"].disabled and not panel.seed.disabled
+        assert "scenario" not in lobby.spec(*panel.config()) and lobby.scenario_note.value == ""
+        # a game without reaction windows has no limit to set; one whose scenario ends the game lists it not
+        lobby.game.value = "lazy_sunday"
+        assert lobby.reaction_box not in lobby.panel.widget.children
+        assert lobby.spec(*lobby.panel.config())["reaction_limit"] is None
+        names = [value for _, value in lobby.scenario.options]
+        assert "lazy_sunday_stale_claim" in names and "lazy_sunday_busy_final_turn" not in names
+        assert not any(name.startswith("chore_race") for name in names)
+        lobby.scenario.value = "lazy_sunday_stale_claim"
+        assert lobby.panel.seats.value == 3 and len(lobby.panel.player_box.children) == 3
         server.stop()
     run(scenario)
 

@@ -48,7 +48,10 @@ server before any kernel starts (never built from a request's Host header).
 Create body: ``{"game": "lazy_sunday", "seats": 4, "players": ["human", "human",
 "heuristic", "random"], "options": {}, "preset": null, "seed": null, "pace": "human",
 "listed": true}``; ``players`` defaults to seat 0 human and the game's first bot
-elsewhere; ``pace`` is one of :data:`playtest.tables.live.PACES`. Answer: ``{"id",
+elsewhere; ``pace`` is one of :data:`playtest.tables.live.PACES`; optional
+``"scenario"`` (start where a shipped scenario stops: its game, seats, options and
+deal), ``"reaction_limit"`` (seconds, CR-7) and ``"open_seats"``: see
+:meth:`playtest.tables.service.TableService.create`. Answer: ``{"id",
 "host_token", "spectator_token", "seats": [{"seat": 0, "player": "human", "token": T,
 "path": "table.ipynb?table=<id>&token=T"}, ...], "spectator_path", "host_path"}``. Paths
 are relative to the dashboards folder's address (``.../voila/render/``).
@@ -70,9 +73,12 @@ Websocket messages, one JSON object per frame. The client's first message is
   ...], "to_act": [...], "moves": [text, ...], "open_moves": [text, ...], "outcome":
   null | {"finished", "winners", "scores", "reason"}, "last_move": null | {"seat", "kind",
   "text", "by_bot"}, "players": [{"seat", "player", "connected"}, ...], "hold": null |
-  {"reason": text, "waiting": [seats]}, "paused": bool, "pace": name, "status": text}``
-  after every change (``version`` = moves in the record; ``moves`` = the seat's decision
-  moves, ``open_moves`` its open moves; both empty for spectators and while a hold is on).
+  {"reason": text, "waiting": [seats]}, "paused": bool, "pace": name, "reaction_seconds": null |
+  seconds, "status": text}`` after every change (``version`` = moves in the record; ``moves``
+  = the seat's decision moves, ``open_moves`` its open moves; both empty for spectators and
+  while a hold is on; ``reaction_seconds`` = on a table with a ``reaction_limit``, the
+  seconds left when the message was sent before the open reaction window of the seat in
+  ``to_act`` closes with its default answer, CR-7; null when no such window is open).
 * client -> server ``{"type": "move", "id": client id, "move": text, "version": v}``;
   server -> client ``{"type": "result", "id": client id, "ok": true, "log": [text, ...]}``
   (the move's log lines in the sender's words, e.g. a claim "came too late: returned") after

@@ -22,6 +22,7 @@ from .store import DB_NAME, StoredTable, TableStore, data_dir, token_hash
 
 MAX_TABLES = 200        # tables being played at once on one server
 TEXT_LIMIT = 2000       # characters of a feedback text
+REACTION_LIMITS = (1, 600)   # seconds a reaction window's time limit may be (CR-7), least and most
 
 
 class ServiceError(PlaytestError):
@@ -107,7 +108,7 @@ class TableService:
                 name of a shipped scenario example or of ``NAME.toml`` in the scenarios
                 folder: the table starts where it stops, with its setup; ``game``,
                 ``seats``, ``options`` and ``seed`` then come from it), ``reaction_limit``
-                (seconds a person's reaction window stays open, 1..600, CR-7; default
+                (seconds a person's reaction window stays open, :data:`REACTION_LIMITS`, CR-7; default
                 none: a window waits for its answer).
 
         Returns:
@@ -170,8 +171,9 @@ class TableService:
         if pace not in PACES:
             raise ServiceError(f"unknown pace {pace!r}; paces: {', '.join(PACES)}")
         limit = spec.get("reaction_limit")
-        if limit is not None and (type(limit) not in (int, float) or not 1 <= limit <= 600):
-            raise ServiceError("reaction_limit is a number of seconds from 1 to 600, or null for no limit")
+        low, high = REACTION_LIMITS
+        if limit is not None and (type(limit) not in (int, float) or not low <= limit <= high):
+            raise ServiceError(f"reaction_limit is a number of seconds from {low} to {high}, or null for no limit")
         listed = spec.get("listed", True)
         if not isinstance(listed, bool):
             raise ServiceError("listed must be true or false")

@@ -141,8 +141,19 @@ def out_of_range(field, value) -> str:
     return ""
 
 
+def option_label(name: str, field) -> str:
+    """The label an option's input shows: the pydantic field's ``title`` where it has
+    one (``"Target VP"``), else its name in words (``"match_to"`` -> ``"Match to"``).
+
+    Args:
+        name: the option's name. field: its pydantic ``FieldInfo``.
+    """
+    return field.title or name.replace("_", " ").capitalize()
+
+
 def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
     """An input widget for one pydantic option field, and a function reading its value.
+    Its label is :func:`option_label`; its tooltip the field's description (RULINGS id).
 
     bool -> Checkbox; a finite set (Literal, None) -> Dropdown; int -> IntText (any
     whole number: a value out of the field's ``ge``/``le`` bounds is read as typed, never
@@ -152,7 +163,7 @@ def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
     pairs, ``none``, or the text itself: the first that fits the field's annotation).
     """
     tip = field.description or ""
-    common = dict(description=name, tooltip=tip, style={"description_width": "initial"})
+    common = dict(description=option_label(name, field), tooltip=tip, style={"description_width": "initial"})
     choices = _choices(field.annotation)
     if field.annotation is bool:
         box = w.Checkbox(value=bool(field.default), indent=False, **common)

@@ -232,7 +232,7 @@ class Options(BaseOptions):
     chore_swap_needs_progress: bool = Field(
         False, description="CR-11: true = the chore you give in a Chore Swap needs 1+ progress")
     target_vp: int = Field(
-        15, ge=1, le=500, description="CR-17: VP that wins at once (10 Quick Game, 20 Long Game; "
+        15, ge=1, le=500, title="Target VP", description="CR-17: VP that wins at once (10 Quick Game, 20 Long Game; "
                                       "20+ also reshuffles the chore discard, CR-19)")
     tableau_size: int = Field(
         3, ge=1, le=6, description="CR-20: chores per tableau (the 2-player variant uses 4)")

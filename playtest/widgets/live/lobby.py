@@ -1,6 +1,12 @@
 """The lobby of live tables (``dashboards/lobby.ipynb``): create a table, hand out its
 links, list the open tables with their free seats, and export the finished ones.
 
+The create form is the game's new-game panel (seats, people and bots, options, seed) with
+the table's own settings: where it starts (a new game, or where one of the game's shipped
+scenarios stops), the bots' pace, whether other people's seats are left open for the
+lobby's Join, and for a game with reaction windows (Chore Race CR-7) a time limit for
+answering (off by default).
+
 Creating a table posts to the table service with the server key (``X-Playtest-Key``:
 ``$PLAYTEST_TABLES_KEY``, which the server put in every kernel's environment; a browser
 never sees it). The answer's tokens are shown once, as links: one per human seat, one
@@ -14,18 +20,22 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import functools
 import html
 import io
 import json
+import reprlib
 import time
 from typing import Any, Callable
 
 import ipywidgets as w
 
-from ...engine import OptionError, games
+from ...engine import Game, OptionError, games
+from ...scenarios import Scenario, example, examples
 from ...tables.live import DEFAULT_PACE, HUMAN, PACES
+from ...tables.service import REACTION_LIMITS
 from ..components import ErrorBanner, download_link, safe, style_widget
-from ..newgame import NewGamePanel
+from ..newgame import NewGamePanel, option_label
 from .client import TableApi, spawn
 from .style import STYLE
 
@@ -35,6 +45,25 @@ REFRESH_EVERY = 10.0
 REFRESH_FOR = 3600.0
 """Seconds the list keeps refreshing itself after the lobby's last click (a closed page
 keeps its kernel, voila #1458: it must not poll the service for ever)."""
+
+
+def has_reactions(game) -> bool:
+    """Whether ``game`` (a Game class) has reaction windows a time limit can close: it
+    overrides ``Game.reaction_default`` (Chore Race: CR-7)."""
+    return game.reaction_default is not Game.reaction_default
+
+
+@functools.lru_cache(maxsize=None)
+def playable_scenarios(game: str) -> tuple[tuple[str, Scenario], ...]:
+    """The shipped scenarios of ``game`` (a registry name) a table can start from, as
+    ``(name, Scenario)`` sorted by name: those whose game goes on at their end (a scenario
+    that ends the game would make a table with nothing to play). Read once per process."""
+    found = []
+    for name in examples(game):
+        scenario = example(name)
+        if scenario.to_match().outcome() is None:
+            found.append((name, scenario))
+    return tuple(found)
 
 
 def _link_row(label: str, path: str, folder: str) -> str:
@@ -61,8 +90,12 @@ class LobbyApp:
         widget: the root box. banner: errors. game: the game dropdown. panels: game name
         -> its :class:`~playtest.widgets.NewGamePanel` (built when first picked). panel:
         the one on show. pace, listed: the table's bot pace and whether the lobby lists
-        it. links: the links of the last table made or joined (class
-        ``pt-lobby-links``). made: the service's answer for the last table created.
+        it. scenario: where the table starts ("": a new game; else a name of
+        :func:`playable_scenarios`), scenario_note: what that scenario is. reaction,
+        reaction_help: the reaction time limit's text input (blank: off) and its help
+        line (shown for a game with :func:`has_reactions` only). links: the links of the
+        last table made or joined (class ``pt-lobby-links``). made: the service's answer
+        for the last table created.
         tables: the list of tables (class ``pt-lobby-tables``); rows: its pooled rows
         ``(box, text, join button)``; listing: the last list the service sent.
         refresh_button, export_csv, export_json, export_link: the other controls.
@@ -89,9 +122,28 @@ class LobbyApp:
         self.pace = w.Dropdown(options=list(PACES), value=DEFAULT_PACE, description="Bot pace",
                                tooltip="How long bots take: think time before a move, reaction time before a "
                                        "quick discard ('instant' for speed play)")
-        self.listed = w.Checkbox(value=False, indent=False,
+        self.listed = w.Checkbox(value=False, indent=False, layout=w.Layout(width="auto"),
                                  description="Leave the other people's seats open: no links, anyone in the lobby "
                                              "may take one")
+        wide = {"description_width": "initial"}
+        self.scenario = w.Dropdown(description="Start from", style=wide,
+                                   layout=w.Layout(width="auto", max_width="640px"),
+                                   tooltip="A new game, or the position where one of the game's shipped scenarios "
+                                           "stops (its seats, options and deal)")
+        self.scenario.observe(safe(lambda _c: self._scenario_picked(), report), "value")
+        self.scenario_note = w.HTML()
+        self.scenario_note.add_class("pt-help")
+        self.scenario_box = w.VBox([self.scenario, self.scenario_note])
+        low, high = REACTION_LIMITS
+        self.reaction = w.Text(value="", placeholder="off", description="Reaction time limit (seconds)", style=wide,
+                               layout=w.Layout(width="300px"),
+                               tooltip=f"{low} to {high} seconds; blank: no limit")
+        self.reaction_help = w.HTML()
+        self.reaction_help.add_class("pt-help")
+        self.reaction.observe(safe(lambda _c: self._reaction_typed(), report), "value")
+        self.reaction_box = w.HBox([self.reaction, self.reaction_help],
+                                   layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        self._reaction_typed()
         self.links = w.HTML()
         self.links.add_class("pt-lobby-links")
         self.tables_note = w.HTML()
@@ -108,9 +160,9 @@ class LobbyApp:
         self.export_csv.on_click(safe(lambda _b: self._clicked(lambda: self.export("csv")), report))
         self.export_json.on_click(safe(lambda _b: self._clicked(lambda: self.export("json")), report))
         self.export_link = w.HTML()
-        create = w.VBox([w.HTML("<h3>New table</h3><p>Pick the game, who plays each seat (a person or a bot), "
-                                "the options, and the bots' pace. Each person then opens their own seat's link "
-                                "on their own device.</p>"),
+        create = w.VBox([w.HTML("<h3>New table</h3><p>Pick the game, where it starts (a new game or a "
+                                "scenario), who plays each seat (a person or a bot), the options, and the bots' "
+                                "pace. Each person then opens their own seat's link on their own device.</p>"),
                          self.game, self.panel_box])
         open_tables = w.VBox([w.HTML("<h3>Open tables</h3>"), self.refresh_button, self.tables])
         export = w.VBox([w.HTML("<h3>Results</h3><p>Every finished table's record with its players' feedback.</p>"),
@@ -142,15 +194,80 @@ class LobbyApp:
 
     def _show_panel(self) -> None:
         name = self.game.value
+        game = games()[name]
         if name not in self.panels:
-            panel = NewGamePanel(games()[name], self._create_clicked, report=self.banner.show)
+            panel = NewGamePanel(game, self._create_clicked, report=self.banner.show)
             panel.start.description = "Create table"
             panel.start.icon = "users"
             children = list(panel.widget.children)      # the table's own settings, above its button
             at = children.index(panel.start)
-            panel.widget.children = tuple(children[:at] + [self.pace, self.listed] + children[at:])
+            extra = [self.pace, self.listed] + ([self.reaction_box] if has_reactions(game) else [])
+            panel.widget.children = tuple([self.scenario_box] + children[:at] + extra + children[at:])
             self.panels[name] = panel
         self.panel_box.children = (self.panels[name].widget,)
+        scenarios = playable_scenarios(name)
+        self.scenario.options = [("A new game", "")] + [    # "": a Dropdown shows None as no choice
+            (f"Scenario: {s.title or key} ({len(s.moves)} moves)", key) for key, s in scenarios]
+        self.scenario.value = ""
+        self.scenario_box.layout.display = None if scenarios else "none"
+        self._scenario_picked()
+
+    def _scenario_picked(self) -> None:
+        """A scenario was picked (or "A new game"): its seats are set, and the inputs it
+        decides (seats, options, preset, seed) are locked while it is picked."""
+        panel = self.panels.get(self.game.value)
+        if panel is None:
+            return
+        scenario = dict(playable_scenarios(self.game.value)).get(self.scenario.value)
+        if scenario is not None:
+            panel.seats.value = scenario.seats
+        fixed = [panel.seats, panel.seed, *panel.inputs.values()] + ([panel.presets.dropdown] if panel.presets else [])
+        for box in fixed:
+            box.disabled = scenario is not None
+        if scenario is None:
+            self.scenario_note.value = ""
+            return
+        fields = panel.game.Options.model_fields
+        options = ", ".join(f"{option_label(k, fields[k]) if k in fields else k} = {v!r}"
+                            for k, v in scenario.options.items()) or "the defaults"
+        self.scenario_note.value = (
+            f"The table starts where this scenario stops, after its {len(scenario.moves)} moves, with its "
+            f"{scenario.seats} seats, its deal and its options ({html.escape(options)}); you choose who plays "
+            f"each seat. {html.escape(' '.join(scenario.description.split()))}")
+
+    def reaction_limit(self) -> float | None:
+        """The reaction time limit the form asks for, in seconds: None when its input is
+        blank (off, the default) or the game has no reaction windows (CR-7).
+
+        Raises:
+            OptionError: the text is not a number of seconds within
+                :data:`~playtest.tables.service.REACTION_LIMITS`.
+        """
+        text = self.reaction.value.strip()
+        if not text or not has_reactions(games()[self.game.value]):
+            return None
+        low, high = REACTION_LIMITS
+        try:
+            value = float(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise OptionError(f"the reaction time limit must be a number of seconds from {low} to {high} (or "
+                              f"blank: no limit), not {reprlib.repr(text)}")
+        return int(value) if value.is_integer() else value
+
+    def _reaction_typed(self) -> None:
+        """Say beside the reaction time limit what it does, and at once if the text is
+        not allowed (Create would refuse it)."""
+        low, high = REACTION_LIMITS
+        about = (f"Seconds a player has to answer an action aimed at them, {low} to {high}; when the time runs "
+                 "out, the action happens. Blank: off (a reaction window waits for its answer).")
+        try:
+            self.reaction_limit()
+            problem = ""
+        except OptionError as exc:
+            problem = f"<b class='pt-warn'>⚠ {html.escape(str(exc))}</b> "
+        self.reaction_help.value = problem + html.escape(about)
 
     def _create_clicked(self, seats: int, players: dict, options: dict, seed: int | None) -> None:
         self._active = time.monotonic()
@@ -158,10 +275,16 @@ class LobbyApp:
 
     def spec(self, seats: int, players: dict[int, str], options: dict[str, Any], seed: int | None) -> dict:
         """The create body for the table the form describes (see :mod:`playtest.tables`):
-        the preset's name when the options are exactly a preset's, else every option.
+        the scenario's name when it starts from one (its options and seed are its own),
+        else the preset's name when the options are exactly a preset's, else every option;
+        the reaction time limit (:meth:`reaction_limit`).
+
+        Args:
+            seats, players, options, seed: as the new-game panel's ``config()``.
 
         Raises:
-            OptionError: no human seat (a table of bots only has nobody to play it).
+            OptionError: no human seat (a table of bots only has nobody to play it), or a
+                reaction time limit that is not allowed.
         """
         if HUMAN not in players.values():
             raise OptionError("a live table needs at least one human seat; bot games are the balance lab's")
@@ -170,9 +293,14 @@ class LobbyApp:
         humans = [s for s in range(seats) if players[s] == HUMAN]
         # every table is listed; "open" seats get no link: the lobby's Join hands them out
         # (a seat whose link was made is never handed out twice)
-        return {"game": self.game.value, "seats": seats, "players": [players[s] for s in range(seats)],
-                "options": {} if preset is not None else options, "preset": preset, "seed": seed,
-                "pace": self.pace.value, "listed": True, "open_seats": humans[1:] if self.listed.value else []}
+        spec = {"game": self.game.value, "seats": seats, "players": [players[s] for s in range(seats)],
+                "pace": self.pace.value, "listed": True, "open_seats": humans[1:] if self.listed.value else [],
+                "reaction_limit": self.reaction_limit()}
+        if self.scenario.value:
+            spec["scenario"] = self.scenario.value
+        else:
+            spec.update(options={} if preset is not None else options, preset=preset, seed=seed)
+        return spec
 
     def create(self, spec: dict) -> None:
         """Create a table (a task); its links are shown when the service answers.

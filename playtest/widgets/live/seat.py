@@ -11,8 +11,10 @@ table): no timeline, rewind, branch, record download or new-game panel. It shows
 sits where (connected, away, bot), every other seat's move as it happens (the last move
 line and its seat's part of the board are marked for :data:`FRESH_SECONDS`), a refused
 move's reason in the error banner, the round's reveal with its Continue, the game's end
-with a short feedback form, and the host controls for a host token. A missing or wrong
-token, or table, gives a plain message page.
+with a short feedback form, and the host controls for a host token. On a table with a
+reaction time limit, an open reaction window (Chore Race CR-7) shows its seconds left,
+counting down each second: to the seat that must answer, and to every other page. A
+missing or wrong token, or table, gives a plain message page.
 
 Several seat tokens on one page (``token=T1,T2``) is hotseat: the privacy screen goes up
 when another seat must decide, as in :class:`~playtest.widgets.GameApp`. While it is up,
@@ -23,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import html
+import math
+import time
 from typing import Sequence
 
 import ipywidgets as w
@@ -42,6 +46,24 @@ on its seat's part of the board)."""
 
 TEXT_LIMIT = 2000
 """Characters of a feedback text (the service's limit)."""
+
+SEAT_INTRO = ("<b>You are {who}.</b> Your cards, everyone's moves as they happen (the last one is marked for a "
+              "moment), your moves, the round's reveal, and a short feedback form when the game is over. The "
+              "link you opened is your seat: keep it to yourself. If the connection drops, the page reconnects "
+              "on its own.")
+HOTSEAT_INTRO = ("<b>This device plays {who} (hotseat).</b> Pass it to the person whose seat must decide when "
+                 "the screen asks: each seat's cards stay hidden until its person confirms they hold the "
+                 "device.")
+SPECTATOR_INTRO = ("<b>You are watching: the public view only, no hand is shown.</b> Everyone's moves appear as "
+                   "they happen (the last one is marked for a moment), with the table, the log and the result. "
+                   "Nothing can be played from this page: put it on a projector or share it with onlookers.")
+HOST_INTRO = ("<b>You are the host: the public view (no hand is shown) and the host controls below.</b> Pause or "
+              "resume the bots and set their pace; hand a seat to a bot when its player leaves (or back to the "
+              "person with its link); start the next round for everyone without waiting for every Continue; "
+              "end the table; and once the game is over, get its record for the scenario debugger. Keep the "
+              "host link to yourself.")
+"""The intro above a live table page, by what its links are (:meth:`SeatApp.intro_html`):
+``{who}`` is "seat 2" or "seats 0 and 1"."""
 
 HUMAN = "human"
 
@@ -123,7 +145,9 @@ class SeatApp:
             open_moves: the game's board and move controls (None until then).
         control, unlocked, viewer: as :class:`~playtest.widgets.GameApp` (viewer None:
             the public view). banner, privacy, log, status, players, last_move,
-            hold_box, hold_text, over_box, over_text, message, claimer: the components.
+            hold_box, hold_text, over_box, over_text, message, claimer, intro, countdown: the
+            components. clock: the seconds clock the countdown reads (``time.monotonic``;
+            tests replace it).
             continue_buttons: seat -> its Continue button. forms: seat -> its
             :class:`FeedbackForm`. host: the :class:`HostControls` (None without a
             host token). refused: the plain message shown instead of the table ("" if none).
@@ -154,6 +178,9 @@ class SeatApp:
         self._first_state = True
         self._marked: w.Widget | None = None
         self._fresh_timer: asyncio.TimerHandle | None = None
+        self.clock = time.monotonic
+        self._reaction_until: float | None = None      # clock time the open reaction window closes
+        self._countdown_timer: asyncio.TimerHandle | None = None
         self.banner = ErrorBanner()
         report = self.banner.show
         self.message = w.HTML()
@@ -161,12 +188,16 @@ class SeatApp:
         self.message_box.add_class("pt-live-message")
         self.title = w.HTML("<b>Live table</b>")
         self.title.add_class("pt-live-title")
+        self.intro = w.HTML()
+        self.intro.add_class("pt-live-intro")
         self.status = w.HTML("connecting…")
         self.status.add_class("pt-live-status")
         self.players = w.HTML()
         self.players.add_class("pt-players")
         self.last_move = w.HTML()
         self.last_move.add_class("pt-last-move")
+        self.countdown = w.HTML(layout=w.Layout(display="none"))
+        self.countdown.add_class("pt-countdown")
         self.hold_text = w.HTML()
         self.hold_buttons = w.HBox()
         self.hold_box = w.VBox([self.hold_text, self.hold_buttons], layout=w.Layout(display="none"))
@@ -187,9 +218,9 @@ class SeatApp:
         self.host_box = w.VBox()
         self.log = LogView()
         self.log.widget.layout.display = "none"
-        self.content = w.VBox([self.title, self.status, self.players, self.last_move, self.hold_box, self.over_box,
-                               self.privacy.widget, self.rules, self.board_box, self.controls, self.host_box,
-                               self.log.widget])
+        self.content = w.VBox([self.title, self.intro, self.status, self.players, self.last_move, self.countdown,
+                               self.hold_box, self.over_box, self.privacy.widget, self.rules, self.board_box,
+                               self.controls, self.host_box, self.log.widget])
         self.widget = w.VBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-live")
@@ -233,6 +264,8 @@ class SeatApp:
             link.stop()
         if self._fresh_timer is not None:
             self._fresh_timer.cancel()
+        if self._countdown_timer is not None:
+            self._countdown_timer.cancel()
 
     def refuse(self, text_html: str) -> None:
         """Show a plain message page instead of the table (``text_html``: HTML, escaped
@@ -341,15 +374,38 @@ class SeatApp:
             self.banner.show(f"{error} ({ruling})" if ruling and ruling not in error else error)
         elif kind == "error":
             self.banner.show(str(message.get("error")))
-        elif kind == "state" and link.resynced:
-            moves, link.resynced = ", ".join(link.resynced), []
-            self.banner.show(f"the connection dropped before the table answered your move ({moves}) and the table "
-                             "has moved on since: check the board and choose again")
+        elif kind == "state":
+            if message["version"] >= self._latest()["version"]:
+                left = message.get("reaction_seconds")
+                self._reaction_until = None if left is None else self.clock() + float(left)
+            if link.resynced:
+                moves, link.resynced = ", ".join(link.resynced), []
+                self.banner.show(f"the connection dropped before the table answered your move ({moves}) and the "
+                                 "table has moved on since: check the board and choose again")
         self.refresh()
+
+    def intro_html(self) -> str:
+        """The page's intro (HTML), by the roles the table welcomed its links with: a
+        seat's (one seat, or several on one device), a spectator's (the public view only)
+        or the host's (what the host controls do; after a seat's when the page also plays
+        seats). "" before any welcome."""
+        roles = {link.role for link in self.links if link.welcomed}
+        seats = sorted(link.seat for link in self.links if link.welcomed and link.role == "seat")
+        parts = []
+        if seats:
+            who = "seat " + str(seats[0]) if len(seats) == 1 else (
+                "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}")
+            parts.append((SEAT_INTRO if len(seats) == 1 else HOTSEAT_INTRO).format(who=who))
+        if "host" in roles:
+            parts.append(HOST_INTRO)
+        elif "spectator" in roles and not seats:
+            parts.append(SPECTATOR_INTRO)
+        return " ".join(parts)
 
     def _welcomed(self, link: TableLink, message: dict) -> None:
         if self.game is None:
             self._build(get_game(message["game"]), message)
+        self.intro.value = self.intro_html()
         report = self.banner.show
         if link.role == "host" and self.host is None:
             self.host = HostControls(self.api, self.table_id, link.token, self.game, report)
@@ -438,6 +494,7 @@ class SeatApp:
         self._draw_players(latest)
         self._draw_hold(latest)
         self._draw_over(latest)
+        self.draw_countdown()
         if self.host is not None and public is not None and public.role == "host":
             self.host.show(public.state)
         self.controls.layout.display = None if seats else "none"
@@ -608,6 +665,46 @@ class SeatApp:
         if self._marked is not None:
             self._marked.remove_class("pt-moved")
             self._marked = None
+
+    def draw_countdown(self) -> None:
+        """Show the open reaction window's seconds left (whole seconds, rounded up) and
+        plan the next redraw for when that number changes; hidden when no window with a
+        time limit is open (the table's ``reaction_limit``; CR-7: when it runs out the
+        seat that must answer lets the action happen). The seat that must answer reads
+        "N s left to answer" (class ``pt-mine``); every other page, which seat has how
+        long. The table decides when the time is up; this is only its clock shown."""
+        if self._countdown_timer is not None:
+            self._countdown_timer.cancel()
+            self._countdown_timer = None
+        latest = self._latest()
+        if self._reaction_until is None or latest is None or latest.get("status") != "playing":
+            self.countdown.layout.display = "none"
+            self.countdown.value = ""
+            return
+        left = max(0.0, self._reaction_until - self.clock())
+        seconds = math.ceil(round(left, 3))
+        answering = list(latest.get("to_act", []))
+        mine = bool(answering) and all(s in self.seats for s in answering) and (
+            len(self.seats) == 1 or self.viewer in answering)
+        if mine:
+            text = (f"<b>{seconds} s</b> left to answer: when the time runs out, you let the action happen."
+                    if seconds else "<b>Time is up</b>: you let the action happen.")
+        else:
+            who = html.escape(", ".join(self.seat_name(s) for s in answering) or "a seat")
+            text = (f"Reaction window open: {who} has <b>{seconds} s</b> left to answer." if seconds else
+                    f"<b>Time is up</b> for {who}: the action happens.")
+        self.countdown.value = text
+        self.countdown.layout.display = None
+        if mine:
+            self.countdown.add_class("pt-mine")
+        else:
+            self.countdown.remove_class("pt-mine")
+        if seconds:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:        # no loop (a script): no ticking
+                return
+            self._countdown_timer = loop.call_later(left - (seconds - 1), self.draw_countdown)
 
     def _draw_hold(self, latest: dict) -> None:
         hold = latest.get("hold")

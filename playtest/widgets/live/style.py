@@ -3,6 +3,7 @@
 
 STYLE = """<style>
 .pt-live-title .widget-html-content { font-size: 18px; }
+.pt-live-intro .widget-html-content { white-space: normal; font-size: 14px; line-height: 1.4; color: #333; }
 .pt-live-status .widget-html-content { display: block; padding: 3px 10px; border-radius: 6px; background: #e8f5e9;
   color: #1b5e20; font-size: 13px; }
 .pt-live-status.pt-reconnecting .widget-html-content { background: #fff3cd; color: #6d4c00; }
@@ -16,6 +17,9 @@ STYLE = """<style>
 .pt-last-move .widget-html-content { display: block; padding: 3px 10px; border-radius: 6px; font-size: 14px;
   white-space: normal; transition: background-color 1.2s ease-out; }
 .pt-last-move.pt-fresh .widget-html-content { background: #ffcc80; color: #222; transition: none; }
+.pt-countdown .widget-html-content { display: block; padding: 3px 10px; border-radius: 6px; font-size: 14px;
+  white-space: normal; background: #fff3cd; color: #6d4c00; }
+.pt-countdown.pt-mine .widget-html-content { background: #ffcc80; color: #222; font-size: 16px; font-weight: 600; }
 .pt-moved { box-shadow: 0 0 0 4px #ff8a65; border-radius: 8px; }
 .pt-hold { background: #e3f2fd; border: 2px solid #1976d2; border-radius: 8px; padding: 8px 12px; margin: 4px 0; }
 .pt-hold .widget-html-content { white-space: normal; }
