@@ -95,7 +95,7 @@ def wait_moved(page, before: int, timeout: float = 90.0) -> None:
 
 
 def my_rows(page):
-    seat = page.locator(".cr-seat").first
+    seat = page.locator(".cr-seat.cr-me")            # the viewer's own panel (drawn last, above the moves)
     return seat.locator(".pt-row").nth(0).locator(".pt-card"), seat.locator(".pt-row").nth(1).locator(".pt-card")
 
 
@@ -117,9 +117,15 @@ def click_move(page, label: str):
 def then_card(page, before: int, card) -> None:
     """After a move button: if the move still needs a target, click ``card``; wait for
     the move to be played."""
-    page.wait_for_timeout(600)
-    if move_number(page) == before:
-        card().click()
+    deadline = time.monotonic() + 60
+    while move_number(page) == before and time.monotonic() < deadline:
+        target = card()
+        if target.count() and "pt-clickable" in (target.get_attribute("class") or ""):
+            guard_wait(page)                 # a card that just became clickable ignores clicks for a moment
+            if move_number(page) == before:
+                target.click()
+            break
+        page.wait_for_timeout(200)           # the move button's targets are not drawn yet
     wait_moved(page, before)
 
 
@@ -172,10 +178,10 @@ def test_play_a_quick_game_in_the_browser():
                 then_card(page, before, lambda: chores.first)
             elif "Score a chore" in labels:
                 click_move(page, "Score a chore")
-                then_card(page, before, lambda: page.locator(".cr-seat").first.locator(".pt-clickable").first)
+                then_card(page, before, lambda: page.locator(".cr-seat.cr-me .pt-clickable").first)
             elif any(x.startswith(("Steal", "Attic")) for x in labels):
                 click_move(page, next(x for x in labels if x.startswith(("Steal", "Attic"))))
-                then_card(page, before, lambda: page.locator(".cr-seat").nth(1).locator(".pt-clickable").first)
+                then_card(page, before, lambda: page.locator(".cr-seat:not(.cr-me) .pt-clickable").first)
             elif any(x.startswith("Pass ") for x in labels):
                 label = next(x for x in labels if x.startswith("Pass "))
                 click_move(page, label)

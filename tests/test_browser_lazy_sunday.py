@@ -106,7 +106,8 @@ def late_double_click(page, label) -> str | None:
     page.mouse.click(x, y)
     page.wait_for_function(f"({BUTTON_AT})([{x}, {y}]) !== {label!r}", timeout=30_000)
     under = page.evaluate(BUTTON_AT, [x, y])
-    page.mouse.click(x, y, click_count=2)
+    page.mouse.down(click_count=2)          # the second press alone: event.detail 2 (Playwright's
+    page.mouse.up(click_count=2)            # click_count=2 would send a first click before it)
     return under
 
 
@@ -182,7 +183,8 @@ def test_play_a_round_in_the_browser():
         my_cards.nth(0).click()
         page.wait_for_timeout(300)
         my_cards.nth(1).click()
-        page.wait_for_selector(".pt-row .pt-card.pt-looking")
+        page.wait_for_function("document.querySelectorAll('.pt-row .pt-card.pt-looking').length === 2",
+                               timeout=30_000)         # both cards drawn face-up, and no other
         assert page.locator(".pt-row .pt-face").count() == 2
         click_move(page, "Done looking")
         move_button(page, "Done looking").wait_for(state="hidden", timeout=30_000)
@@ -228,7 +230,7 @@ def test_play_a_round_in_the_browser():
         assert "Match over" in status and "NOT ME! called by seat" in status
         assert cursor_before_call is not None, "seat 0 never called NOT ME!"
         assert late_checked, "the late second click was never tried"
-        scores = page.locator(".pt-scores")
+        scores = page.locator(".pt-scores:not(.pt-reveal)")          # the match table, under the reveal
         assert scores.is_visible() and "round 1" in scores.inner_text() and "total" in scores.inner_text()
         assert not page.locator(".pt-error").is_visible()
         assert not errors, errors
