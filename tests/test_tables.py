@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -340,3 +342,14 @@ def test_a_bad_reaction_limit_is_refused(service):
     again = TableService(service.folder)          # kept in the store across a restart
     assert again.tables[made["id"]].reaction_limit == 20
     again.close()
+
+
+def test_the_table_service_does_not_import_the_widgets(tmp_path):
+    """The service runs in the server process: it finds a scenario through
+    playtest.scenarios, never through the dashboards' widgets (ipywidgets)."""
+    code = ("import sys; from playtest.tables import web; from playtest.tables.service import TableService; "
+            f"TableService({str(tmp_path)!r}).create({{'scenario': 'chore_race_reaction_window', "
+            "'players': ['human', 'human']}); "
+            "print(sorted(m for m in sys.modules if m.startswith(('playtest.widgets', 'ipywidgets'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

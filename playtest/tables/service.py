@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..engine import Match, OptionError, PlaytestError, get_game, games
+from ..scenarios import find_scenario
 from .live import DEFAULT_PACE, HUMAN, PACES, LiveTable
 from .store import DB_NAME, StoredTable, TableStore, data_dir, token_hash
 
@@ -129,7 +130,6 @@ class TableService:
                                f"{', '.join(sorted(fields))}")
         scenario = None
         if spec.get("scenario") is not None:
-            from ..widgets.records import find_scenario   # the dashboards' own lookup of ?scenario=NAME
             try:
                 scenario = find_scenario(str(spec["scenario"])[:200])
             except PlaytestError as exc:
