@@ -244,6 +244,24 @@ def test_create_list_join_and_tokens(service):
     again.close()
 
 
+def test_the_list_shows_the_tables_being_played_unless_asked_for_others(service):
+    ids = {}
+    for name in ("playing", "over", "ended"):
+        ids[name] = service.create({"game": "chore_race", "seats": 2, "players": ["human", "human"], "seed": 1,
+                                    "options": {"max_turns": 1}})["id"]
+    over = service.tables[ids["over"]]
+    seat = over.match.to_act()[0]
+    assert over.submit(seat, f"{seat} end").ok and over.status == "over"      # G-4: max_turns reached
+    service.tables[ids["ended"]].end()
+    listed = lambda *status: [row["id"] for row in service.listing(*status)]
+    assert listed() == listed("playing") == [ids["playing"]]
+    assert listed("ended") == [ids["ended"]] and listed("over") == [ids["over"]]
+    assert set(listed("over,ended")) == {ids["over"], ids["ended"]} and set(listed("all")) == set(ids.values())
+    with pytest.raises(ServiceError) as bad:
+        service.listing("finished")
+    assert bad.value.status == 400 and "unknown status 'finished'" in str(bad.value)
+
+
 @pytest.mark.parametrize("spec, words", [
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"game": "lazy_sunday", "seats": 3, "players": ["human", "robot", "human"]}, "unknown bot 'robot'"),

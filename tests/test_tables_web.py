@@ -108,6 +108,14 @@ def test_lobby_api_tables_moves_and_websockets(server):
         assert (await receive(ws0, "closed"))["reason"] == "the host ended this table"
         code, record = await call(address, "GET", f"tables/{tid}/record", token=made["host_token"])
         assert code == 200 and record["moves"] == [move]
+        # the list shows the tables being played; an ended one only when asked for
+        assert (await call(address, "GET", "tables"))[1]["tables"] == []
+        for status in ("ended", "all", "over,ended"):
+            code, listing = await call(address, "GET", f"tables?status={status}")
+            assert code == 200 and [t["id"] for t in listing["tables"]] == [tid], status
+        assert (await call(address, "GET", "tables?status=over"))[1]["tables"] == []
+        code, error = await call(address, "GET", "tables?status=gone")
+        assert code == 400 and "unknown status 'gone'" in error["error"]
         code, export = await call(address, "GET", "export")
         assert code == 403
         code, export = await call(address, "GET", "export", headers={"X-Playtest-Key": "server-key"})

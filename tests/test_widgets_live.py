@@ -605,7 +605,7 @@ def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(da
         hidden = await make_table(api, listed=False)
         lobby = LobbyApp(api=api, refresh_every=0.05)
         await until(lambda: len(lobby.listing) == 2, what="the list")
-        rows = {row["id"]: i for i, row in enumerate(r for r in lobby.listing if r["status"] == "playing")}
+        rows = {row["id"]: i for i, row in enumerate(lobby.listing)}
         _, text, join = lobby.rows[rows[made["id"]]]
         assert "free seats: 0, 1" in text.value and join.layout.display is None
         assert lobby.rows[rows[hidden["id"]]][2].layout.display == "none"
@@ -616,6 +616,8 @@ def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(da
         await until(lambda: "free seats: 1" in lobby.rows[rows[made["id"]]][1].value, what="the periodic refresh")
         # a finished table's record and feedback, exported through the download helper
         live_table(made).end()
+        await until(lambda: [row["id"] for row in lobby.listing] == [hidden["id"]], what="the ended table to go")
+        assert len(lobby.row_box.children) == 1 and made["id"] not in lobby.rows[0][1].value
         web.service().feedback(made["id"], 0, {"rating": 5, "confused": "", "notes": "more bots"})
         lobby.export_csv.click()
         await until(lambda: "data:text/csv" in lobby.export_link.value, what="the CSV")

@@ -15,8 +15,11 @@ Addresses (all under ``<base_url>playtest/api``; JSON in and out; errors are
 
 ==========================================  =====================================================
 ``GET  games``                              the games: seats range, bots, presets, option defaults
-``GET  tables``                             the tables: id, game, seats, players, free seats,
-                                            moves, status (``playing`` / ``over`` / ``ended``)
+``GET  tables?status=playing``              the tables: id, game, seats, players, free seats,
+                                            moves, status (``playing`` / ``over`` / ``ended``);
+                                            by default (no ``status``) only those still being
+                                            played; ``?status=over`` (game over), ``ended``
+                                            (ended by the host), ``over,ended`` or ``all``
 ``POST tables``                             create (body below); 201 with the tokens
 ``POST tables/<id>/join``                   ``{"seat": n}`` (or ``{}``: the first free human seat)
                                             of a listed table: ``{"seat", "token", "path"}``;

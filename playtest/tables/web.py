@@ -150,7 +150,7 @@ class GamesHandler(ApiHandler):
 class TablesHandler(ApiHandler):
     def get(self):
         self.lobby_allowed()
-        self.send({"tables": service().listing()})
+        self.send({"tables": service().listing(self.get_argument("status", "playing"))})
 
     def post(self):
         self.lobby_allowed()
