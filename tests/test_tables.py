@@ -11,7 +11,7 @@ import pytest
 
 from playtest.engine import Match, Table
 from playtest.scenarios import example
-from playtest.tables.live import LiveTable
+from playtest.tables.live import LiveTable, SeatConnected
 from playtest.tables.service import ServiceError, TableService
 
 
@@ -110,6 +110,24 @@ def test_the_newest_page_of_a_seat_wins():
     table.attach(new)
     assert old.left == "this seat was opened in another page"
     assert table.pages == [new]
+
+
+def test_a_connected_persons_seat_goes_to_a_bot_only_when_forced():
+    table = slap_table()
+    pages = [FakePage(0), FakePage(1)]
+    for page in pages:
+        table.attach(page)
+    with pytest.raises(SeatConnected, match=r"^seat 1 is connected: a person is playing it"):
+        table.set_player(1, "heuristic")
+    assert table.players[1] == "human" and pages[1].state["players"][1]["player"] == "human"
+    table.set_player(2, "heuristic")                   # nobody's page is open there: no question
+    table.set_player(1, "heuristic", force=True)
+    assert table.players == ["human", "heuristic", "heuristic"] and pages[1].left is None   # it stays, watching
+    assert pages[1].state["players"][1] == {"seat": 1, "player": "heuristic", "connected": True}
+    assert pages[1].state["moves"] == pages[1].state["open_moves"] == []
+    table.set_player(1, "random")                      # a bot's seat: no person to protect
+    table.set_player(1, "human")                       # back to the person, no force needed
+    assert pages[1].state["players"][1]["player"] == "human" and pages[1].state["open_moves"]
 
 
 def run(coro):

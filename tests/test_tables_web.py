@@ -102,6 +102,19 @@ def test_lobby_api_tables_moves_and_websockets(server):
         assert "not valid for this table" in closed["reason"]
         assert await asyncio.wait_for(bad.read_message(), 5) is None
 
+        # a connected person's seat goes to a bot only with "force"; their page sees it
+        host = lambda body: call(address, "POST", f"tables/{tid}/host", body, token=made["host_token"])
+        assert (await host({"action": "pause"}))[0] == 200     # the bot must not move before the end below
+        code, refused = await host({"action": "bot", "seat": 1, "bot": "random"})
+        assert code == 409 and refused["error"].startswith("seat 1 is connected: a person is playing it")
+        assert '"force": true' in refused["error"]
+        code, _ = await host({"action": "bot", "seat": 1, "bot": "random", "force": True})
+        assert code == 200
+        seen = await receive(ws1, "state")
+        while seen["players"][1]["player"] == "human":          # the states of the pause, then the handover
+            seen = await receive(ws1, "state")
+        assert seen["players"][1] == {"seat": 1, "player": "random", "connected": True} and seen["moves"] == []
+
         # the host ends the table: every page is told, the record is handed out
         code, _ = await call(address, "POST", f"tables/{tid}/host", {"action": "end"}, token=made["host_token"])
         assert code == 200

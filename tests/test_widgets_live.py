@@ -520,6 +520,50 @@ def test_spectator_and_host_pages_and_the_host_controls(data):
     run(scenario)
 
 
+def test_the_host_confirms_before_a_connected_seat_goes_to_a_bot_and_its_page_says_so(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, seats=3, players=["human"] * 3, pace="slow")
+        table = live_table(made)
+        person = await seat_page(api, made, seat_token(made, 1))
+        host = await seat_page(api, made, made["host_token"])
+        controls = host.host
+        await until(lambda: "Seat 1 (person, connected)" in [label for label, _ in controls.seat.options],
+                    what="seat 1 connected")
+        assert person.handed.layout.display == "none" and not person.handed.value
+
+        def hand(seat, player):
+            controls.seat.value, controls.player.value = seat, player
+            controls.hand.click()
+        hand(1, "random")
+        await until(lambda: controls.hand_box.layout.display == "flex", what="the question")
+        assert "Seat 1 is connected: hand it to a bot anyway?" in controls.hand_question.value
+        assert table.players[1] == "human" and not host.banner.message       # asked, not refused, nothing done
+        controls.cancel_hand.click()                                         # no
+        assert controls.hand_box.layout.display == "none"
+        await asyncio.sleep(0.1)
+        assert table.players[1] == "human" and person.handed.layout.display == "none"
+        hand(1, "random")
+        await until(lambda: controls.hand_box.layout.display == "flex", what="the question again")
+        controls.confirm_hand.click()                                        # yes: forced
+        await until(lambda: table.players[1] == "random" and person.handed.layout.display is None,
+                    what="the handover, told on the person's page")
+        assert "The host handed your seat to a bot" in person.handed.value
+        assert "the random bot plays seat 1 now" in person.handed.value and person.links[0].open
+        assert "Seat 1 is played by the random bot now." in controls.note.value and not host.banner.message
+        hand(2, "random")                                     # nobody's page is open at seat 2: no question
+        await until(lambda: table.players[2] == "random", what="seat 2 to a bot")
+        assert controls.hand_box.layout.display == "none"
+        hand(1, "human")                                      # back to the person: the notice goes
+        await until(lambda: person.handed.layout.display == "none", what="seat 1 back to its person")
+        assert not person.handed.value
+        person.close()
+        host.close()
+        server.stop()
+    run(scenario)
+
+
 @pytest.mark.parametrize("game, players", [("chore_race", ["human", "human"]), ("night_shift", ["human", "heuristic"]),
                                            ("toy", ["human", "human"])])
 def test_every_games_board_plays_on_a_seat_page(data, game, players):

@@ -57,9 +57,13 @@ elsewhere; ``pace`` is one of :data:`playtest.tables.live.PACES`. Answer: ``{"id
 are relative to the dashboards folder's address (``.../voila/render/``).
 
 Host body: ``{"action": "pause" | "resume" | "pace" | "bot" | "continue" | "end",
-"pace": "instant" | "fast" | "human" | "slow", "seat": n, "bot": "heuristic"}``: pause or
-resume the bots, set their pace, hand seat ``n`` to a bot (a disconnected player), start
-the next round for everyone (``continue``), end the table.
+"pace": "instant" | "fast" | "human" | "slow", "seat": n, "bot": "heuristic", "force":
+false}``: pause or resume the bots, set their pace, hand seat ``n`` to a bot (a
+disconnected player; ``"bot": "human"`` hands it back), start the next round for everyone
+(``continue``), end the table. A seat whose page is connected is not handed to a bot
+unless the body says ``"force": true`` (409 otherwise: a person is playing it); its page
+stays connected, sees its seat played by the bot in ``players`` and says "The host
+handed your seat to a bot".
 
 Feedback body: ``{"rating": 1..5, "confused": "text", "notes": "text"}`` (texts up to
 2,000 characters), once the game is over.

@@ -11,8 +11,9 @@ table): no timeline, rewind, branch, record download or new-game panel. It shows
 sits where (connected, away, bot), every other seat's move as it happens (the last move
 line and its seat's part of the board are marked for :data:`FRESH_SECONDS`), a refused
 move's reason in the error banner, the round's reveal with its Continue, the game's end
-with a short feedback form, and the host controls for a host token. A missing or wrong
-token, or table, gives a plain message page.
+with a short feedback form, the host controls for a host token, and a plain notice when
+the host has handed the page's seat to a bot. A missing or wrong token, or table, gives a
+plain message page.
 
 Several seat tokens on one page (``token=T1,T2``) is hotseat: the privacy screen goes up
 when another seat must decide, as in :class:`~playtest.widgets.GameApp`. While it is up,
@@ -124,6 +125,8 @@ class SeatApp:
         control, unlocked, viewer: as :class:`~playtest.widgets.GameApp` (viewer None:
             the public view). banner, privacy, log, status, players, last_move,
             hold_box, hold_text, over_box, over_text, message, claimer: the components.
+            handed: the notice that the host handed this page's seat to a bot (hidden
+            while a person plays it).
             continue_buttons: seat -> its Continue button. forms: seat -> its
             :class:`FeedbackForm`. host: the :class:`HostControls` (None without a
             host token). refused: the plain message shown instead of the table ("" if none).
@@ -165,6 +168,8 @@ class SeatApp:
         self.status.add_class("pt-live-status")
         self.players = w.HTML()
         self.players.add_class("pt-players")
+        self.handed = w.HTML(layout=w.Layout(display="none"))
+        self.handed.add_class("pt-handed")
         self.last_move = w.HTML()
         self.last_move.add_class("pt-last-move")
         self.hold_text = w.HTML()
@@ -187,7 +192,7 @@ class SeatApp:
         self.host_box = w.VBox()
         self.log = LogView()
         self.log.widget.layout.display = "none"
-        self.content = w.VBox([self.title, self.status, self.players, self.last_move, self.hold_box, self.over_box,
+        self.content = w.VBox([self.title, self.status, self.players, self.handed, self.last_move, self.hold_box, self.over_box,
                                self.privacy.widget, self.rules, self.board_box, self.controls, self.host_box,
                                self.log.widget])
         self.widget = w.VBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
@@ -560,6 +565,13 @@ class SeatApp:
                 cls, text = cls + " pt-me", text + (" · you" if seat == self.viewer or len(mine) == 1 else " · this device")
             marks.append(f"<span class='pt-player {cls}' data-seat='{seat}'>{html.escape(text)}</span>")
         self.players.value = "".join(marks)
+        # the page stays connected when the host hands its seat to a bot (forced, or while
+        # it was away): say so plainly, or the person would only find their moves gone
+        bots = [p for p in latest.get("players", []) if p["seat"] in mine and p["player"] != HUMAN]
+        text = "; ".join(f"the {p['player']} bot plays seat {p['seat']} now" for p in bots)
+        self.handed.value = (f"<b>The host handed your seat to a bot</b>: {html.escape(text)}. You can keep "
+                             "watching; the host can hand it back to you." if bots else "")
+        self.handed.layout.display = None if bots else "none"
 
     def _draw_last_move(self, latest: dict, shown: dict | None) -> None:
         """The last move, worded for the viewer (its log lines); newly arrived, it is
