@@ -792,3 +792,51 @@ def test_a_quick_discard_in_progress_survives_another_seats_move(data):
         page.close()
         server.stop()
     run(scenario)
+
+
+MEETING = """
+game = "chore_race"
+seats = 3
+seed = 2
+moves = ["0 meeting"]
+
+[setup]
+hands = [
+    ["Family Meeting", "Done", "Done", "Finally!", "Finally!"],
+    ["Inspection", "Inspection", "Delegate", "Chore Swap", "Chore Swap"],
+    ["Teamwork", "Teamwork", "Excuse", "I'll Do It Later", "I'll Do It Later"],
+]
+deck_top = ["Done"]
+"""
+
+
+def test_a_family_meeting_pass_in_progress_survives_another_seats_choice(data, tmp_path, monkeypatch):
+    """CR-8 on a live table: everyone chooses at once, so another seat's commit comes while
+    a person is picking; the picks stay, and Play sends them."""
+    monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(tmp_path))
+    (tmp_path / "meeting.toml").write_text(MEETING, encoding="utf-8")
+
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await api.call("POST", "tables", {"scenario": "meeting", "players": ["human"] * 3}, key=True)
+        table = live_table(made)
+        page = await seat_page(api, made, seat_token(made, 1))
+        board, builder = page.board, page.moves
+        board.hand_clicked(1, 0)                                   # Inspection
+        board.hand_clicked(1, 2)                                   # Delegate
+        assert builder.kind == "give" and board.picked == [0, 2]
+        assert table.submit(0, "0 give done done finally").ok      # seat 0 commits meanwhile
+        await until(lambda: page.links[0].state["version"] == 2, what="seat 0's choice")
+        assert builder.kind == "give" and board.picked == [0, 2]
+        assert "So far you pass: Inspection, Delegate;" in builder.hint.value
+        board.hand_clicked(1, 4)                                   # Chore Swap
+        builder.play_button.click()
+        await until(lambda: len(table.match.moves) == 3, what="seat 1's choice")
+        assert str(table.match.moves[2]) == "1 give inspection delegate swap" and not page.banner.message
+        # its own choice ends the decision: nothing of it is left to play again
+        await until(lambda: page.links[0].state["version"] == 3, what="seat 1's own state")
+        assert builder.kind is None and builder.moves == []
+        page.close()
+        server.stop()
+    run(scenario)

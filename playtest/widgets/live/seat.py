@@ -154,6 +154,7 @@ class SeatApp:
         self._view: dict | None = None
         self._claim_viewer = None
         self._seen_move: int | None = None
+        self._decision: tuple = (None, -1)      # (viewer and its moves, version it began at)
         self._first_state = True
         self._marked: w.Widget | None = None
         self._fresh_timer: asyncio.TimerHandle | None = None
@@ -466,8 +467,15 @@ class SeatApp:
                 "Not connected: waiting for the table…" if link is not None and not link.open else
                 "The round is over: press Continue." if shown.get("hold") and link is not None else
                 "" if mine else "Waiting for another seat." if link is not None else "")
+        # a decision lasts while only other seats move and this seat is offered the same
+        # moves: in a Family Meeting everyone chooses at once (CR-8), so another seat's
+        # commit must not wipe the pass being built. A move of its own starts a new one.
+        key, last = (self.viewer, tuple(shown["moves"])), shown.get("last_move") or {}
+        if key != self._decision[0] or (last.get("seat") == self.viewer and last.get("number", 0) > self._decision[1]):
+            self._decision = (key, shown["version"])
+        self.moves.show(self.viewer, mine, view, enabled=ready and playing, note=note,
+                        decision=(self.viewer, self._decision[1]))
         decision = (self.viewer, shown["version"])
-        self.moves.show(self.viewer, mine, view, enabled=ready and playing, note=note, decision=decision)
         claimers = [s for s in seats if not locked and links[s].state["open_moves"]]
         options = [(f"seat {s}", s) for s in claimers]
         follow = self.viewer is not None and self.viewer != self._claim_viewer and self.viewer in claimers
