@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 
 import pytest
 
 from playtest.engine import Match, Table
 from playtest.scenarios import example
-from playtest.tables.live import LiveTable
+from playtest.tables.live import LiveTable, SeatConnected
 from playtest.tables.service import ServiceError, TableService
 
 
@@ -108,6 +110,24 @@ def test_the_newest_page_of_a_seat_wins():
     table.attach(new)
     assert old.left == "this seat was opened in another page"
     assert table.pages == [new]
+
+
+def test_a_connected_persons_seat_goes_to_a_bot_only_when_forced():
+    table = slap_table()
+    pages = [FakePage(0), FakePage(1)]
+    for page in pages:
+        table.attach(page)
+    with pytest.raises(SeatConnected, match=r"^seat 1 is connected: a person is playing it"):
+        table.set_player(1, "heuristic")
+    assert table.players[1] == "human" and pages[1].state["players"][1]["player"] == "human"
+    table.set_player(2, "heuristic")                   # nobody's page is open there: no question
+    table.set_player(1, "heuristic", force=True)
+    assert table.players == ["human", "heuristic", "heuristic"] and pages[1].left is None   # it stays, watching
+    assert pages[1].state["players"][1] == {"seat": 1, "player": "heuristic", "connected": True}
+    assert pages[1].state["moves"] == pages[1].state["open_moves"] == []
+    table.set_player(1, "random")                      # a bot's seat: no person to protect
+    table.set_player(1, "human")                       # back to the person, no force needed
+    assert pages[1].state["players"][1]["player"] == "human" and pages[1].state["open_moves"]
 
 
 def run(coro):
@@ -242,6 +262,24 @@ def test_create_list_join_and_tokens(service):
     again.close()
 
 
+def test_the_list_shows_the_tables_being_played_unless_asked_for_others(service):
+    ids = {}
+    for name in ("playing", "over", "ended"):
+        ids[name] = service.create({"game": "chore_race", "seats": 2, "players": ["human", "human"], "seed": 1,
+                                    "options": {"max_turns": 1}})["id"]
+    over = service.tables[ids["over"]]
+    seat = over.match.to_act()[0]
+    assert over.submit(seat, f"{seat} end").ok and over.status == "over"      # G-4: max_turns reached
+    service.tables[ids["ended"]].end()
+    listed = lambda *status: [row["id"] for row in service.listing(*status)]
+    assert listed() == listed("playing") == [ids["playing"]]
+    assert listed("ended") == [ids["ended"]] and listed("over") == [ids["over"]]
+    assert set(listed("over,ended")) == {ids["over"], ids["ended"]} and set(listed("all")) == set(ids.values())
+    with pytest.raises(ServiceError) as bad:
+        service.listing("finished")
+    assert bad.value.status == 400 and "unknown status 'finished'" in str(bad.value)
+
+
 @pytest.mark.parametrize("spec, words", [
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"game": "lazy_sunday", "seats": 3, "players": ["human", "robot", "human"]}, "unknown bot 'robot'"),
@@ -340,3 +378,14 @@ def test_a_bad_reaction_limit_is_refused(service):
     again = TableService(service.folder)          # kept in the store across a restart
     assert again.tables[made["id"]].reaction_limit == 20
     again.close()
+
+
+def test_the_table_service_does_not_import_the_widgets(tmp_path):
+    """The service runs in the server process: it finds a scenario through
+    playtest.scenarios, never through the dashboards' widgets (ipywidgets)."""
+    code = ("import sys; from playtest.tables import web; from playtest.tables.service import TableService; "
+            f"TableService({str(tmp_path)!r}).create({{'scenario': 'chore_race_reaction_window', "
+            "'players': ['human', 'human']}); "
+            "print(sorted(m for m in sys.modules if m.startswith(('playtest.widgets', 'ipywidgets'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

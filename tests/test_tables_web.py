@@ -102,12 +102,33 @@ def test_lobby_api_tables_moves_and_websockets(server):
         assert "not valid for this table" in closed["reason"]
         assert await asyncio.wait_for(bad.read_message(), 5) is None
 
+        # a connected person's seat goes to a bot only with "force"; their page sees it
+        host = lambda body: call(address, "POST", f"tables/{tid}/host", body, token=made["host_token"])
+        assert (await host({"action": "pause"}))[0] == 200     # the bot must not move before the end below
+        code, refused = await host({"action": "bot", "seat": 1, "bot": "random"})
+        assert code == 409 and refused["error"].startswith("seat 1 is connected: a person is playing it")
+        assert '"force": true' in refused["error"]
+        code, _ = await host({"action": "bot", "seat": 1, "bot": "random", "force": True})
+        assert code == 200
+        seen = await receive(ws1, "state")
+        while seen["players"][1]["player"] == "human":          # the states of the pause, then the handover
+            seen = await receive(ws1, "state")
+        assert seen["players"][1] == {"seat": 1, "player": "random", "connected": True} and seen["moves"] == []
+
         # the host ends the table: every page is told, the record is handed out
         code, _ = await call(address, "POST", f"tables/{tid}/host", {"action": "end"}, token=made["host_token"])
         assert code == 200
         assert (await receive(ws0, "closed"))["reason"] == "the host ended this table"
         code, record = await call(address, "GET", f"tables/{tid}/record", token=made["host_token"])
         assert code == 200 and record["moves"] == [move]
+        # the list shows the tables being played; an ended one only when asked for
+        assert (await call(address, "GET", "tables"))[1]["tables"] == []
+        for status in ("ended", "all", "over,ended"):
+            code, listing = await call(address, "GET", f"tables?status={status}")
+            assert code == 200 and [t["id"] for t in listing["tables"]] == [tid], status
+        assert (await call(address, "GET", "tables?status=over"))[1]["tables"] == []
+        code, error = await call(address, "GET", "tables?status=gone")
+        assert code == 400 and "unknown status 'gone'" in error["error"]
         code, export = await call(address, "GET", "export")
         assert code == 403
         code, export = await call(address, "GET", "export", headers={"X-Playtest-Key": "server-key"})

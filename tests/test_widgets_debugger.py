@@ -22,12 +22,12 @@ from playtest import Match, Move, Table
 from playtest.engine import IllegalMove, MoveSyntaxError
 from playtest.games.chore_race.widget import make_app as chore_race_app
 from playtest.games.lazy_sunday.widget import make_app as lazy_sunday_app
-from playtest.scenarios import Expectation, Scenario, ScenarioError
+from playtest.scenarios import Expectation, Scenario, ScenarioError, find_scenario
 from playtest.widgets import Card
 from playtest.widgets.debugger import (MISSING, ScenarioDebugger, ViewBoard, board_class, move_text_for, path_label,
                                        value_label, view_diff)
 from playtest.widgets import records
-from playtest.widgets.records import find_scenario, pack_record, parse_link, share_url
+from playtest.widgets.records import pack_record, parse_link, share_url
 
 
 def bot_match(game: str, seats: int, seed: int, moves: int) -> Match:

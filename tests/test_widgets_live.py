@@ -590,6 +590,50 @@ def test_seat_spectator_and_host_pages_each_have_their_own_intro(data):
     run(scenario)
 
 
+def test_the_host_confirms_before_a_connected_seat_goes_to_a_bot_and_its_page_says_so(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, seats=3, players=["human"] * 3, pace="slow")
+        table = live_table(made)
+        person = await seat_page(api, made, seat_token(made, 1))
+        host = await seat_page(api, made, made["host_token"])
+        controls = host.host
+        await until(lambda: "Seat 1 (person, connected)" in [label for label, _ in controls.seat.options],
+                    what="seat 1 connected")
+        assert person.handed.layout.display == "none" and not person.handed.value
+
+        def hand(seat, player):
+            controls.seat.value, controls.player.value = seat, player
+            controls.hand.click()
+        hand(1, "random")
+        await until(lambda: controls.hand_box.layout.display == "flex", what="the question")
+        assert "Seat 1 is connected: hand it to a bot anyway?" in controls.hand_question.value
+        assert table.players[1] == "human" and not host.banner.message       # asked, not refused, nothing done
+        controls.cancel_hand.click()                                         # no
+        assert controls.hand_box.layout.display == "none"
+        await asyncio.sleep(0.1)
+        assert table.players[1] == "human" and person.handed.layout.display == "none"
+        hand(1, "random")
+        await until(lambda: controls.hand_box.layout.display == "flex", what="the question again")
+        controls.confirm_hand.click()                                        # yes: forced
+        await until(lambda: table.players[1] == "random" and person.handed.layout.display is None,
+                    what="the handover, told on the person's page")
+        assert "The host handed your seat to a bot" in person.handed.value
+        assert "the random bot plays seat 1 now" in person.handed.value and person.links[0].open
+        assert "Seat 1 is played by the random bot now." in controls.note.value and not host.banner.message
+        hand(2, "random")                                     # nobody's page is open at seat 2: no question
+        await until(lambda: table.players[2] == "random", what="seat 2 to a bot")
+        assert controls.hand_box.layout.display == "none"
+        hand(1, "human")                                      # back to the person: the notice goes
+        await until(lambda: person.handed.layout.display == "none", what="seat 1 back to its person")
+        assert not person.handed.value
+        person.close()
+        host.close()
+        server.stop()
+    run(scenario)
+
+
 @pytest.mark.parametrize("game, players", [("chore_race", ["human", "human"]), ("night_shift", ["human", "heuristic"]),
                                            ("toy", ["human", "human"])])
 def test_every_games_board_plays_on_a_seat_page(data, game, players):
@@ -736,7 +780,7 @@ def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(da
         hidden = await make_table(api, listed=False)
         lobby = LobbyApp(api=api, refresh_every=0.05)
         await until(lambda: len(lobby.listing) == 2, what="the list")
-        rows = {row["id"]: i for i, row in enumerate(r for r in lobby.listing if r["status"] == "playing")}
+        rows = {row["id"]: i for i, row in enumerate(lobby.listing)}
         _, text, join = lobby.rows[rows[made["id"]]]
         assert "free seats: 0, 1" in text.value and join.layout.display is None
         assert lobby.rows[rows[hidden["id"]]][2].layout.display == "none"
@@ -747,6 +791,8 @@ def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(da
         await until(lambda: "free seats: 1" in lobby.rows[rows[made["id"]]][1].value, what="the periodic refresh")
         # a finished table's record and feedback, exported through the download helper
         live_table(made).end()
+        await until(lambda: [row["id"] for row in lobby.listing] == [hidden["id"]], what="the ended table to go")
+        assert len(lobby.row_box.children) == 1 and made["id"] not in lobby.rows[0][1].value
         web.service().feedback(made["id"], 0, {"rating": 5, "confused": "", "notes": "more bots"})
         lobby.export_csv.click()
         await until(lambda: "data:text/csv" in lobby.export_link.value, what="the CSV")
@@ -874,6 +920,54 @@ def test_a_quick_discard_in_progress_survives_another_seats_move(data):
         page.card_clicked(1, 0)                                   # its own card 0: judged now
         await until(lambda: len(table.match.moves) == 6, what="the claim")
         assert table.match.moves[-1].kind == "claim" and table.match.moves[-1].seat == 1
+        page.close()
+        server.stop()
+    run(scenario)
+
+
+MEETING = """
+game = "chore_race"
+seats = 3
+seed = 2
+moves = ["0 meeting"]
+
+[setup]
+hands = [
+    ["Family Meeting", "Done", "Done", "Finally!", "Finally!"],
+    ["Inspection", "Inspection", "Delegate", "Chore Swap", "Chore Swap"],
+    ["Teamwork", "Teamwork", "Excuse", "I'll Do It Later", "I'll Do It Later"],
+]
+deck_top = ["Done"]
+"""
+
+
+def test_a_family_meeting_pass_in_progress_survives_another_seats_choice(data, tmp_path, monkeypatch):
+    """CR-8 on a live table: everyone chooses at once, so another seat's commit comes while
+    a person is picking; the picks stay, and Play sends them."""
+    monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(tmp_path))
+    (tmp_path / "meeting.toml").write_text(MEETING, encoding="utf-8")
+
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await api.call("POST", "tables", {"scenario": "meeting", "players": ["human"] * 3}, key=True)
+        table = live_table(made)
+        page = await seat_page(api, made, seat_token(made, 1))
+        board, builder = page.board, page.moves
+        board.hand_clicked(1, 0)                                   # Inspection
+        board.hand_clicked(1, 2)                                   # Delegate
+        assert builder.kind == "give" and board.picked == [0, 2]
+        assert table.submit(0, "0 give done done finally").ok      # seat 0 commits meanwhile
+        await until(lambda: page.links[0].state["version"] == 2, what="seat 0's choice")
+        assert builder.kind == "give" and board.picked == [0, 2]
+        assert "So far you pass: Inspection, Delegate;" in builder.hint.value
+        board.hand_clicked(1, 4)                                   # Chore Swap
+        builder.play_button.click()
+        await until(lambda: len(table.match.moves) == 3, what="seat 1's choice")
+        assert str(table.match.moves[2]) == "1 give inspection delegate swap" and not page.banner.message
+        # its own choice ends the decision: nothing of it is left to play again
+        await until(lambda: page.links[0].state["version"] == 3, what="seat 1's own state")
+        assert builder.kind is None and builder.moves == []
         page.close()
         server.stop()
     run(scenario)

@@ -11,8 +11,12 @@ format, and ``notebooks/scenario_debugging.ipynb`` for a tutorial.
 """
 from __future__ import annotations
 
+import os
+import re
+import reprlib
 from pathlib import Path
 
+from playtest.engine import limits
 from .scenario import (Expectation, Failure, OutcomeExpectation, Refusal, Scenario, ScenarioError,
                        ScenarioMoveError, state_hash, view_value)
 
@@ -22,6 +26,14 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 EXAMPLES_DIR = Path(__file__).with_name("examples")
+
+SCENARIOS_DIR_ENV = "PLAYTEST_SCENARIOS_DIR"
+"""Environment variable naming the folder that :func:`find_scenario` (a dashboard's
+``?scenario=NAME``, a live table's ``"scenario"``) looks in for ``NAME.toml`` after the
+shipped examples; default ``scenarios/`` in the working folder of the process (a
+kernel's, which under ``playtest serve`` is the dashboards folder, or the server's)."""
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
 def examples(game: str | None = None) -> dict[str, Path]:
@@ -50,5 +62,49 @@ def example(name: str) -> Scenario:
     return Scenario.load(paths[name])
 
 
+def is_scenario_name(name: str) -> bool:
+    """A plain file name of at most ``limits.MAX_NAME`` characters: letters, digits and
+    ``_ . -``, starting with a letter or digit, no ``..``."""
+    return len(name) <= limits.MAX_NAME and bool(_NAME.fullmatch(name)) and ".." not in name
+
+
+def scenarios_dir() -> Path:
+    """The folder :func:`find_scenario` reads ``NAME.toml`` from (see :data:`SCENARIOS_DIR_ENV`)."""
+    return Path(os.environ.get(SCENARIOS_DIR_ENV) or Path.cwd() / "scenarios")
+
+
+def find_scenario(name: str) -> Scenario:
+    """The scenario called ``name``: a shipped example (:func:`examples`), else
+    ``NAME.toml`` (or ``NAME`` if it ends in ``.toml``) in :func:`scenarios_dir`.
+
+    Raises:
+        ScenarioError: no such example or file (the message lists the examples), a name
+            that is not a plain file name of at most 100 characters, a file over an
+            input limit (:mod:`playtest.engine.limits`; at most 1 MiB is read), or not a
+            valid scenario (line and reason). Messages name the file, never the server's
+            folder (a dashboard shows them to whoever opens the page).
+    """
+    if name in examples():
+        return example(name)
+    shown = reprlib.repr(name)
+    if not is_scenario_name(name):
+        raise ScenarioError(f"?scenario={shown}", None, f"{shown} is not a scenario name: use a shipped example's "
+                            f"name ({', '.join(examples()) or 'none'}) or a file name in the scenarios folder "
+                            f"(letters, digits, _ . -; at most {limits.MAX_NAME} characters)")
+    path = scenarios_dir() / (name if name.endswith(".toml") else f"{name}.toml")
+    try:                                      # messages name the file only, never the server's folders
+        text = limits.read_text(path, path.name)
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        raise ScenarioError(f"?scenario={name}", None, f"no scenario called {name!r}: it is neither a shipped "
+                            f"example ({', '.join(examples()) or 'none'}) nor a file {path.name} in the "
+                            f"scenarios folder") from None
+    except limits.LimitError as exc:
+        raise ScenarioError(path.name, exc.line, f"cannot read the scenario: {exc.reason}") from None
+    except OSError:
+        raise ScenarioError(path.name, None, "cannot read the scenario: it is not a readable UTF-8 text file") from None
+    return Scenario.from_toml(text, path.name)
+
+
 __all__ = ["Scenario", "ScenarioError", "ScenarioMoveError", "Expectation", "Refusal", "OutcomeExpectation",
-           "Failure", "examples", "example", "state_hash", "view_value", "EXAMPLES_DIR"]
+           "Failure", "examples", "example", "find_scenario", "is_scenario_name", "scenarios_dir", "state_hash",
+           "view_value", "EXAMPLES_DIR", "SCENARIOS_DIR_ENV"]

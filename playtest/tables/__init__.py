@@ -15,8 +15,11 @@ Addresses (all under ``<base_url>playtest/api``; JSON in and out; errors are
 
 ==========================================  =====================================================
 ``GET  games``                              the games: seats range, bots, presets, option defaults
-``GET  tables``                             the tables: id, game, seats, players, free seats,
-                                            moves, status (``playing`` / ``over`` / ``ended``)
+``GET  tables?status=playing``              the tables: id, game, seats, players, free seats,
+                                            moves, status (``playing`` / ``over`` / ``ended``);
+                                            by default (no ``status``) only those still being
+                                            played; ``?status=over`` (game over), ``ended``
+                                            (ended by the host), ``over,ended`` or ``all``
 ``POST tables``                             create (body below); 201 with the tokens
 ``POST tables/<id>/join``                   ``{"seat": n}`` (or ``{}``: the first free human seat)
                                             of a listed table: ``{"seat", "token", "path"}``;
@@ -57,9 +60,13 @@ deal), ``"reaction_limit"`` (seconds, CR-7) and ``"open_seats"``: see
 are relative to the dashboards folder's address (``.../voila/render/``).
 
 Host body: ``{"action": "pause" | "resume" | "pace" | "bot" | "continue" | "end",
-"pace": "instant" | "fast" | "human" | "slow", "seat": n, "bot": "heuristic"}``: pause or
-resume the bots, set their pace, hand seat ``n`` to a bot (a disconnected player), start
-the next round for everyone (``continue``), end the table.
+"pace": "instant" | "fast" | "human" | "slow", "seat": n, "bot": "heuristic", "force":
+false}``: pause or resume the bots, set their pace, hand seat ``n`` to a bot (a
+disconnected player; ``"bot": "human"`` hands it back), start the next round for everyone
+(``continue``), end the table. A seat whose page is connected is not handed to a bot
+unless the body says ``"force": true`` (409 otherwise: a person is playing it); its page
+stays connected, sees its seat played by the bot in ``players`` and says "The host
+handed your seat to a bot".
 
 Feedback body: ``{"rating": 1..5, "confused": "text", "notes": "text"}`` (texts up to
 2,000 characters), once the game is over.

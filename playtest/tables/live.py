@@ -52,6 +52,11 @@ class Page(Protocol):
     def leave(self, reason: str) -> None: ...
 
 
+class SeatConnected(PlaytestError):
+    """The host tried to hand a seat to a bot while a person's page of that seat is
+    connected, without saying ``force``: a person is never replaced silently."""
+
+
 @dataclass
 class Result:
     """The answer to a move: ``ok``, or the ``error`` sentence and its ``ruling`` id."""
@@ -305,15 +310,25 @@ class LiveTable:
         self.schedule()
         self.broadcast()
 
-    def set_player(self, seat: int, player: str) -> None:
+    def set_player(self, seat: int, player: str, force: bool = False) -> None:
         """Seat a bot (a name of the game's bots) or a person (``"human"``) at ``seat``:
-        the host hands a disconnected player's seat to a bot, or back.
+        the host hands a disconnected player's seat to a bot, or back. The seat's pages
+        stay connected and see the seat played by the bot (they say so).
+
+        Args:
+            seat: the seat (int). player: ``"human"`` or a bot name. force: hand the
+                seat to a bot even while a person's page of it is connected.
 
         Raises:
             OptionError: a seat out of range or an unknown bot.
+            SeatConnected: a person's page of the seat is connected and ``force`` is
+                not set (nothing changed).
         """
         if type(seat) is not int or not 0 <= seat < len(self.players):
             raise OptionError(f"seat {seat!r} is not a seat of this table: 0..{len(self.players) - 1}")
+        if player != HUMAN and self.players[seat] == HUMAN and self.connected(seat) and not force:
+            raise SeatConnected(f"seat {seat} is connected: a person is playing it on their page right now; "
+                                'send "force": true to hand it to a bot anyway (their page is told)')
         players = list(self.players)
         players[seat] = player
         old, self.players = self.players, players

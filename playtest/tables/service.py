@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..engine import Match, OptionError, PlaytestError, get_game, games
+from ..scenarios import find_scenario
 from .live import DEFAULT_PACE, HUMAN, PACES, LiveTable
 from .store import DB_NAME, StoredTable, TableStore, data_dir, token_hash
 
 MAX_TABLES = 200        # tables being played at once on one server
+STATUSES = ("playing", "over", "ended")   # a table's status: being played, game over, ended by the host
 TEXT_LIMIT = 2000       # characters of a feedback text
 REACTION_LIMITS = (1, 600)   # seconds a reaction window's time limit may be (CR-7), least and most
 
@@ -130,7 +132,6 @@ class TableService:
                                f"{', '.join(sorted(fields))}")
         scenario = None
         if spec.get("scenario") is not None:
-            from ..widgets.records import find_scenario   # the dashboards' own lookup of ?scenario=NAME
             try:
                 scenario = find_scenario(str(spec["scenario"])[:200])
             except PlaytestError as exc:
@@ -211,12 +212,28 @@ class TableService:
                                                   if s in seat_tokens else {})} for s, p in enumerate(players)],
         }
 
-    def listing(self) -> list[dict]:
+    def listing(self, status: str = "playing") -> list[dict]:
         """The tables for the lobby, newest first: id, game, seats, players, moves,
         status, connected seats and free seats (listed tables only: human seats not yet
-        handed out by a join; unlisted tables show none). No token, no card."""
+        handed out by a join; unlisted tables show none). No token, no card.
+
+        Args:
+            status: which tables: ``"playing"`` (the default: only tables still being
+                played, so a long-running server's lobby is not buried under old ones),
+                ``"over"`` (the game ended), ``"ended"`` (the host ended the table),
+                several of these comma-separated (``"over,ended"``), or ``"all"``.
+
+        Raises:
+            ServiceError: an unknown status (400).
+        """
+        wanted = set(STATUSES) if status == "all" else set(str(status).split(","))
+        if not wanted <= set(STATUSES):
+            raise ServiceError(f"unknown status {str(status)[:40]!r}; use {', '.join(STATUSES)} (comma-separated "
+                               "for several) or all")
         rows = []
         for table_id, table in self.tables.items():
+            if table.status not in wanted:
+                continue
             row = {"id": table_id, **table.public_summary(), "listed": self._listed[table_id],
                    "created": self._created[table_id]}
             row["free"] = ([s for s in table.humans if s not in self._claimed[table_id]]

@@ -150,7 +150,7 @@ class GamesHandler(ApiHandler):
 class TablesHandler(ApiHandler):
     def get(self):
         self.lobby_allowed()
-        self.send({"tables": service().listing()})
+        self.send({"tables": service().listing(self.get_argument("status", "playing"))})
 
     def post(self):
         self.lobby_allowed()
@@ -200,9 +200,11 @@ def host_action(table, body: Any) -> None:
     """Apply one host control to a table (see :mod:`playtest.tables` for the body).
 
     Raises:
-        ServiceError: an unknown action or a bad field.
+        ServiceError: an unknown action or a bad field (400); ``bot`` on a seat whose
+            person's page is connected, without ``"force": true`` (409).
     """
     from ..engine import OptionError
+    from .live import SeatConnected
     if not isinstance(body, dict):
         raise ServiceError("send an object with an action")
     action = body.get("action")
@@ -214,7 +216,7 @@ def host_action(table, body: Any) -> None:
         elif action == "pace":
             table.set_pace(body.get("pace"))
         elif action == "bot":
-            table.set_player(body.get("seat"), body.get("bot") or "human")
+            table.set_player(body.get("seat"), body.get("bot") or "human", force=body.get("force") is True)
         elif action == "continue":
             table.press_continue(None)
         elif action == "end":
@@ -225,6 +227,8 @@ def host_action(table, body: Any) -> None:
             raise ServiceError(f"unknown action {action!r}; actions: pause, resume, pace, bot, continue, end")
     except OptionError as exc:
         raise ServiceError(str(exc)) from None
+    except SeatConnected as exc:
+        raise ServiceError(str(exc), 409) from None
 
 
 class RecordHandler(ApiHandler):

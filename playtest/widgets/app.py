@@ -48,12 +48,12 @@ from typing import Callable, Mapping, Protocol, Sequence
 import ipywidgets as w
 
 from ..engine import IllegalMove, Match, Move, PlaytestError, RecordError, Table, get_game, limits
-from ..scenarios import Scenario
+from ..scenarios import Scenario, find_scenario
 from . import autosave
 from .components import Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from .moves import CardArgs, MoveBuilder, UnorderedArgs
 from .newgame import HUMAN, NewGamePanel, default_bot
-from .records import RecordPanel, find_scenario, pack_record, parse_link, players_query, unpack_record
+from .records import RecordPanel, pack_record, parse_link, players_query, unpack_record
 from .timeline import Timeline
 
 
@@ -443,7 +443,7 @@ class GameApp:
     def open_link(self, query: str) -> None:
         """Open what a page address asks for: ``?scenario=NAME`` (a shipped example, or
         ``NAME.toml`` in the scenarios folder, see
-        :func:`playtest.widgets.records.find_scenario`) or ``?record=DATA`` (a shared
+        :func:`playtest.scenarios.find_scenario`) or ``?record=DATA`` (a shared
         position, see :func:`playtest.widgets.records.pack_record`): play on from its
         end, paused (see :meth:`open_scenario`); ``?seed=N``: a new game of the new-game
         panel's table with seed N. A bad value (a damaged record, another game's)

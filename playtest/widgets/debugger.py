@@ -31,13 +31,14 @@ import ipywidgets as w
 
 from ..engine import Match, Move, MoveSyntaxError, PlaytestError, get_game, limits
 from ..engine.game import Game
-from ..scenarios import Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples
+from ..scenarios import (Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples,
+                         find_scenario)
 from ..scenarios.lines import short_repr
 from . import moves as move_controls
 from .app import GameBoard
 from .components import ErrorBanner, LogView, download_link, safe, style_widget
 from .moves import MoveBuilder
-from .records import find_scenario, parse_link, unpack_record
+from .records import parse_link, unpack_record
 from .upload import LimitedUpload
 
 SPECTATOR_LABEL = "Spectator"
@@ -346,7 +347,7 @@ class ScenarioDebugger:
     def open_link(self, query: str) -> None:
         """Open what a page address asks for: ``?scenario=NAME`` (a shipped example or
         ``NAME.toml`` in the scenarios folder, see
-        :func:`playtest.widgets.records.find_scenario`) or ``?record=DATA`` (a game
+        :func:`playtest.scenarios.find_scenario`) or ``?record=DATA`` (a game
         dashboard's shared position, see :func:`playtest.widgets.records.pack_record`).
         A bad value shows the error banner and leaves the debugger as it was; no query
         does nothing.

@@ -10,7 +10,7 @@ game is still going, and it is removed again at the next move.
 
 Page addresses: Voilà passes a dashboard page's query string to its kernel as the
 environment variable ``QUERY_STRING`` (and the page's address as ``VOILA_REQUEST_URL``);
-:func:`parse_link` reads it, :func:`find_scenario` finds the scenario it names.
+:func:`parse_link` reads it, :func:`playtest.scenarios.find_scenario` finds the scenario it names.
 """
 from __future__ import annotations
 
@@ -21,23 +21,16 @@ import os
 import re
 import reprlib
 import zlib
-from pathlib import Path
 from typing import Callable, Mapping, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 import ipywidgets as w
 
 from ..engine import Match, RecordError, limits
-from ..scenarios import Scenario, ScenarioError, example, examples
+from ..scenarios import is_scenario_name
 from .components import download_link, safe
 from .upload import LimitedUpload
 
-SCENARIOS_DIR_ENV = "PLAYTEST_SCENARIOS_DIR"
-"""Environment variable naming the folder that ``?scenario=NAME`` looks in for
-``NAME.toml`` (after the shipped examples); default ``scenarios/`` in the working folder
-of the kernel, which under ``playtest serve`` is the dashboards folder."""
-
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
 _RECORD_DATA = re.compile(r"[A-Za-z0-9_-]+")
@@ -153,55 +146,12 @@ def parse_link(query: str | None) -> Link:
                              f"0-9 (at most {limits.MAX_DIGITS} of them), e.g. ?seed=42")
         return Link(seed=int(seed))
     if scenario is not None:
-        if not _is_name(scenario):
+        if not is_scenario_name(scenario):
             raise ValueError(f"?scenario={reprlib.repr(scenario)} is not a scenario name: use a shipped example's "
                              f"name or a file name in the scenarios folder (letters, digits, _ . -; at most "
                              f"{limits.MAX_NAME} characters)")
         return Link(scenario=scenario)
     return Link()
-
-
-def _is_name(name: str) -> bool:
-    """A plain file name of at most ``limits.MAX_NAME`` characters: letters, digits and
-    ``_ . -``, starting with a letter or digit, no ``..``."""
-    return len(name) <= limits.MAX_NAME and bool(_NAME.fullmatch(name)) and ".." not in name
-
-
-def scenarios_dir() -> Path:
-    """The folder ``?scenario=NAME`` reads ``NAME.toml`` from (see :data:`SCENARIOS_DIR_ENV`)."""
-    return Path(os.environ.get(SCENARIOS_DIR_ENV) or Path.cwd() / "scenarios")
-
-
-def find_scenario(name: str) -> Scenario:
-    """The scenario called ``name``: a shipped example (:func:`playtest.scenarios.examples`),
-    else ``NAME.toml`` (or ``NAME`` if it ends in ``.toml``) in :func:`scenarios_dir`.
-
-    Raises:
-        ScenarioError: no such example or file (the message lists the examples), a name
-            that is not a plain file name of at most 100 characters, a file over an
-            input limit (:mod:`playtest.engine.limits`; at most 1 MiB is read), or not a
-            valid scenario (line and reason). Messages name the file, never the server's
-            folder (a dashboard shows them to whoever opens the page).
-    """
-    if name in examples():
-        return example(name)
-    shown = reprlib.repr(name)
-    if not _is_name(name):
-        raise ScenarioError(f"?scenario={shown}", None, f"{shown} is not a scenario name: use a shipped example's "
-                            f"name ({', '.join(examples()) or 'none'}) or a file name in the scenarios folder "
-                            f"(letters, digits, _ . -; at most {limits.MAX_NAME} characters)")
-    path = scenarios_dir() / (name if name.endswith(".toml") else f"{name}.toml")
-    try:                                      # messages name the file only, never the server's folders
-        text = limits.read_text(path, path.name)
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        raise ScenarioError(f"?scenario={name}", None, f"no scenario called {name!r}: it is neither a shipped "
-                            f"example ({', '.join(examples()) or 'none'}) nor a file {path.name} in the "
-                            f"scenarios folder") from None
-    except limits.LimitError as exc:
-        raise ScenarioError(path.name, exc.line, f"cannot read the scenario: {exc.reason}") from None
-    except OSError:
-        raise ScenarioError(path.name, None, "cannot read the scenario: it is not a readable UTF-8 text file") from None
-    return Scenario.from_toml(text, path.name)
 
 
 def share_url(query: str) -> str:

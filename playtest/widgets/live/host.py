@@ -1,7 +1,12 @@
 """The host's controls of a live table, shown on a page opened with the host token:
 pause or resume the bots, their pace, hand a seat to a bot (or back to a person), start
 the next round for everyone, end the table, and download the record once the game is
-over or ended (LS-11: no record while the game runs; the service refuses before)."""
+over or ended (LS-11: no record while the game runs; the service refuses before).
+
+A seat whose person's page is connected is handed to a bot only after the host confirms
+("Seat N is connected: hand it to a bot anyway?"): the first request goes without
+``force``, and the service's refusal (409: a person is connected) opens the question, so
+the answer rests on the service's knowledge, not on a state the page saw earlier."""
 from __future__ import annotations
 
 import html
@@ -12,7 +17,7 @@ import ipywidgets as w
 
 from ...tables.live import HUMAN, PACES
 from ..components import download_link, safe
-from .client import TableApi, spawn
+from .client import ApiError, TableApi, spawn
 
 
 class HostControls:
@@ -25,8 +30,9 @@ class HostControls:
 
     Attributes:
         widget: the box (class ``pt-host``). pause, pace, seat, player, hand, next_round,
-        end, confirm_end, cancel_end, record, record_link, note: its parts. state: the
-        last state shown.
+        end, confirm_end, cancel_end, record, record_link, note: its parts; hand_box
+        (class ``pt-host-force``) with hand_question, confirm_hand and cancel_hand: the
+        question before a connected seat is handed to a bot. state: the last state shown.
     """
 
     def __init__(self, api: TableApi, table_id: str, token: str, game, report: Callable[[Exception], None]):
@@ -56,6 +62,13 @@ class HostControls:
         self.cancel_end = button("No", self._keep)
         self.confirm_box = w.HBox([w.HTML("End the table for everyone? Nobody can move after this.&nbsp;"),
                                    self.confirm_end, self.cancel_end], layout=w.Layout(display="none"))
+        self.confirm_hand = button("Yes, hand it to the bot", self._force, style="danger")
+        self.cancel_hand = button("No", self._keep)
+        self.hand_question = w.HTML()
+        self.hand_box = w.HBox([self.hand_question, self.confirm_hand, self.cancel_hand],
+                               layout=w.Layout(display="none", align_items="center"))
+        self.hand_box.add_class("pt-host-force")
+        self._handing: tuple[dict, str] | None = None    # (body, note) of a hand-over awaiting the yes
         self.record = button("Get the record", self._get_record,
                              tip="The game's record (open it in the scenario debugger); once the game is over")
         self.record_link = w.HTML()
@@ -64,6 +77,7 @@ class HostControls:
             w.HTML("<b>Host controls</b>"),
             w.HBox([self.pause, self.pace], layout=w.Layout(align_items="center", flex_flow="row wrap")),
             w.HBox([self.seat, self.player, self.hand], layout=w.Layout(align_items="center", flex_flow="row wrap")),
+            self.hand_box,
             w.HBox([self.next_round, self.end, self.record, self.record_link],
                    layout=w.Layout(align_items="center", flex_flow="row wrap")),
             self.confirm_box, self.note])
@@ -97,15 +111,26 @@ class HostControls:
         self.next_round.disabled = not (playing and state.get("hold"))
         self.record.disabled = playing
         if not playing:
-            self.confirm_box.layout.display = "none"
+            self.confirm_box.layout.display = self.hand_box.layout.display = "none"
 
     # --- actions ------------------------------------------------------------------
     def _act(self, body: dict, done: str = "") -> None:
-        self.confirm_box.layout.display = "none"
+        self._keep()
         spawn(self._post(body, done), self.report)
 
     async def _post(self, body: dict, done: str) -> None:
-        await self.api.call("POST", f"tables/{self.table_id}/host", body, token=self.token)
+        try:
+            await self.api.call("POST", f"tables/{self.table_id}/host", body, token=self.token)
+        except ApiError as exc:
+            # the service refuses to hand a connected person's seat to a bot without
+            # "force" (409): ask the host, rather than show the refusal as an error
+            if body.get("action") != "bot" or exc.status != 409 or body.get("force"):
+                raise
+            self._handing = ({**body, "force": True}, done)
+            self.hand_question.value = (f"<b>Seat {body['seat']} is connected: hand it to a bot anyway?</b> "
+                                        "A person is playing it; their page will say the host handed it over.&nbsp;")
+            self.hand_box.layout.display = "flex"
+            return
         self.note.value = f"<i>{html.escape(done)}</i>" if done else ""
 
     def _toggle_pause(self) -> None:
@@ -123,11 +148,18 @@ class HostControls:
         self._act({"action": "bot", "seat": self.seat.value, "bot": self.player.value},
                   f"Seat {self.seat.value} is played by {who} now.")
 
+    def _force(self) -> None:
+        """The host's yes: hand the connected seat to the bot after all (``force``)."""
+        handing, self._handing = self._handing, None
+        if handing is not None:
+            self._act(*handing)
+
     def _ask_end(self) -> None:
         self.confirm_box.layout.display = "flex"
 
     def _keep(self) -> None:
-        self.confirm_box.layout.display = "none"
+        self.confirm_box.layout.display = self.hand_box.layout.display = "none"
+        self._handing = None
 
     def _get_record(self) -> None:
         spawn(self._fetch_record(), self.report)

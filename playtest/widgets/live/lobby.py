@@ -358,7 +358,7 @@ class LobbyApp:
         spawn(self._refresh(), self.report)
 
     async def _refresh(self) -> None:
-        data = await self.api.call("GET", "tables", key=True)
+        data = await self.api.call("GET", "tables?status=playing", key=True)
         self.show_tables(data.get("tables", []))
 
     async def _poll(self) -> None:
@@ -373,10 +373,10 @@ class LobbyApp:
             self._poller = None
 
     def show_tables(self, tables: list[dict]) -> None:
-        """Show the tables being played (the service's list): game, players, moves, who is
-        connected, free seats, and a Join button for a listed table with a free seat."""
-        self.listing = tables
-        shown = [t for t in tables if t.get("status") == "playing"]
+        """Show the tables being played (the service's list of them, ``?status=playing``):
+        game, players, moves, who is connected, free seats, and a Join button for a listed
+        table with a free seat."""
+        self.listing = shown = tables
         while len(self.rows) < len(shown):
             text = w.HTML(layout=w.Layout(flex="1 1 auto"))
             button = w.Button(description="Join", button_style="success", layout=w.Layout(width="auto"))
@@ -404,10 +404,8 @@ class LobbyApp:
         self.tables_note.value = "" if shown else "<i>No table is being played on this server.</i>"
 
     def _join_row(self, index: int) -> None:
-        shown = [t for t in self.listing if t.get("status") == "playing"]
-        if index >= len(shown):
-            return
-        self.join(shown[index]["id"])
+        if index < len(self.listing):
+            self.join(self.listing[index]["id"])
 
     def join(self, table_id: str, seat: int | None = None) -> None:
         """Take a free seat of a listed table (a task); its link is shown.

@@ -11,10 +11,11 @@ table): no timeline, rewind, branch, record download or new-game panel. It shows
 sits where (connected, away, bot), every other seat's move as it happens (the last move
 line and its seat's part of the board are marked for :data:`FRESH_SECONDS`), a refused
 move's reason in the error banner, the round's reveal with its Continue, the game's end
-with a short feedback form, and the host controls for a host token. On a table with a
-reaction time limit, an open reaction window (Chore Race CR-7) shows its seconds left,
-counting down each second: to the seat that must answer, and to every other page. A
-missing or wrong token, or table, gives a plain message page.
+with a short feedback form, the host controls for a host token, and a plain notice when
+the host has handed the page's seat to a bot. On a table with a reaction time limit, an
+open reaction window (Chore Race CR-7) shows its seconds left, counting down each second:
+to the seat that must answer, and to every other page. A missing or wrong token, or
+table, gives a plain message page.
 
 Several seat tokens on one page (``token=T1,T2``) is hotseat: the privacy screen goes up
 when another seat must decide, as in :class:`~playtest.widgets.GameApp`. While it is up,
@@ -147,7 +148,8 @@ class SeatApp:
             the public view). banner, privacy, log, status, players, last_move,
             hold_box, hold_text, over_box, over_text, message, claimer, intro, countdown: the
             components. clock: the seconds clock the countdown reads (``time.monotonic``;
-            tests replace it).
+            tests replace it). handed: the notice that the host handed this page's seat to
+            a bot (hidden while a person plays it).
             continue_buttons: seat -> its Continue button. forms: seat -> its
             :class:`FeedbackForm`. host: the :class:`HostControls` (None without a
             host token). refused: the plain message shown instead of the table ("" if none).
@@ -175,6 +177,7 @@ class SeatApp:
         self._view: dict | None = None
         self._claim_viewer = None
         self._seen_move: int | None = None
+        self._decision: tuple = (None, -1)      # (viewer and its moves, version it began at)
         self._first_state = True
         self._marked: w.Widget | None = None
         self._fresh_timer: asyncio.TimerHandle | None = None
@@ -194,6 +197,8 @@ class SeatApp:
         self.status.add_class("pt-live-status")
         self.players = w.HTML()
         self.players.add_class("pt-players")
+        self.handed = w.HTML(layout=w.Layout(display="none"))
+        self.handed.add_class("pt-handed")
         self.last_move = w.HTML()
         self.last_move.add_class("pt-last-move")
         self.countdown = w.HTML(layout=w.Layout(display="none"))
@@ -218,9 +223,9 @@ class SeatApp:
         self.host_box = w.VBox()
         self.log = LogView()
         self.log.widget.layout.display = "none"
-        self.content = w.VBox([self.title, self.intro, self.status, self.players, self.last_move, self.countdown,
-                               self.hold_box, self.over_box, self.privacy.widget, self.rules, self.board_box,
-                               self.controls, self.host_box, self.log.widget])
+        self.content = w.VBox([self.title, self.intro, self.status, self.players, self.handed, self.last_move,
+                               self.countdown, self.hold_box, self.over_box, self.privacy.widget, self.rules,
+                               self.board_box, self.controls, self.host_box, self.log.widget])
         self.widget = w.VBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-live")
@@ -518,8 +523,15 @@ class SeatApp:
                 "Not connected: waiting for the table…" if link is not None and not link.open else
                 "The round is over: press Continue." if shown.get("hold") and link is not None else
                 "" if mine else "Waiting for another seat." if link is not None else "")
+        # a decision lasts while only other seats move and this seat is offered the same
+        # moves: in a Family Meeting everyone chooses at once (CR-8), so another seat's
+        # commit must not wipe the pass being built. A move of its own starts a new one.
+        key, last = (self.viewer, tuple(shown["moves"])), shown.get("last_move") or {}
+        if key != self._decision[0] or (last.get("seat") == self.viewer and last.get("number", 0) > self._decision[1]):
+            self._decision = (key, shown["version"])
+        self.moves.show(self.viewer, mine, view, enabled=ready and playing, note=note,
+                        decision=(self.viewer, self._decision[1]))
         decision = (self.viewer, shown["version"])
-        self.moves.show(self.viewer, mine, view, enabled=ready and playing, note=note, decision=decision)
         claimers = [s for s in seats if not locked and links[s].state["open_moves"]]
         options = [(f"seat {s}", s) for s in claimers]
         follow = self.viewer is not None and self.viewer != self._claim_viewer and self.viewer in claimers
@@ -617,6 +629,13 @@ class SeatApp:
                 cls, text = cls + " pt-me", text + (" · you" if seat == self.viewer or len(mine) == 1 else " · this device")
             marks.append(f"<span class='pt-player {cls}' data-seat='{seat}'>{html.escape(text)}</span>")
         self.players.value = "".join(marks)
+        # the page stays connected when the host hands its seat to a bot (forced, or while
+        # it was away): say so plainly, or the person would only find their moves gone
+        bots = [p for p in latest.get("players", []) if p["seat"] in mine and p["player"] != HUMAN]
+        text = "; ".join(f"the {p['player']} bot plays seat {p['seat']} now" for p in bots)
+        self.handed.value = (f"<b>The host handed your seat to a bot</b>: {html.escape(text)}. You can keep "
+                             "watching; the host can hand it back to you." if bots else "")
+        self.handed.layout.display = None if bots else "none"
 
     def _draw_last_move(self, latest: dict, shown: dict | None) -> None:
         """The last move, worded for the viewer (its log lines); newly arrived, it is

@@ -14,6 +14,8 @@ STYLE = """<style>
 .pt-player.pt-away { background: #eceff1; border-color: #b0bec5; color: #607d8b; }
 .pt-player.pt-bot { background: #ede7f6; border-color: #9575cd; }
 .pt-player.pt-me { font-weight: 700; }
+.pt-handed .widget-html-content { display: block; padding: 3px 10px; border-radius: 6px; background: #fde2e1;
+  color: #8e1b1b; font-size: 14px; white-space: normal; }
 .pt-last-move .widget-html-content { display: block; padding: 3px 10px; border-radius: 6px; font-size: 14px;
   white-space: normal; transition: background-color 1.2s ease-out; }
 .pt-last-move.pt-fresh .widget-html-content { background: #ffcc80; color: #222; transition: none; }
