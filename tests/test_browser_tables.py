@@ -336,8 +336,9 @@ CR_NAME = re.compile(rf"(?<![\w'])({CR_NAMES})(?![\w'])")
 CR_FACE = re.compile(rf'"description":\s*"({CR_NAMES})(?:\\n|")')   # a face-up card's widget, in a frame
 
 
-def hand_row(player, seat):
-    return player.page.locator(".cr-seat").nth(seat).locator(".pt-row").nth(1).locator(".pt-card")
+def hand_row(player):
+    """The cards of the hand on a player's page (its own panel: .cr-me)."""
+    return player.page.locator(".cr-seat.cr-me .pt-row").nth(1).locator(".pt-card")
 
 
 def card_names(locator) -> list[str]:
@@ -391,9 +392,9 @@ def test_chore_race_family_meeting_each_person_passes_from_their_own_browser(ser
         for seat, player in enumerate(players):       # everyone picks; nobody has committed yet
             player.page.locator(".cr-prompt").get_by_text("Family Meeting: choose 3 cards").wait_for(timeout=60_000)
             guard_wait(player.page)
-            hand = card_names(hand_row(player, seat))
+            hand = card_names(hand_row(player))
             for pos in (0, 2, 4):
-                hand_row(player, seat).nth(pos).click()
+                hand_row(player).nth(pos).click()
             chosen[seat] = sorted(hand[p] for p in (0, 2, 4))
             hint = player.page.locator(".pt-controls").get_by_text("You will pass:")
             hint.wait_for(timeout=30_000)
@@ -412,7 +413,7 @@ def test_chore_race_family_meeting_each_person_passes_from_their_own_browser(ser
         # two choices are made and one is not: each page shows only its own cards face up,
         # its own choice (seats 0 and 1), and names no card of another seat's
         for seat, player in enumerate(players):
-            passing = player.page.locator(".cr-seat").nth(seat).locator(".pt-row").nth(2).locator(".pt-card")
+            passing = player.page.locator(".cr-seat.cr-me .pt-row").nth(2).locator(".pt-card")
             mine = chosen[seat] if seat < 2 else []
             assert settled(lambda: sorted(card_names(passing)), mine) == mine, seat
             faces = {n for n in card_names(player.page.locator(".pt-table .pt-face")) if CR_NAME.fullmatch(n)}
@@ -430,7 +431,7 @@ def test_chore_race_family_meeting_each_person_passes_from_their_own_browser(ser
             # its hand: less its pass (and the Family Meeting played), plus seat-1's pass
             expected = before[seat] - Counter(chosen[seat]) - Counter(["Family Meeting"] * (seat == 0)) \
                 + Counter(chosen[left])
-            after[seat] = settled(lambda: Counter(card_names(hand_row(player, seat))), expected)
+            after[seat] = settled(lambda: Counter(card_names(hand_row(player))), expected)
             assert after[seat] == expected, seat
             got = re.search(r"You receive (.+) from seat (\d)\.$", received[seat].strip())
             assert got and sorted(got[1].split(", ")) == chosen[left] and got[2] == str(left), received[seat]
