@@ -239,7 +239,8 @@ def all_cards(match: Match) -> Counter:
         return Counter([*s.deck, *s.done, *(c for lst in s.lists for c in lst)])
     if game.name == "chore_race":
         return Counter([*s.deck, *s.discard, *(c for h in s.hands for c in h)]) + Counter(
-            1000 + c for c in [*s.chore_deck, *(e[0] for t in s.tableaus for e in t)])
+            1000 + c for c in [*s.chore_deck, *s.chore_discard, *(e[0] for t in s.tableaus for e in t),
+                               *(c for pile in s.scored for c in pile)])
     return Counter([*s.supply, *s.row, *s.naps, *(c for p in (0, 1) for c in
                                                   [*s.decks[p], *s.hands[p], *s.baskets[p], *s.shifts[p]])])
 
@@ -297,7 +298,7 @@ def test_chore_race_and_night_shift_pins_keep_every_card(game, seats, setup):
 
 
 @pytest.mark.parametrize("game, seats, setup, message", [
-    ("chore_race", 2, {"hand": []}, "no key 'hand'; keys: hands"),
+    ("chore_race", 2, {"hand": []}, "no key 'hand'; did you mean 'hands'? Keys: hands"),
     ("chore_race", 2, {"hands": [["Excuse"]]}, "2 lists for 2 seats"),
     ("chore_race", 2, {"tableaus": [["Mow the Lawn"] * 4, []]}, "'tableaus[0]' needs 0 to 3 cards"),
     ("chore_race", 2, {"tableaus": [["Excuse"], []]}, "no card named 'Excuse'"),

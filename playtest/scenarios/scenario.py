@@ -571,8 +571,12 @@ def _loc(loc: tuple) -> str:
 
 
 def _blame(message: str, scenario: Scenario) -> tuple:
-    """The key an OptionError message is about: a setup key or option it names, else
-    the game (unknown game) or the seat count."""
+    """The key an OptionError message is about: the setup key it starts with
+    (``setup 'vp[0]' ...``), a setup key or option it names, else the game (unknown
+    game) or the seat count."""
+    named = re.search(r"\bsetup '([A-Za-z_]+)", message)
+    if named and named[1] in scenario.setup:
+        return ("setup", named[1])
     for section, keys in (("setup", scenario.setup), ("options", scenario.options)):
         for key in keys:
             if re.search(rf"\b{re.escape(key)}\b", message):
