@@ -97,7 +97,8 @@ def test_an_illegal_move_names_its_number_line_and_ruling():
     assert (error.number, error.move, error.ruling) == (3, "0 draw", "LS-3")
     assert error.line == line_of(text, '"0 draw"')
     assert "move 3 ('0 draw') is illegal (LS-3): it is not seat 0's decision" in str(error)
-    assert "Legal moves for seat 0 then: none" in str(error)
+    assert "Legal moves then, nearest first (seat 0 has none): 1 peek 0 1, 1 peek 0 2" in str(error)
+    assert str(error).endswith("... (15 in all)")
     assert error.scenario.moves[:2] == ["0 peek 0 1", "0 done"]
 
 
@@ -138,7 +139,7 @@ def test_failed_expectations_name_the_move_what_and_what_was_found():
     what = {f.expectation: f for f in failures}
     assert what["view (spectator) 'done.top.name'"].found == "Nap"
     assert what["view (spectator) 'deck'"].found == 41
-    assert "lists is a list of 2" in what["view (spectator) 'lists.9'"].found
+    assert what["view (spectator) 'lists.9'"].found.reason == "lists has 2 entries, no position 9"
     assert what["legal '1 draw'"].found.startswith("refused")
     assert what["illegal '1 peek 0 1'"].found == "legal"
     assert what["illegal '0 draw' ruling"].expected == "LS-7" and what["illegal '0 draw' ruling"].found.startswith("LS-3")
