@@ -58,8 +58,8 @@ def test_none_and_absent():
 
 def test_length_contains_and_unordered_read_cards_by_name():
     assert failures('after = 1\nseat = 1\nlength = { "hand" = 6, "tableaus" = 2, "pending.card" = 0 }') == [
-        "[[expect]] #1, after move 1 (0 end): view of seat 1 'pending.card' length: expected 0, found None "
-        "(found nothing (pending is None))"]
+        "[[expect]] #1, after move 1 (0 end): view of seat 1 'pending.card' length: expected 0, found nothing "
+        "(pending is None)"]
     ok = ('after = 1\nseat = 1\ncontains = { "hand" = ["Done", "Done", "Done", "Excuse"], "tableaus.1" = '
           '"Make Your Bed", "keys" = "Chore Swap" }\nunordered = { "hand" = ["Teamwork", "Done", "Excuse", "Done", '
           '"I\'ll Do It Later", "Done"], "tableaus.0" = ["Feed the Cat", "Mop the Floor", "Wash the Dishes"] }')

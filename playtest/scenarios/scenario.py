@@ -251,8 +251,9 @@ class Failure:
     def __str__(self) -> str:
         when = f"after move {self.after} ({self.move})" if self.after else "after the setup (move 0)"
         detail = f" ({self.detail})" if self.detail else ""
+        found = repr(self.found) if isinstance(self.found, Nowhere) else short_repr(self.found)   # never cut
         return (f"[[expect]] #{self.entry}, {when}: {self.expectation}: expected {short_repr(self.expected)}, "
-                f"found {short_repr(self.found)}{detail}")
+                f"found {found}{detail}")
 
 
 @dataclass(frozen=True)
@@ -860,7 +861,8 @@ def _check_entry(match: Match, title: str, k: int, entry: Expectation, move: str
     for path, expected in (entry.view or {}).items():
         found = read(path, "view")
         if found != expected:
-            fail(f"view{whose} {path!r}", expected, found, difference(expected, found, path))
+            fail(f"view{whose} {path!r}", expected, found,
+                 "" if isinstance(found, Nowhere) else difference(expected, found, path))
     for path in entry.none:
         found = read(path, "none")
         if found is not None:
@@ -873,7 +875,7 @@ def _check_entry(match: Match, title: str, k: int, entry: Expectation, move: str
         found = read(path, "length")
         size = _size(found, "length", path)
         if size != expected:
-            fail(f"view{whose} {path!r} length", expected, size, "" if size is not None else f"found {found!r}")
+            fail(f"view{whose} {path!r} length", expected, found if size is None else size)
     for path, expected in entry.contains.items():
         found = read(path, "contains")
         items = expected if isinstance(expected, list) else [expected]
