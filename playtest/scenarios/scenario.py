@@ -417,7 +417,7 @@ class Scenario(BaseModel):
             scenario = cls.model_validate(data)
         except ValidationError as exc:
             first = exc.errors()[0]
-            problems = "; ".join(_problem(e) for e in exc.errors())
+            problems = "; ".join(_problem(e) for e in _merge_unions(exc.errors()))
             raise ScenarioError(source, line_of(text, first["loc"]), f"not a valid scenario: {problems}") from None
         scenario._check(source, lambda path: line_of(text, path))
         return scenario
@@ -1031,6 +1031,32 @@ def _id_ranges(ids) -> str:
 def _toml_line(message: str) -> int | None:
     m = re.search(r"at line (\d+)", message)
     return int(m.group(1)) if m else None
+
+
+_UNION_TAG = re.compile(r"(constrained-)?(int|float|str|bool)")
+
+
+def _merge_unions(errors: list[dict]) -> list[dict]:
+    """pydantic's errors with one error per value: the branches of a union (``since``:
+    a move number or a name; ``change``: an int or a float), which pydantic reports
+    apart under a last location part naming the type, become one error whose message
+    joins theirs with "or" and names the value given."""
+    merged: dict[tuple, dict] = {}
+    for error in errors:
+        loc = tuple(error["loc"])
+        if len(loc) > 1 and isinstance(loc[-1], str) and _UNION_TAG.fullmatch(loc[-1]):
+            key = loc[:-1]
+            if key in merged:
+                merged[key]["msg"] += " or " + error["msg"][0].lower() + error["msg"][1:]
+            else:
+                merged[key] = {**error, "loc": key, "msg": error["msg"]}
+            merged[key]["msg_input"] = error.get("input")
+        else:
+            merged[loc] = error
+    for error in merged.values():
+        if "msg_input" in error:
+            error["msg"] += f" (got {short_repr(error.pop('msg_input'))})"
+    return list(merged.values())
 
 
 def _problem(error: dict) -> str:
