@@ -5,9 +5,10 @@ A scenario is TOML. Python reads TOML with the standard library (``tomllib``) an
 it with ``tomli_w``; unlike JSON it allows comments (say *why* a move is there), and
 unlike YAML it has no indentation traps and no values that silently change type
 (``no`` stays a string). A scenario names the game, seats, options and seed, optionally
-a pinned setup (``setup``: the keys of the game's ``Game.SETUP``, e.g. each seat's cards
-and the top of the deck), then the moves in their text form, then ``[[expect]]``
-entries: what must hold after a given move::
+a pinned setup (``setup``: the keys of the game's ``Game.SETUP``, e.g. each seat's cards,
+the top of the deck, VP, Patience, the Shift or the round: a late-game position in a few
+lines), then the moves in their text form, then ``[[expect]]`` entries: what must hold
+after a given move::
 
     title = "Stale claim"
     game = "lazy_sunday"
@@ -106,8 +107,10 @@ class ScenarioMoveError(ScenarioError):
     Attributes:
         number: the move's number (1-based); ``move``: its text; ``ruling``: the
             RULINGS id it breaks ("" when unreadable or simply not on offer);
-            ``legal``: the moves its seat could make instead; ``scenario``: the scenario
-            as written (its moves before ``number`` replay fine).
+            ``legal``: the moves its seat could make instead (the message names the
+            legal moves of every seat nearest to it, see :func:`nearest_moves`);
+            ``scenario``: the scenario as written (its moves before ``number`` replay
+            fine).
     """
 
     def __init__(self, source, line, reason, number: int, move: str, ruling: str = "", legal=(),
@@ -396,9 +399,10 @@ class Scenario(BaseModel):
 
         Raises:
             ScenarioError: the message names ``source``, the line and the reason (over an
-                input limit, TOML syntax, a missing or unknown field, unknown game, bad
-                option, bad setup key or card, an expectation after a move that does not
-                exist, ...).
+                input limit, TOML syntax, a missing or unknown field (with "did you
+                mean"), unknown game, bad option, bad setup key, card or value, an
+                expectation after a move that does not exist, a path no view has or a
+                value of the wrong type in an expectation, ...).
             ScenarioMoveError: a move is unreadable or illegal (with its number, text,
                 ruling and the legal alternatives).
         """
@@ -817,9 +821,14 @@ def _size(value: Any, field: str, path: str) -> int | None:
 
 
 def nearest_moves(match: Match, tried: Move, limit: int = 12) -> str:
-    """The legal moves of every seat now, nearest to ``tried`` first (its seat, then its
-    kind, then the most alike in text), at most ``limit`` of them and how many in all, as
-    one sentence for an illegal move's message."""
+    """One sentence for an illegal move's message: the legal moves of every seat now,
+    nearest to ``tried`` first (its seat, then its kind, then the most alike in text),
+    at most ``limit`` of them, and how many there are in all when more.
+
+    Args:
+        match: the match at the position where ``tried`` was refused (at its end).
+        tried: the refused move. limit: how many moves to name (int >= 1).
+    """
     seats = range(match.game.seats)
     legal = list(dict.fromkeys(m for seat in seats for m in match.legal_moves(seat)))
     if not legal:
