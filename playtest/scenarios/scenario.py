@@ -536,7 +536,8 @@ class Scenario(BaseModel):
             ruling = f" ({exc.ruling})" if exc.ruling else ""
             raise ScenarioMoveError(
                 source, where(("moves", number - 1)),
-                f"move {number} ({short_repr(text)}) is illegal{ruling}: {exc.reason}. {nearest_moves(match, exc.move)}",
+                f"move {number} ({short_repr(text)}) is illegal{ruling}: {exc.reason}. "
+                f"{nearest_moves(match, exc.move)}",
                 number, text, exc.ruling, exc.legal, self) from None
 
     def _build(self, source: str, where: Callable[[tuple], int | None], upto: int | None,
@@ -792,7 +793,8 @@ def _same(item: Any, element: Any) -> bool:
 
 
 def _label(element: Any) -> str:
-    return repr(element["name"]) if isinstance(element, dict) and isinstance(element.get("name"), str) else _full(element)
+    named = isinstance(element, dict) and isinstance(element.get("name"), str)
+    return repr(element["name"]) if named else _full(element)
 
 
 def _match_items(items: list, elements: list) -> tuple[list, list]:

@@ -591,7 +591,7 @@ class ChoreRace(Game):
         Raises:
             OptionError: not one list per seat of whole numbers 0+, one per chore.
         """
-        from playtest.scenarios.pinning import per_seat, whole_number
+        from playtest.scenarios.pinning import whole_number
         from playtest.scenarios.lines import short_repr
         if not isinstance(value, list) or len(value) != self.seats or not all(isinstance(v, list) for v in value):
             raise OptionError(f"setup 'progress' is one list of whole numbers per seat ({self.seats} lists), "

@@ -453,8 +453,9 @@ class NightShift(Game):
                 if isinstance(entry, dict):
                     extra = sorted(set(entry) - {"name", "health"})
                     if extra or not isinstance(entry.get("name"), str):
+                        hint = suggest(extra[0], ["name", "health"]) if extra else ""
                         raise OptionError(f"setup '{key}' is a structure's name or {{ name = ..., health = N }}, not "
-                                          f"{short_repr(entry)}" + (suggest(extra[0], ["name", "health"]) if extra else ""))
+                                          f"{short_repr(entry)}{hint}")
                     name, points = entry["name"], entry.get("health")
                 elif isinstance(entry, str):
                     name, points = entry, None
