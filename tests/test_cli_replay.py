@@ -43,7 +43,7 @@ def test_at_stops_after_move_n_and_checks_only_what_it_reached(capsys):
     code, out, _ = run(capsys, STALE, "--at", 7)
     assert code == 0
     assert "[7] 0 draw" in out and "[8]" not in out
-    assert "OK: 7 moves, 1 expectation holds; stopped at --at 7: 2 moves and 2 expectations not reached" in out
+    assert "OK: 7 moves, 1 expectation holds (5 checks); stopped at --at 7: 2 moves and 2 expectations not reached" in out
 
 
 def test_at_before_an_illegal_move_does_not_reach_it(tmp_path, capsys):
@@ -53,7 +53,7 @@ def test_at_before_an_illegal_move_does_not_reach_it(tmp_path, capsys):
     code, out, err = run(capsys, path, "--at", 8)
     assert code == 0 and err == "", err
     assert "[8] 0 discard" in out
-    assert "OK: 8 moves, 2 expectations hold; stopped at --at 8: 1 move and 1 expectation not reached" in out
+    assert "OK: 8 moves, 2 expectations hold (7 checks); stopped at --at 8: 1 move and 1 expectation not reached" in out
     code, out, _ = run(capsys, path, "--at", 8, "--json")
     data = json.loads(out)
     assert code == 0 and data["ok"] and data["illegal_move"] is None
@@ -197,3 +197,36 @@ def test_a_shipped_example_replays_by_name_and_a_missing_file_names_them(capsys)
     assert code == 0 and "Stale claim" in out
     code, _, err = run(capsys, "lazy_sunday_stale_clam")
     assert code == 2 and "cannot read the scenario" in err and "replay by name: chore_race_leader_protection" in err
+
+
+def test_json_counts_the_expectations_and_checks_made(capsys):
+    code, out, _ = run(capsys, STALE, "--json")
+    assert code == 0 and json.loads(out)["expectations"] == {"entries": 3, "checked": 3, "checks": 12}
+    code, out, _ = run(capsys, STALE, "--json", "--at", 8)
+    assert json.loads(out)["expectations"] == {"entries": 3, "checked": 2, "checks": 7}
+    assert json.loads(out)["warnings"] == []
+    code, out, _ = run(capsys, STALE)
+    assert "OK: 9 moves, 3 expectations hold (12 checks)" in out
+
+
+def test_a_file_with_no_expectation_is_flagged(tmp_path, capsys):
+    text = STALE.read_text(encoding="utf-8")
+    path = tmp_path / "unchecked.toml"
+    path.write_text(text[:text.index("[[expect]]")], encoding="utf-8")
+    code, out, err = run(capsys, path)
+    assert code == 0 and "nothing else was checked: the file states no expectation" in out
+    assert "warning:" in err and "states no expectation" in err
+    code, out, _ = run(capsys, path, "--json")
+    data = json.loads(out)
+    assert data["ok"] is True and data["expectations"] == {"entries": 0, "checked": 0, "checks": 0}
+    assert len(data["warnings"]) == 1 and "states no expectation" in data["warnings"][0]
+
+
+def test_a_mistyped_view_path_is_a_mistake_in_the_file_not_a_failed_expectation(tmp_path, capsys):
+    path = stale_with(tmp_path, '"done.top.name" = "Clean the Oven"', '"done.top.nmae" = "Clean the Oven"')
+    code, out, err = run(capsys, path, "--json")
+    data = json.loads(out)
+    assert code == 2 and data["ok"] is False and "failures" not in data
+    assert "[[expect]] #2, view 'done.top.nmae': done.top has no 'nmae'; did you mean 'name'? It has: name, " \
+           "effort, kind, text" in data["error"]
+    assert "changed.toml, line 37: " in data["error"]

@@ -97,7 +97,8 @@ def test_an_illegal_move_names_its_number_line_and_ruling():
     assert (error.number, error.move, error.ruling) == (3, "0 draw", "LS-3")
     assert error.line == line_of(text, '"0 draw"')
     assert "move 3 ('0 draw') is illegal (LS-3): it is not seat 0's decision" in str(error)
-    assert "Legal moves for seat 0 then: none" in str(error)
+    assert "Legal moves then, nearest first (seat 0 has none): 1 peek 0 1, 1 peek 0 2" in str(error)
+    assert str(error).endswith("... (15 in all)")
     assert error.scenario.moves[:2] == ["0 peek 0 1", "0 done"]
 
 
@@ -138,7 +139,7 @@ def test_failed_expectations_name_the_move_what_and_what_was_found():
     what = {f.expectation: f for f in failures}
     assert what["view (spectator) 'done.top.name'"].found == "Nap"
     assert what["view (spectator) 'deck'"].found == 41
-    assert "lists is a list of 2" in what["view (spectator) 'lists.9'"].found
+    assert what["view (spectator) 'lists.9'"].found.reason == "lists has 2 entries, no position 9"
     assert what["legal '1 draw'"].found.startswith("refused")
     assert what["illegal '1 peek 0 1'"].found == "legal"
     assert what["illegal '0 draw' ruling"].expected == "LS-7" and what["illegal '0 draw' ruling"].found.startswith("LS-3")
@@ -239,7 +240,8 @@ def all_cards(match: Match) -> Counter:
         return Counter([*s.deck, *s.done, *(c for lst in s.lists for c in lst)])
     if game.name == "chore_race":
         return Counter([*s.deck, *s.discard, *(c for h in s.hands for c in h)]) + Counter(
-            1000 + c for c in [*s.chore_deck, *(e[0] for t in s.tableaus for e in t)])
+            1000 + c for c in [*s.chore_deck, *s.chore_discard, *(e[0] for t in s.tableaus for e in t),
+                               *(c for pile in s.scored for c in pile)])
     return Counter([*s.supply, *s.row, *s.naps, *(c for p in (0, 1) for c in
                                                   [*s.decks[p], *s.hands[p], *s.baskets[p], *s.shifts[p]])])
 
@@ -297,7 +299,7 @@ def test_chore_race_and_night_shift_pins_keep_every_card(game, seats, setup):
 
 
 @pytest.mark.parametrize("game, seats, setup, message", [
-    ("chore_race", 2, {"hand": []}, "no key 'hand'; keys: hands"),
+    ("chore_race", 2, {"hand": []}, "no key 'hand'; did you mean 'hands'? Keys: hands"),
     ("chore_race", 2, {"hands": [["Excuse"]]}, "2 lists for 2 seats"),
     ("chore_race", 2, {"tableaus": [["Mow the Lawn"] * 4, []]}, "'tableaus[0]' needs 0 to 3 cards"),
     ("chore_race", 2, {"tableaus": [["Excuse"], []]}, "no card named 'Excuse'"),
@@ -329,9 +331,10 @@ def test_a_pinned_match_rewinds_and_branches_to_the_pinned_deal():
 def test_examples_cover_every_game_and_the_tricky_rulings():
     assert set(examples("lazy_sunday")) == {"lazy_sunday_stale_claim", "lazy_sunday_claim_on_caller",
                                             "lazy_sunday_busy_final_turn", "lazy_sunday_reshuffle",
-                                            "lazy_sunday_empty_list"}
-    assert set(examples("chore_race")) == {"chore_race_reaction_window", "chore_race_leader_protection"}
-    assert examples("night_shift") and set(examples()) >= set(examples("night_shift"))
+                                            "lazy_sunday_empty_list", "lazy_sunday_great_escape"}
+    assert set(examples("chore_race")) == {"chore_race_reaction_window", "chore_race_leader_protection",
+                                           "chore_race_winning_chore"}
+    assert "night_shift_last_shift" in examples("night_shift") and set(examples()) >= set(examples("night_shift"))
     with pytest.raises(ScenarioError, match="no example scenario named 'nope'; examples: chore_race"):
         example("nope")
 
@@ -345,6 +348,21 @@ def test_every_example_verifies_and_cites_its_rulings(name):
     assert scenario.verify() == []
     assert scenario.expect[-1].after == len(scenario.moves) or any(e.after == len(scenario.moves)
                                                                    for e in scenario.expect)
+
+
+@pytest.mark.parametrize("name, counters", [
+    ("chore_race_winning_chore", {"progress", "scored"}),
+    ("night_shift_last_shift", {"shift", "patience", "care", "structures", "nap_tokens"}),
+    ("lazy_sunday_great_escape", {"round", "scores", "caller", "memory"}),
+])
+def test_the_late_game_examples_pin_their_position_and_say_what_they_mean(name, counters):
+    """Issue #15: a late-game position in a few moves, pinned, with the new expectations."""
+    scenario = example(name)
+    assert len(scenario.moves) <= 5 and counters <= set(scenario.setup)
+    used = {field for entry in scenario.expect for field in ("none", "length", "contains", "unordered", "change",
+                                                             "unchanged", "log", "since") if getattr(entry, field)}
+    assert {"change", "since", "log", "none"} <= used and len(used) >= 6, used
+    assert scenario.report().checks >= 25 and scenario.to_match().outcome().finished
 
 
 @pytest.mark.parametrize("name", sorted(examples()))

@@ -22,7 +22,8 @@ ILLEGAL = BASE + 'illegal = [{ move = "0 draw", ruling = "LS-3" }]\n'
     (("moves = [", "mvoes = ["), "mvoes =", "did you mean 'moves'?",
      "title, description, game, seats, options, seed, setup, moves, expect"),
     (("to_act = [1]", "to_akt = [1]"), "to_akt", "did you mean 'to_act'?",
-     "after, seat, to_act, view, legal, illegal, outcome, fingerprint"),
+     "after, name, seat, to_act, view, none, absent, length, contains, unordered, since, change, unchanged, log, "
+     "log_hides, legal, illegal, outcome, fingerprint"),
     (('ruling = "LS-3"', 'rulling = "LS-3"'), "rulling", "did you mean 'ruling'?", "move, ruling"),
 ])
 def test_an_unknown_key_lists_the_keys_allowed_there(change, needle, suggestion, keys):
@@ -75,7 +76,11 @@ def test_a_long_pasted_value_is_shortened_in_the_message():
 def test_a_failed_expectation_shortens_long_values():
     text = BASE.replace('view = { "done.top.name" = "Nap" }', 'view = { "lists" = [] }')
     failure, = Scenario.from_toml(text).verify()
-    assert "expected [], found [[{" in str(failure) and len(str(failure)) < 300, str(failure)
+    # the values are shortened; the detail names the first element that differs, in full
+    assert "expected [], found [[{" in str(failure) and len(str(failure)) < 450, str(failure)
+    assert failure.detail == ("lists has 2 entries, expected 0; not expected from position 0 on, first "
+                              "[{'face_up': False}, {'face_up': False}, {'face_up': False}, {'face_up': False}, "
+                              "{'face_up': False}, {'face_up': False}]")
 
 
 def test_an_unquoted_card_name_is_refused_with_the_quoting_hint():

@@ -113,8 +113,8 @@ class Game(ABC):
     """Named option sets a playtester picks in one click (e.g. Night Shift's
     ``"with reshuffle"``): preset name -> options."""
     SETUP: ClassVar[Mapping[str, str]] = {}
-    """What a pinned setup (:meth:`pin`) may fix: key -> what its value means. Empty
-    for a game that cannot pin its setup."""
+    """What a pinned setup (:meth:`pin`) may fix: key -> what its value is (its shape,
+    range and ruling). Empty for a game that cannot pin its setup."""
     SEARCH_ITERATIONS: ClassVar[int] = 300
     """The search bot's default budget (plain ``"ismcts"``), in iterations per decision:
     about 1 s a decision at most on one core at the game's usual tables (measured by
@@ -221,16 +221,24 @@ class Game(ABC):
         return [m for m in self.legal_moves(state, seat) if m.kind in open_kinds] if open_kinds else []
 
     def pin(self, state, setup: Mapping[str, Any]) -> None:
-        """Fix what the deal left to chance (deck order, each seat's cards, discard pile:
-        the keys of ``SETUP``) in a freshly set-up ``state``, so a scenario rebuilds an
-        exact situation. Keys left out keep what the seeded deal gave. Updates
-        ``state.setup_events`` to describe the pinned deal.
+        """Fix what the deal left to chance and what play would have built up (the keys of
+        ``SETUP``: deck order, each seat's cards, discard piles, and counters and zones
+        such as scores, the round or the turn number) in a freshly set-up ``state``, so a
+        scenario rebuilds an exact situation in a few lines. Keys left out keep what the
+        seeded deal gave. Cards are moved, never created or lost
+        (:mod:`playtest.scenarios.pinning` helps). Updates ``state.setup_events`` to
+        describe the pinned setup.
+
+        Args:
+            state: from :meth:`new_state`. setup: key -> plain TOML/JSON value.
 
         Raises:
-            OptionError: an unknown key, or a value that names a card the game does not
-                have, uses more copies than exist, or does not fit the seat count; the
-                message names the key and what is allowed. ``state`` may be half-pinned
-                afterwards: callers pin a fresh state and discard it on error.
+            OptionError: an unknown key (with the nearest one), or a value that names a
+                card the game does not have, uses more copies than exist, puts a card
+                where the rules never let it be, is out of its range, or does not fit
+                the seat count; the message names the key, what is allowed and the
+                ruling. ``state`` may be half-pinned afterwards: callers pin a fresh
+                state and discard it on error.
         """
         if setup:
             raise OptionError(f"{self.title} cannot pin its setup (got {', '.join(map(str, setup))})")

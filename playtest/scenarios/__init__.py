@@ -4,6 +4,7 @@ the deal and replaying moves, checked by expectations, exported from any match.
     from playtest.scenarios import Scenario, example
     scenario = example("lazy_sunday_stale_claim")
     assert scenario.verify() == []            # every expectation holds
+    scenario.report().checks                  # how many single checks that was
     match = scenario.to_match(upto=3)         # a live Match after move 3
 
 ``playtest replay FILE`` prints a scenario move by move. See :mod:`.scenario` for the
@@ -17,7 +18,7 @@ import reprlib
 from pathlib import Path
 
 from playtest.engine import limits
-from .scenario import (Expectation, Failure, OutcomeExpectation, Refusal, Scenario, ScenarioError,
+from .scenario import (Expectation, Failure, OutcomeExpectation, Refusal, Report, Scenario, ScenarioError,
                        ScenarioMoveError, state_hash, view_value)
 
 try:
@@ -106,5 +107,5 @@ def find_scenario(name: str) -> Scenario:
 
 
 __all__ = ["Scenario", "ScenarioError", "ScenarioMoveError", "Expectation", "Refusal", "OutcomeExpectation",
-           "Failure", "examples", "example", "find_scenario", "is_scenario_name", "scenarios_dir", "state_hash",
-           "view_value", "EXAMPLES_DIR", "SCENARIOS_DIR_ENV"]
+           "Failure", "Report", "examples", "example", "find_scenario", "is_scenario_name", "scenarios_dir",
+           "state_hash", "view_value", "EXAMPLES_DIR", "SCENARIOS_DIR_ENV"]

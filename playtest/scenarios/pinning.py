@@ -7,28 +7,92 @@ exactly the named cards there; pinning a reservoir fixes its top. Everything not
 keeps what the seeded deal gave, except that a card taken by a pin from a pile that was
 not pinned is replaced by the next card of that pile's reservoir. Cards a pinned pile
 held before go to the bottom of its reservoir. So the cards are the same cards, just
-moved: no card is created or lost.
+moved: no card is created or lost. A pile may be limited to the cards it can hold under
+the rules (``allowed``: e.g. a Night Shift hand never holds the other seat's starter
+cards, NS-1); a pin naming any other card is refused.
+
+Besides cards, a game pins counters (VP, Patience, the round, ...): :func:`whole_number`,
+:func:`numbers_per_seat` and :func:`flags_per_seat` check their shape and range, and
+:func:`suggest` offers the nearest allowed word for a misspelt one.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+import difflib
+from typing import Any, Collection, Mapping, Sequence
 
 from playtest.engine import OptionError
 
 from .lines import short_repr
 
 
+def suggest(word: Any, choices: Sequence[str]) -> str:
+    """``"; did you mean 'x'?"`` for the choice nearest to ``word`` (a misspelling), or
+    ``""`` when none is near."""
+    close = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
 def check_keys(game, setup: Mapping[str, Any]) -> None:
     """Refuse keys that are not in ``game.SETUP``.
 
+    Args:
+        game: the Game (its ``title`` and ``SETUP``: key -> meaning).
+        setup: the pinned setup, key -> value.
+
     Raises:
-        OptionError: naming the unknown keys and every key the game accepts, with its
-            meaning.
+        OptionError: naming the first unknown key, the nearest known one ("did you mean")
+            and every key the game accepts, with its meaning.
     """
     unknown = [k for k in setup if k not in game.SETUP]
     if unknown:
         allowed = "; ".join(f"{k}: {meaning}" for k, meaning in game.SETUP.items())
-        raise OptionError(f"{game.title} setup has no key {', '.join(map(repr, unknown))}; keys: {allowed}")
+        hint = suggest(unknown[0], list(game.SETUP)) or "."
+        raise OptionError(f"{game.title} setup has no key {', '.join(map(repr, unknown))}{hint} Keys: {allowed}")
+
+
+def whole_number(value: Any, key: str, minimum: int = 0, maximum: int | None = None, why: str = "") -> int:
+    """``value`` as a whole number in minimum..maximum (True/False and 2.0 are not).
+
+    Args:
+        why: what the range comes from (a ruling), added to the message.
+
+    Raises:
+        OptionError: not a whole number, or out of range; the message names ``key``
+            and the range.
+    """
+    allowed = f"{minimum}..{maximum}" if maximum is not None else f"{minimum} or more"
+    reason = f" ({why})" if why else ""
+    if type(value) is not int:
+        raise OptionError(f"setup '{key}' is a whole number {allowed}{reason}, not {short_repr(value)}")
+    if value < minimum or (maximum is not None and value > maximum):
+        raise OptionError(f"setup '{key}' = {value} is out of range: use {allowed}{reason}")
+    return value
+
+
+def numbers_per_seat(value: Any, key: str, seats: int, minimum: int = 0, maximum: int | None = None,
+                     why: str = "") -> list[int]:
+    """``value`` as one whole number per seat (seat 0 first), each in minimum..maximum.
+
+    Raises:
+        OptionError: not a list of ``seats`` whole numbers, or one out of range; the
+            message names ``key`` (and the seat).
+    """
+    if not isinstance(value, list) or len(value) != seats:
+        raise OptionError(f"setup '{key}' is one whole number per seat ({seats} numbers for {seats} seats), "
+                          f"not {short_repr(value)}")
+    return [whole_number(v, f"{key}[{seat}]", minimum, maximum, why) for seat, v in enumerate(value)]
+
+
+def flags_per_seat(value: Any, key: str, seats: int) -> list[bool]:
+    """``value`` as one true/false per seat (seat 0 first).
+
+    Raises:
+        OptionError: not a list of ``seats`` booleans; the message names ``key``.
+    """
+    if not isinstance(value, list) or len(value) != seats or not all(type(v) is bool for v in value):
+        raise OptionError(f"setup '{key}' is one true or false per seat ({seats} for {seats} seats), "
+                          f"not {short_repr(value)}")
+    return list(value)
 
 
 def card_names(value: Any, key: str, minimum: int = 0, maximum: int | None = None) -> list[str]:
@@ -60,7 +124,8 @@ def per_seat(value: Any, key: str, seats: int, minimum: int = 0, maximum: int | 
 
 
 def pin_piles(title: str, names: Sequence[str], piles: Mapping[str, list[int]], sources: Mapping[str, str],
-              reservoirs: Sequence[str], pinned: Mapping[str, list[str]]) -> dict[str, list[int]]:
+              reservoirs: Sequence[str], pinned: Mapping[str, list[str]],
+              allowed: Mapping[str, tuple[Collection[int], str]] | None = None) -> dict[str, list[int]]:
     """Rebuild the piles of a seeded deal with pinned cards in place.
 
     Args:
@@ -73,12 +138,16 @@ def pin_piles(title: str, names: Sequence[str], piles: Mapping[str, list[int]], 
         reservoirs: the labels of the reservoirs (decks), included in ``piles``.
         pinned: label -> card names. A pile gets exactly these, in this order; a
             reservoir gets them on top, *top first*.
+        allowed: label -> (the card ids that pile can hold under the rules, one
+            sentence saying which and why, with its ruling); a label left out may hold
+            any card.
 
     Returns:
         label -> card ids, for every label of ``piles``.
 
     Raises:
-        OptionError: a name the game does not have, more copies named than exist, or a
+        OptionError: a name the game does not have, more copies named than exist (a
+            card pinned twice), a card the pile cannot hold (``allowed``), or a
             reservoir that runs out while refilling; the message names the setup key.
     """
     known = sorted(set(names))
@@ -86,7 +155,8 @@ def pin_piles(title: str, names: Sequence[str], piles: Mapping[str, list[int]], 
     for label, cards in pinned.items():
         for name in cards:
             if name not in known:
-                raise OptionError(f"setup '{label}': {title} has no card named {name!r}; cards: {', '.join(known)}")
+                raise OptionError(f"setup '{label}': {title} has no card named {name!r}"
+                                  f"{suggest(name, known) or ';'} cards: {', '.join(known)}")
             wanted[name] = wanted.get(name, 0) + 1
     for name, count in wanted.items():
         copies = sum(1 for n in names if n == name)
@@ -107,8 +177,16 @@ def pin_piles(title: str, names: Sequence[str], piles: Mapping[str, list[int]], 
         own = [] if label in reservoirs else list(piles[label])
         own += reversed(piles.get(sources.get(label, label) if label not in reservoirs else label, []))
         result[label] = []
+        fits = allowed.get(label) if allowed else None
         for name in cards:
-            card = next(c for c in own + anywhere if c not in used and names[c] == name)
+            card = next((c for c in own + anywhere if c not in used and names[c] == name
+                         and (fits is None or c in fits[0])), None)
+            if card is None:    # only with ``allowed``: every copy is counted above
+                room = sum(1 for c in fits[0] if names[c] == name)
+                if not room:
+                    raise OptionError(f"setup '{label}' cannot hold {name!r}: {fits[1]}")
+                raise OptionError(f"setup names {name!r} more often than {label} can hold: {fits[1]}; there are "
+                                  f"{room} such {name!r} and the setup has placed them all")
             used.add(card)
             result[label].append(card)
 

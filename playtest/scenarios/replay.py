@@ -5,7 +5,10 @@ illegal move after N is not reached) and expectations after move N are reported 
 reached. ``--view SEAT`` words the log and the per-move summary for that seat: the
 summary is built from that seat's view alone, so it shows the cards the seat holds or
 is looking at, and never a card the view hides. ``--json`` prints one JSON document on
-stdout, also when the run fails (then with an ``"error"`` field).
+stdout, also when the run fails (then with an ``"error"`` field); its ``"expectations"``
+says how many ``[[expect]]`` entries the file has, how many were checked and how many
+single checks they made, and ``"warnings"`` flags a file that states no expectation
+(it still exits 0: its moves replayed; the text output says so, and stderr warns).
 
 Exit codes: 0 when every move up to ``--at`` is legal and every expectation reached
 holds; 1 when a move is illegal or an expectation fails (the message names the move and
@@ -155,9 +158,12 @@ def _replay(args: argparse.Namespace, stop) -> int:
         steps.append({"number": number, "move": _move_text(match, number, seat) if number else None,
                       "log": [text for n, text in match.log_for(seat) if n == number],
                       "to_act": list(match.to_act()), "summary": summary(match, view), "view": view})
-    failures = [] if error else scenario.verify(upto=last)
+    report = None if error else scenario.report(upto=last)
+    failures = report.failures if report else []
     unreached = sum(1 for e in scenario.expect if e.after > last)
     unreached_moves = len(scenario.moves) - at if error is None else 0
+    warnings = [] if scenario.expect else [f"{args.file} states no expectation: it checks only that its moves "
+                                           f"are legal; add [[expect]] entries saying what must hold"]
     if error is not None:
         verdict = f"{error}"
     elif failures:
@@ -165,10 +171,12 @@ def _replay(args: argparse.Namespace, stop) -> int:
     else:
         checked = len(scenario.expect) - unreached
         verdict = (f"OK: {_plural(last, 'move')}, {_plural(checked, 'expectation')} "
-                   f"hold{'s' * (checked == 1)}")
+                   f"hold{'s' * (checked == 1)} ({_plural(report.checks, 'check')})")
         if unreached or unreached_moves:
             verdict += (f"; stopped at --at {at}: {_plural(unreached_moves, 'move')} and "
                         f"{_plural(unreached, 'expectation')} not reached")
+        if warnings:
+            verdict += "; nothing else was checked: the file states no expectation"
 
     if args.json:
         document = {
@@ -178,6 +186,9 @@ def _replay(args: argparse.Namespace, stop) -> int:
             "failures": [{"entry": f.entry, "after": f.after, "move": f.move, "expectation": f.expectation,
                           "expected": f.expected, "found": f.found, "message": str(f)} for f in failures],
             "unreached_moves": unreached_moves, "unreached_expectations": unreached,
+            "expectations": {"entries": len(scenario.expect), "checked": report.entries if report else 0,
+                             "checks": report.checks if report else 0},
+            "warnings": warnings,
             "illegal_move": error and {"number": error.number, "move": error.move, "ruling": error.ruling,
                                        "message": str(error), "legal": [str(m) for m in error.legal]},
             "ok": not failures and error is None,
@@ -201,6 +212,8 @@ def _replay(args: argparse.Namespace, stop) -> int:
     if error is not None or failures:
         print(f"playtest replay: {verdict}", file=sys.stderr)
         return 1
+    for warning in warnings:
+        print(f"playtest replay: warning: {warning}", file=sys.stderr)
     return 0
 
 

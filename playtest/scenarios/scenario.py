@@ -5,9 +5,10 @@ A scenario is TOML. Python reads TOML with the standard library (``tomllib``) an
 it with ``tomli_w``; unlike JSON it allows comments (say *why* a move is there), and
 unlike YAML it has no indentation traps and no values that silently change type
 (``no`` stays a string). A scenario names the game, seats, options and seed, optionally
-a pinned setup (``setup``: the keys of the game's ``Game.SETUP``, e.g. each seat's cards
-and the top of the deck), then the moves in their text form, then ``[[expect]]``
-entries: what must hold after a given move::
+a pinned setup (``setup``: the keys of the game's ``Game.SETUP``, e.g. each seat's cards,
+the top of the deck, VP, Patience, the Shift or the round: a late-game position in a few
+lines), then the moves in their text form, then ``[[expect]]`` entries: what must hold
+after a given move::
 
     title = "Stale claim"
     game = "lazy_sunday"
@@ -27,8 +28,34 @@ entries: what must hold after a given move::
     [expect.view]                    # dotted paths into a view -> value
     "done.top.name" = "Nap"
 
-Loading checks everything, down to replaying every move; an error names the file, the
-line and the reason, and nothing is half-loaded.
+Besides equality, an ``[[expect]]`` entry says what a tester means (see
+:class:`Expectation`): ``none`` / ``absent`` (TOML has no null), ``length``,
+``contains``, ``unordered``, ``change`` and ``unchanged`` relative to the previous
+position or to an earlier one (``since``: a move number, or the ``name`` of an earlier
+entry), a seat's memory (paths ``memory.*`` with ``seat``), the log a seat reads
+(``log``, ``log_hides``), and illegal moves in one line (``illegal = ["1 excuse"]``),
+each tried and required to leave the state exactly as it was::
+
+    [[expect]]
+    after = 4
+    name = "before the attack"
+    seat = 1
+    length = { "hand" = 6 }
+    contains = { "hand" = ["Excuse"] }           # a card name matches a card
+    none = ["pending"]
+    illegal = ["1 excuse", { move = "0 end", ruling = "CR-7" }]
+
+    [[expect]]
+    after = 7
+    since = "before the attack"
+    change = { "hand_sizes.1" = -2, "vp.0" = 4 }   # a number's difference, a list's length's
+    log = ["Excuse"]                               # text in a line of moves 5..7
+    log_hides = ["Done"]
+
+Loading checks everything, down to replaying every move and reading every path of every
+expectation where it is checked: a mistake in the file (an unknown path, with "did you
+mean", a value of the wrong type) is a :class:`ScenarioError` naming the file, the line
+and the reason, never a failed expectation; nothing is half-loaded.
 """
 from __future__ import annotations
 
@@ -41,16 +68,17 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Annotated, Any, Callable
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from playtest.engine import Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game
 from playtest.engine import limits
 from playtest.engine.match import write_atomically
 
 from .lines import line_of, short_repr
+from .pinning import suggest
 
 try:
     import tomllib
@@ -79,8 +107,10 @@ class ScenarioMoveError(ScenarioError):
     Attributes:
         number: the move's number (1-based); ``move``: its text; ``ruling``: the
             RULINGS id it breaks ("" when unreadable or simply not on offer);
-            ``legal``: the moves its seat could make instead; ``scenario``: the scenario
-            as written (its moves before ``number`` replay fine).
+            ``legal``: the moves its seat could make instead (the message names the
+            legal moves of every seat nearest to it, see :func:`nearest_moves`);
+            ``scenario``: the scenario as written (its moves before ``number`` replay
+            fine).
     """
 
     def __init__(self, source, line, reason, number: int, move: str, ruling: str = "", legal=(),
@@ -92,7 +122,9 @@ class ScenarioMoveError(ScenarioError):
 # --- the format -------------------------------------------------------------------------
 class Refusal(BaseModel):
     """An ``illegal`` expectation: ``move`` (text form) must be refused, with ``ruling``
-    (a RULINGS id such as ``"LS-7"``; left out, any refusal will do)."""
+    (a RULINGS id such as ``"LS-7"``; left out, any refusal will do), and trying it must
+    leave the state exactly as it was. In a file, a plain string is a Refusal without a
+    ruling: ``illegal = ["1 excuse"]``."""
 
     model_config = ConfigDict(extra="forbid")
     move: str
@@ -108,27 +140,94 @@ class OutcomeExpectation(BaseModel):
     winners: list[int] | None = None
 
 
+Count = Annotated[int, Field(strict=True, ge=0)]
+Number = Annotated[int, Field(strict=True)] | Annotated[float, Field(strict=True)]
+Position = Annotated[int, Field(strict=True, ge=0)]
+PATH_CHECKS = ("view", "none", "absent", "length", "contains", "unordered", "change", "unchanged")
+"""The fields of :class:`Expectation` that read paths of a view (and a seat's memory)."""
+
+
 class Expectation(BaseModel):
     """One ``[[expect]]`` entry: what must hold after move ``after`` (0: right after the
     setup). Every field left out is not checked.
 
-    Fields: ``seat`` (whose view ``view`` reads; left out: the spectator), ``to_act``
-    (seats with a decision, in order), ``view`` (dotted path into the view -> value;
-    list items by index, e.g. ``"lists.0.1.face_up"``), ``legal`` (move texts that must
-    be legal), ``illegal`` (:class:`Refusal` entries), ``outcome``
-    (:class:`OutcomeExpectation`; ``{finished = false}`` also matches a game still
-    going), ``fingerprint`` (sha256 hex of :meth:`Match.fingerprint`: the exact state).
+    Fields:
+        after: the move number (int 0+).
+        name: (str) names this position for a later entry's ``since``.
+        seat: whose view the paths read (int; left out: the spectator's); also whose
+            memory (``memory.*`` paths, LS-11: a Lazy Sunday seat's bot memory, per list
+            and position the card name it remembers, None for none) and whose log.
+        to_act: the seats with a decision, in order (list of int).
+        view: dotted path -> value: equal (list items by index, e.g.
+            ``"lists.0.1.face_up"``; ``-1`` is the last).
+        none: paths whose value is None (TOML has no null).
+        absent: paths that lead nowhere now: a list position past its end (or under a
+            None), e.g. ``"lists.0.5"`` once that list has 5 cards.
+        length: path -> the length (int 0+) of the list, table or text there.
+        contains: path -> an item or a list of items the list there holds (each as
+            often as named); an item that is a card name matches a card (a table with
+            that ``name``); on a text, each item is a piece of it.
+        unordered: path -> a list equal to the list there in any order (card names
+            match cards, as for ``contains``).
+        since: the earlier position ``change``, ``unchanged`` and the log read from: a
+            move number below ``after``, or the ``name`` of an entry checked earlier;
+            left out, the position right before (``after - 1``).
+        change: path -> the difference from ``since`` (int or float): of the number
+            there, or of the length of the list there ("the hand grew by 2").
+        unchanged: paths whose value equals the one at ``since``.
+        log: texts that each appear in a line of the log of moves ``since+1..after``
+            (move ``after`` alone by default; the setup's lines for ``after = 0``), as
+            ``seat`` reads it (the spectator's when left out).
+        log_hides: texts that no such line holds (e.g. a card's name kept secret).
+        legal: move texts that must be legal.
+        illegal: :class:`Refusal` entries (or plain move texts); each is also tried,
+            and must leave the state exactly as it was.
+        outcome: :class:`OutcomeExpectation` (``{finished = false}`` also matches a
+            game still going).
+        fingerprint: sha256 hex of :meth:`Match.fingerprint`: the exact state.
+
+    A path or value the view cannot have (an unknown key, a position that is not a
+    number, a length of a number, a ``since`` that names nothing) is a mistake in the
+    file: :meth:`Scenario.from_toml` refuses it with its line and, for a misspelt key,
+    the nearest one ("did you mean"); :meth:`Scenario.verify` raises
+    :class:`ScenarioError` for it.
     """
 
     model_config = ConfigDict(extra="forbid")
     after: int = Field(ge=0)
+    name: str | None = Field(None, min_length=1)
     seat: int | None = None
     to_act: list[int] | None = None
     view: dict[str, Any] | None = None
+    none: list[str] = []
+    absent: list[str] = []
+    length: dict[str, Count] = {}
+    contains: dict[str, Any] = {}
+    unordered: dict[str, list] = {}
+    since: Position | str | None = None
+    change: dict[str, Number] = {}
+    unchanged: list[str] = []
+    log: list[str] = []
+    log_hides: list[str] = []
     legal: list[str] = []
     illegal: list[Refusal] = []
     outcome: OutcomeExpectation | None = None
     fingerprint: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
+
+    @field_validator("illegal", mode="before")
+    @classmethod
+    def _plain_moves(cls, value):
+        """``"1 excuse"`` is ``{move = "1 excuse"}``."""
+        if isinstance(value, list):
+            return [{"move": item} if isinstance(item, str) else item for item in value]
+        return value
+
+    def count(self) -> int:
+        """How many checks this entry makes (each path, move, text and field)."""
+        sized = (self.view or {}, self.none, self.absent, self.length, self.contains, self.unordered, self.change,
+                 self.unchanged, self.log, self.log_hides, self.legal, self.illegal)
+        return (sum(map(len, sized)) + (self.to_act is not None) + (self.outcome is not None)
+                + (self.fingerprint is not None))
 
 
 @dataclass(frozen=True)
@@ -138,8 +237,10 @@ class Failure:
     Attributes:
         entry: which ``[[expect]]`` entry (1-based, in file order).
         after: the move number it is checked after; ``move``: that move's text ("" for 0).
-        expectation: what was checked, e.g. ``"view 'done.top.name'"``.
+        expectation: what was checked, e.g. ``"view (spectator) 'done.top.name'"``.
         expected, found: the expected value and what the game showed instead.
+        detail: where they differ, in words, never cut (e.g. ``"lists.0.3.name:
+            expected 'Nap', found 'Make the Bed'"``); "" when the values say it all.
     """
 
     entry: int
@@ -148,11 +249,31 @@ class Failure:
     expectation: str
     expected: Any
     found: Any
+    detail: str = ""
 
     def __str__(self) -> str:
         when = f"after move {self.after} ({self.move})" if self.after else "after the setup (move 0)"
+        detail = f" ({self.detail})" if self.detail else ""
+        found = repr(self.found) if isinstance(self.found, Nowhere) else short_repr(self.found)   # never cut
         return (f"[[expect]] #{self.entry}, {when}: {self.expectation}: expected {short_repr(self.expected)}, "
-                f"found {short_repr(self.found)}")
+                f"found {found}{detail}")
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :meth:`Scenario.report` checked.
+
+    Attributes:
+        failures: the expectations that failed (list of :class:`Failure`), in order.
+        entries: how many ``[[expect]]`` entries were checked (those reached).
+        checks: how many single checks they made (see :meth:`Expectation.count`).
+        unreached: entries after the last move replayed (``upto``), not checked.
+    """
+
+    failures: list[Failure]
+    entries: int
+    checks: int
+    unreached: int
 
 
 def state_hash(match: Match) -> str:
@@ -160,27 +281,81 @@ def state_hash(match: Match) -> str:
     return hashlib.sha256(match.fingerprint().encode()).hexdigest()
 
 
+class PathMistake(Exception):
+    """A view path that no position of the game can have (an unknown key, a position
+    that is not a number, a part under a number or a text): a mistake in the file.
+    ``args[0]`` says which part, what is there and the nearest key."""
+
+
+@dataclass(frozen=True)
+class Nowhere:
+    """What a path finds where it leads nowhere *in this position*: a list position past
+    its end, or a part under a None. ``reason`` says which. Two Nowheres are equal."""
+
+    reason: str
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Nowhere)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return f"nothing ({self.reason})"
+
+
+def lookup(view: Any, path: str) -> Any:
+    """The value at a dotted ``path`` in ``view`` (``"done.top.name"``, ``"lists.0.-1"``).
+
+    Returns:
+        The value, or a :class:`Nowhere` when the path leads nowhere in this position (a
+        list position past its end, a part under a None).
+
+    Raises:
+        PathMistake: a key the table there does not have (the message names the nearest
+            one and all of them), a list position that is not a whole number, a part
+            under a number, text or true/false, or an empty part.
+    """
+    parts = path.split(".")
+    here = view
+    for depth, part in enumerate(parts):
+        where = ".".join(parts[:depth]) or "the view"
+        if part == "":
+            raise PathMistake(f"{path!r} has an empty part: write keys and positions with one dot between, "
+                              f"e.g. 'lists.0.1'")
+        if isinstance(here, dict):
+            if part not in here:
+                keys = ", ".join(map(str, here)) or "nothing"
+                raise PathMistake(f"{where} has no {part!r}{suggest(part, [str(k) for k in here]) or '.'} "
+                                  f"It has: {keys}")
+            here = here[part]
+        elif isinstance(here, list):
+            if not (part.lstrip("-").isdigit() and part.count("-") <= 1):
+                raise PathMistake(f"{where} is a list: use a position 0, 1, 2, ... (-1 for the last), not {part!r}")
+            if not -len(here) <= int(part) < len(here):
+                return Nowhere(f"{where} has {len(here)} entries, no position {part}")
+            here = here[int(part)]
+        elif here is None:
+            return Nowhere(f"{where} is None")
+        else:
+            raise PathMistake(f"{where} is {short_repr(here)}, which has no {part!r}")
+    return here
+
+
 def view_value(view: dict, path: str) -> Any:
     """The value at a dotted ``path`` in a view (``"done.top.name"``, ``"lists.0.1"``).
 
     Raises:
         KeyError: the path leads nowhere; the message says which part is missing and
-            what is there instead.
+            what is there instead (see :func:`lookup`).
     """
-    here: Any = view
-    for depth, part in enumerate(path.split(".")):
-        done = ".".join(path.split(".")[:depth]) or "the view"
-        if isinstance(here, dict):
-            if part not in here:
-                raise KeyError(f"{done} has no {part!r} (it has {', '.join(map(str, here)) or 'nothing'})")
-            here = here[part]
-        elif isinstance(here, list):
-            if not part.lstrip("-").isdigit() or not -len(here) <= int(part) < len(here):
-                raise KeyError(f"{done} is a list of {len(here)}: use an index 0..{len(here) - 1}, not {part!r}")
-            here = here[int(part)]
-        else:
-            raise KeyError(f"{done} is {here!r}, which has no {part!r}")
-    return here
+    try:
+        found = lookup(view, path)
+    except PathMistake as exc:
+        raise KeyError(exc.args[0]) from None
+    if isinstance(found, Nowhere):
+        raise KeyError(found.reason)
+    return found
 
 
 class Scenario(BaseModel):
@@ -224,9 +399,10 @@ class Scenario(BaseModel):
 
         Raises:
             ScenarioError: the message names ``source``, the line and the reason (over an
-                input limit, TOML syntax, a missing or unknown field, unknown game, bad
-                option, bad setup key or card, an expectation after a move that does not
-                exist, ...).
+                input limit, TOML syntax, a missing or unknown field (with "did you
+                mean"), unknown game, bad option, bad setup key, card or value, an
+                expectation after a move that does not exist, a path no view has or a
+                value of the wrong type in an expectation, ...).
             ScenarioMoveError: a move is unreadable or illegal (with its number, text,
                 ruling and the legal alternatives).
         """
@@ -245,7 +421,7 @@ class Scenario(BaseModel):
             scenario = cls.model_validate(data)
         except ValidationError as exc:
             first = exc.errors()[0]
-            problems = "; ".join(_problem(e) for e in exc.errors())
+            problems = "; ".join(_problem(e) for e in _merge_unions(exc.errors()))
             raise ScenarioError(source, line_of(text, first["loc"]), f"not a valid scenario: {problems}") from None
         scenario._check(source, lambda path: line_of(text, path))
         return scenario
@@ -268,8 +444,9 @@ class Scenario(BaseModel):
         return cls.from_toml(text, str(path))
 
     def _check(self, source: str, where: Callable[[tuple], int | None]) -> None:
-        """Replay everything once; raise ScenarioError (with lines from ``where``)."""
-        match = self._build(source, where, None, keep_log=False)
+        """Check the expectations' form, then replay everything once, reading every path
+        where it is checked; raise ScenarioError (with lines from ``where``)."""
+        match = self._build(source, where, 0, keep_log=False)
         number_of_moves, seats = len(self.moves), match.game.seats
         known = known_rulings(self.game)
         for k, entry in enumerate(self.expect):
@@ -293,6 +470,75 @@ class Scenario(BaseModel):
                         f"ruling id (RULINGS.md); its ids: {_id_ranges(known)}", "illegal")
             if entry.outcome and entry.outcome.winners and any(not 0 <= w < seats for w in entry.outcome.winners):
                 bad(f"outcome winners {entry.outcome.winners} are not all seats 0..{seats - 1}", "outcome")
+        self._run(source, where, None)
+
+    def _since(self, source: str, where: Callable[[tuple], int | None]) -> dict[int, int]:
+        """Entry index (0-based) -> the position its ``change``, ``unchanged`` and log
+        read from, for the entries that read one.
+
+        Raises:
+            ScenarioError: a ``since`` that is not earlier than ``after``, names no
+                entry (with "did you mean") or an entry not earlier, a name used twice,
+                a ``since`` with nothing to read it, or ``change``/``unchanged`` after
+                move 0 (nothing is earlier).
+        """
+        names: dict[str, int] = {}
+        for k, entry in enumerate(self.expect):
+            if entry.name is not None:
+                if entry.name in names:
+                    raise ScenarioError(source, where(("expect", k, "name")), f"[[expect]] #{k + 1}: name "
+                                        f"{entry.name!r} is already the name of [[expect]] #{names[entry.name] + 1}")
+                names[entry.name] = k
+        found = {}
+        for k, entry in enumerate(self.expect):
+            def bad(reason, key="since"):
+                raise ScenarioError(source, where(("expect", k, key)), f"[[expect]] #{k + 1}: {reason}")
+            reads = bool(entry.change or entry.unchanged)
+            if not (reads or entry.log or entry.log_hides):
+                if entry.since is not None:
+                    bad("since names the earlier position that change, unchanged, log and log_hides read; "
+                        "this entry has none of them")
+                continue
+            if entry.since is None:
+                if reads and entry.after == 0:
+                    bad("change and unchanged compare with an earlier position, and after = 0 is the first",
+                        "change" if entry.change else "unchanged")
+                found[k] = entry.after - 1
+                continue
+            if isinstance(entry.since, str):
+                if entry.since not in names:
+                    listed = ", ".join(map(repr, names)) or "none"
+                    bad(f"since = {entry.since!r} names no [[expect]] entry{suggest(entry.since, list(names)) or '.'}"
+                        f" Names: {listed}")
+                position, what = self.expect[names[entry.since]].after, f"{entry.since!r} (after move "
+                what += f"{self.expect[names[entry.since]].after})"
+            else:
+                position, what = entry.since, f"{entry.since}"
+            if position >= entry.after:
+                bad(f"since = {what} is not earlier than after = {entry.after}")
+            found[k] = position
+        return found
+
+    def _play(self, match: Match, number: int, source: str, where: Callable[[tuple], int | None]) -> None:
+        """Play move ``number`` (1-based) of the scenario on ``match``.
+
+        Raises:
+            ScenarioMoveError: unreadable, or illegal: the message names the ruling and
+                the legal moves nearest to the one tried (same seat and kind first).
+        """
+        text = self.moves[number - 1]
+        try:
+            match.play(text)
+        except MoveSyntaxError as exc:
+            raise ScenarioMoveError(source, where(("moves", number - 1)), f"move {number} ({short_repr(text)}): {exc}",
+                                    number, text, scenario=self) from None
+        except IllegalMove as exc:
+            ruling = f" ({exc.ruling})" if exc.ruling else ""
+            raise ScenarioMoveError(
+                source, where(("moves", number - 1)),
+                f"move {number} ({short_repr(text)}) is illegal{ruling}: {exc.reason}. "
+                f"{nearest_moves(match, exc.move)}",
+                number, text, exc.ruling, exc.legal, self) from None
 
     def _build(self, source: str, where: Callable[[tuple], int | None], upto: int | None,
                keep_log: bool) -> Match:
@@ -303,22 +549,44 @@ class Scenario(BaseModel):
             message = str(exc)
             path = _blame(message, self)
             raise ScenarioError(source, where(path), f"cannot set up the game: {message}") from None
-        for number, text in enumerate(self.moves[:upto], 1):
-            try:
-                match.play(text)
-            except MoveSyntaxError as exc:
-                raise ScenarioMoveError(source, where(("moves", number - 1)),
-                                        f"move {number} ({short_repr(text)}): {exc}",
-                                        number, text, scenario=self) from None
-            except IllegalMove as exc:
-                ruling = f" ({exc.ruling})" if exc.ruling else ""
-                shown = ", ".join(map(str, exc.legal[:12])) + (", ..." if len(exc.legal) > 12 else "")
-                raise ScenarioMoveError(
-                    source, where(("moves", number - 1)),
-                    f"move {number} ({short_repr(text)}) is illegal{ruling}: {exc.reason}. "
-                    f"Legal moves for seat {exc.move.seat} then: {shown or 'none'}",
-                    number, text, exc.ruling, exc.legal, self) from None
+        for number in range(1, len(self.moves[:upto]) + 1):
+            self._play(match, number, source, where)
         return match
+
+    def _run(self, source: str, where: Callable[[tuple], int | None], upto: int | None) -> Report:
+        """Replay up to move ``upto`` (all when None), checking every entry reached."""
+        last = len(self.moves) if upto is None else upto
+        since = self._since(source, where)
+        match = self._build(source, where, 0, keep_log=any(e.log or e.log_hides for e in self.expect))
+        title = match.game.title
+        wanted: dict[int, set] = {}          # position -> seats whose views a later entry compares with
+        for k, position in since.items():
+            if self.expect[k].change or self.expect[k].unchanged:
+                wanted.setdefault(position, set()).add(self.expect[k].seat)
+        kept: dict[tuple[int, int | None], dict] = {}
+        by_move: dict[int, list[int]] = {}
+        for k, entry in enumerate(self.expect):
+            by_move.setdefault(entry.after, []).append(k)
+        failures, entries, checks = [], 0, 0
+        for number in range(last + 1):
+            if number:
+                self._play(match, number, source, where)
+            for seat in wanted.get(number, ()):
+                kept[(number, seat)] = _document(match, seat)
+            for k in by_move.get(number, ()):
+                entry = self.expect[k]
+                earlier = kept.get((since[k], entry.seat)) if k in since else None
+                try:
+                    failures += _check_entry(match, title, k + 1, entry, self.moves[number - 1] if number else "",
+                                             since.get(k), earlier)
+                except _Mistake as exc:
+                    key, path = exc.args[1], exc.args[2]
+                    raise ScenarioError(source, where(("expect", k, key, *([path] if path else []))),
+                                        f"[[expect]] #{k + 1}, {key}{f' {path!r}' if path else ''}: "
+                                        f"{exc.args[0]}") from None
+                entries += 1
+                checks += entry.count()
+        return Report(failures, entries, checks, sum(1 for e in self.expect if e.after > last))
 
     # --- replaying ----------------------------------------------------------------------
     def to_match(self, upto: int | None = None, keep_log: bool = True) -> Match:
@@ -342,23 +610,23 @@ class Scenario(BaseModel):
             The expectations that failed, in order; empty when all hold.
 
         Raises:
-            ScenarioError / ScenarioMoveError: as :meth:`to_match`.
+            ScenarioError / ScenarioMoveError: as :meth:`to_match`; ScenarioError also
+                for a mistake in an expectation (an unknown path, a ``since`` naming
+                nothing: see :class:`Expectation`).
+            IndexError: ``upto`` is outside 0..len(moves).
         """
-        last = len(self.moves) if upto is None else upto
-        match = self.to_match(upto=0, keep_log=False)
-        failures: list[Failure] = []
-        by_move: dict[int, list[tuple[int, Expectation]]] = {}
-        for k, entry in enumerate(self.expect, 1):
-            by_move.setdefault(entry.after, []).append((k, entry))
-        for number in range(last + 1):
-            if number:
-                try:
-                    match.play(self.moves[number - 1])
-                except (IllegalMove, MoveSyntaxError):
-                    self._build(self._label(), lambda path: None, number, False)  # raises, naming the move
-            for k, entry in by_move.get(number, ()):
-                failures += _check_entry(match, k, entry, self.moves[number - 1] if number else "")
-        return failures
+        return self.report(upto).failures
+
+    def report(self, upto: int | None = None) -> Report:
+        """Like :meth:`verify`, and also how much was checked (a file that checks
+        nothing says so: ``Report.checks == 0``).
+
+        Raises:
+            as :meth:`verify`.
+        """
+        if upto is not None and (type(upto) is not int or not 0 <= upto <= len(self.moves)):
+            raise IndexError(f"upto={upto!r}: this scenario has moves 0..{len(self.moves)}")
+        return self._run(self._label(), lambda path: None, upto)
 
     def final_fingerprint(self) -> str:
         """sha256 hex of the fingerprint after the last move (see :func:`state_hash`)."""
@@ -461,24 +729,229 @@ class Scenario(BaseModel):
         return f"scenario {self.title!r}" if self.title else f"{self.game} scenario"
 
 
-def _check_entry(match: Match, k: int, entry: Expectation, move: str) -> list[Failure]:
-    failures = []
+class _Mistake(Exception):
+    """A mistake in an expectation found while checking it: ``(reason, field, path)``."""
 
-    def fail(what, expected, found):
-        failures.append(Failure(k, entry.after, move, what, expected, found))
+
+def _document(match: Match, seat: int | None) -> dict:
+    """What an expectation's paths read: the view of ``seat`` (None: the spectator's),
+    plus ``"memory"`` from the seat's bot view when the game keeps one (LS-11)."""
+    view = match.view(seat)
+    if seat is not None:
+        memory = match.bot_view(seat).get("memory")
+        if memory is not None:
+            view["memory"] = memory
+    return view
+
+
+def _read(document: dict, path: str, field: str, seat: int | None, title: str) -> Any:
+    """:func:`lookup` of ``path``, a mistake in the file raised as :class:`_Mistake`."""
+    if path.split(".")[0] == "memory" and "memory" not in document:
+        raise _Mistake("'memory' is what a seat remembers: add seat = N to this [[expect]]" if seat is None else
+                       f"{title} keeps no memory apart from the view (LS-11 is Lazy Sunday's)", field, path)
+    try:
+        return lookup(document, path)
+    except PathMistake as exc:
+        raise _Mistake(exc.args[0], field, path) from None
+
+
+def _full(value: Any) -> str:
+    """``repr(value)``, cut only past 300 characters: the part of a message that matters."""
+    text = repr(value)
+    return text if len(text) <= 300 else text[:296] + " ..."
+
+
+def difference(expected: Any, found: Any, path: str = "") -> str:
+    """Where ``found`` first differs from ``expected``, in words, naming the element:
+    ``"lists.0.3.name: expected 'Nap', found 'Make the Bed'"``, ``"hand has 5 entries,
+    expected 6; missing from position 5 on, first 'Nap'"``; "" when they are equal."""
+    if expected == found:
+        return ""
+    here = path or "the value"
+    if isinstance(expected, list) and isinstance(found, list):
+        sizes = "" if len(expected) == len(found) else f"{here} has {len(found)} entries, expected {len(expected)}; "
+        for i, (e, f) in enumerate(zip(expected, found)):
+            if e != f:
+                return sizes + difference(e, f, f"{path}.{i}" if path else str(i))
+        if len(found) > len(expected):
+            return sizes + f"not expected from position {len(expected)} on, first {_full(found[len(expected)])}"
+        return sizes + f"missing from position {len(found)} on, first {_full(expected[len(found)])}"
+    if isinstance(expected, dict) and isinstance(found, dict):
+        for key in expected:
+            if key not in found:
+                return f"{path + '.' if path else ''}{key}: expected {_full(expected[key])}, found no such key"
+            if expected[key] != found[key]:
+                return difference(expected[key], found[key], f"{path}.{key}" if path else str(key))
+        return f"{here}: keys not expected: {', '.join(map(str, (k for k in found if k not in expected)))}"
+    return f"{here}: expected {_full(expected)}, found {_full(found)}"
+
+
+def _same(item: Any, element: Any) -> bool:
+    """An expected item matches a list element: equal, or a card name and a card (a
+    table with that ``name``)."""
+    return item == element or (isinstance(item, str) and isinstance(element, dict) and element.get("name") == item)
+
+
+def _label(element: Any) -> str:
+    named = isinstance(element, dict) and isinstance(element.get("name"), str)
+    return repr(element["name"]) if named else _full(element)
+
+
+def _match_items(items: list, elements: list) -> tuple[list, list]:
+    """Pair each item with its own element: ``(items left unmatched, elements left)``."""
+    rest, missing = list(elements), []
+    for item in items:
+        at = next((i for i, element in enumerate(rest) if _same(item, element)), None)
+        if at is None:
+            missing.append(item)
+        else:
+            rest.pop(at)
+    return missing, rest
+
+
+def _size(value: Any, field: str, path: str) -> int | None:
+    """The length of a list, table or text (None for None or Nowhere).
+
+    Raises:
+        _Mistake: a number or true/false (it never has one)."""
+    if value is None or isinstance(value, Nowhere):
+        return None
+    if isinstance(value, (list, dict, str)):
+        return len(value)
+    raise _Mistake(f"it is {short_repr(value)}, which has no length: {field} reads a list, a table or a text",
+                   field, path)
+
+
+def nearest_moves(match: Match, tried: Move, limit: int = 12) -> str:
+    """One sentence for an illegal move's message: the legal moves of every seat now,
+    nearest to ``tried`` first (its seat, then its kind, then the most alike in text),
+    at most ``limit`` of them, and how many there are in all when more.
+
+    Args:
+        match: the match at the position where ``tried`` was refused (at its end).
+        tried: the refused move. limit: how many moves to name (int >= 1).
+    """
+    seats = range(match.game.seats)
+    legal = list(dict.fromkeys(m for seat in seats for m in match.legal_moves(seat)))
+    if not legal:
+        return "Nobody has a legal move then."
+    text = str(tried)
+    ranked = sorted(legal, key=lambda m: (m.seat != tried.seat, m.kind != tried.kind,
+                                          -difflib.SequenceMatcher(None, str(m), text).ratio()))
+    shown = ", ".join(map(str, ranked[:limit])) + (f", ... ({len(legal)} in all)" if len(legal) > limit else "")
+    own = "" if any(m.seat == tried.seat for m in legal) else f" (seat {tried.seat} has none)"
+    return f"Legal moves then, nearest first{own}: {shown}"
+
+
+def _check_entry(match: Match, title: str, k: int, entry: Expectation, move: str, since: int | None,
+                 earlier: dict | None) -> list[Failure]:
+    """The failures of ``entry`` (the ``k``-th, 1-based) on ``match``.
+
+    Args:
+        since: the earlier position its change, unchanged and log read from (None when
+            it reads none). earlier: the document (:func:`_document`) of its seat at
+            ``since``, when it has change or unchanged.
+
+    Raises:
+        _Mistake: a mistake in the entry (an unknown path, a value of the wrong type).
+    """
+    failures = []
+    seat = entry.seat
+
+    def fail(what, expected, found, detail=""):
+        failures.append(Failure(k, entry.after, move, what, expected, found, detail))
 
     if entry.to_act is not None and list(match.to_act()) != entry.to_act:
         fail("to_act", entry.to_act, list(match.to_act()))
-    if entry.view:
-        view = match.view(entry.seat)
-        whose = f" of seat {entry.seat}" if entry.seat is not None else " (spectator)"
-        for path, expected in entry.view.items():
-            try:
-                found = view_value(view, path)
-            except KeyError as exc:
-                found = f"<missing: {exc.args[0]}>"
-            if found != expected:
-                fail(f"view{whose} {path!r}", expected, found)
+    whose = f" of seat {seat}" if seat is not None else " (spectator)"
+    document = _document(match, seat) if any(getattr(entry, f) for f in PATH_CHECKS) else {}
+
+    def read(path, field, doc=document):
+        return _read(doc, path, field, seat, title)
+
+    for path, expected in (entry.view or {}).items():
+        found = read(path, "view")
+        if found != expected:
+            fail(f"view{whose} {path!r}", expected, found,
+                 "" if isinstance(found, Nowhere) else difference(expected, found, path))
+    for path in entry.none:
+        found = read(path, "none")
+        if found is not None:
+            fail(f"view{whose} {path!r} is none", None, found)
+    for path in entry.absent:
+        found = read(path, "absent")
+        if not isinstance(found, Nowhere):
+            fail(f"view{whose} {path!r} is absent", "nothing there", found)
+    for path, expected in entry.length.items():
+        found = read(path, "length")
+        size = _size(found, "length", path)
+        if size != expected:
+            fail(f"view{whose} {path!r} length", expected, found if size is None else size)
+    for path, expected in entry.contains.items():
+        found = read(path, "contains")
+        items = expected if isinstance(expected, list) else [expected]
+        if isinstance(found, str):
+            if not all(isinstance(item, str) for item in items):
+                raise _Mistake(f"it is a text: contains reads pieces of text there, not {short_repr(expected)}",
+                               "contains", path)
+            missing = [item for item in items if item not in found]
+        elif isinstance(found, (list, dict)):
+            missing = _match_items(items, found if isinstance(found, list) else list(found))[0]
+        elif found is None or isinstance(found, Nowhere):
+            missing = items
+        else:
+            raise _Mistake(f"it is {short_repr(found)}: contains reads a list, a table or a text", "contains", path)
+        if missing:
+            fail(f"view{whose} {path!r} contains", expected, found, f"missing: {', '.join(map(_label, missing))}")
+    for path, expected in entry.unordered.items():
+        found = read(path, "unordered")
+        if not isinstance(found, list):
+            if found is not None and not isinstance(found, Nowhere):
+                raise _Mistake(f"it is {short_repr(found)}: unordered reads a list", "unordered", path)
+            fail(f"view{whose} {path!r} in any order", expected, found)
+            continue
+        missing, extra = _match_items(expected, found)
+        if missing or extra:
+            detail = "; ".join(part for part in (
+                missing and f"missing: {', '.join(map(_label, missing))}",
+                extra and f"not expected: {', '.join(map(_label, extra))}") if part)
+            fail(f"view{whose} {path!r} in any order", expected, found, detail)
+    then = f"move {since}" if since else "the setup"
+    for path, expected in entry.change.items():
+        now, before = read(path, "change"), read(path, "change", earlier)
+        numbers = [v for v in (now, before) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if len(numbers) == 2:
+            delta, detail = now - before, f"{before} at {then}, {now} now"
+        elif any(isinstance(v, bool) for v in (now, before)):
+            raise _Mistake("it is true or false: change reads a number, or the length of a list", "change", path)
+        elif numbers:
+            raise _Mistake(f"it is {short_repr(now)} now and {short_repr(before)} at {then}: change reads a number "
+                           f"at both, or a list at both", "change", path)
+        else:
+            sizes = [_size(now, "change", path), _size(before, "change", path)]
+            delta = None if None in sizes else sizes[0] - sizes[1]
+            detail = (f"{sizes[1]} entries at {then}, {sizes[0]} now" if delta is not None else
+                      f"{short_repr(before)} at {then}, {short_repr(now)} now")
+        if delta != expected:
+            fail(f"view{whose} {path!r} change since {then}", expected, delta, detail)
+    for path in entry.unchanged:
+        now, before = read(path, "unchanged"), read(path, "unchanged", earlier)
+        if now != before:
+            fail(f"view{whose} {path!r} unchanged since {then}", before, now, difference(before, now, path))
+    if entry.log or entry.log_hides:
+        low = -1 if entry.after == 0 else since
+        lines = [text for n, text in match.log_for(seat) if low < n <= entry.after]
+        window = "the setup" if entry.after == 0 else (
+            f"move {entry.after}" if low == entry.after - 1 else f"moves {low + 1}..{entry.after}")
+        reader = f"seat {seat}" if seat is not None else "the spectator"
+        for text in entry.log:
+            if not any(text in line for line in lines):
+                fail(f"log{whose} of {window}", text, lines, f"no line {reader} reads holds {text!r}; its "
+                     f"{len(lines)} line(s): " + " | ".join(lines))
+        for text in entry.log_hides:
+            shown = [line for line in lines if text in line]
+            if shown:
+                fail(f"log{whose} of {window} hides", text, shown, f"{reader} reads {text!r} in: {shown[0]}")
     for text in entry.legal:
         refusal = match.refusal(text)
         if refusal:
@@ -487,8 +960,12 @@ def _check_entry(match: Match, k: int, entry: Expectation, move: str) -> list[Fa
         refusal = match.refusal(r.move)
         if refusal is None:
             fail(f"illegal {r.move!r}", f"refused ({r.ruling})" if r.ruling else "refused", "legal")
-        elif r.ruling is not None and refusal.ruling != r.ruling:
+            continue
+        if r.ruling is not None and refusal.ruling != r.ruling:
             fail(f"illegal {r.move!r} ruling", r.ruling, f"{refusal.ruling or 'no ruling'}: {refusal.reason}")
+        changed = _try_illegal(match, r.move)
+        if changed:
+            fail(f"illegal {r.move!r} leaves the state unchanged", "unchanged", changed)
     if entry.outcome is not None:
         outcome = match.outcome()
         finished = bool(outcome and outcome.finished)
@@ -499,6 +976,24 @@ def _check_entry(match: Match, k: int, entry: Expectation, move: str) -> list[Fa
     if entry.fingerprint is not None and state_hash(match) != entry.fingerprint:
         fail("fingerprint (the exact state)", entry.fingerprint, state_hash(match))
     return failures
+
+
+def _try_illegal(match: Match, text: str) -> str:
+    """Play the refused move ``text`` on ``match``; "" when it is refused and leaves the
+    state and the record exactly as they were, else what happened (the match is then
+    put back as it was)."""
+    before, moves = match.fingerprint(), len(match.moves)
+    try:
+        match.play(text)
+    except (IllegalMove, MoveSyntaxError):
+        pass
+    else:                                   # refusal() and play() disagree: undo it
+        del match.moves[moves:]
+        match.goto(moves)
+        return "it was played"
+    if len(match.moves) != moves:
+        return "the record changed"
+    return "" if match.fingerprint() == before else "the state changed"
 
 
 RULING_ID = re.compile(r"\b(G|LS|CR|NS)-(\d+)(?:\.\.(?:\1-)?(\d+))?\b")
@@ -549,6 +1044,32 @@ def _toml_line(message: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+_UNION_TAG = re.compile(r"(constrained-)?(int|float|str|bool)")
+
+
+def _merge_unions(errors: list[dict]) -> list[dict]:
+    """pydantic's errors with one error per value: the branches of a union (``since``:
+    a move number or a name; ``change``: an int or a float), which pydantic reports
+    apart under a last location part naming the type, become one error whose message
+    joins theirs with "or" and names the value given."""
+    merged: dict[tuple, dict] = {}
+    for error in errors:
+        loc = tuple(error["loc"])
+        if len(loc) > 1 and isinstance(loc[-1], str) and _UNION_TAG.fullmatch(loc[-1]):
+            key = loc[:-1]
+            if key in merged:
+                merged[key]["msg"] += " or " + error["msg"][0].lower() + error["msg"][1:]
+            else:
+                merged[key] = {**error, "loc": key, "msg": error["msg"]}
+            merged[key]["msg_input"] = error.get("input")
+        else:
+            merged[loc] = error
+    for error in merged.values():
+        if "msg_input" in error:
+            error["msg"] += f" (got {short_repr(error.pop('msg_input'))})"
+    return list(merged.values())
+
+
 def _problem(error: dict) -> str:
     """One pydantic error as ``where: what``; an unknown key lists the keys allowed there
     (and the nearest one, for a typo)."""
@@ -571,8 +1092,12 @@ def _loc(loc: tuple) -> str:
 
 
 def _blame(message: str, scenario: Scenario) -> tuple:
-    """The key an OptionError message is about: a setup key or option it names, else
-    the game (unknown game) or the seat count."""
+    """The key an OptionError message is about: the setup key it starts with
+    (``setup 'vp[0]' ...``), a setup key or option it names, else the game (unknown
+    game) or the seat count."""
+    named = re.search(r"\bsetup '([A-Za-z_]+)", message)
+    if named and named[1] in scenario.setup:
+        return ("setup", named[1])
     for section, keys in (("setup", scenario.setup), ("options", scenario.options)):
         for key in keys:
             if re.search(rf"\b{re.escape(key)}\b", message):

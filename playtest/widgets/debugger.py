@@ -766,7 +766,8 @@ class ScenarioDebugger:
             hidden = sorted({seat for seat, _ in parts if seat not in (None, self.viewer)})
             detail = html.escape(readable) + "".join(
                 f"<br><span class='pt-fail'>{html.escape(failure.expectation)}: expected "
-                f"{html.escape(short_repr(failure.expected))}, found {html.escape(short_repr(failure.found))}</span>"
+                f"{html.escape(short_repr(failure.expected))}, found {html.escape(short_repr(failure.found))}"
+                f"{html.escape(f' ({failure.detail})' if failure.detail else '')}</span>"
                 for failure in failures if failure_seat(expectation, failure) in (None, self.viewer))
             if hidden:
                 seats = " or ".join(f"seat {s}" for s in hidden)
@@ -802,16 +803,28 @@ def _readable_part(load: Callable[[], Scenario]) -> Scenario:
 
 def expectation_parts(expectation: Expectation) -> list[tuple[int | None, str]]:
     """What an expectation checks, part by part, as ``(seat, text)``: ``seat`` is the seat
-    whose secrets the part may tell (None: anyone may read it). A seat's view, and whether
-    a move of a seat is legal or illegal, can tell what that seat holds (e.g. "1 excuse"
+    whose secrets the part may tell (None: anyone may read it). A seat's view (its memory,
+    LS-11, and the log it reads too), and whether a move of a seat is legal or illegal,
+    can tell what that seat holds (e.g. "1 excuse"
     legal in Chore Race's reaction window says seat 1 holds an Excuse, CR-7), so those
     parts belong to their seat; to_act, the spectator's view, the outcome and the exact
     state's hash are public (the seed is shown anyway)."""
     parts: list[tuple[int | None, str]] = []
     if expectation.to_act is not None:
         parts.append((None, f"to act: {expectation.to_act}"))
-    whose = f" of seat {expectation.seat}" if expectation.seat is not None else ""
-    parts += [(expectation.seat, f"view{whose} {path!r} = {value!r}") for path, value in (expectation.view or {}).items()]
+    e, seat = expectation, expectation.seat
+    whose = f" of seat {seat}" if seat is not None else ""
+    since = "" if e.since is None else f" since {e.since!r}"
+    parts += [(seat, f"view{whose} {path!r} = {value!r}") for path, value in (e.view or {}).items()]
+    parts += [(seat, f"view{whose} {path!r} is none") for path in e.none]
+    parts += [(seat, f"view{whose} {path!r} is absent") for path in e.absent]
+    parts += [(seat, f"view{whose} {path!r} has length {n}") for path, n in e.length.items()]
+    parts += [(seat, f"view{whose} {path!r} contains {value!r}") for path, value in e.contains.items()]
+    parts += [(seat, f"view{whose} {path!r} = {value!r} in any order") for path, value in e.unordered.items()]
+    parts += [(seat, f"view{whose} {path!r} changes by {delta:+}{since}") for path, delta in e.change.items()]
+    parts += [(seat, f"view{whose} {path!r} unchanged{since}") for path in e.unchanged]
+    parts += [(seat, f"log{whose} shows {text!r}") for text in e.log]
+    parts += [(seat, f"log{whose} hides {text!r}") for text in e.log_hides]
     parts += [(Move.parse(text).seat, f"legal: {text}") for text in expectation.legal]
     parts += [(Move.parse(r.move).seat, f"illegal: {r.move}" + (f" ({r.ruling})" if r.ruling else ""))
               for r in expectation.illegal]
@@ -826,7 +839,7 @@ def expectation_parts(expectation: Expectation) -> list[tuple[int | None, str]]:
 def failure_seat(expectation: Expectation, failure: Failure) -> int | None:
     """The seat whose secrets ``failure`` (of ``expectation``) may tell: the seat of its
     view or of its legal/illegal move (what was found names the seat's options); None: public."""
-    if failure.expectation.startswith("view of seat"):
+    if failure.expectation.startswith(("view of seat", "log of seat")):
         return expectation.seat
     if failure.expectation.startswith(("legal ", "illegal ")):
         for text in [*expectation.legal, *(r.move for r in expectation.illegal)]:

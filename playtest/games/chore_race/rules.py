@@ -436,9 +436,24 @@ class ChoreRace(Game):
     BOTS: dict = {"random": RandomBot}    # bots.py adds "heuristic"
     SEARCH_ITERATIONS = 250  # ismcts: about 0.6 s a decision at 4 seats (benchmarks/bench_bots.py)
     cards = CARDS
-    SETUP = {  # a pinned deal (scenarios); who starts is the option first_player (G-2)
-        "hands": "one list of action card names per seat (any number of cards)",
+    SETUP = {  # a pinned position (scenarios); who starts is the option first_player (G-2)
+        "hands": "one list of action card names per seat (any number of cards), before the first "
+                 "seat's opening Draw step (CR-3), which draws from deck_top",
         "tableaus": "one list of chore names per seat, in position order, at most tableau_size each",
+        "progress": "one list per seat, one whole number 0+ per chore of its tableau, in position order: "
+                    "the progress counter (CR-6; no cards under it; at the chore's level or above it is "
+                    "complete, CR-14); default 0",
+        "scored": "one list of chore names per seat: the chores it has completed (CR-14), oldest first",
+        "vp": "one whole number per seat, 0..target_vp-1 (CR-17: the target ends the game); default: "
+              "the levels of its scored chores",
+        "protection_used": "one true/false per seat: CR-16's once-per-player protection is used up; it "
+                           "is used exactly when the seat's VP reached 8+, so it must agree with vp "
+                           "(default: it does)",
+        "protected": "one true/false per seat: protected now (CR-16), until the start of its next turn: "
+                     "only a seat whose protection is used, never the first seat to act (its turn has "
+                     "begun); default: nobody",
+        "catch_up": "true/false: the first seat's opening Draw step draws 2 (CR-15); it must agree with "
+                    "vp: that seat at 0 VP while an opponent has 5+, draw_rule 'one' (default: it does)",
         "deck_top": "the next action cards drawn, top first (the first seat's first draw is the first)",
         "chore_deck_top": "the next chores drawn, top first",
         "discard": "the action discard pile, oldest first",
@@ -492,22 +507,34 @@ class ChoreRace(Game):
         return s
 
     def pin(self, s, setup):
-        """Fix the deal (keys of ``SETUP``): hands, tableaus (no progress yet), the tops of
-        both decks and the action discard pile, by card name (a name with copies takes any
-        unused copy); then the first seat's Draw step is taken again from the pinned deck.
+        """Fix the position (keys of ``SETUP``): hands, tableaus with their progress,
+        scored piles, the tops of both decks and the action discard pile, by card name
+        (a name with copies takes any unused copy); VP and CR-16's protection; then the
+        first seat's Draw step is taken again from the pinned deck, with CR-15's
+        catch-up as the pinned VP say.
+
+        Args:
+            s: a fresh state (from :meth:`new_state`). setup: key -> value, see ``SETUP``
+                (per seat lists of names, of whole numbers or of true/false; ``catch_up``
+                true/false).
 
         Raises:
-            OptionError: an unknown key, card or chore name, too many copies, a list count
-                other than the seat count, or a tableau longer than ``tableau_size``.
+            OptionError: an unknown key (with "did you mean"), card or chore name, too
+                many copies, a list count other than the seat count, a tableau longer
+                than ``tableau_size``, a progress list that does not match its tableau,
+                VP at or over ``target_vp`` (CR-17), a protection that disagrees with the
+                VP or protects the first seat (CR-16), or a catch_up that disagrees with
+                the VP (CR-15).
         """
-        from playtest.scenarios.pinning import card_names, check_keys, per_seat, pin_piles
+        from playtest.scenarios.pinning import (card_names, check_keys, flags_per_seat, numbers_per_seat, per_seat,
+                                                pin_piles)
         check_keys(self, setup)
-        first = s.turn_seat
+        first, n = s.turn_seat, self.seats
         while len(s.hands[first]) > START_HAND:      # undo the first Draw step (CR-3)
             s.deck.append(s.hands[first].pop())
         actions, chores = {}, {}
         if "hands" in setup:
-            actions.update({f"hands[{i}]": h for i, h in enumerate(per_seat(setup["hands"], "hands", self.seats))})
+            actions.update({f"hands[{i}]": h for i, h in enumerate(per_seat(setup["hands"], "hands", n))})
         if "deck_top" in setup:
             actions["deck_top"] = card_names(setup["deck_top"], "deck_top")
         if "discard" in setup:
@@ -515,24 +542,97 @@ class ChoreRace(Game):
         if "tableaus" in setup:
             size = self.options.tableau_size
             chores.update({f"tableaus[{i}]": t for i, t in enumerate(
-                per_seat(setup["tableaus"], "tableaus", self.seats, maximum=size))})
+                per_seat(setup["tableaus"], "tableaus", n, maximum=size))})
+        if "scored" in setup:
+            chores.update({f"scored[{i}]": t for i, t in enumerate(per_seat(setup["scored"], "scored", n))})
         if "chore_deck_top" in setup:
             chores["chore_deck_top"] = card_names(setup["chore_deck_top"], "chore_deck_top")
         piles = {f"hands[{i}]": h for i, h in enumerate(s.hands)} | {"discard": s.discard, "deck_top": s.deck}
-        piles = pin_piles(self.title, self.aname, piles, {f"hands[{i}]": "deck_top" for i in range(self.seats)},
+        piles = pin_piles(self.title, self.aname, piles, {f"hands[{i}]": "deck_top" for i in range(n)},
                           ["deck_top"], actions)
-        s.hands = [piles[f"hands[{i}]"] for i in range(self.seats)]
+        s.hands = [piles[f"hands[{i}]"] for i in range(n)]
         s.discard, s.deck = piles["discard"], piles["deck_top"]
         piles = {f"tableaus[{i}]": [e[0] for e in t] for i, t in enumerate(s.tableaus)}
+        piles |= {f"scored[{i}]": list(pile) for i, pile in enumerate(s.scored)}
         piles = pin_piles(self.title, [c.name for c in self.chores], piles | {"chore_deck_top": s.chore_deck},
-                          {label: "chore_deck_top" for label in piles}, ["chore_deck_top"], chores)
-        s.tableaus = [[[c, 0, [], False] for c in piles[f"tableaus[{i}]"]] for i in range(self.seats)]
+                          {f"tableaus[{i}]": "chore_deck_top" for i in range(n)}, ["chore_deck_top"], chores)
+        s.tableaus = [[[c, 0, [], False] for c in piles[f"tableaus[{i}]"]] for i in range(n)]
+        s.scored = [piles[f"scored[{i}]"] for i in range(n)]
         s.chore_deck = piles["chore_deck_top"]
+        if "progress" in setup:
+            self._pin_progress(s, setup["progress"])
+        target = self.options.target_vp
+        s.vp = (numbers_per_seat(setup["vp"], "vp", n, 0, target - 1, f"CR-17: {target} VP ends the game")
+                if "vp" in setup else [sum(self._level[c] for c in pile) for pile in s.scored])
+        for seat, vp in enumerate(s.vp):
+            if vp >= target:
+                raise OptionError(f"setup 'scored[{seat}]' is worth {vp} VP, and {target} VP ends the game "
+                                  f"(CR-17): pin fewer chores, or vp")
+        self._pin_protection(s, setup, first, flags_per_seat)
+        catch_up = s.vp[first] == 0 and max(s.vp) >= CATCH_UP_VP and self.options.draw_rule == "one"
+        if "catch_up" in setup and setup["catch_up"] is not catch_up:
+            if type(setup["catch_up"]) is not bool:
+                raise OptionError(f"setup 'catch_up' is true or false, not {setup['catch_up']!r}")
+            raise OptionError(f"setup 'catch_up' = {str(setup['catch_up']).lower()}, but CR-15 says "
+                              f"{str(catch_up).lower()}: seat {first} (to act first) has {s.vp[first]} VP, the most "
+                              f"is {max(s.vp)}, draw_rule {self.options.draw_rule!r}; catch-up needs 0 VP while "
+                              f"an opponent has {CATCH_UP_VP}+, with draw_rule 'one'; pin vp to match")
         s.turns = 0
-        events = [Event(f"Chore Race, {self.seats} seats, first to {self.options.target_vp} VP (pinned setup).",
-                        {seat: "Your hand: " + self._names(s.hands[seat]) for seat in range(self.seats)})]
+        events = [Event(f"Chore Race, {n} seats, first to {target} VP (pinned setup).",
+                        {seat: "Your hand: " + self._names(s.hands[seat]) for seat in range(n)})]
+        if any(s.vp) or any(s.scored):
+            events.append(Event(f"Pinned: VP {s.vp}, chores scored {[len(p) for p in s.scored]}."))
         self._start_turn(s, first, events)
         s.setup_events = events
+
+    def _pin_progress(self, s, value) -> None:
+        """Set the pinned progress counters (CR-6) on the pinned tableaus.
+
+        Raises:
+            OptionError: not one list per seat of whole numbers 0+, one per chore.
+        """
+        from playtest.scenarios.pinning import whole_number
+        from playtest.scenarios.lines import short_repr
+        if not isinstance(value, list) or len(value) != self.seats or not all(isinstance(v, list) for v in value):
+            raise OptionError(f"setup 'progress' is one list of whole numbers per seat ({self.seats} lists), "
+                              f"not {short_repr(value)}")
+        for seat, (counters, tableau) in enumerate(zip(value, s.tableaus)):
+            if len(counters) != len(tableau):
+                names = [self.chores[e[0]].name for e in tableau]
+                raise OptionError(f"setup 'progress[{seat}]' has {len(counters)} numbers, but seat {seat}'s tableau "
+                                  f"holds {len(tableau)} chores ({', '.join(names) or 'none'}): one number per chore")
+            for p, (amount, entry) in enumerate(zip(counters, tableau)):
+                entry[1] = whole_number(amount, f"progress[{seat}][{p}]", 0, None, "CR-6")
+
+    def _pin_protection(self, s, setup, first, flags_per_seat) -> None:
+        """Set CR-16's ``protection_used`` (from the VP, or pinned and agreeing with them)
+        and ``protected`` (pinned; never the first seat, only a seat whose protection
+        is used).
+
+        Raises:
+            OptionError: a pin that disagrees with the VP or protects whom it cannot.
+        """
+        n = self.seats
+        used = [vp >= PROTECT_VP for vp in s.vp]
+        if "protection_used" in setup:
+            pinned = flags_per_seat(setup["protection_used"], "protection_used", n)
+            for seat in range(n):
+                if pinned[seat] != used[seat]:
+                    raise OptionError(f"setup 'protection_used[{seat}]' = {str(pinned[seat]).lower()}, but seat {seat} "
+                                      f"has {s.vp[seat]} VP: CR-16's protection is used exactly when VP reached "
+                                      f"{PROTECT_VP}+ (VP never go down); pin vp to match")
+        s.protection_used = used
+        s.protected = [False] * n
+        if "protected" in setup:
+            protected = flags_per_seat(setup["protected"], "protected", n)
+            for seat in range(n):
+                if protected[seat] and not used[seat]:
+                    raise OptionError(f"setup 'protected[{seat}]': seat {seat} has {s.vp[seat]} VP; only a seat that "
+                                      f"reached {PROTECT_VP}+ VP is protected (CR-16)")
+                if protected[seat] and seat == first:
+                    raise OptionError(f"setup 'protected[{seat}]': seat {seat} acts first, and its protection ends "
+                                      f"when its turn starts (CR-16); protect another seat, or set first_player")
+            s.protected = protected
 
     # --- who acts ---------------------------------------------------------------------------
     def to_act(self, s):

@@ -22,7 +22,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from playtest.engine import BaseOptions, Event, Game, ISMCTSBot, Move, Outcome, PlaytestError, RandomBot
+from playtest.engine import BaseOptions, Event, Game, ISMCTSBot, Move, OptionError, Outcome, PlaytestError, RandomBot
 from playtest.engine.rng import shuffle
 from playtest.games.variants import card_file, card_variant_field
 
@@ -274,10 +274,21 @@ class LazySunday(Game):
     OPEN_MOVES = frozenset({"claim"})
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
     SEARCH_ITERATIONS = 2000  # ismcts: about 0.3 s a decision at 4 seats, 0.75 s at 7 (benchmarks/bench_bots.py)
-    SETUP = {  # a pinned round 1 (scenarios); who starts is the option first_player (G-2)
+    SETUP = {  # a pinned deal (scenarios); who starts round 1 is the option first_player (G-2)
         "lists": "one list of card names per seat, in position order, 2 or more cards each (LS-3)",
         "done": "the DONE pile, bottom first (its last card is the top), 1 or more cards",
         "deck_top": "the next cards drawn, top first; the rest of the deck stays in seeded order",
+        "round": "the round being dealt, 1 or more (at most option rounds, without match_to, LS-10); "
+                 "round r starts r-1 seats to the left of first_player (LS-3)",
+        "scores": "one whole number 0+ per seat: the cumulative scores before this round (LS-9, LS-10); "
+                  "all 0 in round 1; with match_to none above 100 (the match would be over), with "
+                  "great_escape none exactly 100 (it resets to 50)",
+        "peeks_done": "true: the setup peeks are over (LS-3) and the round's starting seat takes its "
+                      "turn; each seat remembers only what memory says",
+        "caller": "the seat that has just called NOT ME! at the start of its turn (LS-7): the next seat "
+                  "takes its final turn now, the others after it (the peeks are over)",
+        "memory": "one list per seat: the [seat, position] spots whose card it remembers (LS-11), e.g. "
+                  "[[0, 0], [0, 1]] for the first two of its own list; the DONE pile is known to all",
     }
     PRESETS = {  # the rulebook's optional rules (LS-10)
         "one round": {}, "match to 100": {"match_to": 100},
@@ -348,19 +359,32 @@ class LazySunday(Game):
                       f"Each seat peeks at 2 of its cards.")] if self.keep_log else []
 
     def pin(self, s, setup):
-        """Fix round 1's deal (keys of ``SETUP``): lists, DONE pile and the deck's top, by
-        card name (a name with copies takes any unused copy). Nobody has seen a list
-        card yet; the DONE cards are face up, known to all (LS-11).
+        """Fix the deal (keys of ``SETUP``): lists, DONE pile and the deck's top, by card
+        name (a name with copies takes any unused copy); the round, the cumulative scores,
+        the end of the setup peeks or a NOT ME! call, and what each seat remembers. Unless
+        ``memory`` says so, nobody has seen a list card; the DONE cards are face up, known
+        to all (LS-11).
+
+        Args:
+            s: a fresh state (from :meth:`new_state`). setup: key -> value, see ``SETUP``
+                (lists of names, ``round`` and ``caller`` whole numbers, ``scores`` one
+                whole number per seat, ``peeks_done`` true/false, ``memory`` per seat a
+                list of ``[seat, position]`` pairs).
 
         Raises:
-            OptionError: an unknown key, card name or seat count, too many copies, a
-                list of fewer than 2 cards (each seat peeks at 2, LS-3) or an empty DONE.
+            OptionError: an unknown key (with "did you mean"), card name or seat count,
+                too many copies, a list of fewer than 2 cards (each seat peeks at 2,
+                LS-3), an empty DONE, a round past option ``rounds`` or scores a match
+                cannot have (LS-10), a caller that is not a seat or with peeks_done false
+                (LS-7), or a memory spot that is not a card of the pinned lists.
         """
-        from playtest.scenarios.pinning import card_names, check_keys, per_seat, pin_piles
+        from playtest.scenarios.pinning import (card_names, check_keys, numbers_per_seat, per_seat, pin_piles,
+                                                whole_number)
         check_keys(self, setup)
+        n = self.seats
         pinned = {}
         if "lists" in setup:
-            for seat, names in enumerate(per_seat(setup["lists"], "lists", self.seats, minimum=2)):
+            for seat, names in enumerate(per_seat(setup["lists"], "lists", n, minimum=2)):
                 pinned[f"lists[{seat}]"] = names
         if "done" in setup:
             pinned["done"] = card_names(setup["done"], "done", minimum=1)
@@ -369,14 +393,92 @@ class LazySunday(Game):
         piles = {f"lists[{seat}]": lst for seat, lst in enumerate(s.lists)} | {"done": s.done, "deck_top": s.deck}
         piles = pin_piles(self.title, self.cards.names, piles, {k: "deck_top" for k in piles if k != "deck_top"},
                           ["deck_top"], pinned)
-        s.lists = [piles[f"lists[{seat}]"] for seat in range(self.seats)]
+        s.lists = [piles[f"lists[{seat}]"] for seat in range(n)]
         s.done, s.deck = piles["done"], piles["deck_top"]
         s.known = [0] * len(self.cards.names)
         for card in s.done:
             s.known[card] = self.everyone
         s.serial = len(s.done)
-        s.setup_events = [Event(f"Round 1 (pinned setup): seat {s.start} starts; DONE shows "
-                                f"{self._label(s.done[-1])}. Each seat peeks at 2 of its cards.")]
+        self._pin_match(s, setup, whole_number, numbers_per_seat)
+        events = [Event(f"Round {s.round} (pinned setup): seat {s.start} starts; DONE shows "
+                        f"{self._label(s.done[-1])}. Each seat peeks at 2 of its cards.")]
+        caller = setup.get("caller")
+        peeks_done = setup.get("peeks_done", caller is not None)
+        if type(peeks_done) is not bool:
+            raise OptionError(f"setup 'peeks_done' is true or false, not {peeks_done!r}")
+        if caller is not None:
+            whole_number(caller, "caller", 0, n - 1, "a seat, G-1")
+            if not peeks_done:
+                raise OptionError("setup 'caller' calls NOT ME! at the start of a turn (LS-7), after the setup "
+                                  "peeks: leave out peeks_done, or set it true")
+        if peeks_done:
+            s.phase, s.peekers, s.looking, s.turn = "turn", [], [], s.start
+            events = [Event(f"Round {s.round} (pinned setup): seat {s.start} starts; DONE shows "
+                            f"{self._label(s.done[-1])}; the peeks are over (LS-3).")]
+        if caller is not None:
+            s.caller, s.turn = caller, (caller + 1) % n
+            s.final_turns = [(caller + i) % n for i in range(2, n)]
+            events.append(Event(f"Seat {caller} has called NOT ME! (pinned); seat {s.turn} takes its final turn "
+                                f"(LS-7)."))
+        s.actor = s.turn if peeks_done else s.start
+        if "memory" in setup:
+            self._pin_memory(s, setup["memory"])
+        if any(s.scores):
+            events.append(Event(f"Cumulative scores (pinned): {s.scores}."))
+        s.setup_events = events
+
+    def _pin_match(self, s, setup, whole_number, numbers_per_seat) -> None:
+        """Set the pinned round (and with it the starting seat, LS-3) and the cumulative
+        scores (LS-10).
+
+        Raises:
+            OptionError: a round past option ``rounds`` without ``match_to``, scores in
+                round 1, a score above 100 with ``match_to`` or exactly 100 with
+                ``great_escape``.
+        """
+        n, options = self.seats, self.options
+        if "round" in setup:
+            most = None if options.match_to else options.rounds
+            why = "LS-10: match_to is set" if options.match_to else f"LS-10: option rounds is {options.rounds}"
+            s.round = whole_number(setup["round"], "round", 1, most, why)
+            s.start = (s.start + s.round - 1) % n
+            s.peekers = [(s.start + i) % n for i in range(n)]
+            s.actor = s.start
+        if "scores" in setup:
+            s.scores = numbers_per_seat(setup["scores"], "scores", n, 0, 100 if options.match_to else None, "LS-10")
+            if s.round == 1 and any(s.scores):
+                raise OptionError("setup 'scores': cumulative scores are all 0 in round 1 (LS-10); pin round too")
+            if options.great_escape and 100 in s.scores:
+                raise OptionError(f"setup 'scores' = {s.scores}: with great_escape a cumulative score of exactly "
+                                  f"100 resets to 50 (LS-10)")
+
+    def _pin_memory(self, s, value) -> None:
+        """Add each seat's pinned memory (LS-11): the cards at its ``[seat, position]`` spots.
+
+        Raises:
+            OptionError: not one list per seat of ``[seat, position]`` pairs, a spot that
+                is no card of the pinned lists, or a spot named twice.
+        """
+        from playtest.scenarios.lines import short_repr
+        n = self.seats
+        if not isinstance(value, list) or len(value) != n or not all(isinstance(v, list) for v in value):
+            raise OptionError(f"setup 'memory' is one list of [seat, position] pairs per seat ({n} lists), "
+                              f"not {short_repr(value)}")
+        for seat, spots in enumerate(value):
+            seen = set()
+            for spot in spots:
+                if not (isinstance(spot, list) and len(spot) == 2 and all(type(x) is int for x in spot)):
+                    raise OptionError(f"setup 'memory[{seat}]': each spot is a [seat, position] pair of whole "
+                                      f"numbers, not {short_repr(spot)}")
+                t, p = spot
+                if not 0 <= t < n or not 0 <= p < len(s.lists[t]):
+                    where = f"seat {t}'s list has positions 0..{len(s.lists[t]) - 1}" if 0 <= t < n else \
+                        f"seats are 0..{n - 1} (G-1)"
+                    raise OptionError(f"setup 'memory[{seat}]': {spot} is no card: {where}")
+                if (t, p) in seen:
+                    raise OptionError(f"setup 'memory[{seat}]' names {spot} twice")
+                seen.add((t, p))
+                s.known[s.lists[t][p]] |= 1 << seat
 
     # --- contract ---------------------------------------------------------------------
     def to_act(self, s):
