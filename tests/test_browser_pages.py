@@ -7,6 +7,7 @@
   browser does on unload (Playwright closes a page without running its unload handler,
   as a phone going to sleep does; a reload sends Voilà's unload request, which the
   server refuses: voila #1458).
+* A page whose server stopped (a restart ends every kernel) says so within half a minute.
 
 Many pages opened at once (1 to 16, their time to the first button against one page
 alone, and the kernels left behind) are a load run: benchmarks/bench_pages.py.
@@ -140,3 +141,18 @@ def test_a_closed_or_reloaded_page_frees_its_kernel_within_the_grace_period(brow
     assert kernel_status(server, kernel_of(reloaded))[0] == 200     # the open page keeps its own
     closed_context.close()
     reloaded_context.close()
+
+
+def test_a_page_whose_server_stopped_says_so_within_half_a_minute(browser):
+    # a server that stops (or restarts: every kernel ends with it) leaves the page's kernel
+    # connection retrying for minutes; the page must not keep looking alive meanwhile
+    with dashboard_server(timeout=120) as own:
+        context, page = open_game(browser, own)
+    try:                                             # the server is stopped now
+        start = time.monotonic()
+        bar = page.locator("#pt-kernel-lost")
+        bar.wait_for(state="visible", timeout=45_000)
+        assert MESSAGE in bar.inner_text() and time.monotonic() - start < 40
+        assert bar.get_attribute("data-reason") in ("no connection", "disconnected", "no answer", "dead")
+    finally:
+        context.close()
