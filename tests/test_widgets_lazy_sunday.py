@@ -320,10 +320,11 @@ def test_the_giver_sees_the_card_it_gives_on_the_board():
     assert_no_leak(app)
 
 
-def test_the_reveal_shows_each_total_and_how_LS9_scored_it():
+@pytest.mark.parametrize("seed", [4, 5])          # the caller lowest (seed 4), and not (seed 5)
+def test_the_reveal_shows_each_total_and_how_LS9_scored_it(seed):
     """LS-9 on the board: once a round's lists are revealed, each seat's total beside its
     round score, and why (the caller's 0 or 50, the others' own totals)."""
-    app = make_app(3, {0: "heuristic", 1: "heuristic", 2: "heuristic"}, seed=4, autosave=False)
+    app = make_app(3, {0: "heuristic", 1: "heuristic", 2: "heuristic"}, seed=seed, autosave=False)
     view = app.match.view(None)                # no human seat: the bots played the match out
     assert view["phase"] == "over"
     totals = [sum(c["effort"] for c in cards) for cards in view["lists"]]
@@ -339,6 +340,9 @@ def test_the_reveal_shows_each_total_and_how_LS9_scored_it():
             lowest = int(total) <= min(totals)
             assert "(caller)" in who and int(score) == (0 if lowest else 50)
             assert ("lowest or tied" in why) == lowest
+            if not lowest:                       # the seats with the lowest total are named
+                named = [f"seat {s}" for s, t in enumerate(totals) if s != seat and t == min(totals)]
+                assert f"{' and '.join(named)} had a strictly lower total ({min(totals)})" in why
         else:
             assert int(score) == int(total) and why == "scores their own total"
     assert app.again_button.layout.display != "none"

@@ -290,8 +290,9 @@ def test_game_over_shows_the_result_and_a_feedback_form_that_is_stored(data):
         assert page.over_box.layout.display == "flex" and "Game over" in page.over_text.value
         form = page.forms[0]
         assert "pt-feedback" in form.widget._dom_classes and form.widget in page.over_forms.children
-        form.send.click()                                 # nothing filled in: said, not sent
-        assert "rating" in page.banner.message and not form.sent
+        form.send.click()                                 # nothing filled in: said beside the button, not sent
+        assert "Choose a rating or write something first." in form.note.value and not form.sent
+        assert not form.send.disabled and not web.service().store.feedback(made["id"])
         form.rating.value = 4
         form.confused.value = "When does NOT ME! end the round?"
         form.notes.value = "fun"

@@ -191,7 +191,9 @@ class TutorialApp(GameApp):
         if refusal is not None:
             self._refused(refusal_text(refusal))
         elif step is None or not step.do:
-            self._refused("Read this step first, then press Next." if step else "This lesson is done: press Next.")
+            label = self.next_button.description            # "Next", "Next lesson" or "Start the game"
+            self._refused(f"Read this step first, then press {label}." if step else
+                          f"This lesson is done: press {label}.")
         elif move != Move.parse(step.do):
             expected = self.board.describe(Move.parse(step.do), self.match.view(self.viewer))
             self._refused(" ".join(step.wrong.split()) or f"That move is allowed, but this step asks for: {expected}.")

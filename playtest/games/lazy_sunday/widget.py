@@ -233,8 +233,10 @@ class LazySundayBoard(GameBoard):
         rows = []
         for seat, (total, score) in enumerate(zip(totals, scores)):
             if seat == caller:
-                lower = [s for s, t in enumerate(totals) if s != seat and t < total]
-                why = (f"called NOT ME! and someone was strictly lower (seat {lower[0]}): 50" if lower
+                lowest = min(totals[s] for s in range(len(totals)) if s != seat)
+                lower = [s for s, t in enumerate(totals) if s != seat and t == lowest < total]
+                named = " and ".join(f"seat {s}" for s in lower)
+                why = (f"called NOT ME! and {named} had a strictly lower total ({lowest}): 50" if lower
                        else "called NOT ME! and was lowest or tied for lowest: 0")
                 who = f"seat {seat} (caller)"
             else:

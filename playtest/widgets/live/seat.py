@@ -103,16 +103,17 @@ class FeedbackForm:
     def submit(self) -> None:
         """Send the form (a task); the note says when it is stored.
 
-        Raises:
-            ValueError: a text longer than :data:`TEXT_LIMIT` characters, or nothing
-                filled in.
+        A text longer than :data:`TEXT_LIMIT` characters, or nothing filled in, is said
+        beside the Send button (where the person looks) and nothing is sent.
         """
         body = {"rating": self.rating.value, "confused": self.confused.value.strip(), "notes": self.notes.value.strip()}
-        for name in ("confused", "notes"):
-            if len(body[name]) > TEXT_LIMIT:
-                raise ValueError(f"feedback texts are at most {TEXT_LIMIT} characters ({name}: {len(body[name])})")
+        problem = next((f"Feedback texts are at most {TEXT_LIMIT} characters ({name}: {len(body[name])})."
+                        for name in ("confused", "notes") if len(body[name]) > TEXT_LIMIT), None)
         if body["rating"] is None and not body["confused"] and not body["notes"]:
-            raise ValueError("choose a rating or write something first")
+            problem = "Choose a rating or write something first."
+        if problem:
+            self.note.value = f"<b class='pt-warn'>{html.escape(problem)}</b>"
+            return
         self.send.disabled = True
         self.note.value = "<i>sending…</i>"
         spawn(self._post(body), self._failed)
