@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from playtest import Move
+
 from playtest.engine import Match, Table
 from playtest.scenarios import example
 from playtest.tables.live import LiveTable, SeatConnected
@@ -216,6 +218,20 @@ def test_the_next_round_waits_for_every_persons_continue():
     assert pages[1].state["hold"]["waiting"] == [1]
     table.press_continue(1)
     assert pages[0].state["hold"] is None
+
+
+def test_the_last_continue_deals_the_next_round_for_a_person_whose_only_move_it_is():
+    table = round_over_table()
+    table = LiveTable("t5", table.match, ["human", "human", "human"], "instant")
+    dealer = table.match.to_act()[0]
+    assert [m.kind for m in table.match.decision_moves(dealer)] == ["deal"]
+    dealt = len(table.match.moves)
+    for seat in (0, 1):
+        table.press_continue(seat)
+        assert table.match.game.round_break(table.match.state) and len(table.match.moves) == dealt
+    table.press_continue(2)                                   # the last one: the deal is played
+    assert len(table.match.moves) == dealt + 1 and table.match.moves[-1] == Move(dealer, "deal")
+    assert not table.match.game.round_break(table.match.state) and table.hold() is None
 
 
 def test_the_host_may_start_the_next_round_for_everyone():

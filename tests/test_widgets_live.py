@@ -264,6 +264,9 @@ def test_the_rounds_reveal_waits_for_each_continue(data):
         await until(lambda: second.links[0].state["hold"] and second.links[0].state["hold"]["waiting"] == [1],
                     what="seat 0's Continue")
         assert first.continue_buttons[0].layout.display == "none" and "Seat 0" not in second.hold_text.value
+        await until(lambda: "You pressed Continue" in first.moves.hint.value, what="seat 0 told who it waits for")
+        assert "once Seat 1 has too" in first.moves.hint.value
+        assert "The round is over: press Continue." in second.moves.hint.value
         second.continue_buttons[1].click()
         await until(lambda: first.links[0].state["hold"] is None and second.links[0].state["hold"] is None,
                     what="the next round")

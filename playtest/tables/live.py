@@ -281,11 +281,21 @@ class LiveTable:
 
     def press_continue(self, seat: int | None) -> None:
         """``seat`` has seen the round's reveal (None: the host starts the next round for
-        everyone)."""
+        everyone). The last Continue plays the next round's deal for a person whose only
+        move it is (LS-9: the next round is dealt once everyone has seen the reveal)."""
         if seat is None:
             self.ready.update(self.humans)
         else:
             self.ready.add(seat)
+        match = self.match
+        if self.status == "playing" and self.hold() is None and match.game.round_break(match.state):
+            # the last Continue deals the next round: a person whose only move is the deal
+            # (Lazy Sunday's "Deal the next round") is not asked for one more click
+            for actor in match.game.to_act(match.state):
+                forced = match.decision_moves(actor) if actor in self.humans else []
+                if len(forced) == 1:
+                    self._play(forced[0], by_bot=False)
+                    return
         self.schedule()
         self.broadcast()
 

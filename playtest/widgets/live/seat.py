@@ -522,7 +522,7 @@ class SeatApp:
         note = ("Game over." if over else "Sending your move…" if busy and link.open else
                 f"This page has left the table: {link.reason}." if link is not None and link.status == "closed" else
                 "Not connected: waiting for the table…" if link is not None and not link.open else
-                "The round is over: press Continue." if shown.get("hold") and link is not None else
+                self._hold_note(shown["hold"]) if shown.get("hold") and link is not None else
                 "" if mine else "Waiting for another seat." if link is not None else "")
         # a decision lasts while only other seats move and this seat is offered the same
         # moves: in a Family Meeting everyone chooses at once (CR-8), so another seat's
@@ -725,6 +725,14 @@ class SeatApp:
             except RuntimeError:        # no loop (a script): no ticking
                 return
             self._countdown_timer = loop.call_later(left - (seconds - 1), self.draw_countdown)
+
+    def _hold_note(self, hold: dict) -> str:
+        """The move controls' note during the round's reveal: press Continue, or (pressed)
+        who the next round waits for."""
+        if any(seat in hold["waiting"] for seat in self.continue_buttons):
+            return "The round is over: press Continue."
+        names = ", ".join(self.seat_name(s) for s in hold["waiting"])
+        return f"You pressed Continue: the next round is dealt once {names} has too."
 
     def _draw_hold(self, latest: dict) -> None:
         hold = latest.get("hold")
