@@ -366,3 +366,12 @@ def test_an_out_of_range_new_game_value_gets_a_message_not_a_clamp():
     app.new_game.start.click()
     assert app.match is not old and app.match.game.options.rounds == 2
     assert app.setup.selected_index is None      # the panel closes once it has started the game
+
+
+def test_a_deeply_nested_json_array_upload_names_the_depth_limit_not_toml():
+    from playtest.engine.limits import MAX_DEPTH, LimitError
+    app = make_app(autosave=False)
+    before = app.match
+    with pytest.raises(LimitError, match=f"nested more than {MAX_DEPTH} levels deep"):
+        app.load("[" * 50_000 + "]" * 50_000, "nested.json")
+    assert app.match is before

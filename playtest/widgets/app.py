@@ -411,7 +411,12 @@ class GameApp:
         else:
             try:
                 data = limits.load_json(text, name)  # JSON of another shape: "not a record"
-            except ValueError:                       # not JSON (or not within the limits as JSON)
+            except limits.LimitError as exc:
+                if exc.limit == "MAX_DEPTH":         # "[[[[...": no TOML nests so, JSON's depth limit says why
+                    raise
+                self.open_scenario(Scenario.from_toml(text, name))
+                return
+            except ValueError:                       # not JSON: a scenario
                 self.open_scenario(Scenario.from_toml(text, name))
                 return
         self._check_game(data)
