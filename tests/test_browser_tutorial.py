@@ -89,7 +89,7 @@ def test_the_board_and_the_move_controls_fit_a_laptop_and_a_phone(browser_and_ba
 def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
     browser, base = browser_and_base
     requests: list[str] = []
-    page = open_page(browser, base, "learn_lazy_sunday", 1280, 900, requests)
+    page = open_page(browser, base, "learn_lazy_sunday", 1280, 720, requests)
     row = lambda seat: page.locator(".pt-row").nth(seat).locator(".pt-card")   # noqa: E731
     move = lambda label: page.locator(".pt-controls").get_by_role("button", name=label, exact=True)  # noqa: E731
 
@@ -110,6 +110,10 @@ def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
         # lesson 1: peek at the two lit cards, then Done looking
         step("Lesson 1 of 3")
         assert "pt-lit" in row(0).nth(0).get_attribute("class") and "pt-lit" in row(0).nth(1).get_attribute("class")
+        # on a 720 px screen the lit cards are scrolled clear of the move controls stuck to the bottom
+        page.wait_for_function("""() => { const lit = document.querySelector('.pt-lit').getBoundingClientRect();
+            return lit.top >= 0 && lit.bottom <= document.querySelector('.pt-controls').getBoundingClientRect().top; }""",
+                               timeout=10_000)
         assert "pt-lit" not in row(0).nth(2).get_attribute("class")
         click(move("Peek at 2 of my cards"))
         click(row(0).nth(2))                                         # not the lit card: refused, with why

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import html
 
+import anywidget
 import ipywidgets as w
+import traitlets
 
 from ..engine import Move, get_game
 from ..engine.bots import make_bot
@@ -26,6 +28,59 @@ from .app import GameApp, refusal_text
 from .components import safe
 from .debugger import board_class
 from .newgame import HUMAN
+
+_LIT_IN_VIEW_ESM = r"""
+function render({ el }) {
+  // a card the step lights up is scrolled into view, clear of the move controls that stick
+  // to the bottom of the page: on a 720 px screen the learner's own row sat under them
+  el.style.display = "none";
+  if (window.__ptLitInView) return;
+  window.__ptLitInView = true;
+  const reveal = (card) => {
+    const box = card.getBoundingClientRect();
+    const controls = document.querySelector(".pt-controls");
+    const bottom = controls ? controls.getBoundingClientRect().top : window.innerHeight;
+    if (box.top < 0 || box.bottom > bottom) {
+      // Voila's page scrolls inside a box, not the window: scrollIntoView finds it, and the
+      // scroll margin keeps the card clear of the controls
+      card.style.scrollMarginBottom = `${Math.max(0, window.innerHeight - bottom) + 24}px`;
+      card.scrollIntoView({ block: "nearest", behavior: "instant" });
+    }
+  };
+  let first = true;     // the page's first lit card is drawn lit, not lit later
+  const initial = () => {
+    const lit = first && document.querySelector(".pt-lit");
+    if (lit && lit.getBoundingClientRect().height > 0) {
+      first = false;
+      setTimeout(() => reveal(lit), 500);   // once the page's layout has settled
+    }
+  };
+  for (let wait = 500; wait <= 5000; wait += 500) setTimeout(initial, wait);
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const card = change.target;
+      if (change.type === "attributes" && card.classList.contains("pt-lit")
+          && !(change.oldValue || "").includes("pt-lit")) {
+        first = false;
+        reveal(card);
+        return;
+      }
+    }
+    initial();
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"],
+                               attributeOldValue: true });
+}
+export default { render };
+"""
+
+
+class LitInView(anywidget.AnyWidget):
+    """An invisible widget: a card lit by a tutorial step is scrolled into view above the
+    move controls (the page's JavaScript does it; installed once per page)."""
+
+    _esm = _LIT_IN_VIEW_ESM
+    installed = traitlets.Bool(True).tag(sync=True)   # a model needs a trait; nothing reads it
+
 
 STYLE = """<style>
 .pt-coach { background: #fffbe8; border: 2px solid #e0b400; border-radius: 10px; padding: 6px 12px; margin: 4px 0; }
@@ -101,7 +156,7 @@ class TutorialApp(GameApp):
         self.lesson_picker.observe(safe(self._picked, report), "value")
         buttons = w.HBox([self.next_button, self.hint_button, self.restart_button, self.skip_button,
                           self.lesson_picker], layout=w.Layout(flex_flow="row wrap", align_items="center"))
-        self.coach = w.VBox([w.HTML(STYLE), self.progress, self.text, self.feedback, buttons])
+        self.coach = w.VBox([w.HTML(STYLE), LitInView(), self.progress, self.text, self.feedback, buttons])
         self.coach.add_class("pt-coach")
         # a lesson is the script's: no timeline, no new game or records (the finale has them too: it is short)
         self.timeline.widget.layout.display = "none"
