@@ -4,6 +4,9 @@ Class names say what a slot *is* (back, face, looking, clickable), never which c
 """
 
 STYLE = """<style>
+/* score tables (Lazy Sunday's rounds): numbers right-aligned under their seat, row names left */
+.pt-scores th, .pt-scores td { text-align: right; padding: 1px 8px; }
+.pt-scores th:first-child, .pt-scores td:first-child, .pt-reveal td:last-child { text-align: left; }
 .pt-app { font-family: system-ui, sans-serif; max-width: 1240px; }
 /* a dashboard's title and intro take little height: the board comes first */
 .jp-RenderedMarkdown h1 { font-size: 1.7em; margin: 0.1em 0 0.3em; }
