@@ -268,7 +268,7 @@ def _bar(progress, total: int, plan):
         from tqdm.auto import tqdm
         bar = tqdm(total=total, unit="game", desc=f"{plan.game.title}, {plan.seats} seats")
         return bar.update, bar.close, lambda text: bar.set_postfix_str(text)
-    report, close = _reporter(progress, total, plan)
+    report, close = _reporter(progress, total, f"{plan.game.title}, {plan.seats} seats")
     return report, close, lambda text: None
 
 

@@ -385,7 +385,7 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
     games = check_games(games)
     check_progress(progress, cancel)
     runner = Runner(executor, workers, games)
-    report, close = _reporter(progress, games, plan)
+    report, close = _reporter(progress, games, f"{plan.game.title}, {plan.seats} seats")
     try:
         with runner:
             frames, cancelled = runner.play(plan, 0, games, report, cancel)
@@ -702,11 +702,13 @@ def _check_picklable(plan: Plan) -> None:
                           "define bot factories and games in a module, or pass workers=1") from None
 
 
-def _reporter(progress, total: int, plan: Plan):
-    """``(report(n_more_games), close())`` for the chosen kind of progress."""
+def _reporter(progress, total: int, title: str):
+    """``(report(n_more_games), close())`` for the chosen kind of progress: a tqdm bar
+    titled ``title`` (``progress=True``), calls of ``progress(done, total)`` (a callable),
+    or nothing."""
     if progress is True:
         from tqdm.auto import tqdm
-        bar = tqdm(total=total, unit="game", desc=f"{plan.game.title}, {plan.seats} seats")
+        bar = tqdm(total=total, unit="game", desc=title)
         return bar.update, bar.close
     if callable(progress):
         done = 0

@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 
 from playtest.engine import OptionError, get_game
 
-from .simulation import Runner, _assemble, check_games, check_progress, make_plan
+from .simulation import Runner, _assemble, _reporter, check_games, check_progress, make_plan
 from .stats import metrics, seat_win_rates
 
 SHOWN = ("AdvantageP1", "FirstSeatWins", "Balance", "Drawishness", "Completion", "Timeouts", "DurationTurns",
@@ -96,7 +96,7 @@ def sweep(game, seats: int, bots, games: int, option: str | Mapping[str, Sequenc
     games = check_games(games)
     check_progress(progress, cancel)
     total = games * len(plans)
-    report, close = _progress(progress, total, f"{game_type.title}: sweep {', '.join(names)}")
+    report, close = _reporter(progress, total, f"{game_type.title}: sweep {', '.join(names)}")
     runs: dict[tuple, pd.DataFrame] = {}
     try:
         with Runner(executor, workers, total) as runner:
@@ -134,22 +134,6 @@ def _grid(option, values) -> dict[str, list]:
             raise OptionError(f"sweep {name!r}: give a list of one or more values, not {vals!r}")
         out[name] = list(vals)
     return out
-
-
-def _progress(progress, total: int, title: str):
-    if progress is True:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=total, unit="game", desc=title)
-        return bar.update, bar.close
-    if callable(progress):
-        done = 0
-
-        def report(n):
-            nonlocal done
-            done += n
-            progress(done, total)
-        return report, lambda: None
-    return (lambda n: None), (lambda: None)
 
 
 def _table(names: tuple[str, ...], runs: dict[tuple, pd.DataFrame], confidence: float) -> pd.DataFrame:

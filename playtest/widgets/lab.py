@@ -342,11 +342,11 @@ class BalanceLab:
         """Whether a run is going on."""
         return self._thread is not None and self._thread.is_alive()
 
-    def run(self) -> None:
-        """Start a run in a background thread (returns at once; :meth:`wait` waits).
+    def _fresh_plan(self) -> dict:
+        """The set-up's :meth:`plan` for a new run, the last run's results cleared.
 
         Raises:
-            OptionError: a run is going on already, or a bad option (nothing is run).
+            OptionError: a run is going on already, or a bad option (results cleared all the same).
         """
         if self.running:
             raise OptionError("a run is going on already: wait for it to finish, or press Cancel")
@@ -355,6 +355,15 @@ class BalanceLab:
         finally:
             self._clear_results()   # refused or not, the last run's results are no longer this set-up's
         self.banner.clear()
+        return plan
+
+    def run(self) -> None:
+        """Start a run in a background thread (returns at once; :meth:`wait` waits).
+
+        Raises:
+            OptionError: a run is going on already, or a bad option (nothing is run).
+        """
+        plan = self._fresh_plan()
         total = plan["games"] * (len(plan["sweep"][1]) if plan["mode"] == "sweep" else len(plan["variants"]))
         self.progress.max, self.progress.value, self.progress.bar_style = total, 0, ""
         self.status.value = f"Playing {_games(total)}…"
@@ -373,13 +382,7 @@ class BalanceLab:
             OptionError: a run is going on already, or a bad option (nothing is run).
         """
         from ..lab import skill
-        if self.running:
-            raise OptionError("a run is going on already: wait for it to finish, or press Cancel")
-        try:
-            plan = self.plan()
-        finally:
-            self._clear_results()
-        self.banner.clear()
+        plan = self._fresh_plan()
         ladder = list(skill.LADDER)
         total = plan["games"] * (len(ladder) - 1)
         self.progress.max, self.progress.value, self.progress.bar_style = total, 0, ""
