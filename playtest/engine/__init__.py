@@ -2,7 +2,7 @@
 travel, bots. No widget code lives here."""
 from .bots import Bot, RandomBot, Table, check_bot_name, make_bot, play_game
 from .errors import IllegalMove, MoveSyntaxError, OptionError, PlaytestError, RecordError
-from .game import SPECTATOR, BaseOptions, Event, Game, Outcome, fingerprint
+from .game import ALL_CARDS, SPECTATOR, BaseOptions, Event, Game, Outcome, fingerprint
 from .match import Match, Record
 from .moves import Move
 from .registry import game_names, games, get_game, register
@@ -11,6 +11,6 @@ from .search import ISMCTSBot
 __all__ = [
     "Bot", "RandomBot", "Table", "check_bot_name", "make_bot", "play_game",
     "IllegalMove", "MoveSyntaxError", "OptionError", "PlaytestError", "RecordError",
-    "SPECTATOR", "BaseOptions", "Event", "Game", "Outcome", "fingerprint",
+    "ALL_CARDS", "SPECTATOR", "BaseOptions", "Event", "Game", "Outcome", "fingerprint",
     "Match", "Record", "Move", "game_names", "games", "get_game", "register", "ISMCTSBot",
 ]

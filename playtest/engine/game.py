@@ -34,6 +34,11 @@ SPECTATOR = None
 """Pass as ``seat`` to :meth:`Game.view` for the public view: what a spectator or a
 teacher projecting the table may see (no hidden card at all)."""
 
+ALL_CARDS = "all"
+"""The name of the all-cards view (:meth:`Game.all_cards_view`) where a viewer is named:
+the scenario debugger's view choice and ``playtest replay --all`` (its JSON ``"viewer"``).
+Never a seat, and never passed to :meth:`Game.view`."""
+
 
 class BaseOptions(BaseModel):
     """Options every game has (RULINGS G-2, G-4). Games subclass this model.
@@ -187,6 +192,27 @@ class Game(ABC):
     def view(self, state, seat: int | None) -> dict:
         """What ``seat`` may know now, as plain JSON data; ``SPECTATOR`` (None) for the
         public view. This is the only thing widgets and browsers ever receive."""
+
+    def all_cards_view(self, state) -> dict:
+        """Every card of the position face up, as plain JSON data: for the person
+        debugging a scenario alone (the scenario debugger's "All cards" view, ``playtest
+        replay --all``). No seat, bot, browser page or live table ever receives it;
+        expectations and "what a seat sees" use :meth:`view`.
+
+        Returns:
+            the spectator's view (its shape and keys, so a board draws it as the
+            spectator's, ``"viewer"`` None) with every card it shows face down or leaves
+            out named where that shape has room for it (e.g. a face-down list position,
+            a hand), plus ``"all_cards"``: zone in words -> the card names in it, in
+            order (a pile or deck top first), for every zone the spectator's view does
+            not show card by card (e.g. ``{"deck (top first)": ["Nap", ...]}``).
+            Default, for a game without its own: the spectator's view plus
+            ``{"state": state.dump()}`` under ``"all_cards"`` (the state as the game
+            stores it). Never raises.
+        """
+        view = self.view(state, SPECTATOR)
+        view["all_cards"] = {"state": state.dump()}
+        return view
 
     @abstractmethod
     def outcome(self, state) -> Outcome | None:

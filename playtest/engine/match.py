@@ -192,6 +192,11 @@ class Match:
         self._seat(seat, spectator_ok=True)
         return self.game.view(self.state, seat)
 
+    def all_cards_view(self) -> dict:
+        """Every card of the position face up (see :meth:`Game.all_cards_view`): for
+        debugging a scenario alone, never for a seat, a bot or a live table."""
+        return self.game.all_cards_view(self.state)
+
     def bot_view(self, seat: int) -> dict:
         """What a bot at ``seat`` decides from: its view and its memory.
 

@@ -1208,6 +1208,22 @@ class ChoreRace(Game):
                 "finished": s.result[0], "winners": list(s.result[1]), "scores": list(s.vp), "reason": s.result[2]},
         }
 
+    def all_cards_view(self, s):
+        """Every card face up, for debugging alone (see Game.all_cards_view; never a
+        seat's view): the spectator's view plus ``"hands"`` (every seat's hand, canonical
+        order, CR-21) and under ``"all_cards"`` the Family Meeting cards each seat has
+        committed (CR-8) and the action and chore decks, top first (CR-1, CR-2)."""
+        view = self.view(s, None)
+        view["hands"] = [self._hand(h) for h in s.hands]
+        zones = {}
+        for seat, cards in enumerate(s.meeting or ()):
+            if cards is not None:
+                zones[f"seat {seat}'s Family Meeting pass"] = self._hand(cards)
+        zones["action deck (top first)"] = [self.aname[c] for c in reversed(s.deck)]
+        zones["chore deck (top first)"] = [self.chores[c].name for c in reversed(s.chore_deck)]
+        view["all_cards"] = zones
+        return view
+
     # --- search hooks (see Game.copy_state, Game.determinizer) ---------------------------
     def copy_state(self, s):
         """A copy of ``s`` to play on (its lists copied, its random stream shared): plain

@@ -855,6 +855,20 @@ class LazySunday(Game):
                               "reason": o.reason},
         }
 
+    def all_cards_view(self, s):
+        """Every card face up, for debugging alone (see Game.all_cards_view; never a
+        seat's view): the spectator's view with every list position named (LS-3), the
+        drawn card named (LS-4), and under ``"all_cards"`` the deck and the DONE pile,
+        top first (LS-6)."""
+        view = self.view(s, None)
+        view["lists"] = [[self._slot(c, False) for c in lst] for lst in s.lists]
+        if s.drawn is not None:
+            view["drawn"] = {"seat": s.turn, "card": dict(self.cards.views[s.drawn])}
+        names = self.cards.names
+        view["all_cards"] = {"deck (top first)": [names[c] for c in reversed(s.deck)],
+                             "DONE pile (top first)": [names[c] for c in reversed(s.done)]}
+        return view
+
     def _slot(self, card, looking):
         return {"face_up": True, "name": self.cards.names[card], "effort": self.cards.efforts[card],
                 "kind": self.cards.kinds[card], "looking": looking}

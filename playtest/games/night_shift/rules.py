@@ -933,6 +933,21 @@ class NightShift(Game):
                               "reason": r.reason},
         }
 
+    def all_cards_view(self, s) -> dict:
+        """Every card face up, for debugging alone (see Game.all_cards_view; never a
+        seat's view): the spectator's view with both hands named, and under
+        ``"all_cards"`` each Personal Deck, the Household Supply and the Nap Token
+        stack, top first (NS-1, NS-4, NS-5)."""
+        view = self.view(s, None)
+        names = [c.name for c in self.cards]
+        for p, player in enumerate(view["players"]):
+            player["hand"] = [self.cards[c].view for c in s.hands[p]]
+        view["all_cards"] = {
+            **{f"seat {p}'s Personal Deck (top first)": [names[c] for c in reversed(s.decks[p])] for p in (0, 1)},
+            "Household Supply (top first)": [names[c] for c in reversed(s.supply)],
+            "Nap Token stack (top first)": [names[c] for c in reversed(s.naps)]}
+        return view
+
 
 def _cards(n: int) -> str:
     """ "1 card", "5 cards" for the log."""
