@@ -114,6 +114,46 @@ hands = [["Family Meeting", "Done", "Done", "Excuse", "Teamwork"], ["Done", "Don
     assert "[3] 1 give done done done" in theirs
 
 
+def test_all_shows_every_card_face_up_where_the_spectator_sees_none(capsys):
+    """--all (issue #15): every list position named, the deck in order, the title says
+    no player sees it; the spectator's text of the same moves shows them face down."""
+    code, everything, err = run(capsys, CALLER, "--all", "--at", 1)
+    _, as_spectator, _ = run(capsys, CALLER, "--at", 1)
+    assert code == 0 and err == ""
+    assert "view: all cards (debugging: no player sees this)" in everything.splitlines()[0]
+    assert "lists.0 [Nap, Make the Bed, " in everything and "?" not in everything
+    assert "lists.0 [?, ?, ?, ?, ?, ?]" in as_spectator and "Nap" not in as_spectator
+    deck = [line for line in everything.splitlines() if line.strip().startswith("+ deck (top first): ")]
+    assert len(deck) == 2 and "deck (top first)" not in as_spectator          # one per step
+    assert "OK: 1 move" in everything
+
+
+def test_all_names_every_hand_and_words_the_log_with_each_seats_reading(capsys):
+    code, everything, _ = run(capsys, REACTION, "--all")
+    assert code == 0
+    assert "hands.1 ['Done', 'Done', 'Excuse', \"I'll Do It Later\", 'Teamwork']" in everything
+    assert "Turn 2: seat 1 draws 1 card. (seat 1 read: Turn 2: you draw Done.)" in everything
+    assert "+ chore deck (top first): " in everything
+
+
+def test_all_json_holds_the_all_cards_view_and_checks_the_same_expectations(capsys):
+    from playtest.scenarios import Scenario
+    code, out, _ = run(capsys, STALE, "--json", "--all")
+    data = json.loads(out)
+    _, plain, _ = run(capsys, STALE, "--json")
+    assert code == 0 and data["ok"] is True and data["viewer"] == "all"
+    match = Scenario.load(STALE).to_match(upto=3)
+    assert data["steps"][3]["view"] == json.loads(json.dumps(match.all_cards_view()))
+    assert data["steps"][3]["view"]["all_cards"]["deck (top first)"]
+    assert data["expectations"] == json.loads(plain)["expectations"] and data["expectations"]["checks"] > 0
+
+
+def test_all_and_view_together_are_refused(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["replay", str(STALE), "--all", "--view", "1"])
+    assert stopped.value.code == 2 and "not allowed with argument --all" in capsys.readouterr().err
+
+
 def test_json_is_one_document_with_steps_views_and_the_verdict(capsys):
     code, out, _ = run(capsys, STALE, "--json", "--view", 2, "--at", 8)
     data = json.loads(out)

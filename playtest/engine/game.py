@@ -72,6 +72,12 @@ class Event:
         """The text ``seat`` may read; the public text for ``SPECTATOR`` (None)."""
         return self.private.get(seat, self.text) if seat is not None else self.text
 
+    def for_all(self) -> str:
+        """The public text, then what each seat read instead, for the all-cards view
+        (:data:`ALL_CARDS`): ``"Seat 1 draws. (seat 1 read: Seat 1 (you) draws Nap.)"``."""
+        return self.text + "".join(f" (seat {seat} read: {text})" for seat, text in sorted(self.private.items())
+                                   if text != self.text)
+
 
 @dataclass(frozen=True)
 class Outcome:

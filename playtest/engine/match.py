@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import limits
 from .errors import IllegalMove, OptionError, PlaytestError, RecordError
-from .game import Event, Game, Outcome, fingerprint
+from .game import ALL_CARDS, Event, Game, Outcome, fingerprint
 from .moves import Move
 from .registry import get_game
 
@@ -214,9 +214,13 @@ class Match:
         """The state's canonical text; equal fingerprints mean identical positions."""
         return fingerprint(self.state)
 
-    def log_for(self, seat: int | None) -> list[tuple[int, str]]:
+    def log_for(self, seat: int | None | Literal["all"]) -> list[tuple[int, str]]:
         """The log up to the cursor as ``(move number, text)`` pairs, worded for
-        ``seat`` (never naming a card it did not see). Move number 0 is the setup."""
+        ``seat`` (never naming a card it did not see). Move number 0 is the setup.
+        ``ALL_CARDS`` (``"all"``, debugging alone, as :meth:`all_cards_view`): each line
+        as everyone reads it plus what each seat read instead (:meth:`Event.for_all`)."""
+        if seat == ALL_CARDS:
+            return [(n, event.for_all()) for n, event in self.log]
         return [(n, event.for_seat(seat)) for n, event in self.log]
 
     # --- playing ------------------------------------------------------------------

@@ -4,7 +4,11 @@
 illegal move after N is not reached) and expectations after move N are reported as not
 reached. ``--view SEAT`` words the log and the per-move summary for that seat: the
 summary is built from that seat's view alone, so it shows the cards the seat holds or
-is looking at, and never a card the view hides. ``--json`` prints one JSON document on
+is looking at, and never a card the view hides. ``--all`` prints the all-cards view
+instead, for debugging alone (:meth:`playtest.engine.Game.all_cards_view`: every card
+face up, deck order included; the log as everyone reads it plus what each seat read
+instead, every move in full); it never changes what the expectations check, which read
+the seats' own views. ``--json`` prints one JSON document on
 stdout, also when the run fails (then with an ``"error"`` field); its ``"expectations"``
 says how many ``[[expect]]`` entries the file has, how many were checked and how many
 single checks they made, and ``"warnings"`` flags a file that states no expectation
@@ -25,7 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from playtest.engine import Match, limits
+from playtest.engine import ALL_CARDS, Match, limits
 
 from . import examples
 from .scenario import Scenario, ScenarioError, ScenarioMoveError
@@ -35,7 +39,8 @@ def summary(match: Match, view: dict) -> str:
     """One line about the position in ``view``: the game's own ``summary(view)`` if its
     Game class has one, else the view's short facts (phase, whose decision, counts,
     scores, and the cards the view shows, by name, ``?`` for a card it hides), never
-    anything the view itself does not hold."""
+    anything the view itself does not hold. The zones of an all-cards view's
+    ``"all_cards"`` are left to :func:`zone_lines`."""
     own = getattr(match.game, "summary", None)
     if callable(own):
         return own(view)
@@ -44,7 +49,7 @@ def summary(match: Match, view: dict) -> str:
     def walk(prefix: str, value: Any) -> None:
         if isinstance(value, dict):
             for key, item in value.items():
-                if key not in ("game", "seats", "viewer", "keys", "text", "options", "kind"):
+                if key not in ("game", "seats", "viewer", "keys", "text", "options", "kind", "all_cards"):
                     walk(f"{prefix}{key}.", item)
         elif isinstance(value, bool):
             if value:
@@ -68,6 +73,20 @@ def summary(match: Match, view: dict) -> str:
     return "; ".join(parts)
 
 
+def zone_lines(view: dict) -> list[str]:
+    """The zones of an all-cards view (its ``"all_cards"``, see
+    :meth:`playtest.engine.Game.all_cards_view`), one line each: ``"deck (top first):
+    Nap, Dishes"``; ``"empty"`` for an empty zone; a game's stored state (the default)
+    as compact JSON. No lines for a seat's or the spectator's view."""
+    lines = []
+    for zone, cards in (view.get("all_cards") or {}).items():
+        if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
+            lines.append(f"{zone}: {', '.join(cards) or 'empty'}")
+        else:
+            lines.append(f"{zone}: {json.dumps(cards, sort_keys=True, default=str)}")
+    return lines
+
+
 def _card_name(item: Any) -> str | None:
     """A card as a view shows it: its name, ``?`` for a card face down to the viewer
     (``{"face_up": false}`` and no name), None for anything that is not a card."""
@@ -83,6 +102,8 @@ def _move_text(match: Match, number: int, seat: int | None) -> str:
     differently from everyone else is a secret choice (e.g. a Family Meeting pass,
     CR-8), so others see only its seat and kind."""
     move = match.moves[number - 1]
+    if seat == ALL_CARDS:
+        return str(move)
     first = next((event for n, event in match.log if n == number), None)
     if seat != move.seat and first is not None and move.seat in first.private and move.args:
         return f"{move.seat} {move.kind} (hidden)"
@@ -144,7 +165,7 @@ def _replay(args: argparse.Namespace, stop) -> int:
     seats = scenario.seats
     if args.view != "spectator" and not (limits.is_number(args.view) and int(args.view) < seats):
         return stop(f"--view {reprlib.repr(args.view)}: use a seat 0..{seats - 1} or 'spectator'", 2)
-    seat = None if args.view == "spectator" else int(args.view)
+    seat = ALL_CARDS if args.all else None if args.view == "spectator" else int(args.view)
     if error is not None and error.number > at:
         error = None                                  # after --at: not reached
     last = at if error is None else error.number - 1
@@ -154,7 +175,7 @@ def _replay(args: argparse.Namespace, stop) -> int:
     for number in range(last + 1):
         if number:                                    # legal: loading replayed them
             match.play(scenario.moves[number - 1])
-        view = match.view(seat)
+        view = match.all_cards_view() if seat == ALL_CARDS else match.view(seat)
         steps.append({"number": number, "move": _move_text(match, number, seat) if number else None,
                       "log": [text for n, text in match.log_for(seat) if n == number],
                       "to_act": list(match.to_act()), "summary": summary(match, view), "view": view})
@@ -197,7 +218,8 @@ def _replay(args: argparse.Namespace, stop) -> int:
             document["error"] = verdict
         print(json.dumps(document, indent=1, default=str))
     else:
-        who = "spectator" if seat is None else f"seat {seat}"
+        who = ("spectator" if seat is None else "all cards (debugging: no player sees this)" if seat == ALL_CARDS
+               else f"seat {seat}")
         print(f"{scenario.title or args.file} ({scenario.game}, {seats} seats, seed {scenario.seed}); "
               f"view: {who}")
         for step in steps:
@@ -205,6 +227,8 @@ def _replay(args: argparse.Namespace, stop) -> int:
             for line in step["log"]:
                 print(f"      {line}")
             print(f"      = {step['summary']}")
+            for line in zone_lines(step["view"]):
+                print(f"      + {line}")
         for failure in failures:
             print(f"FAILED {failure}")
         if not failures and error is None:
@@ -224,8 +248,12 @@ def add_parser(commands) -> None:
                    "(e.g. lazy_sunday_stale_claim)")
     p.add_argument("--at", metavar="N", help="replay and check moves 1..N only (0: the setup only); "
                                              "later moves and expectations are reported as not reached")
-    p.add_argument("--view", default="spectator", metavar="SEAT",
-                   help="whose view to print: a seat number, or 'spectator' (default)")
+    views = p.add_mutually_exclusive_group()
+    views.add_argument("--view", default="spectator", metavar="SEAT",
+                       help="whose view to print: a seat number, or 'spectator' (default)")
+    views.add_argument("--all", action="store_true",
+                       help="print every card face up, deck order included (debugging alone: no player "
+                            "sees this); expectations still read the seats' own views")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     p.set_defaults(run=replay)
 
