@@ -120,6 +120,15 @@ class Game(ABC):
     MOVE_ARGS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """Every move kind the game has -> the names of its arguments (``()`` for none).
     Move builders create one control per kind up front from it, so list them all."""
+    VIEW_WORDS: ClassVar[Mapping[str, str]] = {}
+    """How the scenario debugger's "What changed" names the places of a view: a dotted
+    view path pattern (``*`` matches any one key or list index) -> words, where
+    ``{0}``, ``{1}`` are the keys the stars matched and ``{viewer}`` the view's seat,
+    e.g. ``{"lists.*": "seat {0}'s list", "lists.*.*": "seat {0}'s position {1}",
+    "vp.*": "VP seat {0}"}``. A list of cards whose ``path.*`` is named is told
+    position by position ("seat 1's position 5: Nap left the list"), another by the
+    cards that came and went ("seat 0's hand: +Done"). Paths left out are worded from
+    their keys (``"lists #0 #5"``)."""
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Named option sets a playtester picks in one click (e.g. Night Shift's
     ``"with reshuffle"``): preset name -> options."""

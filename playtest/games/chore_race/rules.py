@@ -419,6 +419,18 @@ class ChoreRace(Game):
     title = "Chore Race"
     min_seats, max_seats = 2, 6
     Options = Options
+    VIEW_WORDS = {
+        "hand": "seat {viewer}'s hand", "hands.*": "seat {0}'s hand", "hand_sizes.*": "seat {0}'s hand size",
+        "tableaus.*": "seat {0}'s chores", "tableaus.*.*": "seat {0}'s chore {1}",
+        "scored.*": "seat {0}'s completed chores", "vp.*": "VP seat {0}",
+        "action_deck": "cards in the action deck", "action_discard": "action discard",
+        "chore_deck": "cards in the chore deck", "chore_discard": "chore discard",
+        "slots.progress": "progress slot used (CR-4)", "slots.action": "action slot used (CR-4)",
+        "pending": "declared action (CR-7)", "placing": "Dones to place (CR-9, CR-10)",
+        "meeting": "Family Meeting (CR-8)", "revealed": "hands revealed (CR-21)", "trigger": "trigger (CR-2)",
+        "complete": "complete chores (CR-14)", "protected.*": "seat {0} protected (CR-16)",
+        "protection_used.*": "seat {0}'s protection used (CR-16)", "catch_up.*": "seat {0} catching up (CR-15)",
+        "quiet_turns": "turns in a row with no card played (CR-18)", "turn": "turn"}
     MOVE_ARGS = {
         "done": ("chore",), "finally": ("chore",), "discard": ("slot", "card"),
         "inspection": ("seat", "chore"), "delegate": ("seat",), "teamwork": ("seat",),

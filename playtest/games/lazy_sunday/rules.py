@@ -272,6 +272,14 @@ class LazySunday(Game):
     title = "Lazy Sunday"
     min_seats, max_seats = 2, 7
     OPEN_MOVES = frozenset({"claim"})
+    VIEW_WORDS = {
+        "lists.*": "seat {0}'s list", "lists.*.*": "seat {0}'s position {1}", "deck": "cards in the deck",
+        "done.top": "DONE's top card", "done.size": "cards on DONE", "done.serial": "DONE serial (LS-5)",
+        "drawn": "the drawn card", "drawn.card": "the drawn card", "looking": "cards looked at (LS-11)",
+        "caller": "NOT ME! caller (LS-7)", "final_turns": "seats owed a final turn (LS-7)",
+        "skip_next": "I'm Busy pending (LS-2)", "claims_open": "claims open (LS-5)", "give": "card to give (LS-5)",
+        "scores.*": "seat {0}'s effort",
+        "start": "starting seat", "turns": "turns played"}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
     SEARCH_ITERATIONS = 2000  # ismcts: about 0.3 s a decision at 4 seats, 0.75 s at 7 (benchmarks/bench_bots.py)
     SETUP = {  # a pinned deal (scenarios); who starts round 1 is the option first_player (G-2)

@@ -301,6 +301,18 @@ class NightShift(Game):
     title = "Night Shift"
     min_seats = max_seats = 2
     Options = NightShiftOptions
+    VIEW_WORDS = {
+        "players.*": "seat {0}", "players.*.patience": "seat {0}'s Patience", "players.*.effort": "seat {0}'s Effort",
+        "players.*.actions": "seat {0}'s Actions", "players.*.care": "seat {0}'s Care Points",
+        "players.*.hand": "seat {0}'s hand", "players.*.hand_count": "seat {0}'s hand size",
+        "players.*.deck_count": "cards in seat {0}'s Personal Deck",
+        "players.*.current_shift": "seat {0}'s Current Shift",
+        "players.*.current_shift.*": "seat {0}'s Current Shift card {1}",
+        "players.*.laundry_basket": "seat {0}'s Laundry Basket",
+        "players.*.basket_count": "cards in seat {0}'s Laundry Basket",
+        "supply_row": "the Supply Row", "supply_row.*": "Supply Row position {0}",
+        "household_supply": "cards in the Household Supply", "nap_tokens": "Nap Tokens left",
+        "nap_card": "the Nap stack's top card", "shift": "Shift", "turn_seat": "seat on Shift"}
     MOVE_ARGS = {"play": ("card",), "buy": ("card",), "tidy": (), "settle": ("card",), "end": (),
                  "activate": ("card",)}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
