@@ -24,8 +24,9 @@ from playtest.games.chore_race.widget import make_app as chore_race_app
 from playtest.games.lazy_sunday.widget import make_app as lazy_sunday_app
 from playtest.scenarios import Expectation, Scenario, ScenarioError, find_scenario
 from playtest.widgets import Card
-from playtest.widgets.debugger import (MISSING, ScenarioDebugger, ViewBoard, board_class, move_text_for, path_label,
-                                       value_label, view_diff)
+from playtest.engine import ALL_CARDS
+from playtest.widgets.debugger import (ALL_CARDS_LABEL, MISSING, ScenarioDebugger, ViewBoard, board_class,
+                                       describe_changes, move_text_for, path_label, value_label)
 from playtest.widgets import records
 from playtest.widgets.records import pack_record, parse_link, share_url
 
@@ -165,13 +166,31 @@ def test_moves_naming_cards_are_shown_in_full_only_to_their_seat():
 
 
 # --- what changed --------------------------------------------------------------------
-def test_view_diff():
-    before = {"deck": 30, "done": {"top": None, "size": 0}, "lists": [[1, 2], []], "gone": "x"}
-    after = {"deck": 29, "done": {"top": {"name": "Nap"}, "size": 1}, "lists": [[1, 3], [4]]}
-    assert view_diff(before, after) == [
-        ("deck", 30, 29), ("done.size", 0, 1), ("done.top", None, {"name": "Nap"}),
-        ("gone", "x", MISSING), ("lists.0.1", 2, 3), ("lists.1.0", MISSING, 4)]
-    assert view_diff(after, after) == []
+def test_describe_changes_says_what_happened_in_words():
+    words = {"lists.*": "seat {0}'s list", "lists.*.*": "seat {0}'s position {1}", "vp.*": "VP seat {0}",
+             "hand": "seat {viewer}'s hand", "done.top": "DONE's top card"}
+    nap, bed = {"face_up": True, "name": "Nap"}, {"face_up": True, "name": "Make the Bed"}
+    down = {"face_up": False}
+    before = {"vp": [3, 0], "hand": ["Done", "Excuse"], "done": {"top": None, "size": 0},
+              "lists": [[down, down], [bed, down, down, down, down, nap]], "to_act": [0], "gone": "x"}
+    after = {"vp": [5, 0], "hand": ["Done", "Laundry"], "done": {"top": bed, "size": 1},
+             "lists": [[nap, down], [bed, down, down, down, down]], "to_act": [1]}
+    assert describe_changes(before, after, words, viewer=0) == [                 # in the view's order
+        "VP seat 0: 3 → 5", "seat 0's hand: +Laundry, -Excuse",
+        "DONE's top card: none → Make the Bed", "done size: 0 → 1",
+        "seat 0's position 0: a face-down card → Nap",          # same length: position by position
+        "seat 1's position 5: Nap left the list",                # issue #15's own example
+        "seats to act: [0] → [1]", "gone: gone (was x)"]
+    assert describe_changes(after, after, words) == []
+    # a face-down card that left cannot be placed: it is counted
+    assert describe_changes({"lists": [[down, down, down]]}, {"lists": [[down, down]]}, words) == [
+        "seat 0's list: a face-down card left (3 → 2 cards)"]
+    # a card whose name stays is told by its fields; unnamed paths are worded from their keys
+    chore = {"name": "Mop the Floor", "progress": 1}
+    assert describe_changes({"tableaus": [[chore]]}, {"tableaus": [[{**chore, "progress": 2}]]},
+                            {"tableaus.*.*": "seat {0}'s chore {1}"}) == [
+        "seat 0's chore 0 (Mop the Floor) progress: 1 → 2"]
+    assert describe_changes({"a_b": [{"c": 1}]}, {"a_b": [{"c": 2}]}) == ["a b #0 c: 1 → 2"]
 
 
 def test_diff_labels_are_words():
@@ -179,9 +198,10 @@ def test_diff_labels_are_words():
     assert [value_label(v) for v in (None, MISSING, True, False, "Nap", 3, [], {}, [1, None])] == [
         "none", "absent", "yes", "no", "Nap", "3", "empty", "empty", "[1, none]"]
     assert value_label({"seat": 1, "card": None}) == "seat 1, card none"
+    assert value_label({"face_up": False}) == "a face-down card" and value_label({"name": "Nap", "effort": 0}) == "Nap"
 
 
-def test_what_changed_shows_the_moves_log_and_the_view_diff():
+def test_what_changed_shows_the_moves_log_and_sentences_for_each_game():
     debugger = ScenarioDebugger(bot_scenario(), click_guard=0)
     debugger.goto(3)
     match = debugger.match
@@ -190,18 +210,100 @@ def test_what_changed_shows_the_moves_log_and_the_view_diff():
     match.goto(2)
     before = match.view(None)
     match.goto(3)
-    diff = view_diff(before, match.view(None))
-    assert diff and all(path_label(path) in debugger.changes.value for path, _, _ in diff)
+    sentences = describe_changes(before, match.view(None), type(match.game).VIEW_WORDS)
+    assert sentences and all(f"<li>{html.escape(s)}</li>" in debugger.changes.value for s in sentences)
+
+
+def changed(name: str, move: int, viewer) -> str:
+    debugger = ScenarioDebugger(find_scenario(name), click_guard=0)
+    debugger.set_view(viewer)
+    debugger.goto(move)
+    return html.unescape(re.sub("<[^>]+>", "\n", debugger.changes.value))
+
+
+def test_what_changed_words_each_games_zones():
+    """Issue #15: "seat 1's position 5: Nap left the list", "seat 0's hand: +Laundry"."""
+    claim = changed("lazy_sunday_claim_on_caller", 9, ALL_CARDS)       # 0 claim 0 1 1 (LS-5)
+    assert "seat 0's position 1: Make the Bed left the list" in claim and "DONE pile (top first): +Make the Bed" in claim
+    assert "seat 0's list: a face-down card left (6 → 5 cards)" in changed("lazy_sunday_claim_on_caller", 9, None)
+    peek = changed("lazy_sunday_claim_on_caller", 1, 0)
+    assert "seat 0's position 0: a face-down card → Nap" in peek and "lists #" not in peek
+    excuse = changed("chore_race_reaction_window", 5, 1)             # 1 excuse (CR-7)
+    assert "seat 1's hand: -Excuse" in excuse and "action discard: +Excuse, +Inspection" in excuse
+    assert "seat 1's hand size: 5 → 4" in excuse
+    done = changed("chore_race_reaction_window", 2, None)
+    assert "seat 1's chore 0 (Do the Laundry) progress: 0 → 1" in done
+    night = changed("night_shift_with_reshuffle", 3, 0)
+    assert "seat 0's hand: +Laundry Load, -Bottle Wash" in night and "cards in seat 0's Personal Deck: 0 → 5" in night
 
 
 def test_what_changed_reads_as_words_when_a_card_is_drawn():
     """Tester report 12: move 8 of claim_on_caller showed `drawn null -> —` and
     `drawn.card — -> null`."""
+    changes = changed("lazy_sunday_claim_on_caller", 8, None)
+    assert "the drawn card: none → seat 1, card none" in changes
+    assert "null" not in changes and "—" not in changes and "drawn card card" not in changes
+    assert "the drawn card: none → seat 1, card Nosy Neighbour" in changed("lazy_sunday_claim_on_caller", 8, ALL_CARDS)
+
+
+# --- the all-cards view ----------------------------------------------------------------
+def test_all_cards_view_is_a_clearly_marked_choice_that_shows_hidden_cards():
+    from test_widgets_lazy_sunday import names_in, synced_state      # without the rules' own card names
+    debugger = ScenarioDebugger(find_scenario("lazy_sunday_claim_on_caller"), click_guard=0)
+    assert debugger.views.options[-1] == (ALL_CARDS_LABEL, ALL_CARDS) and "no player sees this" in ALL_CARDS_LABEL
+    debugger.goto(8)
+    deck_top = debugger.match.all_cards_view()["all_cards"]["deck (top first)"][0]
+    spectator = names_in(synced_state())
+    assert debugger.all_cards.layout.display == "none"
+    debugger.views.value = ALL_CARDS                    # the toggle button
+    assert debugger.viewer == ALL_CARDS and debugger.all_cards.layout.display is None
+    assert "no player sees this view" in debugger.all_cards.value and html.escape(deck_top) in debugger.all_cards.value
+    everything = names_in(synced_state())
+    every_list = {slot["name"] for lst in debugger.match.all_cards_view()["lists"] for slot in lst}
+    hidden = every_list - spectator
+    assert hidden and every_list <= everything          # list cards face down to the spectator, shown here
+    assert "the drawn card: none → seat 1, card Nosy Neighbour" in debugger.changes.value
+    # expectations are still checked on the seats' own views
+    assert debugger.results == ScenarioDebugger._check(debugger.scenario)
+    debugger.set_view(None)
+    assert debugger.all_cards.layout.display == "none" and not hidden & names_in(synced_state())
+
+
+def test_all_cards_view_draws_every_chore_race_hand_face_up():
+    from test_widgets_chore_race import ACTIONS
+    debugger = ScenarioDebugger(find_scenario("chore_race_reaction_window"), click_guard=0)
+    debugger.set_view(ALL_CARDS)
+    face_up = Counter(c.description.split("\n")[0] for c in list(_instances.values())
+                      if isinstance(c, Card) and "pt-face" in c._dom_classes and c.description.split("\n")[0] in ACTIONS)
+    hands = debugger.match.all_cards_view()["hands"]
+    assert face_up >= Counter(name for hand in hands for name in hand) and all(hands)
+    # why not answers any seat's move here, without asking for its view
+    assert debugger.why_not("1 excuse").startswith("'1 excuse' is illegal") and debugger.viewer == ALL_CARDS
+
+
+# --- act as -----------------------------------------------------------------------------
+def test_act_as_offers_every_seat_with_a_legal_move_including_open_moves():
+    """Lazy Sunday, move 8 of claim_on_caller: seat 1 holds a drawn card, and every seat
+    may quick-discard (claim, an open move, LS-5): all three are offered."""
     debugger = ScenarioDebugger(find_scenario("lazy_sunday_claim_on_caller"), click_guard=0)
     debugger.goto(8)
-    changes = debugger.changes.value
-    assert "drawn:</td><td class='pt-old'>none</td><td>→</td><td class='pt-new'>seat 1, card none</td>" in changes
-    assert "null" not in changes and "—" not in changes and "drawn card" not in changes
+    probe = debugger._probe_match()
+    assert probe.to_act() == (1,)
+    assert dict(debugger.actor.options) == {"seat 0 (out of turn: claim)": 0, "seat 1": 1,
+                                            "seat 2 (out of turn: claim)": 2}
+    debugger.actor.value = 2                            # acting as seat 2 shows its view and its claims
+    assert debugger.viewer == 2
+    offered = [t for _, t in debugger.legal.options[1:]]
+    assert offered == [str(m) for m in probe.legal_moves(2)] and all(Move.parse(t).kind == "claim" for t in offered)
+    debugger.legal.value = offered[0]
+    debugger.play_button.click()                        # an out-of-turn branch
+    assert debugger.match is not debugger.line and str(debugger.match.moves[-1]) == offered[0]
+
+
+def test_act_as_offers_only_the_seat_to_act_when_nobody_else_may_move():
+    debugger = ScenarioDebugger(find_scenario("chore_race_reaction_window"), click_guard=0)
+    debugger.goto(4)                                    # seat 1's reaction window (CR-7)
+    assert [s for _, s in debugger.actor.options] == [1] and debugger.actor.options[0][0] == "seat 1"
 
 
 # --- branch ----------------------------------------------------------------------------

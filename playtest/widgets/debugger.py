@@ -1,8 +1,9 @@
 """The scenario debugger: load a scenario (a shipped example or an uploaded ``.toml``),
-step through it move by move, rewind, jump, switch between the spectator's and each
-seat's view, see what changed, branch with another legal move, ask why a move is
-illegal, check the scenario's expectations, and export the current line as a scenario
-file or a pytest test (issue #3).
+step through it move by move, rewind, jump, switch between the spectator's view, each
+seat's view and the all-cards view, see what changed (in words), branch with another
+legal move of any seat that may move (open moves included), ask why a move is illegal,
+check the scenario's expectations, and export the current line as a scenario file or a
+pytest test (issues #3, #15).
 
 Who sees what (the DESIGN "view" boundary holds here too): the board, the log, the
 "what changed" diff and the move list are drawn from ``Match.view(viewer)`` and
@@ -16,24 +17,33 @@ scenario's own title and description are the author's text, shown as written. Th
 export links hold the whole scenario (seed and setup rebuild every card): they are made
 only on request and removed at the next change.
 
+The all-cards view (:data:`ALL_CARDS_LABEL`, :meth:`Match.all_cards_view`) is for the
+person debugging alone, on this single page: every card face up, deck order included,
+the log with what each seat read, every move and answer in full, under a banner saying
+no player sees it. Expectations are still checked on the seats' own views; live tables
+never offer it.
+
 The loaded line is never changed: a branch is a new match; "Back to the loaded line"
 returns to it.
 """
 from __future__ import annotations
 
+import difflib
 import html
 import importlib
 import json
 import time
-from typing import Any, Callable
+from collections import Counter
+from typing import Any, Callable, Mapping
 
 import ipywidgets as w
 
-from ..engine import Match, Move, MoveSyntaxError, PlaytestError, get_game, limits
+from ..engine import ALL_CARDS, Match, Move, MoveSyntaxError, PlaytestError, get_game, limits
 from ..engine.game import Game
 from ..scenarios import (Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples,
                          find_scenario)
 from ..scenarios.lines import short_repr
+from ..scenarios.replay import zone_lines
 from . import moves as move_controls
 from .app import GameBoard
 from .components import ErrorBanner, LogView, download_link, safe, style_widget
@@ -42,6 +52,8 @@ from .records import parse_link, unpack_record
 from .upload import LimitedUpload
 
 SPECTATOR_LABEL = "Spectator"
+ALL_CARDS_LABEL = "All cards (debugging — no player sees this)"
+"""The view choice that shows every card face up (:meth:`Match.all_cards_view`)."""
 
 STYLE = """<style>
 .pt-debugger .pt-movelist select { font-family: ui-monospace, monospace; font-size: 12px; }
@@ -54,49 +66,54 @@ STYLE = """<style>
 .pt-debugger .pt-fail { color: #b71c1c; font-weight: 700; }
 .pt-debugger .pt-panel { background: #f3f1ea; border-radius: 8px; padding: 6px 10px; margin: 4px 4px 0 0; }
 .pt-debugger .pt-why .widget-html-content { white-space: normal; font-size: 13px; }
+.pt-debugger .pt-allcards { background: #fff3cd; border: 2px dashed #b26a00; border-radius: 8px; padding: 4px 10px;
+  margin: 4px 0; font-size: 12px; }
+.pt-debugger .pt-allcards .widget-html-content { white-space: normal; }
 </style>"""
 
 
-# --- view diffs ---------------------------------------------------------------------
+# --- what changed --------------------------------------------------------------------
 MISSING = object()
 """The value of a path that one of the two compared views does not have."""
 
-
-def view_diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
-    """What differs between two views, as ``(dotted path, old, new)`` in path order.
-    Dicts are compared key by key and lists item by item (numbered from 0, e.g.
-    ``"lists.0.2"``); a value that changes kind (``None`` -> a dict, a list -> a
-    number) is one change of the whole value; a path only one side has gets
-    :data:`MISSING` on the other."""
-    if isinstance(before, dict) and isinstance(after, dict):
-        parts = sorted(before.keys() | after.keys(), key=lambda k: (0, int(k), "") if str(k).isdigit() else (1, 0, str(k)))
-        pairs = [(k, before.get(k, MISSING), after.get(k, MISSING)) for k in parts]
-    elif isinstance(before, list) and isinstance(after, list):
-        pairs = [(i, before[i] if i < len(before) else MISSING, after[i] if i < len(after) else MISSING)
-                 for i in range(max(len(before), len(after)))]
-    else:
-        return [] if before == after else [(path, before, after)]
-    changes = []
-    for key, old, new in pairs:
-        changes += view_diff(old, new, f"{path}.{key}" if path else str(key))
-    return changes
+BASE_WORDS: dict[str, str] = {"all_cards.*": "{0}", "to_act": "seats to act", "turn_seat": "seat on turn"}
+"""View words every game shares (see ``Game.VIEW_WORDS``): the all-cards view's zones
+(:meth:`~playtest.engine.Game.all_cards_view`) are named in words already."""
 
 
 def path_label(path: str) -> str:
     """A dotted view path as words: ``"drawn.card"`` -> ``"drawn card"``,
-    ``"lists.0.2.face_up"`` -> ``"lists #0 #2 face up"``."""
+    ``"lists.0.2.face_up"`` -> ``"lists #0 #2 face up"`` (for paths a game's
+    ``VIEW_WORDS`` does not name)."""
     return " ".join(f"#{p}" if p.isdigit() else p.replace("_", " ") for p in path.split("."))
+
+
+def is_card(value: Any) -> bool:
+    """Whether a view value is one card: a dict with a ``"name"``, or a face-down card
+    (``{"face_up": false}`` and no name)."""
+    return isinstance(value, dict) and (isinstance(value.get("name"), str) or value.get("face_up") is False)
+
+
+def card_label(value: Any) -> str:
+    """A card in words: its name, ``"a face-down card"``, or the name itself for a card a
+    view lists by name (a string)."""
+    if isinstance(value, str):
+        return value
+    return value["name"] if isinstance(value.get("name"), str) else "a face-down card"
 
 
 def value_label(value: Any) -> str:
     """A view value in words: ``MISSING`` -> "absent", None -> "none", True/False ->
-    "yes"/"no", a dict -> "key value, ..." (empty: "empty"), a list -> "[a, b]"."""
+    "yes"/"no", a card -> its name (:func:`card_label`), a dict -> "key value, ..."
+    (empty: "empty"), a list -> "[a, b]"."""
     if value is MISSING:
         return "absent"
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if is_card(value):
+        return card_label(value)
     if isinstance(value, dict):
         return ", ".join(f"{path_label(str(k))} {value_label(v)}" for k, v in value.items()) or "empty"
     if isinstance(value, (list, tuple)):
@@ -104,11 +121,146 @@ def value_label(value: Any) -> str:
     return str(value)
 
 
+def _flat(value: list) -> bool:
+    """Whether a list holds no dict at any depth (told as one value: "[0] → [1]")."""
+    return all(_flat(v) if isinstance(v, list) else not isinstance(v, dict) for v in value)
+
+
+def _card_list(before: list, after: list) -> bool:
+    """Both lists hold cards only (card dicts or card names), and one holds some."""
+    items = before + after
+    return bool(items) and (all(map(is_card, items)) or all(isinstance(v, str) for v in items))
+
+
+class _Namer:
+    """Names view paths (tuples of keys) in words: the longest named prefix from a
+    game's ``VIEW_WORDS`` (``*`` matches any one key; ``{0}``, ``{1}`` are the keys it
+    matched, ``{viewer}`` the view's viewer), then the rest as :func:`path_label`."""
+
+    def __init__(self, words: Mapping[str, str], viewer: Any):
+        self.patterns = [(tuple(pattern.split(".")), text) for pattern, text in {**BASE_WORDS, **words}.items()]
+        self.viewer = viewer
+
+    def named(self, path: tuple) -> str | None:
+        """The words for exactly ``path``, or None."""
+        for pattern, text in self.patterns:
+            if len(pattern) == len(path) and all(p in ("*", str(k)) for p, k in zip(pattern, path)):
+                stars = [str(k) for p, k in zip(pattern, path) if p == "*"]
+                return text.format(*stars, viewer=self.viewer)
+        return None
+
+    def __call__(self, path: tuple) -> str:
+        for cut in range(len(path), 0, -1):
+            words = self.named(path[:cut])
+            if words is not None:
+                rest = path_label(".".join(map(str, path[cut:]))) if path[cut:] else ""
+                return f"{words} {rest}".rstrip()
+        return path_label(".".join(map(str, path)))
+
+
+def _the(item: str, zone: str) -> str:
+    """``zone`` as the object of "left"/"joined" after ``item``: "the list" when both
+    name the same owner ("seat 1's position 5" and "seat 1's list")."""
+    owner = item.split("'s ", 1)[0] + "'s " if "'s " in item else None
+    return "the " + zone[len(owner):] if owner and zone.startswith(owner) else zone
+
+
+def describe_changes(before: Any, after: Any, words: Mapping[str, str] | None = None,
+                     viewer: Any = None) -> list[str]:
+    """What changed between two views of one game, as sentences in view order, e.g.
+    ``"seat 1's position 5: Nap left the list"``, ``"seat 0's hand: +Laundry Load"``,
+    ``"VP seat 0: 3 → 5"``.
+
+    One mechanism for every game: dicts are compared key by key; a list of cards (card
+    dicts or card names, :func:`is_card`) whose positions the game names (a
+    ``VIEW_WORDS`` entry for ``path.*``) by the cards that left, joined or changed at a
+    position; any other list of cards as what came and went (``+name``, ``-name``);
+    other lists item by item; a card whose name stays by its fields. Places are named by
+    ``words`` (a game's ``VIEW_WORDS``, see :class:`playtest.engine.Game`) with
+    :func:`path_label` for the rest.
+
+    Args:
+        before, after: two views (plain JSON data). words: view path pattern -> words.
+        viewer: what ``{viewer}`` stands for in ``words`` (the views' viewer).
+    """
+    name = _Namer(words or {}, viewer)
+    out: list[str] = []
+
+    def walk(old: Any, new: Any, path: tuple, place: str | None = None) -> None:
+        if old == new:
+            return
+        here = place or name(path)
+        if isinstance(old, dict) and isinstance(new, dict) and (
+                not (is_card(old) or is_card(new)) or (is_card(old) and is_card(new)
+                                                          and card_label(old) == card_label(new))):
+            inside = f"{here} ({card_label(new)})" if is_card(new) and place else None
+            for key in [*old, *(k for k in new if k not in old)]:      # the view's own order
+                walk(old.get(key, MISSING), new.get(key, MISSING), path + (key,),
+                     inside and f"{inside} {path_label(str(key))}")
+            return
+        if isinstance(old, list) and isinstance(new, list):
+            if not _card_list(old, new) and name.named(path + ("*",)) is None and _flat(old) and _flat(new):
+                out.append(f"{here}: {value_label(old)} → {value_label(new)}")     # e.g. seats to act: [0] → [1]
+            elif not _card_list(old, new):
+                for i in range(max(len(old), len(new))):
+                    walk(old[i] if i < len(old) else MISSING, new[i] if i < len(new) else MISSING, path + (i,))
+            elif name.named(path + ("*",)) is not None:
+                cards(old, new, path, here)
+            else:
+                gone, came = Counter(map(card_label, old)), Counter(map(card_label, new))
+                moved = [f"+{c}" for c in (came - gone).elements()] + [f"-{c}" for c in (gone - came).elements()]
+                if moved:
+                    out.append(f"{here}: {', '.join(moved)}")
+                elif [card_label(c) for c in old] != [card_label(c) for c in new]:
+                    out.append(f"{here}: same cards in another order")
+                else:
+                    for i, (a, b) in enumerate(zip(old, new)):
+                        walk(a, b, path + (i,), f"{here} card {i}")
+            return
+        if old is MISSING:
+            out.append(f"{here}: now {value_label(new)}")
+        elif new is MISSING:
+            out.append(f"{here}: gone (was {value_label(old)})")
+        else:
+            out.append(f"{here}: {value_label(old)} → {value_label(new)}")
+
+    def cards(old: list, new: list, path: tuple, zone: str) -> None:
+        """A list whose positions have names: the same length, position by position (a
+        look, a swap); else aligned by card names, a face-down card that left or joined
+        counted (the view cannot tell which one it was)."""
+        if len(old) == len(new):
+            for i, (a, b) in enumerate(zip(old, new)):
+                walk(a, b, path + (i,), name(path + (i,)))
+            return
+        labels = difflib.SequenceMatcher(None, [card_label(c) for c in old], [card_label(c) for c in new],
+                                         autojunk=False)
+        hidden = 0
+        for op, i1, i2, j1, j2 in labels.get_opcodes():
+            pairs = min(i2 - i1, j2 - j1) if op != "equal" else i2 - i1
+            for k in range(pairs):
+                walk(old[i1 + k], new[j1 + k], path + (j1 + k,), name(path + (j1 + k,)))
+            for index, card, verb in [(i, old[i], "left") for i in range(i1 + pairs, i2)] + [
+                    (j, new[j], "joined") for j in range(j1 + pairs, j2)]:
+                if is_card(card) and "name" not in card:
+                    hidden += 1 if verb == "joined" else -1
+                else:
+                    item = name(path + (index,))
+                    out.append(f"{item}: {card_label(card)} {verb} {_the(item, zone)}")
+        if hidden:
+            verb = "joined" if hidden > 0 else "left"
+            count = "a face-down card" if abs(hidden) == 1 else f"{abs(hidden)} face-down cards"
+            out.append(f"{zone}: {count} {verb} ({len(old)} → {len(new)} cards)")
+
+    walk(before, after, ())
+    return out
+
+
 def move_text_for(move: Move, viewer: int | None) -> str:
-    """``move`` as the seat ``viewer`` (None: spectator) may read it: in full if it is
-    the viewer's own move or its arguments are all numbers (seats, positions), else
-    its seat and kind only (its words may name cards the viewer has not seen)."""
-    if move.seat == viewer or all(isinstance(a, int) for a in move.args):
+    """``move`` as the seat ``viewer`` (None: spectator; ``ALL_CARDS``: the all-cards
+    view, which reads everything) may read it: in full if it is the viewer's own move or
+    its arguments are all numbers (seats, positions), else its seat and kind only (its
+    words may name cards the viewer has not seen)."""
+    if move.seat == viewer or viewer == ALL_CARDS or all(isinstance(a, int) for a in move.args):
         return str(move)
     return f"{move.seat} {move.kind} …"
 
@@ -158,11 +310,11 @@ class ScenarioDebugger:
             of every scenario move, never changed). match: the match on show (``line``
             or a branch). branch_point: the move the branch left the loaded line at
             (None on the loaded line). viewer: the seat whose view is shown (None:
-            spectator). results: ``{expectation index: [Failure]}`` of the
+            spectator; ``ALL_CARDS``: every card face up). results: ``{expectation index: [Failure]}`` of the
             loaded line (empty list = passed). failure: the ScenarioMoveError of the
             loaded scenario's first move that cannot be played (None when all replay);
             ``scenario`` and ``line`` then hold the moves before it.
-        banner, examples, upload, views, first, back, forward, last, slider, number,
+        banner, examples, upload, views, all_cards, first, back, forward, last, slider, number,
         go, move_list, changes, log, actor, legal, move_text, play_button, confirm_box,
         why_text, why_button, why_result, expectations, export_toml, export_pytest,
         export_link, reload: the components.
@@ -206,6 +358,8 @@ class ScenarioDebugger:
         # view and stepping
         self.views = w.ToggleButtons(description="View", style={"button_width": "auto"})
         self.views.observe(safe(self._view_picked, report), "value")
+        self.all_cards = w.HTML(layout=w.Layout(display="none"))   # the all-cards view's zones and warning
+        self.all_cards.add_class("pt-allcards")
         self.first = button("|◀ First", "Go to the setup (move 0)", lambda: self.goto(0))
         self.back = button("◀ Back", "One move back", lambda: self.goto(self.match.cursor - 1))
         self.forward = button("Forward ▶", "One move forward", lambda: self.goto(self.match.cursor + 1))
@@ -267,7 +421,7 @@ class ScenarioDebugger:
             panel.add_class("pt-panel")
         self.board_box = w.VBox()
         self.board_box.add_class("pt-table")
-        self.body = w.VBox([self.views, self.failing, self.board_box, stepper,
+        self.body = w.VBox([self.views, self.all_cards, self.failing, self.board_box, stepper,
                             w.HBox([w.VBox([w.HTML("<b>Moves</b>"), self.move_list]),
                                     w.VBox([w.HTML("<b>What changed</b>"), self.changes],
                                            layout=w.Layout(flex="1 1 auto", min_width="0")),
@@ -317,7 +471,8 @@ class ScenarioDebugger:
             self.board_box.children = (self.board.widget,)
         self._drawing = True
         try:
-            self.views.options = [(SPECTATOR_LABEL, None)] + [(f"Seat {s}", s) for s in range(line.game.seats)]
+            self.views.options = ([(SPECTATOR_LABEL, None)] + [(f"Seat {s}", s) for s in range(line.game.seats)]
+                                  + [(ALL_CARDS_LABEL, ALL_CARDS)])
             self.views.value = None
             self.examples.value = source if source in dict(self.examples.options).values() else ""
         finally:
@@ -407,13 +562,14 @@ class ScenarioDebugger:
         self.match.goto(n)
         self.refresh()
 
-    def set_view(self, seat: int | None) -> None:
-        """Show what ``seat`` sees (None: the spectator).
+    def set_view(self, seat: int | None | str) -> None:
+        """Show what ``seat`` sees (None: the spectator; ``ALL_CARDS``: every card face
+        up, for debugging alone).
 
         Raises:
             IndexError: not a seat of this game.
         """
-        if seat is not None and not 0 <= seat < self.match.game.seats:
+        if seat is not None and seat != ALL_CARDS and not (type(seat) is int and 0 <= seat < self.match.game.seats):
             raise IndexError(f"{seat!r} is not a seat of this {self.match.game.seats}-seat game (G-1)")
         self.viewer = seat
         if self.views.value != seat:
@@ -536,7 +692,7 @@ class ScenarioDebugger:
         seats = self.match.game.seats
         if not 0 <= move.seat < seats:
             raise IndexError(f"seat {move.seat} is not a seat of this {seats}-seat game: use 0..{seats - 1} (G-1)")
-        if self.viewer != move.seat:
+        if self.viewer not in (move.seat, ALL_CARDS):
             self._why_seat = (move.seat, str(move))
             shown = "the spectator's view" if self.viewer is None else f"seat {self.viewer}'s view"
             answer = (f"'{move_text_for(move, self.viewer)}' is seat {move.seat}'s move: whether it is legal, and "
@@ -667,17 +823,20 @@ class ScenarioDebugger:
             self.move_list.options = items
         self.move_list.value = cursor
         # board, log, what changed
-        view = match.view(viewer)
+        view = self._view()
         self.board.update(view, set())
+        self.all_cards.value = self._all_cards(view) if viewer == ALL_CARDS else ""
+        self.all_cards.layout.display = None if viewer == ALL_CARDS else "none"
         lines = match.log_for(viewer)
         self.log.show(lines)
         self.changes.value = self._changes(view, [t for n, t in lines if n == cursor])
         self.expectations.value = self._expectations()
-        # branch: the seats that may act here
+        # branch: every seat with a legal move here, open moves included
         probe = self._probe_match()
-        seats = list(probe.to_act())
+        deciding = probe.to_act()
+        seats = [s for s in range(probe.game.seats) if probe.legal_moves(s)]
         outcome = probe.outcome()
-        self.actor.options = [(f"seat {s}", s) for s in seats]
+        self.actor.options = [(self._actor_label(probe, s, deciding), s) for s in seats]
         self.actor.value = viewer if viewer in seats else None
         legal = [str(m) for m in probe.legal_moves(viewer)] if viewer in seats else []
         first = "— pick a move —" if viewer in seats else "— choose a seat to act as —" if seats else "— nobody may move —"
@@ -708,7 +867,7 @@ class ScenarioDebugger:
         head = (f"<span class='pt-fail'>✗ Move {number} cannot be played</span>: "
                 f"'{html.escape(self._failing_move_text())}'"
                 + (f" breaks <b>{html.escape(failure.ruling)}</b>" if failure.ruling else ""))
-        if seat is None or seat == self.viewer or not 0 <= seat < self.line.game.seats:
+        if seat is None or seat == self.viewer or self.viewer == ALL_CARDS or not 0 <= seat < self.line.game.seats:
             reason = self._failure_reason
             legal = ", ".join(map(str, failure.legal))
             detail = f": {html.escape(reason)}" + (f"<br>Legal moves for seat {seat} instead: {html.escape(legal)}"
@@ -730,23 +889,43 @@ class ScenarioDebugger:
             marks[expectation.after] = marks.get(expectation.after, "") + (" ✗" if self.results.get(i) else " ✓")
         return marks
 
+    def _view(self) -> dict:
+        """The chosen view of the shown position: a seat's, the spectator's, or (for
+        ``ALL_CARDS``) every card face up."""
+        return self.match.all_cards_view() if self.viewer == ALL_CARDS else self.match.view(self.viewer)
+
+    @staticmethod
+    def _all_cards(view: dict) -> str:
+        """The all-cards view's warning and its zones no board draws (deck order, ...)."""
+        zones = "".join(f"<div>{html.escape(line)}</div>" for line in zone_lines(view))
+        return ("<b>All cards — for debugging only: no player sees this view.</b> Every card is face up, "
+                "the log shows what each seat read, moves and answers are in full; expectations still "
+                f"read the seats' own views.{zones}")
+
+    @staticmethod
+    def _actor_label(probe: Match, seat: int, deciding: tuple[int, ...]) -> str:
+        """ "seat 1" for a seat with a decision now; "seat 2 (out of turn: claim)" for a
+        seat with open moves only (e.g. Lazy Sunday's quick discard, LS-5)."""
+        if seat in deciding:
+            return f"seat {seat}"
+        kinds = sorted({m.kind for m in probe.legal_moves(seat)})
+        return f"seat {seat} (out of turn: {', '.join(kinds)})"
+
     def _changes(self, view: dict, lines: list[str]) -> str:
-        """The log lines of the shown move and the diff of the view against the step
-        before (both worded for the chosen view)."""
+        """The log lines of the shown move and what changed in the chosen view since the
+        step before, in words (:func:`describe_changes` with the game's ``VIEW_WORDS``)."""
         cursor = self.match.cursor
         if cursor == 0:
             return "<i>The setup: step forward to see what each move changes.</i>"
         self.match.goto(cursor - 1)
-        before = self.match.view(self.viewer)
+        before = self._view()
         self.match.goto(cursor)
-        diff = view_diff(before, view)
+        diff = describe_changes(before, view, type(self.match.game).VIEW_WORDS, self.viewer)
         log = "".join(f"<div>{html.escape(t)}</div>" for t in lines) or "<i>no log line for this view</i>"
-        rows = "".join(f"<tr><td>{html.escape(path_label(path))}:</td><td class='pt-old'>"
-                       f"{html.escape(value_label(old))}</td><td>→</td><td class='pt-new'>"
-                       f"{html.escape(value_label(new))}</td></tr>" for path, old, new in diff[:200])
+        rows = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in diff[:200])
         more = f"<div><i>… and {len(diff) - 200} more</i></div>" if len(diff) > 200 else ""
         return (f"<div><b>Move {cursor}</b>: {html.escape(move_text_for(self.match.moves[cursor - 1], self.viewer))}"
-                f"</div>{log}<table>{rows}</table>{more}" if diff else
+                f"</div>{log}<ul>{rows}</ul>{more}" if diff else
                 f"<div><b>Move {cursor}</b></div>{log}<i>this view did not change</i>")
 
     def _expectations(self) -> str:
@@ -762,13 +941,14 @@ class ScenarioDebugger:
             # a seat's legal/illegal moves and its view tell what it holds: each part is
             # detailed only in its seat's view (the others get a pointer to that view)
             parts = expectation_parts(expectation)
-            readable = "; ".join(text for seat, text in parts if seat in (None, self.viewer))
-            hidden = sorted({seat for seat, _ in parts if seat not in (None, self.viewer)})
+            shown = (None, self.viewer) if self.viewer != ALL_CARDS else (None, *range(self.match.game.seats))
+            readable = "; ".join(text for seat, text in parts if seat in shown)
+            hidden = sorted({seat for seat, _ in parts if seat not in shown})
             detail = html.escape(readable) + "".join(
                 f"<br><span class='pt-fail'>{html.escape(failure.expectation)}: expected "
                 f"{html.escape(short_repr(failure.expected))}, found {html.escape(short_repr(failure.found))}"
                 f"{html.escape(f' ({failure.detail})' if failure.detail else '')}</span>"
-                for failure in failures if failure_seat(expectation, failure) in (None, self.viewer))
+                for failure in failures if failure_seat(expectation, failure) in shown)
             if hidden:
                 seats = " or ".join(f"seat {s}" for s in hidden)
                 detail += (("; " if readable else "") + f"<i>it also reads what only {seats} may see (its legal "

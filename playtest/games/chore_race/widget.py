@@ -277,6 +277,9 @@ class ChoreRaceBoard(GameBoard):
                 cards = [_action_card(name, pos in hand_clicks, pos in shown_pass)
                          for pos, name in enumerate(view["hand"])]
                 title = f"<b>Your hand</b> ({len(cards)}, draws stop at {HAND_CAP}, CR-3)"
+            elif view.get("hands") is not None:            # the debugger's all-cards view (Game.all_cards_view)
+                cards = [_action_card(name) for name in view["hands"][seat]]
+                title = f"<b>Hand</b> ({len(cards)}, all cards: no player sees this)"
             elif seat in revealed:
                 cards = [_action_card(name, seat_click, True) for name in revealed[seat]]
                 title = ("<b>Hand revealed</b> (CR-21, until the next move)" if cards else
@@ -286,7 +289,7 @@ class ChoreRaceBoard(GameBoard):
                 size = view["hand_sizes"][seat]
                 title = f"<b>Hand</b>: {size} card{'' if size == 1 else 's'}"
             panel.hand.show(title, cards)
-            if seat != me and seat not in revealed:      # a hidden hand: how many cards is all it says
+            if seat != me and seat not in revealed and view.get("hands") is None:   # a hidden hand: its size only
                 panel.hand.widget.add_class("pt-mini")
             else:
                 panel.hand.widget.remove_class("pt-mini")
