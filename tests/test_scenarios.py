@@ -239,7 +239,8 @@ def all_cards(match: Match) -> Counter:
     if game.name == "lazy_sunday":
         return Counter([*s.deck, *s.done, *(c for lst in s.lists for c in lst)])
     if game.name == "chore_race":
-        return Counter([*s.deck, *s.discard, *(c for h in s.hands for c in h)]) + Counter(
+        return Counter([*s.deck, *s.discard, *(c for h in s.hands for c in h),
+                        *(c for t in s.tableaus for e in t for c in e[2])]) + Counter(
             1000 + c for c in [*s.chore_deck, *s.chore_discard, *(e[0] for t in s.tableaus for e in t),
                                *(c for pile in s.scored for c in pile)])
     return Counter([*s.supply, *s.row, *s.naps, *(c for p in (0, 1) for c in

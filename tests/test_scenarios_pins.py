@@ -211,3 +211,22 @@ protected = [false, true]
     with pytest.raises(ScenarioError) as caught:
         Scenario.from_toml(text, "pins.toml")
     assert caught.value.line == line_of(text, "protected =") and "seat 1 has 0 VP" in str(caught.value)
+
+
+def test_chore_race_pinned_progress_puts_real_done_cards_under_the_chore():
+    """CR-5/CR-6: progress p is p Done played onto the chore; a pinned chore has them under
+    it, taken from the action deck (every card still once), and they go to the action
+    discard when the chore is scored."""
+    match = same_cards("chore_race", 2, {"tableaus": [["Make Your Bed", "Mow the Lawn"], ["Do the Laundry"]],
+                                         "progress": [[2, 1], [0]], "hands": [["Done"], []]})
+    view = match.view(None)
+    assert [e["cards"] for e in view["tableaus"][0]] == [["Done", "Done"], ["Done"]]
+    assert view["tableaus"][1][0]["cards"] == [] and view["action_discard"] == []
+    plain = Match("chore_race", 2, seed=4, setup={"tableaus": [["Make Your Bed", "Mow the Lawn"], ["Do the Laundry"]],
+                                                  "hands": [["Done"], []]})
+    assert view["action_deck"] == plain.view(None)["action_deck"] - 3
+    match.play("0 end")                                        # Make Your Bed is complete (CR-14)
+    assert match.view(None)["action_discard"] == ["Done", "Done"]
+    with pytest.raises(OptionError, match=r"names 'Done' 31 times \(in hands\[0\], progress\[0\]\[0\]\)"):
+        Match("chore_race", 2, seed=1, setup={"tableaus": [["Make Your Bed"], []], "progress": [[30], []],
+                                              "hands": [["Done"], []]})
