@@ -459,6 +459,9 @@ class ChoreRace(Game):
         "deck_top": "the next action cards drawn, top first (the first seat's first draw is the first)",
         "chore_deck_top": "the next chores drawn, top first",
         "discard": "the action discard pile, oldest first",
+        "chore_discard": "the chore discard pile, oldest first (CR-12: chores thrown away by I'll Do It "
+                         "Later; CR-19: the Long Game shuffles it into a new chore deck); naming every chore "
+                         "not in a tableau, scored pile or chore_deck_top empties the chore deck (CR-18)",
     }
 
     def __init__(self, seats, options=None):
@@ -511,7 +514,7 @@ class ChoreRace(Game):
     def pin(self, s, setup):
         """Fix the position (keys of ``SETUP``): hands, tableaus with their progress
         (a Done under the chore for each point, CR-6, taken from the action deck),
-        scored piles, the tops of both decks and the action discard pile, by card name
+        scored piles, the tops of both decks and both discard piles, by card name
         (a name with copies takes any unused copy); VP and CR-16's protection; then the
         first seat's Draw step is taken again from the pinned deck, with CR-15's
         catch-up as the pinned VP say.
@@ -545,13 +548,16 @@ class ChoreRace(Game):
             chores.update({f"scored[{i}]": t for i, t in enumerate(per_seat(setup["scored"], "scored", n))})
         if "chore_deck_top" in setup:
             chores["chore_deck_top"] = card_names(setup["chore_deck_top"], "chore_deck_top")
+        if "chore_discard" in setup:
+            chores["chore_discard"] = card_names(setup["chore_discard"], "chore_discard")
         piles = {f"tableaus[{i}]": [e[0] for e in t] for i, t in enumerate(s.tableaus)}
         piles |= {f"scored[{i}]": list(pile) for i, pile in enumerate(s.scored)}
-        piles = pin_piles(self.title, [c.name for c in self.chores], piles | {"chore_deck_top": s.chore_deck},
+        piles |= {"chore_discard": s.chore_discard, "chore_deck_top": s.chore_deck}
+        piles = pin_piles(self.title, [c.name for c in self.chores], piles,
                           {f"tableaus[{i}]": "chore_deck_top" for i in range(n)}, ["chore_deck_top"], chores)
         s.tableaus = [[[c, 0, [], False] for c in piles[f"tableaus[{i}]"]] for i in range(n)]
         s.scored = [piles[f"scored[{i}]"] for i in range(n)]
-        s.chore_deck = piles["chore_deck_top"]
+        s.chore_discard, s.chore_deck = piles["chore_discard"], piles["chore_deck_top"]
         if "progress" in setup:
             self._pin_progress(s, setup["progress"])
         if "hands" in setup:
