@@ -441,10 +441,8 @@ class ChoreRace(Game):
                  "seat's opening Draw step (CR-3), which draws from deck_top",
         "tableaus": "one list of chore names per seat, in position order, at most tableau_size each",
         "progress": "one list per seat, one whole number 0+ per chore of its tableau, in position order: "
-                    "the progress counter (CR-6; at the chore's level or above it is complete, CR-14); "
-                    "default 0. A chore at progress p has p Done under it (CR-5: a Done is +1; CR-6: the "
-                    "cards stay under it until it leaves play), taken from the action deck like any "
-                    "pinned card, so the deck holds p fewer Done",
+                    "the progress counter (CR-6; complete at its level, CR-14), each point a Done from "
+                    "the action deck under the chore (CR-5); default 0",
         "scored": "one list of chore names per seat: the chores it has completed (CR-14), oldest first",
         "vp": "one whole number per seat, 0..target_vp-1 (CR-17: the target ends the game); default: "
               "the levels of its scored chores",
@@ -459,9 +457,7 @@ class ChoreRace(Game):
         "deck_top": "the next action cards drawn, top first (the first seat's first draw is the first)",
         "chore_deck_top": "the next chores drawn, top first",
         "discard": "the action discard pile, oldest first",
-        "chore_discard": "the chore discard pile, oldest first (CR-12: chores thrown away by I'll Do It "
-                         "Later; CR-19: the Long Game shuffles it into a new chore deck); naming every chore "
-                         "not in a tableau, scored pile or chore_deck_top empties the chore deck (CR-18)",
+        "chore_discard": "the chore discard pile, oldest first (CR-12, CR-19)",
     }
 
     def __init__(self, seats, options=None):

@@ -280,15 +280,10 @@ class LazySunday(Game):
         "deck_top": "the next cards drawn, top first; the rest of the deck stays in seeded order",
         "round": "the round being dealt, 1 or more (at most option rounds, without match_to, LS-10); "
                  "round r starts r-1 seats to the left of first_player (LS-3)",
-        "round_scores": "one list per earlier round, oldest first (round - 1 lists; round defaults to "
-                        "their count + 1), one whole number 0+ per seat each: the scores of rounds 1.. "
-                        "round-1 (LS-9: each has a caller, who scored 0 or 50). Their running sums, with "
-                        "great_escape's reset of exactly 100 to 50, are the cumulative scores (LS-10); with "
-                        "match_to none may pass 100 before this round; default: all 0",
-        "scores": "one whole number 0+ per seat: the cumulative scores before this round (LS-9, LS-10); "
-                  "all 0 in round 1; with match_to none above 100 (the match would be over), with "
-                  "great_escape none exactly 100 (it resets to 50). Past round 1 they follow from "
-                  "round_scores: pin those (scores may be pinned too, and must agree)",
+        "round_scores": "the scores of the earlier rounds: one list of one whole number 0+ per seat per "
+                        "round, oldest first (a caller at 0 or 50 in each, LS-9); default all 0",
+        "scores": "one whole number 0+ per seat: the cumulative scores before this round, the sums of "
+                  "round_scores (LS-10; with great_escape 100 resets to 50; with match_to none above 100)",
         "peeks_done": "true: the setup peeks are over (LS-3) and the round's starting seat takes its "
                       "turn; each seat remembers only what memory says",
         "caller": "the seat that has just called NOT ME! at the start of its turn (LS-7): the next seat "
