@@ -1,20 +1,73 @@
-"""Test helpers for Chore Race: arrange an exact position on a real match, and check
-that every card is where exactly one zone says it is.
+"""Test helpers for Chore Race: reach an exact position on a real match, and check that
+every card is where exactly one zone says it is.
 
-``arrange`` edits ``match.state`` in place (tests only: an arranged match cannot be
-rebuilt from its record, since the record holds only the seed and the moves). It moves
-real card ids between zones, so every card stays accounted for exactly once.
+``pinned`` builds the position the public way, as a scenario does: a pinned setup
+(``Match(..., setup=...)``, :meth:`ChoreRace.pin`, keys of ``ChoreRace.SETUP``), so the
+match can be rebuilt from its record and every card stays accounted for exactly once.
+``arrange`` edits ``match.state`` in place; the rules tests no longer use it (the bot and
+widget tests still do).
 """
 from __future__ import annotations
+
+from collections import Counter
 
 import pytest
 
 from playtest.engine import Match
+from playtest.games.chore_race import ChoreRace
+
+NAME = {a.key: a.name for a in ChoreRace.cards.action}        # card key -> card name (CR-1)
 
 
 def new_match(seats=2, seed=1, **options) -> Match:
     """A fresh Chore Race match (seat 0 on turn unless ``first_player`` says otherwise)."""
     return Match("chore_race", seats, options, seed)
+
+
+def pinned(seats=2, *, hands=None, tableaus=None, deck=None, discard=None, chore_deck=None, chore_discard=None,
+           scored=None, vp=None, protected=None, first=0, seed=1, **options) -> Match:
+    """A Chore Race match at a pinned setup (``Match(..., setup=...)``, see ``ChoreRace.SETUP``).
+
+    Args:
+        hands: ``{seat: [card keys]}``, the hands as pinned: *before* the first seat's
+            Draw step (CR-3), which then draws from ``deck`` (1 card; 2 on catch-up,
+            CR-15; none with 7+ in hand). A seat not named holds no card.
+        tableaus: ``{seat: [(chore name, progress), ...]}``; a chore at progress p has p
+            Done under it (CR-6). A seat not named has an empty tableau.
+        deck: action card keys, the next drawn first (``deck_top``). discard: keys,
+            oldest first.
+        chore_deck: chore names, the next drawn first. chore_discard: chore names.
+        scored: ``{seat: [chore names]}``. vp: VP per seat (default: the scored chores').
+        protected: CR-16 flags per seat. first: the seat to act first (G-2 first_player).
+        seed, options: the match's seed and options.
+    """
+    keys = lambda cards: [NAME[k] for k in cards]       # noqa: E731
+    setup = {"hands": [keys((hands or {}).get(seat, [])) for seat in range(seats)],
+             "tableaus": [[name for name, _ in (tableaus or {}).get(seat, [])] for seat in range(seats)],
+             "progress": [[p for _, p in (tableaus or {}).get(seat, [])] for seat in range(seats)]}
+    if deck is not None:
+        setup["deck_top"] = keys(deck)
+    if discard is not None:
+        setup["discard"] = keys(discard)
+    if chore_deck is not None:
+        setup["chore_deck_top"] = list(chore_deck)
+    if chore_discard is not None:
+        setup["chore_discard"] = list(chore_discard)
+    if scored is not None:
+        setup["scored"] = [list(scored.get(seat, [])) for seat in range(seats)]
+    if vp is not None:
+        setup["vp"] = list(vp)
+    if protected is not None:
+        setup["protected"] = list(protected)
+    if first:
+        options["first_player"] = first
+    return Match("chore_race", seats, options, seed, setup=setup)
+
+
+def other_chores(*named) -> list[str]:
+    """Every chore of the deck (CR-2) except one copy of each name in ``named``."""
+    left = Counter(c.name for c in ChoreRace.cards.chore for _ in range(c.count)) - Counter(named)
+    return sorted(left.elements())
 
 
 def arrange(match: Match, *, hands=None, tableaus=None, deck=None, discard=None, chore_deck=None,
@@ -108,3 +161,20 @@ def test_arrange_gives_exact_hands_and_keeps_every_card_once():
 def test_arrange_refuses_more_copies_than_exist():
     with pytest.raises(AssertionError, match="no excuse left"):
         arrange(new_match(2), hands={0: ["excuse"] * 7})
+
+
+def test_pinned_gives_exact_hands_tableaus_and_the_draw_and_keeps_every_card_once():
+    m = pinned(3, hands={0: ["done", "excuse"], 2: ["later"]}, tableaus={1: [("Make Your Bed", 1)]},
+               deck=["finally", "meeting"], chore_deck=["Mow the Lawn"])
+    assert keys(m, 0) == ["done", "excuse", "finally"] and keys(m, 1) == [] and keys(m, 2) == ["later"]
+    assert m.view(1)["tableaus"][1][0] == {"name": "Make Your Bed", "level": 2, "ability": "",
+                                           "progress": 1, "cards": ["Done"], "wipe_used": False}
+    assert m.view(None)["tableaus"][0] == [] and m.game.akey[m.state.deck[-1]] == "meeting"
+    assert m.game.chores[m.state.chore_deck[-1]].name == "Mow the Lawn"
+    assert all_cards_once(m) and Match.from_record(m.record()).fingerprint() == m.fingerprint()
+
+
+def test_pinned_chore_discard_empties_the_chore_deck():
+    m = pinned(2, tableaus={0: [("Make Your Bed", 2)]}, chore_discard=other_chores("Make Your Bed"))
+    view = m.view(None)
+    assert view["chore_deck"] == 0 and len(view["chore_discard"]) == 38 and all_cards_once(m)

@@ -1,5 +1,7 @@
 """Chore Race, one or more unit tests per ruling (RULINGS G-2, G-4, CR-1..CR-21), each on a
-real match arranged with ``arrange`` (see test_chore_race_helpers.py)."""
+real match reached the public way: a pinned setup (``pinned``, see test_chore_race_helpers.py;
+``ChoreRace.SETUP``) and legal moves. A pinned hand is the hand before the first seat's
+Draw step (CR-3), which draws the pinned top of the deck."""
 import json
 from collections import Counter
 
@@ -8,7 +10,7 @@ import pytest
 from playtest.engine import SPECTATOR, IllegalMove, Move, OptionError
 from playtest.games.chore_race import CardDataError, ChoreRace, load_cards
 from playtest.games.chore_race.rules import CARDS_FILE
-from test_chore_race_helpers import all_cards_once, arrange, keys, new_match
+from test_chore_race_helpers import all_cards_once, keys, new_match, other_chores, pinned
 
 
 def tableau(m, seat):
@@ -85,8 +87,8 @@ def test_CR1_CR2_card_file_errors_name_the_file_and_entry(tmp_path, edit, messag
 
 def test_CR2_clean_your_room_blocks_delegate_while_in_the_tableau():
     """CR-2 passive: opponents cannot choose its owner as the target of Delegate."""
-    m = arrange(new_match(2), hands={0: ["delegate", "teamwork"]},
-                tableaus={0: [("Mow the Lawn", 0)], 1: [("Clean Your Room", 0)]})
+    m = pinned(hands={0: ["delegate"]}, deck=["teamwork"],
+               tableaus={0: [("Mow the Lawn", 0)], 1: [("Clean Your Room", 0)]})
     assert Move(0, "delegate", (1,)) not in m.legal_moves(0)
     assert Move(0, "teamwork", (1,)) in m.legal_moves(0)          # only Delegate is blocked
     refused(m, "0 delegate 1", "CR-2")
@@ -94,8 +96,8 @@ def test_CR2_clean_your_room_blocks_delegate_while_in_the_tableau():
 
 def test_CR2_take_out_the_trash_steals_a_random_card_from_a_chosen_opponent():
     """CR-2 trigger: steal 1 random card (seeded stream) from the opponent you choose."""
-    m = arrange(new_match(3), hands={0: ["done"], 1: ["excuse"] * 4 + ["inspection"] * 4, 2: ["meeting"]},
-                tableaus={0: [("Take Out the Trash", 1)]})              # 8 cards: seat 1 draws none next
+    m = pinned(3, hands={1: ["excuse"] * 4 + ["inspection"] * 4, 2: ["meeting"]}, deck=["done"],
+               tableaus={0: [("Take Out the Trash", 1)]})               # 8 cards: seat 1 draws none next
     m.play("0 done 0")
     m.play("0 end")
     assert m.view(0)["phase"] == "trigger" and m.legal_moves(0) == [Move(0, "steal", (1,)), Move(0, "steal", (2,))]
@@ -109,8 +111,7 @@ def test_CR2_take_out_the_trash_steals_a_random_card_from_a_chosen_opponent():
 
 def test_CR2_reorganize_the_attic_removes_up_to_2_progress_from_a_chosen_chore():
     """CR-2 trigger: up to 2 progress off one opponent chore (never below 0)."""
-    m = arrange(new_match(2), hands={0: ["done"]},
-                tableaus={0: [("Reorganize the Attic", 3)], 1: [("Mow the Lawn", 3), ("Make Your Bed", 1)]})
+    m = pinned(deck=["done"], tableaus={0: [("Reorganize the Attic", 3)], 1: [("Mow the Lawn", 3), ("Make Your Bed", 1)]})
     m.play("0 done 0")
     m.play("0 end")
     assert m.legal_moves(0) == [Move(0, "attic", (1, 0)), Move(0, "attic", (1, 1))]
@@ -121,7 +122,7 @@ def test_CR2_reorganize_the_attic_removes_up_to_2_progress_from_a_chosen_chore()
 @pytest.mark.parametrize("opponent_vp, gained", [(7, 5), (6, 4)])
 def test_CR2_reorganize_the_garage_is_worth_5_if_an_opponent_has_7(opponent_vp, gained):
     """CR-2 scoring: 5 VP instead of 4 when an opponent has 7+ VP as it is scored."""
-    m = arrange(new_match(2), tableaus={0: [("Reorganize the Garage", 4)]}, vp=[0, opponent_vp])
+    m = pinned(tableaus={0: [("Reorganize the Garage", 4)]}, vp=[0, opponent_vp])
     m.play("0 end")
     assert m.view(SPECTATOR)["vp"] == [gained, opponent_vp]
 
@@ -130,22 +131,22 @@ def test_CR2_reorganize_the_garage_is_worth_5_if_an_opponent_has_7(opponent_vp, 
 @pytest.mark.parametrize("held, drawn", [(3, 1), (6, 1), (7, 0), (8, 0)])
 def test_CR3_draw_step_draws_one_but_never_past_seven(held, drawn):
     """CR-3: 1 card, capped at a hand of 7 (cards over 7 stay)."""
-    m = arrange(new_match(2), hands={1: ["done"] * held})
+    m = pinned(hands={1: ["done"] * held})
     m.play("0 end")
     assert m.view(SPECTATOR)["hand_sizes"][1] == held + drawn and m.to_act() == (1,)
 
 
 def test_CR3_option_fill_to_7_draws_until_the_hand_holds_seven():
     """CR-3 option draw_rule="fill_to_7"."""
-    m = arrange(new_match(2, draw_rule="fill_to_7"), hands={1: ["done"] * 2})
+    m = pinned(hands={1: ["done"] * 2}, draw_rule="fill_to_7")
     m.play("0 end")
     assert m.view(SPECTATOR)["hand_sizes"][1] == 7
 
 
 def test_CR3_cards_gained_otherwise_may_take_a_hand_past_seven():
     """CR-3: only the Draw step is capped; a steal may give an 8th card."""
-    m = arrange(new_match(2), hands={0: ["done"] * 7 + ["excuse"], 1: ["meeting"]},
-                tableaus={0: [("Take Out the Trash", 1)]})
+    m = pinned(hands={0: ["done"] * 7 + ["excuse"], 1: ["meeting"]},       # 8 cards: seat 0 draws none
+               tableaus={0: [("Take Out the Trash", 1)]})
     m.play("0 done 0")
     m.play("0 end")                       # one opponent with cards: the steal is automatic
     assert keys(m, 0).count("meeting") == 1 and len(keys(m, 0)) == 8
@@ -153,8 +154,8 @@ def test_CR3_cards_gained_otherwise_may_take_a_hand_past_seven():
 
 def test_CR4_two_slots_in_either_order_then_the_score_step_by_itself():
     """CR-4: action slot first, then progress; both used -> Score step -> next turn."""
-    m = arrange(new_match(2), hands={0: ["done", "inspection"]},
-                tableaus={0: [("Make Your Bed", 0)], 1: [("Mow the Lawn", 1)]})
+    m = pinned(hands={0: ["done"]}, deck=["inspection"],
+               tableaus={0: [("Make Your Bed", 0)], 1: [("Mow the Lawn", 1)]})
     m.play("0 inspection 1 0")
     m.play("1 accept")
     assert m.view(0)["slots"] == {"progress": False, "action": True} and m.to_act() == (0,)
@@ -164,8 +165,7 @@ def test_CR4_two_slots_in_either_order_then_the_score_step_by_itself():
 
 def test_CR4_each_slot_is_used_once_and_a_discard_uses_the_slot_named():
     """CR-4: discard any 1 card in place of a slot; a used slot refuses a second card."""
-    m = arrange(new_match(2), hands={0: ["done", "finally", "excuse", "meeting"]},
-                tableaus={0: [("Mow the Lawn", 0)]})
+    m = pinned(hands={0: ["done", "finally", "excuse"]}, deck=["meeting"], tableaus={0: [("Mow the Lawn", 0)]})
     m.play("0 discard progress excuse")
     refused(m, "0 done 0", "CR-4")
     refused(m, "0 discard progress finally", "CR-4")
@@ -175,33 +175,32 @@ def test_CR4_each_slot_is_used_once_and_a_discard_uses_the_slot_named():
 
 def test_CR4_end_leaves_the_slots_and_passes_the_turn():
     """CR-4: leaving a slot is allowed; ``end`` goes to the Score step."""
-    m = arrange(new_match(2), hands={0: ["done"]}, tableaus={0: [("Mow the Lawn", 0)]})
+    m = pinned(deck=["done"], tableaus={0: [("Mow the Lawn", 0)]})
     m.play("0 end")
     assert m.to_act() == (1,) and keys(m, 0) == ["done"]
 
 
 def test_CR5_done_adds_1_and_finally_adds_3_to_an_own_chore_with_no_reaction():
     """CR-5: Done +1, Finally! +3, on own chores only; nothing reacts to them."""
-    m = arrange(new_match(2), hands={0: ["finally"], 1: ["excuse"]},
-                tableaus={0: [("Mow the Lawn", 0)], 1: [("Make Your Bed", 0)]})
+    m = pinned(hands={1: ["excuse"]}, deck=["finally"],
+               tableaus={0: [("Mow the Lawn", 0)], 1: [("Make Your Bed", 0)]})
     m.play("0 finally 0")
     assert tableau(m, 0) == [("Mow the Lawn", 3)] and m.to_act() == (0,)       # no window
-    m2 = arrange(new_match(2), hands={0: ["done"]}, tableaus={0: [("Mow the Lawn", 1)]})
+    m2 = pinned(deck=["done"], tableaus={0: [("Mow the Lawn", 1)]})
     m2.play("0 done 0")
     assert tableau(m2, 0) == [("Mow the Lawn", 2)]
-    refused(arrange(new_match(2), hands={0: ["done"]}, tableaus={1: [("Mow the Lawn", 1)]}),
-            "0 done 0", "CR-5")
+    refused(pinned(deck=["done"], tableaus={1: [("Mow the Lawn", 1)]}), "0 done 0", "CR-5")
 
 
 def test_CR6_progress_is_a_counter_cards_stay_until_the_chore_leaves():
     """CR-6: Inspection lowers the counter but cards stay; on scoring they are discarded;
     progress past the target adds nothing."""
-    m = arrange(new_match(2), hands={1: ["inspection"]}, tableaus={0: [("Make Your Bed", 1)]}, turn=1)
+    m = pinned(deck=["inspection"], tableaus={0: [("Make Your Bed", 1)]}, first=1)
     m.play("1 inspection 0 0")
     m.play("0 accept")
     chore = m.view(SPECTATOR)["tableaus"][0][0]
     assert chore["progress"] == 0 and chore["cards"] == ["Done"]
-    m = arrange(new_match(2), hands={0: ["finally"]}, tableaus={0: [("Make Your Bed", 1)]})
+    m = pinned(deck=["finally"], tableaus={0: [("Make Your Bed", 1)]})
     m.play("0 finally 0")
     assert tableau(m, 0) == [("Make Your Bed", 4)]
     m.play("0 end")
@@ -213,8 +212,8 @@ def test_CR6_progress_is_a_counter_cards_stay_until_the_chore_leaves():
 # --- CR-7: the reaction window ------------------------------------------------------------------
 def test_CR7_wipe_the_counters_cancels_the_first_inspection_for_free_once_per_copy():
     """CR-7/CR-2: the free cancel comes first, automatically, once per copy."""
-    m = arrange(new_match(2), hands={0: ["inspection", "inspection"], 1: ["excuse"]},
-                tableaus={1: [("Wipe the Counters", 0), ("Mow the Lawn", 2)]})
+    m = pinned(hands={0: ["inspection"], 1: ["excuse"]}, deck=["inspection"],
+               tableaus={1: [("Wipe the Counters", 0), ("Mow the Lawn", 2)]})
     m.play("0 inspection 1 1")
     view = m.view(SPECTATOR)
     assert m.to_act() == (0,) and view["pending"] is None and view["tableaus"][1][0]["wipe_used"]
@@ -228,8 +227,8 @@ def test_CR7_wipe_the_counters_cancels_the_first_inspection_for_free_once_per_co
 
 def test_CR7_excuse_cancels_a_targeted_action_both_cards_discarded_slot_used():
     """CR-7: only the target answers; Excuse cancels; both cards go to the discard."""
-    m = arrange(new_match(2), hands={0: ["swap", "done"], 1: ["excuse"]},
-                tableaus={0: [("Make Your Bed", 0)], 1: [("Mow the Lawn", 3)]})
+    m = pinned(hands={0: ["swap"], 1: ["excuse"]}, deck=["done"],
+               tableaus={0: [("Make Your Bed", 0)], 1: [("Mow the Lawn", 3)]})
     m.play("0 swap 0 1 0")
     assert m.to_act() == (1,) and m.legal_moves(0) == []
     assert m.legal_moves(1) == [Move(1, "accept"), Move(1, "excuse")]
@@ -242,8 +241,8 @@ def test_CR7_excuse_cancels_a_targeted_action_both_cards_discarded_slot_used():
 
 def test_CR7_dodge_cancels_only_an_inspection():
     """CR-7: I'll Do It Later as Dodge answers an Inspection, not other actions."""
-    m = arrange(new_match(2), hands={0: ["delegate", "inspection"], 1: ["later", "done"]},
-                tableaus={0: [("Make Your Bed", 0)], 1: [("Mow the Lawn", 1)]})
+    m = pinned(hands={0: ["delegate"], 1: ["later", "done"]}, deck=["inspection"],
+               tableaus={0: [("Make Your Bed", 0)], 1: [("Mow the Lawn", 1)]})
     m.play("0 delegate 1")
     assert m.legal_moves(1) == [Move(1, "accept")]
     refused(m, "1 dodge", "CR-7")
@@ -258,7 +257,7 @@ def test_CR7_dodge_cancels_only_an_inspection():
 
 def test_CR7_the_window_opens_even_for_a_target_without_reaction_cards():
     """CR-7: the target always decides (opening only for holders would leak its hand)."""
-    m = arrange(new_match(2), hands={0: ["inspection"]}, tableaus={1: [("Mow the Lawn", 1)]})
+    m = pinned(deck=["inspection"], tableaus={1: [("Mow the Lawn", 1)]})
     m.play("0 inspection 1 0")
     assert m.to_act() == (1,) and m.legal_moves(1) == [Move(1, "accept")]
     m.play("1 accept")
@@ -267,9 +266,8 @@ def test_CR7_the_window_opens_even_for_a_target_without_reaction_cards():
 
 # --- CR-8: Family Meeting ------------------------------------------------------------------------
 def meeting_match():
-    return arrange(new_match(3), hands={0: ["meeting", "done", "done", "excuse", "finally"],
-                                        1: ["inspection", "delegate", "swap", "teamwork"],
-                                        2: ["later", "done"]})
+    return pinned(3, hands={0: ["meeting", "done", "done", "excuse"], 1: ["inspection", "delegate", "swap", "teamwork"],
+                            2: ["later", "done"]}, deck=["finally"])
 
 
 def test_CR8_everyone_passes_3_secretly_to_the_left_including_short_hands():
@@ -309,8 +307,8 @@ def test_CR8_commit_order_does_not_matter():
 # --- CR-9, CR-10: Delegate, Teamwork --------------------------------------------------------------
 def test_CR9_delegate_the_target_gives_a_done_onto_a_chore_the_active_player_chooses():
     """CR-9: the active seat chooses the chore; the Done comes from the target's hand."""
-    m = arrange(new_match(2), hands={0: ["delegate"], 1: ["done", "excuse"]},
-                tableaus={0: [("Mow the Lawn", 0), ("Make Your Bed", 1)]})
+    m = pinned(hands={1: ["done", "excuse"]}, deck=["delegate"],
+               tableaus={0: [("Mow the Lawn", 0), ("Make Your Bed", 1)]})
     m.play("0 delegate 1")
     m.play("1 accept")
     assert m.to_act() == (0,) and m.legal_moves(0) == [Move(0, "place", (0,)), Move(0, "place", (1,))]
@@ -321,8 +319,7 @@ def test_CR9_delegate_the_target_gives_a_done_onto_a_chore_the_active_player_cho
 
 def test_CR9_CR21_delegate_without_done_reveals_the_hand_until_the_next_move():
     """CR-9/CR-21: no Done: the hand is shown to everyone at that moment only."""
-    m = arrange(new_match(3), hands={0: ["delegate"], 1: ["excuse", "finally"]},
-                tableaus={0: [("Mow the Lawn", 0)]})
+    m = pinned(3, hands={1: ["excuse", "finally"]}, deck=["delegate"], tableaus={0: [("Mow the Lawn", 0)]})
     m.play("0 delegate 1")
     m.play("1 accept")
     for seat in (0, 2, SPECTATOR):
@@ -335,15 +332,13 @@ def test_CR9_CR21_delegate_without_done_reveals_the_hand_until_the_next_move():
 def test_CR21_the_public_log_names_the_revealed_cards():
     """CR-21: a revealed hand is public at that moment, so the public log line names its
     cards (bots may move on at once); an empty hand reads "no cards"."""
-    m = arrange(new_match(3), hands={0: ["delegate"], 1: ["excuse", "finally"]},
-                tableaus={0: [("Mow the Lawn", 0)]})
+    m = pinned(3, hands={1: ["excuse", "finally"]}, deck=["delegate"], tableaus={0: [("Mow the Lawn", 0)]})
     m.play("0 delegate 1")
     m.play("1 accept")
     line = m.log_for(SPECTATOR)[-1][1]
     assert "Seat 1's hand revealed: Finally!, Excuse." in line
     assert all(t == line for t in (m.log_for(s)[-1][1] for s in (0, 1, 2)))
-    m = arrange(new_match(2), hands={0: ["teamwork"], 1: ["meeting"]},
-                tableaus={0: [("Mow the Lawn", 0)]})
+    m = pinned(hands={1: ["meeting"]}, deck=["teamwork"], tableaus={0: [("Mow the Lawn", 0)]})
     m.play("0 teamwork 1")
     m.play("1 accept")
     text = "\n".join(t for _, t in m.log_for(SPECTATOR))
@@ -352,8 +347,8 @@ def test_CR21_the_public_log_names_the_revealed_cards():
 
 def test_CR10_teamwork_both_reveal_and_each_places_one_done_chosen_by_the_active_player():
     """CR-10: opponent's Done first, then the active seat's; both on the active tableau."""
-    m = arrange(new_match(2), hands={0: ["teamwork", "done"], 1: ["done", "meeting"]},
-                tableaus={0: [("Mow the Lawn", 0), ("Make Your Bed", 0)]})
+    m = pinned(hands={0: ["teamwork"], 1: ["done", "meeting"]}, deck=["done"],
+               tableaus={0: [("Mow the Lawn", 0), ("Make Your Bed", 0)]})
     m.play("0 teamwork 1")
     m.play("1 accept")
     assert [r["seat"] for r in m.view(1)["revealed"]] == [0, 1]
@@ -368,8 +363,8 @@ def test_CR10_teamwork_both_reveal_and_each_places_one_done_chosen_by_the_active
 
 def test_CR10_teamwork_without_opponent_done_lets_the_active_player_place_up_to_2():
     """CR-10: up to 2 of the active seat's own Done; ``stop`` ends early."""
-    m = arrange(new_match(2), hands={0: ["teamwork", "done", "done", "done"], 1: ["excuse"]},
-                tableaus={0: [("Mow the Lawn", 0), ("Make Your Bed", 0)]})
+    m = pinned(hands={0: ["teamwork", "done", "done"], 1: ["excuse"]}, deck=["done"],
+               tableaus={0: [("Mow the Lawn", 0), ("Make Your Bed", 0)]})
     m.play("0 teamwork 1")
     m.play("1 accept")
     assert m.view(0)["placing"] == {"from": [], "optional": 2} and Move(0, "stop") in m.legal_moves(0)
@@ -381,8 +376,8 @@ def test_CR10_teamwork_without_opponent_done_lets_the_active_player_place_up_to_
 # --- CR-11, CR-12, CR-13 ----------------------------------------------------------------------------
 def test_CR11_chore_swap_keeps_progress_and_cards_and_passives_travel():
     """CR-11: the two entries trade places with their progress, cards and passives."""
-    m = arrange(new_match(2), hands={0: ["swap"], 1: ["delegate"]},
-                tableaus={0: [("Make Your Bed", 0)], 1: [("Clean Your Room", 1), ("Mow the Lawn", 3)]})
+    m = pinned(hands={1: ["delegate"]}, deck=["swap"],
+               tableaus={0: [("Make Your Bed", 0)], 1: [("Clean Your Room", 1), ("Mow the Lawn", 3)]})
     m.play("0 swap 0 1 0")
     m.play("1 accept")
     assert tableau(m, 0) == [("Clean Your Room", 1)] and m.view(0)["tableaus"][0][0]["cards"] == ["Done"]
@@ -394,18 +389,16 @@ def test_CR11_chore_swap_keeps_progress_and_cards_and_passives_travel():
 
 def test_CR11_option_chore_swap_needs_progress():
     """CR-11 option: with chore_swap_needs_progress the chore you give needs 1+ progress."""
-    setup = dict(hands={0: ["swap"]}, tableaus={0: [("Make Your Bed", 0), ("Feed the Cat", 1)],
-                                                 1: [("Mow the Lawn", 3)]})
-    assert Move(0, "swap", (0, 1, 0)) in arrange(new_match(2), **setup).legal_moves(0)
-    m = arrange(new_match(2, chore_swap_needs_progress=True), **setup)
+    setup = dict(deck=["swap"], tableaus={0: [("Make Your Bed", 0), ("Feed the Cat", 1)], 1: [("Mow the Lawn", 3)]})
+    assert Move(0, "swap", (0, 1, 0)) in pinned(**setup).legal_moves(0)
+    m = pinned(**setup, chore_swap_needs_progress=True)
     assert [mv.args for mv in m.legal_moves(0) if mv.kind == "swap"] == [(1, 1, 0)]
     refused(m, "0 swap 0 1 0", "CR-11")
 
 
 def test_CR12_ill_do_it_later_discards_a_chore_and_draws_a_replacement_in_place():
     """CR-12: no VP; its cards to the action discard, the chore to the chore discard."""
-    m = arrange(new_match(2), hands={0: ["later"]}, tableaus={0: [("Mow the Lawn", 2), ("Make Your Bed", 0)]},
-                chore_deck=["Feed the Cat"])
+    m = pinned(deck=["later"], tableaus={0: [("Mow the Lawn", 2), ("Make Your Bed", 0)]}, chore_deck=["Feed the Cat"])
     m.play("0 later 0")
     view = m.view(SPECTATOR)
     assert tableau(m, 0) == [("Feed the Cat", 0), ("Make Your Bed", 0)] and view["vp"] == [0, 0]
@@ -415,7 +408,7 @@ def test_CR12_ill_do_it_later_discards_a_chore_and_draws_a_replacement_in_place(
 
 def test_CR13_inspection_needs_a_chore_with_progress():
     """CR-13: a 0-progress chore is not a legal target."""
-    m = arrange(new_match(2), hands={0: ["inspection"]}, tableaus={1: [("Mow the Lawn", 0), ("Make Your Bed", 1)]})
+    m = pinned(deck=["inspection"], tableaus={1: [("Mow the Lawn", 0), ("Make Your Bed", 1)]})
     assert [mv.args for mv in m.legal_moves(0) if mv.kind == "inspection"] == [(1, 1)]
     refused(m, "0 inspection 1 0", "CR-13")
 
@@ -423,9 +416,9 @@ def test_CR13_inspection_needs_a_chore_with_progress():
 # --- CR-14 .. CR-17 ---------------------------------------------------------------------------------
 def test_CR14_completions_one_at_a_time_in_the_chosen_order_triggers_in_full_then_refill():
     """CR-14: the player orders completions; a trigger resolves before the next one."""
-    m = arrange(new_match(3), hands={1: ["done"], 2: ["excuse"]},
-                tableaus={0: [("Take Out the Trash", 2), ("Make Your Bed", 2), ("Mow the Lawn", 1)]},
-                chore_deck=["Feed the Cat", "Do the Laundry"])
+    m = pinned(3, hands={1: ["done"], 2: ["excuse"]},
+               tableaus={0: [("Take Out the Trash", 2), ("Make Your Bed", 2), ("Mow the Lawn", 1)]},
+               chore_deck=["Feed the Cat", "Do the Laundry"])
     m.play("0 end")
     assert m.legal_moves(0) == [Move(0, "score", (0,)), Move(0, "score", (1,))]
     refused(m, "0 score 2", "CR-14")
@@ -441,7 +434,7 @@ def test_CR14_completions_one_at_a_time_in_the_chosen_order_triggers_in_full_the
 def test_CR15_catch_up_draws_2_at_0_vp_while_an_opponent_has_5():
     """CR-15: 2 cards instead of 1; shown as a flag in every view."""
     for opponent_vp, drawn in ((5, 2), (4, 1)):
-        m = arrange(new_match(2), hands={0: ["done"] * 3}, vp=[0, opponent_vp], turn=1)
+        m = pinned(hands={0: ["done"] * 3}, vp=[0, opponent_vp], first=1)
         assert m.view(1)["catch_up"] == [opponent_vp >= 5, False]
         m.play("1 end")
         assert m.view(SPECTATOR)["hand_sizes"][0] == 3 + drawn
@@ -450,16 +443,17 @@ def test_CR15_catch_up_draws_2_at_0_vp_while_an_opponent_has_5():
 def test_CR15_catch_up_is_not_flagged_under_fill_to_7():
     """CR-15 with draw_rule "fill_to_7" (CR-3): the hand is filled anyway, so no seat is
     shown as catching up."""
-    m = arrange(new_match(2, draw_rule="fill_to_7"), hands={0: ["done"] * 3}, vp=[0, 5], turn=1)
+    m = pinned(hands={0: ["done"] * 3}, vp=[0, 5], first=1, draw_rule="fill_to_7")
     assert m.view(1)["catch_up"] == [False, False]
 
 
 def test_CR16_reaching_8_protects_until_the_next_turn_once_per_player():
     """CR-16: no Inspection/Delegate/Swap/Attic on the leader until their next turn;
     Teamwork is not in the list; protection comes only once."""
-    m = arrange(new_match(3), hands={1: ["inspection", "delegate", "swap", "teamwork"]},
-                tableaus={0: [("Make Your Bed", 2), ("Mow the Lawn", 2)], 1: [("Feed the Cat", 0)],
-                          2: [("Mow the Lawn", 1)]}, vp=[6, 0, 0])
+    m = pinned(3, hands={1: ["inspection", "delegate", "swap", "teamwork"]},
+               tableaus={0: [("Make Your Bed", 2), ("Mow the Lawn", 3)], 1: [("Feed the Cat", 0)],
+                         2: [("Mow the Lawn", 1)]}, vp=[6, 0, 0],
+               deck=["excuse"] * 5 + ["done"])   # seat 0 draws 1, seats 1 and 2 draw 2 (CR-15), then seat 0 a Done
     m.play("0 end")
     assert m.view(1)["protected"] == [True, False, False]
     targets = {(mv.kind, mv.args[1] if mv.kind == "swap" else mv.args[0]) for mv in m.legal_moves(1)
@@ -469,18 +463,15 @@ def test_CR16_reaching_8_protects_until_the_next_turn_once_per_player():
     m.play("1 end")
     m.play("2 end")
     assert m.view(0)["protected"] == [False, False, False] and m.view(0)["protection_used"][0]
-    m.state.vp[0] = 7
-    m.state.tableaus[0][0][1] = 4                                   # Mow the Lawn complete
-    m._legal = {}
+    m.play("0 done 0")                                              # Mow the Lawn complete: 8 -> 12 VP
     m.play("0 end")
-    assert m.view(1)["protected"] == [False, False, False]        # once per player
+    assert m.view(1)["vp"][0] == 12 and m.view(1)["protected"] == [False, False, False]   # once per player
 
 
 def test_CR16_attic_trigger_cannot_target_a_protected_player():
     """CR-16: the Reorganize the Attic trigger skips protected opponents."""
-    m = arrange(new_match(3), tableaus={0: [("Reorganize the Attic", 4)], 1: [("Mow the Lawn", 3)],
-                                        2: [("Mow the Lawn", 1)]})
-    m.state.protected[1] = True
+    m = pinned(3, tableaus={0: [("Reorganize the Attic", 4)], 1: [("Mow the Lawn", 3)], 2: [("Mow the Lawn", 1)]},
+               vp=[0, 8, 0], protected=[False, True, False])     # seat 1 reached 8 VP on its last turn
     m.play("0 end")                      # one legal target left: resolved automatically
     assert tableau(m, 1) == [("Mow the Lawn", 3)] and tableau(m, 2) == [("Mow the Lawn", 0)]
 
@@ -488,8 +479,7 @@ def test_CR16_attic_trigger_cannot_target_a_protected_player():
 @pytest.mark.parametrize("target, start, over", [(15, 13, True), (15, 10, False), (10, 8, True)])
 def test_CR17_reaching_the_target_ends_the_game_at_once(target, start, over):
     """CR-17: the game ends the moment VP reaches target_vp, even mid Score step."""
-    m = arrange(new_match(2, target_vp=target),
-                tableaus={0: [("Make Your Bed", 2), ("Feed the Cat", 2)]}, vp=[start, 0])
+    m = pinned(tableaus={0: [("Make Your Bed", 2), ("Feed the Cat", 2)]}, vp=[start, 0], target_vp=target)
     m.play("0 end")
     m.play("0 score 0")
     outcome = m.outcome()
@@ -507,8 +497,8 @@ def test_CR14_CR17_the_winning_chores_trigger_does_not_resolve(chore, level):
     """CR-14/CR-17: the win is checked as the VP is added; a chore that reaches the target
     ends the game there, and its trigger (a steal, an Attic) never resolves: no card
     changes hands, no progress is lost, the seeded stream is not drawn from."""
-    m = arrange(new_match(2), hands={1: ["excuse", "inspection"]},
-                tableaus={0: [(chore, level)], 1: [("Mow the Lawn", 3)]}, vp=[15 - level, 0])
+    m = pinned(hands={1: ["excuse", "inspection"]}, deck=["meeting"],
+               tableaus={0: [(chore, level)], 1: [("Mow the Lawn", 3)]}, vp=[15 - level, 0])
     hand, rng = keys(m, 1), m.state.rng.getstate()
     m.play("0 end")                      # one complete chore: scored automatically (CR-14)
     outcome = m.outcome()
@@ -516,7 +506,7 @@ def test_CR14_CR17_the_winning_chores_trigger_does_not_resolve(chore, level):
     view = m.view(SPECTATOR)
     assert view["vp"] == [15, 0] and view["scored"][0] == [chore]
     assert view["phase"] == "over" and view["trigger"] is None and m.to_act() == ()
-    assert keys(m, 0) == [] and keys(m, 1) == hand                  # nothing stolen
+    assert keys(m, 0) == ["meeting"] and keys(m, 1) == hand         # nothing stolen
     assert tableau(m, 1) == [("Mow the Lawn", 3)]                   # no Attic
     assert m.state.rng.getstate() == rng                            # the steal's roll never made
     assert not any("steals" in text or "loses" in text for n, text in m.log_for(0) if n == 1)
@@ -526,26 +516,23 @@ def test_CR14_CR17_the_winning_chores_trigger_does_not_resolve(chore, level):
 # --- CR-18, CR-19, CR-20 ------------------------------------------------------------------------------
 def test_CR18_empty_action_deck_reshuffles_the_discard():
     """CR-18: the discard pile becomes the new action deck when a draw needs it."""
-    m = arrange(new_match(2), hands={1: ["done"]}, discard=["excuse"], rest="discard")
-    s = m.state
-    s.hands[0], s.discard = s.discard[1:], s.discard[:1]          # only the Excuse is left to draw
-    m.play("0 end")
+    deck = {a.name: 0 for a in ChoreRace.cards.action} | {"Done": 10, "Excuse": 1}
+    m = pinned(hands={0: ["done"] * 9, 1: ["done"]}, discard=["excuse"], action_deck=deck)
+    assert m.view(1)["action_deck"] == 0                            # seat 0 holds 9: it drew none (CR-3)
+    m.play("0 end")                                                 # only the Excuse is left to draw
     view = m.view(1)
     assert view["action_deck"] == 0 and view["action_discard"] == [] and view["hand"] == ["Done", "Excuse"]
     assert all_cards_once(m)
 
 
-def tiny(seats=2, **options):
-    """A match whose 10-card action deck is all Done and all in hands (both piles empty)."""
-    deck = {a.name: 0 for a in ChoreRace.cards.action}
-    deck["Done"] = 10
-    return new_match(seats, action_deck=deck, **options)
+TINY = {a.name: 0 for a in ChoreRace.cards.action} | {"Done": 10}
+"""A 10-card action deck, all Done: pinned all into the hands, both action piles are empty."""
 
 
 def test_CR18_a_quiet_round_with_both_piles_empty_ends_the_game_with_tie_breaks():
     """CR-18: both piles empty and a full round with no card played: most VP, then most
     chores scored, then most cards in hand wins."""
-    m = arrange(tiny(), hands={0: ["done"] * 4, 1: ["done"] * 6}, vp=[3, 3])
+    m = pinned(hands={0: ["done"] * 4, 1: ["done"] * 6}, vp=[3, 3], action_deck=TINY)
     m.play("0 end")
     assert m.outcome() is None and m.view(1)["quiet_turns"] == 1
     m.play("1 end")
@@ -555,13 +542,12 @@ def test_CR18_a_quiet_round_with_both_piles_empty_ends_the_game_with_tie_breaks(
 
 def test_CR18_tie_breaks_chores_scored_then_shared_win():
     """CR-18: equal VP -> more chores scored; equal after all -> shared win."""
-    m = arrange(tiny(), hands={0: ["done"] * 5, 1: ["done"] * 5}, vp=[4, 4])
-    m.state.scored[0] = [m.state.chore_deck.pop(), m.state.chore_deck.pop()]
-    m.state.scored[1] = [m.state.chore_deck.pop()]
+    m = pinned(hands={0: ["done"] * 5, 1: ["done"] * 5}, vp=[4, 4], action_deck=TINY,
+               scored={0: ["Make Your Bed", "Feed the Cat"], 1: ["Mow the Lawn"]})
     m.play("0 end")
     m.play("1 end")
     assert m.outcome().winners == (0,)
-    m = arrange(tiny(), hands={0: ["done"] * 5, 1: ["done"] * 5}, vp=[4, 4])
+    m = pinned(hands={0: ["done"] * 5, 1: ["done"] * 5}, vp=[4, 4], action_deck=TINY)
     m.play("0 end")
     m.play("1 end")
     assert m.outcome().winners == (0, 1)
@@ -569,9 +555,8 @@ def test_CR18_tie_breaks_chores_scored_then_shared_win():
 
 def test_CR18_the_game_ends_when_the_chore_deck_and_every_tableau_are_empty():
     """CR-18: chores run out -> highest VP wins."""
-    m = arrange(new_match(2), tableaus={0: [("Make Your Bed", 2)]}, vp=[1, 2])
-    s = m.state
-    s.chore_discard, s.chore_deck = s.chore_deck, []
+    m = pinned(tableaus={0: [("Make Your Bed", 2)]}, vp=[1, 2], chore_discard=other_chores("Make Your Bed"))
+    assert m.view(None)["chore_deck"] == 0
     m.play("0 end")
     outcome = m.outcome()
     assert outcome.finished and outcome.winners == (0,) and outcome.scores == (3.0, 2.0)
@@ -581,9 +566,9 @@ def test_CR18_the_game_ends_when_the_chore_deck_and_every_tableau_are_empty():
 @pytest.mark.parametrize("target, refilled", [(20, 3), (15, 0)])
 def test_CR19_long_game_reshuffles_the_chore_discard(target, refilled):
     """CR-19: with target_vp 20 the chore discard becomes the new chore deck."""
-    m = arrange(new_match(2, target_vp=target), tableaus={0: [("Make Your Bed", 2)], 1: [("Mow the Lawn", 0)]})
-    s = m.state
-    s.chore_discard, s.chore_deck = s.chore_deck, []
+    m = pinned(tableaus={0: [("Make Your Bed", 2)], 1: [("Mow the Lawn", 0)]}, target_vp=target,
+               chore_discard=other_chores("Make Your Bed", "Mow the Lawn"))
+    assert m.view(None)["chore_deck"] == 0
     m.play("0 end")
     assert len(tableau(m, 0)) == refilled
 
@@ -592,7 +577,7 @@ def test_CR20_tableau_size_option():
     """CR-20: tableaus of 4 for the 2-player variant, refilled to 4."""
     m = new_match(2, tableau_size=4)
     assert [len(t) for t in m.view(SPECTATOR)["tableaus"]] == [4, 4]
-    m = arrange(new_match(2, tableau_size=4), tableaus={0: [("Make Your Bed", 2)]})
+    m = pinned(tableaus={0: [("Make Your Bed", 2)]}, tableau_size=4)
     m.play("0 end")
     assert len(tableau(m, 0)) == 4
     with pytest.raises(OptionError, match="tableau_size"):
@@ -602,8 +587,7 @@ def test_CR20_tableau_size_option():
 # --- CR-21: hidden information -------------------------------------------------------------------------
 def test_CR21_a_view_shows_only_its_own_hand_and_public_zones():
     """CR-21: own hand, others' sizes; spectator sees no hand; logs name own draws only."""
-    m = arrange(new_match(3), hands={0: ["done"], 1: ["teamwork"], 2: ["finally"]},
-                tableaus={0: [("Make Your Bed", 1)]})
+    m = pinned(3, hands={1: ["teamwork"], 2: ["finally"]}, deck=["done"], tableaus={0: [("Make Your Bed", 1)]})
     public = lambda seat: json.dumps({k: v for k, v in m.view(seat).items() if k != "keys"})  # noqa: E731
     assert m.view(1)["hand"] == ["Teamwork"] and m.view(SPECTATOR)["hand"] is None
     assert m.view(0)["hand_sizes"] == [1, 1, 1]
@@ -662,16 +646,16 @@ def test_options_have_ruling_descriptions_and_bad_values_are_refused():
 def test_explain_names_a_ruling_for_every_kind_of_illegal_move(text, ruling):
     """Every refused move names its ruling (or none for an unknown/ill-formed move) and
     changes nothing."""
-    m = arrange(new_match(2), hands={0: ["done", "delegate", "inspection", "swap", "later", "teamwork"]},
-                tableaus={0: [("Mow the Lawn", 0)], 1: [("Make Your Bed", 1)]})
+    m = pinned(hands={0: ["done", "delegate", "inspection", "swap", "later"]}, deck=["teamwork"],
+               tableaus={0: [("Mow the Lawn", 0)], 1: [("Make Your Bed", 1)]})
     error = refused(m, text, ruling)
     assert error.reason and error.legal == m.legal_moves(0) or error.move.seat == 1
 
 
 def test_explain_in_resolution_steps():
     """Trigger, score and react steps refuse wrong answers with their rulings."""
-    m = arrange(new_match(3), hands={1: ["excuse"], 2: ["later"]},
-                tableaus={0: [("Take Out the Trash", 2)], 1: [("Mow the Lawn", 1)]})
+    m = pinned(3, hands={1: ["excuse"], 2: ["later"]}, deck=["meeting"],
+               tableaus={0: [("Take Out the Trash", 2)], 1: [("Mow the Lawn", 1)]})
     m.play("0 end")
     refused(m, "0 steal 0", "CR-2")
     refused(m, "0 attic 1 0", "CR-14")

@@ -8,7 +8,7 @@ import pytest
 from playtest.engine import ISMCTSBot, Match, Move, RandomBot, Table, play_game
 from playtest.games.night_shift import PRESETS, HeuristicBot, NightShift
 from playtest.games.night_shift.bots import parse_condition
-from test_night_shift_rules import arrange
+from night_shift_arrange import arrange
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

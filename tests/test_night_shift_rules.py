@@ -1,7 +1,7 @@
 """Night Shift rules, one ruling at a time (RULINGS NS-1..NS-10, G-2, G-4), each on a
-real state arranged with :func:`arrange`."""
+real match reached the public way: a pinned setup (:func:`pinned`, ``NightShift.SETUP``)
+and legal moves."""
 import json
-import random
 from collections import Counter
 
 import pytest
@@ -14,87 +14,59 @@ SC, CC, STP, NT = "Shared Calendar", "Chore Chart", "Sleep Training Plan", "Nap 
 
 
 # --- test helpers ---------------------------------------------------------------------
-def arrange(seed=0, options=None, *, hands=None, decks=None, shifts=None, baskets=None, row=None,
-            supply=None, naps=None, patience=None, effort=None, actions=None, care=None, turn=0, shift=1):
-    """A Night Shift game and state in an exact position, by card names.
+SEATED = ("hands", "deck_top", "baskets", "structures")
+
+
+def pinned(seed=0, options=None, **setup) -> Match:
+    """A Night Shift match at a pinned setup: ``Match(..., setup=...)``, the public way
+    (keys of ``NightShift.SETUP``; see :meth:`NightShift.pin`).
 
     Args:
-        seed, options: the game's seed and options.
-        hands, decks, shifts, baskets: ``{seat: [names]}``; decks are listed top card
-            first. A seat left out has that zone empty.
-        row: the Supply Row, left to right (default empty).
-        supply: the Household Supply, top card first (default: every supply card not
-            placed elsewhere, so ending a Shift does not end the game by NS-10).
-        naps: Nap Tokens left in the stack (default all not placed elsewhere).
-        patience, effort, actions, care: ``[seat 0, seat 1]`` (defaults 25, 0, 3, 0).
-        turn, shift: the seat on turn and the Shift number.
-
-    Returns:
-        ``(game, state)``. Card ids are taken from the real deal, so every id stays
-        unique; starter cards not named are left out of the game. Structures in a
-        Current Shift get their printed health. The state has no record: play on it
-        with :func:`play`, not with a Match.
-
-    Raises:
-        ValueError: a name with no copy left to place.
+        seed, options: the match's seed and options.
+        setup: SETUP keys. ``hands``, ``deck_top``, ``baskets`` and ``structures`` may be
+            given as ``{seat: [names]}``: a seat left out gets an empty list (its starter
+            cards not named stay in its Personal Deck). Counters (``patience``, ``effort``,
+            ``actions``, ``care``) are ``[seat 0, seat 1]``; they are what the view shows
+            once the setup is done (after the start-of-Shift effects of pinned structures).
     """
-    game = NightShift(2, options or {})
-    state = game.new_state(random.Random(seed))
-    pool: dict[str, list[int]] = {}
-    for cid, card in enumerate(game.cards):
-        pool.setdefault(card.name, []).append(cid)
-
-    def take(names):
-        ids = []
-        for name in names:
-            if not pool.get(name):
-                raise ValueError(f"no copy of {name!r} left to place")
-            ids.append(pool[name].pop())
-        return ids
-
-    def per_seat(zone):
-        return [take((zone or {}).get(seat, [])) for seat in (0, 1)]
-
-    state.hands, state.shifts, state.baskets = per_seat(hands), per_seat(shifts), per_seat(baskets)
-    state.decks = [list(reversed(d)) for d in per_seat(decks)]        # top = last
-    state.row = take(row or [])
-    if supply is None:
-        state.supply = [cid for name, ids in pool.items() if game.by_name[name].where == "supply" for cid in ids]
-    else:
-        state.supply = list(reversed(take(supply)))
-    nap_left = [cid for cid in pool.get(NT, [])]
-    state.naps = nap_left if naps is None else nap_left[:naps]
-    state.health = {cid: game.cards[cid].health for seat in (0, 1) for cid in state.shifts[seat]
-                    if game.cards[cid].structure}
-    state.patience = list(patience or [25, 25])
-    state.effort = list(effort or [0, 0])
-    state.actions = list(actions or [3, 3])
-    state.care = list(care or [0, 0])
-    state.turn, state.shift = turn, shift
-    return game, state
+    for key in SEATED:
+        if isinstance(setup.get(key), dict):
+            setup[key] = [list(setup[key].get(seat, [])) for seat in (0, 1)]
+    return Match("night_shift", 2, options, seed, setup=setup)
 
 
-def play(game, state, *moves):
-    """Check and apply moves given as text (``"0 play 'Laundry Load'"``), as a Match
-    would: an illegal one raises IllegalMove and changes nothing. Returns the events."""
+def rest_of_supply(*named) -> list[str]:
+    """The Household Supply cards (NS-1) except one copy of each name in ``named``: put in
+    a Laundry Basket (where bought cards go, NS-4), they empty the Household Supply."""
+    cards = Counter(c.name for c in NightShift(2).cards if c.where == "supply") - Counter(named)
+    return sorted(cards.elements())
+
+
+def play(m, *moves):
+    """Play moves given as text (``"0 play 'Laundry Load'"``) on the match; an illegal
+    one raises IllegalMove and changes nothing. Returns the events."""
     events = []
     for text in moves:
-        move = Move.parse(text)
-        game.check(state, move, game.legal_moves(state, move.seat))
-        events += game.apply(state, move)
+        events += m.play(text)
     return events
 
 
-def names(game, ids):
-    return [game.cards[c].name for c in ids]
+def names(m, ids):
+    """The card names of ``ids`` (``m``: a Match or a NightShift game)."""
+    return [getattr(m, "game", m).cards[c].name for c in ids]
 
 
-def refused(game, state, text):
-    """The IllegalMove raised for ``text``; asserts the state did not change."""
-    before = json.dumps(state.dump())
+def player(m, seat=0):
+    """``seat``'s part of the public view (NS-6 counters, piles)."""
+    return m.view(None)["players"][seat]
+
+
+def refused(m, text):
+    """The IllegalMove raised for ``text``; asserts the match did not change."""
+    before = m.fingerprint()
     with pytest.raises(IllegalMove) as info:
-        play(game, state, text)
-    assert json.dumps(state.dump()) == before
+        m.play(text)
+    assert m.fingerprint() == before
     return info.value
 
 
@@ -153,164 +125,175 @@ def test_NS1_duplicate_name_and_broken_toml_are_refused(tmp_path):
 def test_NS2_play_costs_an_action_plus_printed_effort():
     """NS-2: Coffee Refill costs 2 Effort and 1 Action; Laundry Load (no printed cost) only
     the Action."""
-    game, s = arrange(hands={0: [LL, CR, BW]})
-    assert Move(0, "play", (CR,)) not in game.legal_moves(s, 0)
-    play(game, s, f"0 play '{LL}'")
-    assert (s.effort[0], s.actions[0]) == (2, 2)
-    play(game, s, f"0 play '{CR}'")
-    assert (s.effort[0], s.actions[0]) == (5, 1)
-    assert names(game, s.shifts[0]) == [LL, CR] and names(game, s.hands[0]) == [BW]
+    m = pinned(hands={0: [LL, CR, BW]})
+    assert Move(0, "play", (CR,)) not in m.legal_moves(0)
+    play(m, f"0 play '{LL}'")
+    assert (player(m)["effort"], player(m)["actions"]) == (2, 2)
+    play(m, f"0 play '{CR}'")
+    assert (player(m)["effort"], player(m)["actions"]) == (5, 1)
+    assert names(m, m.state.shifts[0]) == [LL, CR] and names(m, m.state.hands[0]) == [BW]
 
 
 def test_NS2_refusals_explain_actions_effort_and_hand():
-    game, s = arrange(hands={0: [CR, BW]}, actions=[1, 3])
-    error = refused(game, s, f"0 play '{CR}'")
+    m = pinned(hands={0: [CR, BW]}, actions=[1, 3])
+    error = refused(m, f"0 play '{CR}'")
     assert error.ruling == "NS-2" and "costs 2 Effort" in error.reason
-    assert refused(game, s, f"0 play '{GV}'").reason == "there is no Grandparent Visit in seat 0's hand"
-    play(game, s, f"0 play '{BW}'")
-    error = refused(game, s, f"0 play '{CR}'")
+    assert refused(m, f"0 play '{GV}'").reason == "there is no Grandparent Visit in seat 0's hand"
+    play(m, f"0 play '{BW}'")
+    error = refused(m, f"0 play '{CR}'")
     assert error.ruling == "NS-2" and "no Actions left" in error.reason
 
 
 def test_NS2_option_free_play_costs_no_effort_but_buying_still_does():
     """NS-2 option play_cost='free': only buying costs Effort."""
-    game, s = arrange(options={"play_cost": "free"}, hands={0: [GV, STP]}, row=[CR])
-    play(game, s, f"0 play '{GV}'", f"0 play '{STP}'")
-    assert (s.effort[0], s.care[0]) == (3, 1)
-    game, s = arrange(options={"play_cost": "free"}, row=[CR])
-    assert refused(game, s, f"0 buy '{CR}'").ruling == "NS-4"
+    m = pinned(options={"play_cost": "free"}, hands={0: [GV, STP]}, supply_row=[CR])
+    play(m, f"0 play '{GV}'", f"0 play '{STP}'")
+    assert (player(m)["effort"], player(m)["care"]) == (3, 1)
+    m = pinned(options={"play_cost": "free"}, supply_row=[CR])
+    assert refused(m, f"0 buy '{CR}'").ruling == "NS-4"
 
 
 # --- NS-3 structures ---------------------------------------------------------------------------
 def test_NS3_structure_does_nothing_when_played_and_works_at_later_shifts():
     """NS-3: Sleep Training Plan gives nothing on play, stays through Lights Out, and
     gives +1 Care Point at the start of each later Shift of its owner."""
-    game, s = arrange(hands={0: [STP, LL]}, effort=[5, 0], decks={0: [BW] * 4})
-    play(game, s, f"0 play '{STP}'")
-    assert (s.effort[0], s.care[0]) == (0, 0)
-    play(game, s, "0 end")
-    assert names(game, s.shifts[0]) == [STP] and names(game, s.baskets[0]) == [LL]
-    assert s.care[0] == 0                                   # seat 1's Shift now
-    play(game, s, "1 end")
-    assert s.turn == 0 and s.care[0] == 1
-    play(game, s, "0 end", "1 end")
-    assert s.care[0] == 2
+    m = pinned(hands={0: [STP, LL]}, effort=[5, 0], deck_top={0: [BW] * 4})
+    play(m, f"0 play '{STP}'")
+    assert (player(m)["effort"], player(m)["care"]) == (0, 0)
+    play(m, "0 end")
+    assert names(m, m.state.shifts[0]) == [STP] and names(m, m.state.baskets[0]) == [LL]
+    assert player(m)["care"] == 0                           # seat 1's Shift now
+    play(m, "1 end")
+    assert m.to_act() == (0,) and player(m)["care"] == 1
+    play(m, "0 end", "1 end")
+    assert player(m)["care"] == 2
 
 
 # --- NS-4 buying -------------------------------------------------------------------------------
 def test_NS4_buy_from_row_refills_at_once_and_goes_to_the_laundry_basket():
-    game, s = arrange(row=[TO, CR, QN, GV, SC], supply=[CC, STP], effort=[2, 0])
-    play(game, s, f"0 buy '{TO}'")
-    assert names(game, s.baskets[0]) == [TO]
-    assert sorted(names(game, s.row)) == sorted([CR, QN, GV, SC, CC])
-    assert names(game, s.supply) == [STP] and (s.effort[0], s.actions[0]) == (0, 2)
+    m = pinned(supply_row=[TO, CR, QN, GV, SC], supply_top=[CC, STP], effort=[2, 0])
+    supply = m.view(None)["household_supply"]
+    play(m, f"0 buy '{TO}'")
+    assert names(m, m.state.baskets[0]) == [TO]
+    assert sorted(names(m, m.state.row)) == sorted([CR, QN, GV, SC, CC])
+    assert m.view(None)["household_supply"] == supply - 1 and names(m, m.state.supply[-1:]) == [STP]   # next
+    assert (player(m)["effort"], player(m)["actions"]) == (0, 2)
 
 
 def test_NS4_row_stops_refilling_when_the_supply_is_empty():
-    game, s = arrange(row=[QN, QN], supply=[], effort=[2, 0])
-    play(game, s, f"0 buy '{QN}'")
-    assert names(game, s.row) == [QN]
+    m = pinned(supply_row=[QN, QN], baskets={1: rest_of_supply(QN, QN)}, effort=[2, 0])
+    assert m.view(None)["household_supply"] == 0 and names(m, m.state.row) == [QN, QN]
+    play(m, f"0 buy '{QN}'")
+    assert names(m, m.state.row) == [QN]
 
 
 def test_NS4_nap_token_stack_never_refills():
-    game, s = arrange(naps=1, effort=[2, 0])
-    play(game, s, f"0 buy '{NT}'")
-    assert s.naps == [] and names(game, s.baskets[0]) == [NT]
-    error = refused(game, s, f"0 buy '{NT}'")
+    m = pinned(nap_tokens=1, baskets={1: [NT] * 9}, effort=[2, 0])
+    play(m, f"0 buy '{NT}'")
+    assert m.view(None)["nap_tokens"] == 0 and names(m, m.state.baskets[0]) == [NT]
+    error = refused(m, f"0 buy '{NT}'")
     assert (error.ruling, error.reason) == ("NS-4", "the Nap Token stack is empty and never refills")
 
 
 def test_NS4_buy_refusals_name_the_ruling():
-    game, s = arrange(row=[STP], effort=[4, 0])
-    assert "costs 5 Effort" in refused(game, s, f"0 buy '{STP}'").reason
-    assert refused(game, s, f"0 buy '{CR}'").reason == "there is no Coffee Refill in the Supply Row"
+    m = pinned(supply_row=[STP, QN, QN, TO, TO], effort=[4, 0])
+    assert "costs 5 Effort" in refused(m, f"0 buy '{STP}'").reason
+    assert refused(m, f"0 buy '{CR}'").reason == "there is no Coffee Refill in the Supply Row"
 
 
 # --- NS-5 drawing -------------------------------------------------------------------------------
+ALL_STARTERS = [LL] * 6 + [BW] * 4       # a seat's whole Starter Shift deck (NS-1)
+
+
 def test_NS5_no_reshuffle_as_written_an_empty_deck_draws_nothing():
-    game, s = arrange(hands={0: [LL, BW]}, decks={0: [QN]}, baskets={0: [TO]})
-    play(game, s, "0 end")
-    assert names(game, s.hands[0]) == [QN] and sorted(names(game, s.baskets[0])) == [BW, LL, TO]
-    assert s.decks[0] == []
+    """NS-5 as written: the Personal Deck holds one card (every starter card is in hand),
+    so Lights Out draws that one and nothing more."""
+    m = pinned(hands={0: ALL_STARTERS}, deck_top={0: [QN]}, baskets={0: [TO]})
+    assert player(m)["deck_count"] == 1
+    play(m, "0 end")
+    assert names(m, m.state.hands[0]) == [QN] and Counter(names(m, m.state.baskets[0])) == {LL: 6, BW: 4, TO: 1}
+    assert player(m)["deck_count"] == 0
 
 
 def test_NS5_option_reshuffle_refills_an_empty_deck_from_the_laundry_basket():
     """NS-5 option reshuffle: Lights Out discards first, so the discarded cards can come
-    back in the same draw."""
-    game, s = arrange(options={"reshuffle": True}, hands={0: [LL, BW]}, decks={0: [QN]}, baskets={0: [TO, CR]})
-    play(game, s, "0 end")
-    assert sorted(names(game, s.hands[0])) == sorted([QN, LL, BW, TO, CR])
-    assert s.decks[0] == [] and s.baskets[0] == []
+    back in the same draw: the deck holds 1 card and the basket 2 before Lights Out, yet
+    the seat draws 5 and the basket is empty."""
+    m = pinned(options={"reshuffle": True}, hands={0: ALL_STARTERS}, deck_top={0: [QN]}, baskets={0: [TO, CR]})
+    play(m, "0 end")
+    hand = names(m, m.state.hands[0])
+    assert len(hand) == 5 and hand[0] == QN and player(m)["basket_count"] == 0 and player(m)["deck_count"] == 8
+    assert Counter(hand[1:] + names(m, m.state.decks[0])) == {LL: 6, BW: 4, TO: 1, CR: 1}
 
 
 def test_NS5_grandparent_visit_draws_one_card():
-    game, s = arrange(hands={0: [GV]}, decks={0: [TO, QN]}, effort=[3, 0])
-    play(game, s, f"0 play '{GV}'")
-    assert names(game, s.hands[0]) == [TO] and (s.effort[0], s.care[0]) == (3, 1)
+    m = pinned(hands={0: [GV]}, deck_top={0: [TO, QN]}, effort=[3, 0])
+    play(m, f"0 play '{GV}'")
+    assert names(m, m.state.hands[0]) == [TO] and (player(m)["effort"], player(m)["care"]) == (3, 1)
 
 
 # --- NS-6 start of Shift and bounds --------------------------------------------------------------
 def test_NS6_start_of_shift_resets_then_structures_give():
     """NS-6: Effort to 0 and Actions to 3 first, then structure effects."""
-    game, s = arrange(shifts={1: [SC, CC]}, effort=[4, 7], actions=[1, 0])
-    play(game, s, "0 end")
-    assert s.turn == 1 and (s.effort[1], s.actions[1]) == (2, 3)
+    m = pinned(structures={1: [SC, CC]}, effort=[4, 7], actions=[1, 0])
+    play(m, "0 end")
+    assert m.to_act() == (1,) and (player(m, 1)["effort"], player(m, 1)["actions"]) == (2, 3)
 
 
 def test_NS6_patience_stays_within_0_and_25():
-    game, s = arrange(hands={0: [QN, NT]}, patience=[24, 25], effort=[2, 0])
-    play(game, s, f"0 play '{QN}'")
-    assert s.patience[0] == 25
-    play(game, s, f"0 play '{NT}'")
-    assert (s.patience[0], s.care[0]) == (25, 1)
+    m = pinned(hands={0: [QN, NT]}, patience=[24, 25], effort=[2, 0])
+    play(m, f"0 play '{QN}'")
+    assert player(m)["patience"] == 25
+    play(m, f"0 play '{NT}'")
+    assert (player(m)["patience"], player(m)["care"]) == (25, 1)
 
 
 def test_NS6_effort_cannot_go_below_zero():
-    game, s = arrange(hands={0: [CR]}, effort=[1, 0])
-    assert refused(game, s, f"0 play '{CR}'").ruling == "NS-2"
-    assert s.effort[0] == 1
+    m = pinned(hands={0: [CR]}, effort=[1, 0])
+    assert refused(m, f"0 play '{CR}'").ruling == "NS-2"
+    assert player(m)["effort"] == 1
 
 
 def test_NS6_playing_out_of_turn_is_refused():
-    game, s = arrange(hands={1: [LL]})
-    error = refused(game, s, f"1 play '{LL}'")
+    m = pinned(hands={1: [LL]})
+    error = refused(m, f"1 play '{LL}'")
     assert error.ruling == "NS-6" and "seat 0's Shift" in error.reason
 
 
 # --- NS-7 Tidy Up ----------------------------------------------------------------------------------
 def test_NS7_tidy_up_turns_all_effort_into_patience_excess_lost():
-    game, s = arrange(patience=[20, 25], effort=[7, 0])
-    play(game, s, "0 tidy")
-    assert (s.patience[0], s.effort[0], s.actions[0]) == (25, 0, 2)
+    m = pinned(patience=[20, 25], effort=[7, 0])
+    play(m, "0 tidy")
+    assert (player(m)["patience"], player(m)["effort"], player(m)["actions"]) == (25, 0, 2)
 
 
 def test_NS7_tidy_up_needs_effort_and_no_opponent_structure():
-    game, s = arrange(patience=[20, 25])
-    assert refused(game, s, "0 tidy").reason == "Tidy Up needs at least 1 Effort"
-    game, s = arrange(patience=[20, 25], effort=[3, 0], shifts={1: [SC]})
-    error = refused(game, s, "0 tidy")
+    m = pinned(patience=[20, 25])
+    assert refused(m, "0 tidy").reason == "Tidy Up needs at least 1 Effort"
+    m = pinned(patience=[20, 25], effort=[3, 0], structures={1: [SC]})
+    error = refused(m, "0 tidy")
     assert error.ruling == "NS-7" and "Shared Calendar" in error.reason
-    game, s = arrange(patience=[20, 25], effort=[3, 0], shifts={0: [SC]})      # own structure: fine
-    assert Move(0, "tidy") in game.legal_moves(s, 0)
+    m = pinned(patience=[20, 25], effort=[3, 0], structures={0: [SC]})          # own structure: fine
+    assert Move(0, "tidy") in m.legal_moves(0)
 
 
 # --- NS-8 Settle a Household Problem ---------------------------------------------------------------
 def test_NS8_settle_pays_health_and_sends_structure_to_owners_basket():
-    game, s = arrange(shifts={1: [CC, SC]}, effort=[5, 0])
-    assert Move(0, "settle", (STP,)) not in game.legal_moves(s, 0)
-    play(game, s, f"0 settle '{CC}'")
-    assert (s.effort[0], s.actions[0]) == (1, 2)
-    assert names(game, s.shifts[1]) == [SC] and names(game, s.baskets[1]) == [CC]
-    error = refused(game, s, f"0 settle '{SC}'")
+    m = pinned(structures={1: [CC, SC]}, effort=[5, 0])
+    assert Move(0, "settle", (STP,)) not in m.legal_moves(0)
+    play(m, f"0 settle '{CC}'")
+    assert (player(m)["effort"], player(m)["actions"]) == (1, 2)
+    assert names(m, m.state.shifts[1]) == [SC] and names(m, m.state.baskets[1]) == [CC]
+    error = refused(m, f"0 settle '{SC}'")
     assert error.ruling == "NS-8" and "health 3" in error.reason
-    assert refused(game, s, f"0 settle '{STP}'").reason.startswith("the opponent has no Sleep Training Plan")
+    assert refused(m, f"0 settle '{STP}'").reason.startswith("the opponent has no Sleep Training Plan")
 
 
 # --- NS-9 Activate an ability ------------------------------------------------------------------------
 def test_NS9_activate_is_never_offered_and_explained():
-    game, s = arrange(hands={0: [SC, LL]}, shifts={0: [CC]}, effort=[5, 0])
-    assert all(m.kind != "activate" for m in game.legal_moves(s, 0))
-    error = refused(game, s, f"0 activate '{CC}'")
+    m = pinned(hands={0: [SC, LL]}, structures={0: [CC]}, effort=[5, 0])
+    assert all(mv.kind != "activate" for mv in m.legal_moves(0))
+    error = refused(m, f"0 activate '{CC}'")
     assert error.ruling == "NS-9" and "never offered" in error.reason
     m = Match("night_shift", 2, seed=1)
     with pytest.raises(IllegalMove, match=r"NS-9"):
@@ -319,30 +302,32 @@ def test_NS9_activate_is_never_offered_and_explained():
 
 # --- NS-10 endings -----------------------------------------------------------------------------------
 def test_NS10_zero_patience_loses_at_once():
-    game, s = arrange(hands={0: [TO, LL]}, patience=[25, 3], effort=[2, 0])
-    play(game, s, f"0 play '{TO}'")
-    result = game.outcome(s)
+    m = pinned(hands={0: [TO, LL]}, patience=[25, 3], effort=[2, 0])
+    play(m, f"0 play '{TO}'")
+    result = m.outcome()
     assert result.finished and result.winners == (0,) and "0 Patience" in result.reason
-    assert game.to_act(s) == () and game.legal_moves(s, 0) == []
-    assert refused(game, s, f"0 play '{LL}'").ruling == "NS-10"
+    assert m.to_act() == () and m.legal_moves(0) == []
+    assert refused(m, f"0 play '{LL}'").ruling == "NS-10"
 
 
 def test_NS10_supply_exhausted_ends_at_the_end_of_that_shift():
-    game, s = arrange(row=[QN], supply=[TO], effort=[3, 0], care=[1, 0])
-    play(game, s, f"0 buy '{QN}'")                   # the refill empties the supply
-    assert s.supply == [] and game.outcome(s) is None
-    play(game, s, f"0 buy '{TO}'")                    # the Shift goes on
-    play(game, s, "0 end")
-    result = game.outcome(s)
+    m = pinned(supply_row=[QN, SC, SC, SC, SC], supply_top=[TO], baskets={1: rest_of_supply(QN, SC, SC, SC, SC, TO)},
+               effort=[3, 0], care=[1, 0])
+    assert m.view(None)["household_supply"] == 1
+    play(m, f"0 buy '{QN}'")                          # the refill empties the supply
+    assert m.view(None)["household_supply"] == 0 and m.outcome() is None
+    play(m, f"0 buy '{TO}'")                          # the Shift goes on
+    play(m, "0 end")
+    result = m.outcome()
     assert result.finished and result.winners == (0,) and "Household Supply is empty" in result.reason
 
 
 def test_NS10_turn_limit_counts_shifts_of_both_seats():
-    game, s = arrange(options={"turn_limit": 3})
-    play(game, s, "0 end", "1 end")
-    assert game.outcome(s) is None and s.shift == 3 and s.turn == 0
-    play(game, s, "0 end")
-    assert game.outcome(s).finished and "Shift 3 was the last" in game.outcome(s).reason
+    m = pinned(options={"turn_limit": 3})
+    play(m, "0 end", "1 end")
+    assert m.outcome() is None and m.view(None)["shift"] == 3 and m.to_act() == (0,)
+    play(m, "0 end")
+    assert m.outcome().finished and "Shift 3 was the last" in m.outcome().reason
 
 
 @pytest.mark.parametrize("care, patience, winners, word", [
@@ -351,9 +336,9 @@ def test_NS10_turn_limit_counts_shifts_of_both_seats():
     ([4, 4], [12, 12], (), "draw"),
 ])
 def test_NS10_care_points_then_patience_then_draw(care, patience, winners, word):
-    game, s = arrange(options={"turn_limit": 1}, care=care, patience=patience)
-    play(game, s, "0 end")
-    result = game.outcome(s)
+    m = pinned(options={"turn_limit": 1}, care=care, patience=patience)
+    play(m, "0 end")
+    result = m.outcome()
     assert result.winners == winners and word in result.reason and result.scores == tuple(care)
 
 
@@ -392,16 +377,18 @@ def test_exactly_two_seats_presets_and_registry():
 
 
 def test_view_shows_own_hand_counts_for_hidden_piles_and_public_zones():
-    game, s = arrange(hands={0: [LL, BW], 1: [TO]}, decks={0: [QN], 1: [CR, GV]}, shifts={1: [SC]},
-                      baskets={0: [NT]}, row=[STP], supply=[CC])
-    v = game.view(s, 0)
+    m = pinned(hands={0: [LL, BW], 1: [TO]}, deck_top={0: [QN], 1: [CR, GV]}, structures={1: [SC]},
+               baskets={0: [NT]}, supply_row=[STP, QN, QN, QN, QN], supply_top=[CC])
+    v = m.view(0)
     me, opp = v["players"]
     assert [c["name"] for c in me["hand"]] == [LL, BW] and opp["hand"] is None and opp["hand_count"] == 1
-    assert (me["deck_count"], opp["deck_count"], v["household_supply"]) == (1, 2, 1)
+    # seat 0's deck: QN on its 8 other starter cards; seat 1's: CR, GV on its 10; the
+    # Household Supply: 33 less the row, TO, CR, GV, SC and seat 0's QN
+    assert (me["deck_count"], opp["deck_count"], v["household_supply"]) == (9, 12, 23)
     assert [(c["name"], c["health"]) for c in opp["current_shift"]] == [(SC, 3)]
-    assert [c["name"] for c in me["laundry_basket"]] == [NT] and [c["name"] for c in v["supply_row"]] == [STP]
+    assert [c["name"] for c in me["laundry_basket"]] == [NT] and [c["name"] for c in v["supply_row"]] == [STP] + [QN] * 4
     assert v["nap_tokens"] == 9 and v["nap_card"]["name"] == NT and v["to_act"] == [0]
-    spectator = game.view(s, SPECTATOR)
+    spectator = m.view(SPECTATOR)
     assert all(p["hand"] is None for p in spectator["players"])
     text = json.dumps(spectator)
     assert TO not in text and CR not in text and GV not in text and CC not in text   # hidden cards only
@@ -422,6 +409,6 @@ def test_log_names_drawn_cards_only_to_the_drawer():
     ("0 tidy now", "", "'tidy' takes 0 argument(s)"),
 ])
 def test_unknown_kinds_and_wrong_arguments_are_explained(text, ruling, reason):
-    game, s = arrange(hands={0: [LL]}, effort=[2, 0])
-    error = refused(game, s, text)
+    m = pinned(hands={0: [LL]}, effort=[2, 0])
+    error = refused(m, text)
     assert error.ruling == ruling and error.reason.startswith(reason)

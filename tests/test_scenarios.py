@@ -239,7 +239,8 @@ def all_cards(match: Match) -> Counter:
     if game.name == "lazy_sunday":
         return Counter([*s.deck, *s.done, *(c for lst in s.lists for c in lst)])
     if game.name == "chore_race":
-        return Counter([*s.deck, *s.discard, *(c for h in s.hands for c in h)]) + Counter(
+        return Counter([*s.deck, *s.discard, *(c for h in s.hands for c in h),
+                        *(c for t in s.tableaus for e in t for c in e[2])]) + Counter(
             1000 + c for c in [*s.chore_deck, *s.chore_discard, *(e[0] for t in s.tableaus for e in t),
                                *(c for pile in s.scored for c in pile)])
     return Counter([*s.supply, *s.row, *s.naps, *(c for p in (0, 1) for c in
@@ -331,7 +332,8 @@ def test_a_pinned_match_rewinds_and_branches_to_the_pinned_deal():
 def test_examples_cover_every_game_and_the_tricky_rulings():
     assert set(examples("lazy_sunday")) == {"lazy_sunday_stale_claim", "lazy_sunday_claim_on_caller",
                                             "lazy_sunday_busy_final_turn", "lazy_sunday_reshuffle",
-                                            "lazy_sunday_empty_list", "lazy_sunday_great_escape"}
+                                            "lazy_sunday_empty_list", "lazy_sunday_great_escape",
+                                            "lazy_sunday_give_is_seen_by_the_giver"}
     assert set(examples("chore_race")) == {"chore_race_reaction_window", "chore_race_leader_protection",
                                            "chore_race_winning_chore"}
     assert "night_shift_last_shift" in examples("night_shift") and set(examples()) >= set(examples("night_shift"))
@@ -353,7 +355,7 @@ def test_every_example_verifies_and_cites_its_rulings(name):
 @pytest.mark.parametrize("name, counters", [
     ("chore_race_winning_chore", {"progress", "scored"}),
     ("night_shift_last_shift", {"shift", "patience", "care", "structures", "nap_tokens"}),
-    ("lazy_sunday_great_escape", {"round", "scores", "caller", "memory"}),
+    ("lazy_sunday_great_escape", {"round", "round_scores", "scores", "caller", "memory"}),
 ])
 def test_the_late_game_examples_pin_their_position_and_say_what_they_mean(name, counters):
     """Issue #15: a late-game position in a few moves, pinned, with the new expectations."""

@@ -100,7 +100,7 @@ def test_a_night_shift_hand_holds_its_own_starter_cards_bought_cards_and_nap_tok
 # --- Lazy Sunday -----------------------------------------------------------------------------
 def test_lazy_sunday_pins_the_round_scores_caller_and_memory():
     match = same_cards("lazy_sunday", 3, {
-        "round": 3, "scores": [40, 75, 20], "caller": 1,
+        "round": 3, "round_scores": [[40, 25, 0], [0, 50, 20]], "scores": [40, 75, 20], "caller": 1,
         "lists": [["Nap", "Make the Bed"], ["Feed the Fish", "Clean the Oven", "Nap"], ["Water the Plants"] * 2],
         "memory": [[[0, 0], [0, 1]], [[1, 0], [0, 1]], []]}, {"match_to": 100})
     view = match.bot_view(2)
@@ -114,7 +114,9 @@ def test_lazy_sunday_pins_the_round_scores_caller_and_memory():
     match.play("2 discard")
     match.play("0 draw")
     match.play("0 discard")                                              # the round is scored at once
-    assert len(match.view(None)["round_scores"]) == 1 and match.view(None)["scores"] != [40, 75, 20]
+    view = match.view(None)                                              # LS-10: the sums of all three rounds
+    assert view["round_scores"][:2] == [[40, 25, 0], [0, 50, 20]] and len(view["round_scores"]) == 3
+    assert view["scores"] == [sum(column) for column in zip(*view["round_scores"])]
 
 
 def test_lazy_sunday_peeks_done_starts_the_turns_and_a_round_starts_to_the_left():
@@ -172,6 +174,17 @@ def test_lazy_sunday_peeks_done_starts_the_turns_and_a_round_starts_to_the_left(
     ("lazy_sunday", 2, {"round": 2, "scores": [101, 0]}, {"match_to": 100}, "'scores[0]' = 101 is out of range"),
     ("lazy_sunday", 2, {"round": 2, "scores": [100, 0]}, {"match_to": 100, "great_escape": True},
      "with great_escape a cumulative score of exactly 100 resets to 50"),
+    ("lazy_sunday", 2, {"round": 2, "scores": [10, 0]}, {"rounds": 2},
+     "'scores' = [10, 0], but round 2 has 1 earlier round(s), and no round_scores are pinned"),
+    ("lazy_sunday", 2, {"round_scores": [[10, 0]], "scores": [10, 5]}, {"rounds": 2},
+     "'scores' = [10, 5], but round_scores [[10, 0]] add up to [10, 0]"),
+    ("lazy_sunday", 2, {"round": 3, "round_scores": [[10, 0]]}, {"rounds": 3},
+     "'round_scores' has 1 rounds, but round 3 comes after 2"),
+    ("lazy_sunday", 2, {"round_scores": [[10, 0]]}, None, "'round_scores' = 2 is out of range: use 1..1"),
+    ("lazy_sunday", 2, {"round_scores": [[10, 12]]}, {"rounds": 2}, "'round_scores[0]' = [10, 12]: no seat scored 0 or 50"),
+    ("lazy_sunday", 2, {"round_scores": [[60, 0], [50, 12]]}, {"match_to": 100},
+     "after round 2 the cumulative scores are [110, 12], above 100"),
+    ("lazy_sunday", 2, {"round_scores": [[10]]}, {"rounds": 2}, "'round_scores[0]' is one whole number per seat"),
     ("lazy_sunday", 2, {"caller": 2}, None, "'caller' = 2 is out of range: use 0..1"),
     ("lazy_sunday", 2, {"caller": 0, "peeks_done": False}, None, "calls NOT ME! at the start of a turn (LS-7)"),
     ("lazy_sunday", 2, {"peeks_done": 1}, None, "'peeks_done' is true or false, not 1"),
@@ -194,7 +207,7 @@ def test_setup_documents_every_key_with_its_ruling(game):
     assert all(len(meaning) > 20 for meaning in setup.values())
     for key in {"chore_race": ("vp", "progress", "protection_used", "catch_up"),
                 "night_shift": ("patience", "shift", "structures", "nap_tokens"),
-                "lazy_sunday": ("round", "scores", "caller", "memory")}[game]:
+                "lazy_sunday": ("round", "round_scores", "scores", "caller", "memory")}[game]:
         assert "-" in setup[key] and any(f"{p}-" in setup[key] for p in ("CR", "NS", "LS", "G")), key
 
 
@@ -211,3 +224,41 @@ protected = [false, true]
     with pytest.raises(ScenarioError) as caught:
         Scenario.from_toml(text, "pins.toml")
     assert caught.value.line == line_of(text, "protected =") and "seat 1 has 0 VP" in str(caught.value)
+
+
+def test_chore_race_pinned_progress_puts_real_done_cards_under_the_chore():
+    """CR-5/CR-6: progress p is p Done played onto the chore; a pinned chore has them under
+    it, taken from the action deck (every card still once), and they go to the action
+    discard when the chore is scored."""
+    match = same_cards("chore_race", 2, {"tableaus": [["Make Your Bed", "Mow the Lawn"], ["Do the Laundry"]],
+                                         "progress": [[2, 1], [0]], "hands": [["Done"], []]})
+    view = match.view(None)
+    assert [e["cards"] for e in view["tableaus"][0]] == [["Done", "Done"], ["Done"]]
+    assert view["tableaus"][1][0]["cards"] == [] and view["action_discard"] == []
+    plain = Match("chore_race", 2, seed=4, setup={"tableaus": [["Make Your Bed", "Mow the Lawn"], ["Do the Laundry"]],
+                                                  "hands": [["Done"], []]})
+    assert view["action_deck"] == plain.view(None)["action_deck"] - 3
+    match.play("0 end")                                        # Make Your Bed is complete (CR-14)
+    assert match.view(None)["action_discard"] == ["Done", "Done"]
+    with pytest.raises(OptionError, match=r"names 'Done' 31 times \(in hands\[0\], progress\[0\]\[0\]\)"):
+        Match("chore_race", 2, seed=1, setup={"tableaus": [["Make Your Bed"], []], "progress": [[30], []],
+                                              "hands": [["Done"], []]})
+
+
+def test_a_pinned_lazy_sunday_round_3_has_its_earlier_rounds_and_ends_the_match_right():
+    """LS-9/LS-10: a pinned round 3 of 3 carries the scores of rounds 1 and 2 (all 0 unless
+    round_scores says otherwise), so the final table has one row per round, the totals are
+    their sums and the lowest total wins."""
+    options = {"rounds": 3}
+    plain = same_cards("lazy_sunday", 2, {"round": 3}, options)
+    assert plain.view(None)["round_scores"] == [[0, 0], [0, 0]] and plain.view(None)["scores"] == [0, 0]
+    match = same_cards("lazy_sunday", 2, {"round_scores": [[50, 3], [0, 21]], "caller": 1,
+                                          "lists": [["Nap", "Feed the Fish"], ["Clean the Oven", "Clean the Oven"]]},
+                       options)
+    assert match.view(None)["round"] == 3 and match.view(None)["scores"] == [50, 24]
+    match.play("0 draw")
+    match.play("0 discard")                                # seat 0's final turn: the round is scored
+    view, outcome = match.view(None), match.outcome()
+    assert view["round_scores"] == [[50, 3], [0, 21], [2, 50]] and view["scores"] == [52, 74]   # seat 1 beaten
+    assert outcome.finished and outcome.winners == (0,) and outcome.scores == (52.0, 74.0)
+    assert "after 3 rounds" in outcome.reason

@@ -453,8 +453,8 @@ class ChoreRace(Game):
                  "seat's opening Draw step (CR-3), which draws from deck_top",
         "tableaus": "one list of chore names per seat, in position order, at most tableau_size each",
         "progress": "one list per seat, one whole number 0+ per chore of its tableau, in position order: "
-                    "the progress counter (CR-6; no cards under it; at the chore's level or above it is "
-                    "complete, CR-14); default 0",
+                    "the progress counter (CR-6; complete at its level, CR-14), each point a Done from "
+                    "the action deck under the chore (CR-5); default 0",
         "scored": "one list of chore names per seat: the chores it has completed (CR-14), oldest first",
         "vp": "one whole number per seat, 0..target_vp-1 (CR-17: the target ends the game); default: "
               "the levels of its scored chores",
@@ -469,6 +469,7 @@ class ChoreRace(Game):
         "deck_top": "the next action cards drawn, top first (the first seat's first draw is the first)",
         "chore_deck_top": "the next chores drawn, top first",
         "discard": "the action discard pile, oldest first",
+        "chore_discard": "the chore discard pile, oldest first (CR-12, CR-19)",
     }
 
     def __init__(self, seats, options=None):
@@ -519,8 +520,9 @@ class ChoreRace(Game):
         return s
 
     def pin(self, s, setup):
-        """Fix the position (keys of ``SETUP``): hands, tableaus with their progress,
-        scored piles, the tops of both decks and the action discard pile, by card name
+        """Fix the position (keys of ``SETUP``): hands, tableaus with their progress
+        (a Done under the chore for each point, CR-6, taken from the action deck),
+        scored piles, the tops of both decks and both discard piles, by card name
         (a name with copies takes any unused copy); VP and CR-16's protection; then the
         first seat's Draw step is taken again from the pinned deck, with CR-15's
         catch-up as the pinned VP say.
@@ -532,7 +534,8 @@ class ChoreRace(Game):
 
         Raises:
             OptionError: an unknown key (with "did you mean"), card or chore name, too
-                many copies, a list count other than the seat count, a tableau longer
+                many copies (the Done under pinned progress count too), a list count
+                other than the seat count, a tableau longer
                 than ``tableau_size``, a progress list that does not match its tableau,
                 VP at or over ``target_vp`` (CR-17), a protection that disagrees with the
                 VP or protects the first seat (CR-16), or a catch_up that disagrees with
@@ -545,12 +548,6 @@ class ChoreRace(Game):
         while len(s.hands[first]) > START_HAND:      # undo the first Draw step (CR-3)
             s.deck.append(s.hands[first].pop())
         actions, chores = {}, {}
-        if "hands" in setup:
-            actions.update({f"hands[{i}]": h for i, h in enumerate(per_seat(setup["hands"], "hands", n))})
-        if "deck_top" in setup:
-            actions["deck_top"] = card_names(setup["deck_top"], "deck_top")
-        if "discard" in setup:
-            actions["discard"] = card_names(setup["discard"], "discard")
         if "tableaus" in setup:
             size = self.options.tableau_size
             chores.update({f"tableaus[{i}]": t for i, t in enumerate(
@@ -559,20 +556,36 @@ class ChoreRace(Game):
             chores.update({f"scored[{i}]": t for i, t in enumerate(per_seat(setup["scored"], "scored", n))})
         if "chore_deck_top" in setup:
             chores["chore_deck_top"] = card_names(setup["chore_deck_top"], "chore_deck_top")
-        piles = {f"hands[{i}]": h for i, h in enumerate(s.hands)} | {"discard": s.discard, "deck_top": s.deck}
-        piles = pin_piles(self.title, self.aname, piles, {f"hands[{i}]": "deck_top" for i in range(n)},
-                          ["deck_top"], actions)
-        s.hands = [piles[f"hands[{i}]"] for i in range(n)]
-        s.discard, s.deck = piles["discard"], piles["deck_top"]
+        if "chore_discard" in setup:
+            chores["chore_discard"] = card_names(setup["chore_discard"], "chore_discard")
         piles = {f"tableaus[{i}]": [e[0] for e in t] for i, t in enumerate(s.tableaus)}
         piles |= {f"scored[{i}]": list(pile) for i, pile in enumerate(s.scored)}
-        piles = pin_piles(self.title, [c.name for c in self.chores], piles | {"chore_deck_top": s.chore_deck},
+        piles |= {"chore_discard": s.chore_discard, "chore_deck_top": s.chore_deck}
+        piles = pin_piles(self.title, [c.name for c in self.chores], piles,
                           {f"tableaus[{i}]": "chore_deck_top" for i in range(n)}, ["chore_deck_top"], chores)
         s.tableaus = [[[c, 0, [], False] for c in piles[f"tableaus[{i}]"]] for i in range(n)]
         s.scored = [piles[f"scored[{i}]"] for i in range(n)]
-        s.chore_deck = piles["chore_deck_top"]
+        s.chore_discard, s.chore_deck = piles["chore_discard"], piles["chore_deck_top"]
         if "progress" in setup:
             self._pin_progress(s, setup["progress"])
+        if "hands" in setup:
+            actions.update({f"hands[{i}]": h for i, h in enumerate(per_seat(setup["hands"], "hands", n))})
+        if "deck_top" in setup:
+            actions["deck_top"] = card_names(setup["deck_top"], "deck_top")
+        if "discard" in setup:
+            actions["discard"] = card_names(setup["discard"], "discard")
+        # CR-6: the Done under a pinned chore, one per point of progress (CR-5), are real cards
+        under = {f"progress[{i}][{p}]": [self.key_name["done"]] * e[1]
+                 for i, t in enumerate(s.tableaus) for p, e in enumerate(t) if e[1]}
+        piles = {f"hands[{i}]": h for i, h in enumerate(s.hands)} | {"discard": s.discard, "deck_top": s.deck}
+        piles |= dict.fromkeys(under, [])
+        sources = {f"hands[{i}]": "deck_top" for i in range(n)} | dict.fromkeys(under, "deck_top")
+        piles = pin_piles(self.title, self.aname, piles, sources, ["deck_top"], actions | under)
+        s.hands = [piles[f"hands[{i}]"] for i in range(n)]
+        s.discard, s.deck = piles["discard"], piles["deck_top"]
+        for i, t in enumerate(s.tableaus):
+            for p, e in enumerate(t):
+                e[2] = piles.get(f"progress[{i}][{p}]", [])
         target = self.options.target_vp
         s.vp = (numbers_per_seat(setup["vp"], "vp", n, 0, target - 1, f"CR-17: {target} VP ends the game")
                 if "vp" in setup else [sum(self._level[c] for c in pile) for pile in s.scored])

@@ -85,7 +85,9 @@ many VP (CR-2); some have an ability (hover a chore to read it).</p>
 rule: 0 VP while an opponent has 5+, CR-3, CR-15). 2. <i>Play</i>: two slots, each used at
 most once — a progress card (Done +1, Finally! +3 on one of your chores) and an action card;
 either slot may instead discard a card, or stay unused (CR-4, CR-5). 3. <i>Score</i> your
-complete chores one at a time, in your order, then refill your tableau (CR-14).</p>
+complete chores one at a time, in your order, then refill your tableau (CR-14). Each chore's
+VP count at once: the chore that reaches the target wins the game there, and its trigger
+does not resolve (CR-14, CR-17).</p>
 <p><b>Actions</b>: Inspection (−1 progress on an opponent's chore with 1+, CR-13), Delegate
 (the opponent places a Done on your chore, or shows their hand, CR-9), Teamwork (both hands
 shown; Done cards go on your chores, CR-10), Chore Swap (trade a chore, progress and all,

@@ -288,9 +288,10 @@ class LazySunday(Game):
         "deck_top": "the next cards drawn, top first; the rest of the deck stays in seeded order",
         "round": "the round being dealt, 1 or more (at most option rounds, without match_to, LS-10); "
                  "round r starts r-1 seats to the left of first_player (LS-3)",
-        "scores": "one whole number 0+ per seat: the cumulative scores before this round (LS-9, LS-10); "
-                  "all 0 in round 1; with match_to none above 100 (the match would be over), with "
-                  "great_escape none exactly 100 (it resets to 50)",
+        "round_scores": "the scores of the earlier rounds: one list of one whole number 0+ per seat per "
+                        "round, oldest first (a caller at 0 or 50 in each, LS-9); default all 0",
+        "scores": "one whole number 0+ per seat: the cumulative scores before this round, the sums of "
+                  "round_scores (LS-10; with great_escape 100 resets to 50; with match_to none above 100)",
         "peeks_done": "true: the setup peeks are over (LS-3) and the round's starting seat takes its "
                       "turn; each seat remembers only what memory says",
         "caller": "the seat that has just called NOT ME! at the start of its turn (LS-7): the next seat "
@@ -368,7 +369,8 @@ class LazySunday(Game):
 
     def pin(self, s, setup):
         """Fix the deal (keys of ``SETUP``): lists, DONE pile and the deck's top, by card
-        name (a name with copies takes any unused copy); the round, the cumulative scores,
+        name (a name with copies takes any unused copy); the round, the scores of the
+        earlier rounds and the cumulative scores (their sums, LS-10),
         the end of the setup peeks or a NOT ME! call, and what each seat remembers. Unless
         ``memory`` says so, nobody has seen a list card; the DONE cards are face up, known
         to all (LS-11).
@@ -376,14 +378,15 @@ class LazySunday(Game):
         Args:
             s: a fresh state (from :meth:`new_state`). setup: key -> value, see ``SETUP``
                 (lists of names, ``round`` and ``caller`` whole numbers, ``scores`` one
-                whole number per seat, ``peeks_done`` true/false, ``memory`` per seat a
-                list of ``[seat, position]`` pairs).
+                whole number per seat, ``round_scores`` one such list per earlier round,
+                ``peeks_done`` true/false, ``memory`` per seat a list of ``[seat,
+                position]`` pairs).
 
         Raises:
             OptionError: an unknown key (with "did you mean"), card name or seat count,
                 too many copies, a list of fewer than 2 cards (each seat peeks at 2,
                 LS-3), an empty DONE, a round past option ``rounds`` or scores a match
-                cannot have (LS-10), a caller that is not a seat or with peeks_done false
+                cannot have (LS-9, LS-10; scores that are not the sums of round_scores), a caller that is not a seat or with peeks_done false
                 (LS-7), or a memory spot that is not a card of the pinned lists.
         """
         from playtest.scenarios.pinning import (card_names, check_keys, numbers_per_seat, per_seat, pin_piles,
@@ -431,34 +434,72 @@ class LazySunday(Game):
         s.actor = s.turn if peeks_done else s.start
         if "memory" in setup:
             self._pin_memory(s, setup["memory"])
-        if any(s.scores):
-            events.append(Event(f"Cumulative scores (pinned): {s.scores}."))
+        if s.round_scores:
+            events.append(Event(f"Earlier rounds (pinned): {s.round_scores}; cumulative scores {s.scores}."))
         s.setup_events = events
 
     def _pin_match(self, s, setup, whole_number, numbers_per_seat) -> None:
-        """Set the pinned round (and with it the starting seat, LS-3) and the cumulative
-        scores (LS-10).
+        """Set the pinned round (and with it the starting seat, LS-3), the scores of the
+        earlier rounds (LS-9) and the cumulative scores, their running sums (LS-10).
 
         Raises:
-            OptionError: a round past option ``rounds`` without ``match_to``, scores in
-                round 1, a score above 100 with ``match_to`` or exactly 100 with
-                ``great_escape``.
+            OptionError: a round past option ``rounds`` without ``match_to``, round
+                scores that are not one list per earlier round or have no caller (LS-9)
+                or pass 100 with ``match_to``, scores in round 1, a score above 100 with
+                ``match_to`` or exactly 100 with ``great_escape``, or scores that are not
+                the sums of the round scores.
         """
         n, options = self.seats, self.options
-        if "round" in setup:
+        rows = self._pin_round_scores(setup["round_scores"], numbers_per_seat) if "round_scores" in setup else None
+        if "round" in setup or rows:
             most = None if options.match_to else options.rounds
             why = "LS-10: match_to is set" if options.match_to else f"LS-10: option rounds is {options.rounds}"
-            s.round = whole_number(setup["round"], "round", 1, most, why)
+            key = "round" if "round" in setup else "round_scores"
+            s.round = whole_number(setup["round"] if "round" in setup else len(rows) + 1, key, 1, most, why)
             s.start = (s.start + s.round - 1) % n
             s.peekers = [(s.start + i) % n for i in range(n)]
             s.actor = s.start
+        if rows is not None and len(rows) != s.round - 1:
+            raise OptionError(f"setup 'round_scores' has {len(rows)} rounds, but round {s.round} comes after "
+                              f"{s.round - 1}: one list per earlier round (LS-10)")
+        # LS-10: the cumulative scores are the running sums of the round scores
+        s.round_scores = rows if rows is not None else [[0] * n for _ in range(s.round - 1)]
+        totals = [0] * n
+        for r, row in enumerate(s.round_scores, 1):
+            totals = [50 if options.great_escape and x + y == 100 else x + y for x, y in zip(totals, row)]
+            if options.match_to and max(totals) > 100:
+                raise OptionError(f"setup 'round_scores': after round {r} the cumulative scores are {totals}, "
+                                  f"above 100, so the match to 100 was over then (LS-10)")
         if "scores" in setup:
-            s.scores = numbers_per_seat(setup["scores"], "scores", n, 0, 100 if options.match_to else None, "LS-10")
-            if s.round == 1 and any(s.scores):
+            scores = numbers_per_seat(setup["scores"], "scores", n, 0, 100 if options.match_to else None, "LS-10")
+            if s.round == 1 and any(scores):
                 raise OptionError("setup 'scores': cumulative scores are all 0 in round 1 (LS-10); pin round too")
-            if options.great_escape and 100 in s.scores:
-                raise OptionError(f"setup 'scores' = {s.scores}: with great_escape a cumulative score of exactly "
+            if options.great_escape and 100 in scores:
+                raise OptionError(f"setup 'scores' = {scores}: with great_escape a cumulative score of exactly "
                                   f"100 resets to 50 (LS-10)")
+            if scores != totals:
+                given = (f"round_scores {s.round_scores} add up to {totals}" if rows is not None else
+                         f"round {s.round} has {s.round - 1} earlier round(s), and no round_scores are pinned")
+                raise OptionError(f"setup 'scores' = {scores}, but {given}: the cumulative scores are the sums "
+                                  f"of the round scores (LS-10); pin round_scores, one list per earlier round")
+        s.scores = totals
+
+    def _pin_round_scores(self, value, numbers_per_seat) -> list[list[int]]:
+        """``setup["round_scores"]`` checked: one list per earlier round of one whole
+        number 0+ per seat, each with a seat that scored 0 or 50 (the caller, LS-9).
+
+        Raises:
+            OptionError: not a list of lists of whole numbers, or a round with no caller.
+        """
+        from playtest.scenarios.lines import short_repr
+        if not isinstance(value, list):
+            raise OptionError(f"setup 'round_scores' is one list per earlier round, not {short_repr(value)}")
+        rows = [numbers_per_seat(row, f"round_scores[{r}]", self.seats, 0, None, "LS-9") for r, row in enumerate(value)]
+        for r, row in enumerate(rows):
+            if not any(x in (0, 50) for x in row):
+                raise OptionError(f"setup 'round_scores[{r}]' = {row}: no seat scored 0 or 50, but every round was "
+                                  f"scored after a NOT ME! call, and the caller scores 0 or 50 (LS-9)")
+        return rows
 
     def _pin_memory(self, s, value) -> None:
         """Add each seat's pinned memory (LS-11): the cards at its ``[seat, position]`` spots.
