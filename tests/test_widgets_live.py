@@ -845,11 +845,20 @@ def test_page_addresses_from_voilas_request_variables(monkeypatch):
 
 
 # --- the kernel ---------------------------------------------------------------------------
+def test_outside_a_kernel_the_kernel_id_is_voilas_variable_or_none(monkeypatch):
+    monkeypatch.delenv("VOILA_KERNEL_ID", raising=False)
+    assert live_client.kernel_id() is None              # a script, a test: the join names none
+    monkeypatch.setenv("VOILA_KERNEL_ID", "0e9a014f-fdb9-41e0-9bde-542313adc3a0")
+    assert live_client.kernel_id() == "0e9a014f-fdb9-41e0-9bde-542313adc3a0"
+    monkeypatch.setenv("VOILA_KERNEL_ID", "../not an id")
+    assert live_client.kernel_id() is None
+
+
 def test_in_a_real_kernel_the_link_is_a_task_on_its_loop_and_updates_reach_the_page(data):
     """ipykernel 7: a task a cell starts keeps running after the cell, on the main
     thread's loop, and the widget values it sets are sent to the page as comm updates."""
     import threading
-    from jupyter_client.manager import start_new_kernel
+    from jupyter_client.manager import KernelManager
 
     loop = asyncio.new_event_loop()
     started = threading.Event()
@@ -866,7 +875,15 @@ def test_in_a_real_kernel_the_link_is_a_task_on_its_loop_and_updates_reach_the_p
     started.wait(10)
     api = api_for(box["port"])
     made = asyncio.run_coroutine_threadsafe(make_table(api), loop).result(10)
-    kernel, client = start_new_kernel(kernel_name="python3", cwd=str(Path(__file__).parent))
+    import tempfile
+    import uuid
+    kernel_id = str(uuid.uuid4())           # named as Jupyter's kernel manager names it
+    kernel = KernelManager(kernel_name="python3",
+                           connection_file=os.path.join(tempfile.mkdtemp(), f"kernel-{kernel_id}.json"))
+    kernel.start_kernel(cwd=str(Path(__file__).parent))
+    client = kernel.client()
+    client.start_channels()
+    client.wait_for_ready(timeout=60)
     try:
         code = (f"import os, sys, threading\nos.environ[{live_client.URL_VARIABLE!r}] = {api.url!r}\n"
                 f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
@@ -897,6 +914,8 @@ def test_in_a_real_kernel_the_link_is_a_task_on_its_loop_and_updates_reach_the_p
                     and "Last move" in content["data"].get("state", {}).get("value", "")):
                 updates.append(content["data"]["state"]["value"])
         assert updates and "Seat 0" in updates[0], "the page's kernel sent no update after the cell ended"
+        # the page told the table which kernel it runs in (its connection file's name)
+        assert [getattr(page, "kernel", None) for page in live_table(made).pages] == [kernel_id]
     finally:
         client.stop_channels()
         kernel.shutdown_kernel(now=True)
