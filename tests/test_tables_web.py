@@ -192,3 +192,14 @@ def test_bad_requests_get_one_sentence(server, body, status, words):
 
     response = asyncio.run(scenario())
     assert response.code == status and words in json.loads(response.body)["error"]
+
+
+def test_the_server_and_its_kernels_read_one_scenarios_folder(tmp_path, monkeypatch):
+    """A kernel runs in its dashboard's folder, the server where it was started: the
+    server names the dashboards' scenarios folder for both (unless one is named)."""
+    from playtest.scenarios import SCENARIOS_DIR_ENV, scenarios_dir
+    monkeypatch.setenv(SCENARIOS_DIR_ENV, "")       # restored afterwards
+    web.publish_scenarios_dir(tmp_path / "dashboards")
+    assert scenarios_dir() == tmp_path / "dashboards" / "scenarios"
+    web.publish_scenarios_dir(tmp_path / "elsewhere")    # already named: kept
+    assert scenarios_dir() == tmp_path / "dashboards" / "scenarios"

@@ -776,6 +776,74 @@ def test_the_lobby_starts_a_table_from_a_scenario_with_a_reaction_time_limit(dat
     run(scenario)
 
 
+def test_the_lobby_shows_each_games_default_options_and_a_scenarios_own_values(data, tmp_path, monkeypatch):
+    monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(tmp_path / "no-scenarios"))
+    lobby = LobbyApp(api=api_for(1), refresh_every=0, start=False)
+    assert lobby.panel.presets.dropdown.value == "one round"
+    lobby.game.value = "chore_race"          # its defaults (15 VP) are none of its presets
+    assert lobby.panel.presets.dropdown.value == "(the game's defaults)" and lobby.panel.presets.value is None
+    assert lobby.panel.inputs["target_vp"].value == 15
+    lobby.game.value = "night_shift"
+    panel = lobby.panel
+    assert panel.presets.dropdown.value == "as written"
+    panel.seed.value, panel.inputs["turn_limit"].value = "42", 6
+    assert panel.presets.dropdown.value == "(custom options)"
+    # a scenario's seats, options and seed are shown, locked
+    lobby.scenario.value = "night_shift_with_reshuffle"
+    assert panel.inputs["reshuffle"].value is True and panel.inputs["turn_limit"].value == 50
+    assert panel.presets.dropdown.value == "with reshuffle" and panel.seed.value == "1" and panel.seats.value == 2
+    assert panel.inputs["reshuffle"].disabled and panel.seed.disabled and panel.presets.dropdown.disabled
+    lobby.scenario.value = "night_shift_no_reshuffle_stall"
+    assert panel.inputs["reshuffle"].value is False and panel.presets.dropdown.value == "as written"
+    # back to a new game: the form as it was before the first scenario
+    lobby.scenario.value = ""
+    assert panel.inputs["turn_limit"].value == 6 and panel.seed.value == "42" and not panel.inputs["reshuffle"].value
+    assert panel.presets.dropdown.value == "(custom options)" and not panel.inputs["turn_limit"].disabled
+    # leaving a game on a scenario and coming back: a new game, its form as it was
+    lobby.scenario.value = "night_shift_with_reshuffle"
+    lobby.game.value = "lazy_sunday"
+    lobby.game.value = "night_shift"
+    assert lobby.scenario.value == "" and panel.inputs["turn_limit"].value == 6 and panel.seed.value == "42"
+    assert not panel.inputs["reshuffle"].value and not panel.inputs["reshuffle"].disabled
+
+
+def test_the_lobby_offers_your_scenario_files_and_the_service_starts_a_table_from_one(data, tmp_path, monkeypatch):
+    from playtest.scenarios import examples
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(folder))
+    mine = examples()["night_shift_with_reshuffle"].read_text(encoding="utf-8")
+    (folder / "my_start.toml").write_text(mine.replace('title = "', 'title = "Mine: ', 1), encoding="utf-8")
+    (folder / "broken.toml").write_text("game = [", encoding="utf-8")
+    (folder / "bad_moves.toml").write_text(mine.replace("moves = [", 'moves = ["9 fly", ', 1), encoding="utf-8")
+    (folder / "not utf8.toml").write_bytes(b"\xff\xfe")
+    (folder / "other_game.toml").write_text(examples()["lazy_sunday_stale_claim"].read_text(encoding="utf-8"),
+                                            encoding="utf-8")
+    (folder / "game_over.toml").write_text(examples()["lazy_sunday_busy_final_turn"].read_text(encoding="utf-8"),
+                                           encoding="utf-8")
+    (folder / "lazy_sunday_stale_claim.toml").write_text(mine, encoding="utf-8")   # the example's name wins
+
+    async def scenario():
+        server, port = serve()
+        lobby = LobbyApp(api=api_for(port), refresh_every=0, game="night_shift")
+        labels = {value: label for label, value in lobby.scenario.options}
+        assert labels["my_start"].startswith("Your scenario my_start.toml: Mine: ")
+        assert set(labels) == {"", "my_start", "night_shift_no_reshuffle_stall", "night_shift_with_reshuffle"}
+        lobby.scenario.value = "my_start"
+        assert lobby.panel.inputs["reshuffle"].value is True and lobby.panel.inputs["reshuffle"].disabled
+        lobby.panel.start.click()
+        await until(lambda: lobby.made is not None or lobby.banner.message, what="the table")
+        assert lobby.banner.message == ""
+        table = live_table(lobby.made)
+        assert table.match.options_dict()["reshuffle"] is True
+        assert [str(m) for m in table.match.moves] == example("night_shift_with_reshuffle").moves
+        lobby.game.value = "lazy_sunday"
+        names = [value for _, value in lobby.scenario.options]
+        assert "other_game" in names and "game_over" not in names and names.count("lazy_sunday_stale_claim") == 1
+        server.stop()
+    run(scenario)
+
+
 def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(data):
     async def scenario():
         server, port = serve()

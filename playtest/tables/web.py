@@ -61,6 +61,17 @@ def pages_without_browser(kernel_ids) -> None:
         _service.pages_without_browser(kernel_ids)
 
 
+def publish_scenarios_dir(dashboards: str | os.PathLike) -> None:
+    """Make the scenarios folder of the dashboards in ``dashboards`` (its ``scenarios/``)
+    the one this process and every kernel started afterwards read, unless
+    ``$PLAYTEST_SCENARIOS_DIR`` already names one: a dashboard kernel runs in its
+    notebook's folder, the server wherever it was started, and the lobby's list of your
+    scenarios and the table service's ``"scenario": NAME`` must read the same folder."""
+    from ..scenarios import SCENARIOS_DIR_ENV
+    if not os.environ.get(SCENARIOS_DIR_ENV):
+        os.environ[SCENARIOS_DIR_ENV] = os.path.join(os.path.abspath(dashboards), "scenarios")
+
+
 def shutdown() -> None:
     """Stop the service's bot clocks and close its store."""
     global _service
