@@ -174,6 +174,48 @@ def test_a_kernel_that_will_not_shut_down_is_logged_and_the_check_goes_on(caplog
     assert "stuck did not shut down: no answer" in caplog.text
 
 
+def test_each_check_tells_the_table_service_which_pages_are_gone(monkeypatch):
+    from playtest.tables import web
+
+    told = []
+
+    class Service:
+        def pages_without_browser(self, kernel_ids):
+            told.append(sorted(kernel_ids))
+
+    km = FakeKernelManager()
+    km.add("closed", connections=1)
+    km.add("open", connections=1)
+    km.add("loading")                              # never connected: not a closed page
+    reaper, clock = reaper_for(km)
+    reaper.check()                                 # no table service yet: nothing to tell
+    monkeypatch.setattr(web, "_service", Service())
+    km.models["closed"]["connections"] = 0
+    clock.now = 5.0
+    assert reaper.check() == []                    # the kernel stays for its grace period...
+    assert told == [["closed"]]                    # ...but its tables hear at once
+    km.models["closed"]["connections"] = 1         # the browser is back
+    reaper.check()
+    assert told[-1] == []
+
+
+def test_a_failing_table_service_never_stops_the_reaper(monkeypatch, caplog):
+    from playtest.tables import web
+
+    class Broken:
+        def pages_without_browser(self, kernel_ids):
+            raise RuntimeError("boom")
+
+    monkeypatch.setattr(web, "_service", Broken())
+    km = FakeKernelManager()
+    km.add("left", connections=1)
+    reaper, clock = reaper_for(km)
+    reaper.check()
+    km.models["left"]["connections"] = 0
+    clock.now = 45.0
+    assert reaper.check() == ["left"] and "was not told of closed pages: boom" in caplog.text
+
+
 def test_under_jupyter_server_only_kernels_started_by_voila_are_watched():
     km = FakeKernelManager()
     km.add("voila-page", env={"VOILA_PREHEAT": "False", "QUERY_STRING": ""})

@@ -194,6 +194,60 @@ def test_bots_hold_while_no_page_is_connected_and_while_paused():
     assert alone == 0 and paused == 0 and after > 5
 
 
+def test_a_page_whose_browser_is_gone_shows_its_seat_disconnected_until_it_is_back():
+    table = slap_table()
+    pages = [FakePage(s) for s in range(3)]
+    for seat, page in enumerate(pages):
+        page.kernel = f"kernel-{seat}"
+        table.attach(page)
+    script = FakePage(None, "spectator")           # a script's connection: no kernel
+    table.attach(script)
+    sent = len(pages[1].sent)
+    assert table.browsers_gone({"kernel-1", "kernel-9"})
+    assert not table.connected(1) and pages[1].away
+    assert pages[0].state["players"][1] == {"seat": 1, "player": "human", "connected": False}
+    assert script.state["players"][1]["connected"] is False
+    assert len(pages[1].sent) == sent                  # nothing queues up in a page nobody sees
+    assert table.public_summary()["connected"] == [0, 2]
+    assert not table.browsers_gone({"kernel-1"})       # no change, nothing sent
+    table.browsers_gone(set())                         # the browser is back
+    assert table.connected(1) and pages[1].state["players"][1]["connected"] is True
+    assert pages[0].state["players"][1]["connected"] is True
+
+
+def test_the_service_tells_every_table_which_pages_are_gone(service):
+    made = [service.create({"game": "lazy_sunday", "seats": 3, "players": ["human", "human", "random"]})
+            for _ in range(2)]
+    tables = [service.tables[m["id"]] for m in made]
+    pages = [FakePage(0), FakePage(1)]
+    pages[0].kernel, pages[1].kernel = "k-a", "k-b"
+    tables[0].attach(pages[0])
+    tables[1].attach(pages[1])
+    service.pages_without_browser(["k-b"])
+    assert tables[0].connected(0) and not tables[1].connected(1)
+    service.pages_without_browser([])
+    assert tables[1].connected(1)
+
+
+def test_bots_hold_while_the_only_page_is_away():
+    async def scenario():
+        match = Match("lazy_sunday", 2, seed=3)
+        table = LiveTable("t4", match, ["heuristic", "heuristic"], "instant")
+        page = FakePage(None, "spectator")
+        page.kernel = "k"
+        table.browsers_gone({"k"})
+        table.attach(page)
+        table.browsers_gone({"k"})
+        await asyncio.sleep(0.05)
+        away = len(match.moves)
+        table.browsers_gone(set())
+        await asyncio.sleep(0.2)
+        return away, len(match.moves)
+
+    away, back = run(scenario())
+    assert away == 0 and back > 5
+
+
 def round_over_table() -> LiveTable:
     """A two-round Lazy Sunday with two people, played by bots up to the round's reveal."""
     match = Match("lazy_sunday", 3, {"rounds": 2}, seed=11)

@@ -138,6 +138,31 @@ def test_lobby_api_tables_moves_and_websockets(server):
     asyncio.run(scenario())
 
 
+def test_a_page_joining_with_its_kernel_id_shows_disconnected_while_that_kernel_has_no_browser(server):
+    async def scenario():
+        http, address = await start()
+        code, made = await call(address, "POST", "tables", {"game": "chore_race", "seats": 2,
+                                                             "players": ["human", "human"], "seed": 7})
+        tid, tokens = made["id"], [s["token"] for s in made["seats"]]
+        sockets = []
+        for seat, token in enumerate(tokens):
+            ws = await tornado.websocket.websocket_connect(f"ws://{address}/playtest/api/tables/{tid}/ws")
+            ws.write_message(json.dumps({"type": "join", "token": token, "kernel": f"kernel-of-seat-{seat}"}))
+            await receive(ws, "welcome")
+            sockets.append(ws)
+        state = await receive(sockets[0], "state")
+        while not state["players"][1]["connected"]:
+            state = await receive(sockets[0], "state")
+        web.pages_without_browser(["kernel-of-seat-1"])          # what the kernel reaper says
+        assert (await receive(sockets[0], "state"))["players"][1]["connected"] is False
+        web.pages_without_browser([])                             # that browser is back
+        assert (await receive(sockets[0], "state"))["players"][1]["connected"] is True
+        assert (await receive(sockets[1], "state"))["players"][1]["connected"] is True   # its full state
+        http.stop()
+
+    asyncio.run(scenario())
+
+
 def test_a_login_protected_lobby_asks_for_the_login_or_the_key(server):
     async def scenario():
         http, address = await start(login=lambda handler: handler.request.headers.get("Authorization") == "token t")
@@ -167,3 +192,14 @@ def test_bad_requests_get_one_sentence(server, body, status, words):
 
     response = asyncio.run(scenario())
     assert response.code == status and words in json.loads(response.body)["error"]
+
+
+def test_the_server_and_its_kernels_read_one_scenarios_folder(tmp_path, monkeypatch):
+    """A kernel runs in its dashboard's folder, the server where it was started: the
+    server names the dashboards' scenarios folder for both (unless one is named)."""
+    from playtest.scenarios import SCENARIOS_DIR_ENV, scenarios_dir
+    monkeypatch.setenv(SCENARIOS_DIR_ENV, "")       # restored afterwards
+    web.publish_scenarios_dir(tmp_path / "dashboards")
+    assert scenarios_dir() == tmp_path / "dashboards" / "scenarios"
+    web.publish_scenarios_dir(tmp_path / "elsewhere")    # already named: kept
+    assert scenarios_dir() == tmp_path / "dashboards" / "scenarios"

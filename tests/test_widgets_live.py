@@ -776,6 +776,74 @@ def test_the_lobby_starts_a_table_from_a_scenario_with_a_reaction_time_limit(dat
     run(scenario)
 
 
+def test_the_lobby_shows_each_games_default_options_and_a_scenarios_own_values(data, tmp_path, monkeypatch):
+    monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(tmp_path / "no-scenarios"))
+    lobby = LobbyApp(api=api_for(1), refresh_every=0, start=False)
+    assert lobby.panel.presets.dropdown.value == "one round"
+    lobby.game.value = "chore_race"          # its defaults (15 VP) are none of its presets
+    assert lobby.panel.presets.dropdown.value == "(the game's defaults)" and lobby.panel.presets.value is None
+    assert lobby.panel.inputs["target_vp"].value == 15
+    lobby.game.value = "night_shift"
+    panel = lobby.panel
+    assert panel.presets.dropdown.value == "as written"
+    panel.seed.value, panel.inputs["turn_limit"].value = "42", 6
+    assert panel.presets.dropdown.value == "(custom options)"
+    # a scenario's seats, options and seed are shown, locked
+    lobby.scenario.value = "night_shift_with_reshuffle"
+    assert panel.inputs["reshuffle"].value is True and panel.inputs["turn_limit"].value == 50
+    assert panel.presets.dropdown.value == "with reshuffle" and panel.seed.value == "1" and panel.seats.value == 2
+    assert panel.inputs["reshuffle"].disabled and panel.seed.disabled and panel.presets.dropdown.disabled
+    lobby.scenario.value = "night_shift_no_reshuffle_stall"
+    assert panel.inputs["reshuffle"].value is False and panel.presets.dropdown.value == "as written"
+    # back to a new game: the form as it was before the first scenario
+    lobby.scenario.value = ""
+    assert panel.inputs["turn_limit"].value == 6 and panel.seed.value == "42" and not panel.inputs["reshuffle"].value
+    assert panel.presets.dropdown.value == "(custom options)" and not panel.inputs["turn_limit"].disabled
+    # leaving a game on a scenario and coming back: a new game, its form as it was
+    lobby.scenario.value = "night_shift_with_reshuffle"
+    lobby.game.value = "lazy_sunday"
+    lobby.game.value = "night_shift"
+    assert lobby.scenario.value == "" and panel.inputs["turn_limit"].value == 6 and panel.seed.value == "42"
+    assert not panel.inputs["reshuffle"].value and not panel.inputs["reshuffle"].disabled
+
+
+def test_the_lobby_offers_your_scenario_files_and_the_service_starts_a_table_from_one(data, tmp_path, monkeypatch):
+    from playtest.scenarios import examples
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(folder))
+    mine = examples()["night_shift_with_reshuffle"].read_text(encoding="utf-8")
+    (folder / "my_start.toml").write_text(mine.replace('title = "', 'title = "Mine: ', 1), encoding="utf-8")
+    (folder / "broken.toml").write_text("game = [", encoding="utf-8")
+    (folder / "bad_moves.toml").write_text(mine.replace("moves = [", 'moves = ["9 fly", ', 1), encoding="utf-8")
+    (folder / "not utf8.toml").write_bytes(b"\xff\xfe")
+    (folder / "other_game.toml").write_text(examples()["lazy_sunday_stale_claim"].read_text(encoding="utf-8"),
+                                            encoding="utf-8")
+    (folder / "game_over.toml").write_text(examples()["lazy_sunday_busy_final_turn"].read_text(encoding="utf-8"),
+                                           encoding="utf-8")
+    (folder / "lazy_sunday_stale_claim.toml").write_text(mine, encoding="utf-8")   # the example's name wins
+
+    async def scenario():
+        server, port = serve()
+        lobby = LobbyApp(api=api_for(port), refresh_every=0, game="night_shift")
+        labels = {value: label for label, value in lobby.scenario.options}
+        assert labels["my_start"].startswith("Your scenario my_start.toml: Mine: ")
+        assert set(labels) == {"", "my_start", "night_shift_no_reshuffle_stall", "night_shift_with_reshuffle"}
+        lobby.scenario.value = "my_start"
+        assert lobby.panel.inputs["reshuffle"].value is True and lobby.panel.inputs["reshuffle"].disabled
+        lobby.panel.start.click()
+        await until(lambda: lobby.made is not None or lobby.banner.message, what="the table")
+        assert lobby.banner.message == ""
+        table = live_table(lobby.made)
+        assert table.match.options_dict()["reshuffle"] is True
+        assert [str(m) for m in table.match.moves] == example("night_shift_with_reshuffle").moves
+        lobby.game.value = "lazy_sunday"
+        names = [value for _, value in lobby.scenario.options]
+        assert "other_game" in names and "game_over" not in names and names.count("lazy_sunday_stale_claim") == 1
+        server.stop()
+    run(scenario)
+
+
 def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(data):
     async def scenario():
         server, port = serve()
@@ -845,11 +913,20 @@ def test_page_addresses_from_voilas_request_variables(monkeypatch):
 
 
 # --- the kernel ---------------------------------------------------------------------------
+def test_outside_a_kernel_the_kernel_id_is_voilas_variable_or_none(monkeypatch):
+    monkeypatch.delenv("VOILA_KERNEL_ID", raising=False)
+    assert live_client.kernel_id() is None              # a script, a test: the join names none
+    monkeypatch.setenv("VOILA_KERNEL_ID", "0e9a014f-fdb9-41e0-9bde-542313adc3a0")
+    assert live_client.kernel_id() == "0e9a014f-fdb9-41e0-9bde-542313adc3a0"
+    monkeypatch.setenv("VOILA_KERNEL_ID", "../not an id")
+    assert live_client.kernel_id() is None
+
+
 def test_in_a_real_kernel_the_link_is_a_task_on_its_loop_and_updates_reach_the_page(data):
     """ipykernel 7: a task a cell starts keeps running after the cell, on the main
     thread's loop, and the widget values it sets are sent to the page as comm updates."""
     import threading
-    from jupyter_client.manager import start_new_kernel
+    from jupyter_client.manager import KernelManager
 
     loop = asyncio.new_event_loop()
     started = threading.Event()
@@ -866,7 +943,15 @@ def test_in_a_real_kernel_the_link_is_a_task_on_its_loop_and_updates_reach_the_p
     started.wait(10)
     api = api_for(box["port"])
     made = asyncio.run_coroutine_threadsafe(make_table(api), loop).result(10)
-    kernel, client = start_new_kernel(kernel_name="python3", cwd=str(Path(__file__).parent))
+    import tempfile
+    import uuid
+    kernel_id = str(uuid.uuid4())           # named as Jupyter's kernel manager names it
+    kernel = KernelManager(kernel_name="python3",
+                           connection_file=os.path.join(tempfile.mkdtemp(), f"kernel-{kernel_id}.json"))
+    kernel.start_kernel(cwd=str(Path(__file__).parent))
+    client = kernel.client()
+    client.start_channels()
+    client.wait_for_ready(timeout=60)
     try:
         code = (f"import os, sys, threading\nos.environ[{live_client.URL_VARIABLE!r}] = {api.url!r}\n"
                 f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
@@ -897,6 +982,8 @@ def test_in_a_real_kernel_the_link_is_a_task_on_its_loop_and_updates_reach_the_p
                     and "Last move" in content["data"].get("state", {}).get("value", "")):
                 updates.append(content["data"]["state"]["value"])
         assert updates and "Seat 0" in updates[0], "the page's kernel sent no update after the cell ended"
+        # the page told the table which kernel it runs in (its connection file's name)
+        assert [getattr(page, "kernel", None) for page in live_table(made).pages] == [kernel_id]
     finally:
         client.stop_channels()
         kernel.shutdown_kernel(now=True)

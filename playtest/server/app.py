@@ -128,6 +128,7 @@ class PlaytestVoila(Voila):
         from playtest.tables import web
 
         web.publish(self.ip, self.port, self.base_url)
+        web.publish_scenarios_dir(self.root_dir)      # the dashboards folder (kernels run there)
         os.environ["VOILA_APP_IP"] = loopback_for(self.ip)
         tornado_settings = super().init_settings()
         self.reaper = KernelReaper(kernel_manager=self.kernel_manager, parent=self)

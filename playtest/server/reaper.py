@@ -21,10 +21,16 @@ ever connected: a page fetched by a script (curl, a link preview) runs no script
 never says it is alive nor connects. Under Jupyter Server (Binder, JupyterLab) only
 kernels started by Voilà are watched, never a notebook's kernel, and without the page
 handler's word a page counts as sent when its kernel is no longer busy.
+
+On each check the reaper also tells the live tables' service (if the server has one,
+:func:`playtest.tables.web.pages_without_browser`) which watched kernels had a page and
+have none now: a seat whose page was closed shows as disconnected to the others within
+one check (:attr:`KernelReaper.interval`, at most 5 s), long before its kernel goes.
 """
 from __future__ import annotations
 
 import os
+import sys
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -192,18 +198,35 @@ class KernelReaper(LoggingConfigurable):
         live = self._watched(self.kernel_manager.list_kernel_ids())
         for gone in set(self.watches) - set(live):
             del self.watches[gone]
-        doomed = []
+        doomed, away = [], []
         for kernel_id in live:
             try:
                 model = self.kernel_manager.kernel_model(kernel_id)
             except Exception:  # noqa: BLE001 - a kernel removed meanwhile
                 continue
             watch = self.watches.setdefault(kernel_id, Watch(held_at=now))
-            if due(watch, now, connections=model.get("connections", 0),
+            connections = model.get("connections", 0)
+            if due(watch, now, connections=connections,
                    state=model.get("execution_state", ""), pooled=kernel_id in pooled,
                    grace=self.grace, first_connect=self.first_connect):
                 doomed.append(kernel_id)
+            if watch.connected and connections == 0:
+                away.append(kernel_id)
+        self._tell_tables(away)
         return doomed
+
+    def _tell_tables(self, away: list[str]) -> None:
+        """Tell the table service which kernels' pages are gone (a page that never
+        connected, still loading or fetched by a script, is not counted). Without the
+        table module loaded there is no service to tell; its failure is logged, never
+        stops the reaper."""
+        web = sys.modules.get("playtest.tables.web")
+        if web is None:
+            return
+        try:
+            web.pages_without_browser(away)
+        except Exception as exc:  # noqa: BLE001 - the reaper goes on
+            self.log.warning("playtest: the table service was not told of closed pages: %s", exc)
 
     async def reap(self) -> list[str]:
         """One check, then shut down the kernels it found (each logged); returns their ids."""

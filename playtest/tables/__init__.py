@@ -72,7 +72,10 @@ Feedback body: ``{"rating": 1..5, "confused": "text", "notes": "text"}`` (texts 
 2,000 characters), once the game is over.
 
 Websocket messages, one JSON object per frame. The client's first message is
-``{"type": "join", "token": T}``; then:
+``{"type": "join", "token": T, "kernel": id}`` (``kernel``, optional: the id of the
+Jupyter kernel the page runs in; while the server sees no browser page connected to
+that kernel, the seat counts as disconnected and the page is sent nothing until its
+browser is back); then:
 
 * server -> client ``{"type": "welcome", "table": id, "game": name, "title": title, "seats": n,
   "seat": s | null, "role": "seat" | "spectator" | "host"}``, then a ``state``.

@@ -6,10 +6,14 @@ handlers as ``playtest serve`` (:func:`playtest.tables.web.table_handlers`) on t
 server's own port under its base URL. There the lobby needs the server's login: the
 Jupyter token (``Authorization: token <t>`` or ``?token=``) or the server key that
 dashboard kernels inherit; a table's own addresses need one of its tokens, as anywhere.
+When the server's root holds the checkout's ``dashboards/`` folder (Binder), its
+``dashboards/scenarios/`` is the scenarios folder for the server and its kernels alike
+(unless ``$PLAYTEST_SCENARIOS_DIR`` says otherwise).
 """
 from __future__ import annotations
 
 import hmac
+from pathlib import Path
 
 from tornado.ioloop import IOLoop
 
@@ -40,6 +44,10 @@ def _load_jupyter_server_extension(server_app) -> None:
 
     server_app.web_app.add_handlers(".*$", web.table_handlers(base_url, login))
     web.publish(server_app.ip, server_app.port, base_url)
+    # the checkout's dashboards folder (Binder): kernels run there, this server at the root
+    dashboards = Path(server_app.root_dir) / "dashboards"
+    if (dashboards / "lobby.ipynb").is_file():
+        web.publish_scenarios_dir(dashboards)
     # the port is final once the server listens (it may have moved on to a free one)
     IOLoop.current().add_callback(lambda: web.publish(server_app.ip, server_app.port, base_url))
     server_app.log.info("playtest: live tables under %s%s", base_url, web.PREFIX)

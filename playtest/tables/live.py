@@ -43,7 +43,14 @@ HTTP_PRESENCE = 60.0    # seconds an HTTP call of a seat counts as that player b
 
 
 class Page(Protocol):
-    """A connected page (a websocket, or a test double): what the table sends to."""
+    """A connected page (a websocket, or a test double): what the table sends to.
+
+    Optional attributes (read with ``getattr``): ``kernel``, the id of the Jupyter kernel
+    that opened the connection (None: a script, a test, a notebook kernel of another
+    server), and ``away``, set by :meth:`LiveTable.browsers_gone` while that kernel has
+    no browser page connected (the person closed the page; its kernel lives on until the
+    kernel reaper shuts it down).
+    """
 
     seat: int | None        # the seat whose view it gets; None = public view
     role: str               # "seat", "spectator" or "host"
@@ -132,8 +139,36 @@ class LiveTable:
         return [s for s, p in enumerate(self.players) if p == HUMAN]
 
     def connected(self, seat: int) -> bool:
-        """Whether a page of ``seat`` is connected now."""
-        return any(page.seat == seat and page.role == "seat" for page in self.pages)
+        """Whether a page of ``seat`` is connected now, with its browser (not ``away``)."""
+        return any(page.seat == seat and page.role == "seat" for page in self.present())
+
+    def present(self) -> list[Page]:
+        """The connected pages whose browser is there (all but those ``away``)."""
+        return [page for page in self.pages if not getattr(page, "away", False)]
+
+    def browsers_gone(self, kernel_ids: set[str]) -> bool:
+        """Mark the pages opened by these kernels as ``away`` (their browser page is gone:
+        the kernel reaper saw no browser connected to the kernel) and every other page as
+        back. A change counts at once: the others are sent the seat as disconnected (or
+        connected again), the bots' clock is planned again (bots hold while no page is
+        present), and an away page is sent nothing until it is back, then its full state.
+
+        Args:
+            kernel_ids: the ids of the kernels without a browser page now.
+
+        Returns:
+            Whether any page changed.
+        """
+        changed = False
+        for page in self.pages:
+            kernel = getattr(page, "kernel", None)
+            away = kernel is not None and kernel in kernel_ids
+            if away != getattr(page, "away", False):
+                page.away, changed = away, True
+        if changed:
+            self.schedule()
+            self.broadcast()
+        return changed
 
     def touch(self) -> None:
         """A seat called the HTTP API (a script playing without a page): bots keep
@@ -202,9 +237,10 @@ class LiveTable:
         }
 
     def broadcast(self) -> None:
-        """Send every connected page its state (each its own seat's view)."""
+        """Send every connected page its state (each its own seat's view); a page whose
+        browser is away gets nothing (its kernel would only queue the updates)."""
         cache: dict[int | None, dict] = {}
-        for page in list(self.pages):
+        for page in self.present():
             if page.seat not in cache:
                 cache[page.seat] = self.state_for(page.seat)
             page.send(cache[page.seat])
@@ -397,8 +433,9 @@ class LiveTable:
 
     def bots_may_move(self) -> bool:
         """Bots hold while the table is paused, over, at a round's reveal, or while no
-        page is connected at all (nobody would see them play)."""
-        present = bool(self.pages) or time.monotonic() - self._http_seen < HTTP_PRESENCE
+        page is connected at all (nobody would see them play; a page whose browser is
+        away does not count)."""
+        present = bool(self.present()) or time.monotonic() - self._http_seen < HTTP_PRESENCE
         return (self.status == "playing" and not self.paused and present and self.hold() is None
                 and bool(self.table.bots))
 

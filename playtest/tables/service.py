@@ -241,6 +241,19 @@ class TableService:
             rows.append(row)
         return sorted(rows, key=lambda r: -r["created"])
 
+    def pages_without_browser(self, kernel_ids) -> None:
+        """The kernel reaper's word, every few seconds: these kernels have no browser page
+        connected now (their person closed the page). Every table counts their pages as
+        away, and every other page as back (:meth:`LiveTable.browsers_gone`).
+
+        Args:
+            kernel_ids: the ids (str) of the watched kernels that had a browser page and
+                have none now; a kernel not named is counted as having its page.
+        """
+        gone = set(kernel_ids)
+        for table in self.tables.values():
+            table.browsers_gone(gone)
+
     def table(self, table_id: str) -> LiveTable:
         """The table with this id.
 

@@ -53,6 +53,25 @@ def publish(ip: str, port: int, base_url: str = "/") -> None:
     os.environ.setdefault(KEY_VARIABLE, secrets.token_urlsafe(24))
 
 
+def pages_without_browser(kernel_ids) -> None:
+    """Tell the table service (if this server has made one) which kernels have no
+    browser page connected now: see :meth:`TableService.pages_without_browser`. Called
+    by the kernel reaper on each check (:mod:`playtest.server.reaper`); creates nothing."""
+    if _service is not None:
+        _service.pages_without_browser(kernel_ids)
+
+
+def publish_scenarios_dir(dashboards: str | os.PathLike) -> None:
+    """Make the scenarios folder of the dashboards in ``dashboards`` (its ``scenarios/``)
+    the one this process and every kernel started afterwards read, unless
+    ``$PLAYTEST_SCENARIOS_DIR`` already names one: a dashboard kernel runs in its
+    notebook's folder, the server wherever it was started, and the lobby's list of your
+    scenarios and the table service's ``"scenario": NAME`` must read the same folder."""
+    from ..scenarios import SCENARIOS_DIR_ENV
+    if not os.environ.get(SCENARIOS_DIR_ENV):
+        os.environ[SCENARIOS_DIR_ENV] = os.path.join(os.path.abspath(dashboards), "scenarios")
+
+
 def shutdown() -> None:
     """Stop the service's bot clocks and close its store."""
     global _service
@@ -266,6 +285,8 @@ class TableSocket(tornado.websocket.WebSocketHandler):
     seat: int | None = None
     role = ""
     table = None
+    kernel: str | None = None   # the id of the page's kernel, from the join (None: not a kernel's)
+    away = False                # its browser page is gone (LiveTable.browsers_gone)
 
     def initialize(self, login=None):
         pass
@@ -299,6 +320,8 @@ class TableSocket(tornado.websocket.WebSocketHandler):
                 self.close_with(str(exc))
                 return
             self.table = table
+            kernel = message.get("kernel")
+            self.kernel = kernel if isinstance(kernel, str) and 0 < len(kernel) <= 100 else None
             game = table.match.game
             self.send({"type": "welcome", "table": self.table_id, "game": game.name, "title": game.title,
                        "seats": game.seats, "seat": self.seat, "role": self.role})

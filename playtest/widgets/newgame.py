@@ -181,6 +181,20 @@ def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
     return box, lambda: read_option(box.value, field.annotation, name)
 
 
+def set_option_inputs(game, inputs: Mapping[str, w.Widget], values: Mapping) -> None:
+    """Set option input widgets (as :func:`option_input` makes them; option name -> input)
+    to ``values`` (option name -> value; ``game``'s default where left out)."""
+    fields = game.Options.model_fields
+    for option, box in inputs.items():
+        value = values.get(option, fields[option].default)
+        if isinstance(box, w.Dropdown):
+            box.index = list(box.options).index("none" if value is None else str(value))
+        elif isinstance(box, w.Text):
+            box.value = show_option(value)
+        else:
+            box.value = value
+
+
 class NewGamePanel:
     """Set up a new game of ``game``.
 
@@ -246,6 +260,12 @@ class NewGamePanel:
         line.value = (f"<b class='pt-warn'>⚠ {html.escape(problem)}</b> " if problem else "") + html.escape(
             field.description or "")
 
+    def set_options(self, values: Mapping) -> None:
+        """Set every option input to ``values`` (option name -> value; the game's
+        default where left out). The preset picker, if any, then shows the preset they
+        are (use :meth:`PresetPicker.set_options` to pick one by its values)."""
+        set_option_inputs(self.game, self.inputs, values)
+
     def config(self) -> tuple[int, dict[int, str], dict[str, Any], int | None]:
         """The chosen ``(seats, players, options, seed)``.
 
@@ -262,11 +282,20 @@ class NewGamePanel:
         return seats, {s: self.players[s].value for s in range(seats)}, options, int(text) if text else None
 
 
+DEFAULTS_LABEL = "(the game's defaults)"
+"""The preset picker's entry for the game's default options, for a game whose defaults
+are none of its presets (Chore Race's standard game: 15 VP)."""
+
+CUSTOM_LABEL = "(custom options)"
+"""The preset picker's entry for options that are neither a preset nor the defaults."""
+
+
 class PresetPicker:
     """A dropdown of ``game.PRESETS`` for a :class:`~playtest.widgets.NewGamePanel`:
     picking a preset sets every option input to the game's default, then the preset's
-    values. Changing an input by hand shows the preset the inputs now match, or
-    "(custom options)".
+    values. Changing an input by hand shows the preset the inputs now match, else
+    :data:`DEFAULTS_LABEL` when they are the game's defaults and no preset is (picking
+    it sets the defaults), else :data:`CUSTOM_LABEL`.
 
     The new-game panel makes one itself for a game with ``PRESETS`` (``panel.presets``).
 
@@ -286,12 +315,15 @@ class PresetPicker:
         self.presets = dict(panel.game.PRESETS if presets is None else presets)
         self._busy = False
         self.names = list(self.presets)
-        self.dropdown = w.Dropdown(options=self.names + ["(custom options)"], index=len(self.names),
+        defaults = panel.game.validate_options({}).model_dump()
+        self.defaults_entry = not any(panel.game.validate_options(v).model_dump() == defaults
+                                      for v in self.presets.values())
+        extra = [DEFAULTS_LABEL] * self.defaults_entry + [CUSTOM_LABEL]
+        self.dropdown = w.Dropdown(options=self.names + extra, index=len(self.names) + len(extra) - 1,
                                    description="Preset",
                                    tooltip="A named set of options (RULINGS)",
                                    style={"description_width": "initial"})
-        self.dropdown.observe(lambda ch: self._busy or ch["new"] is None or ch["new"] >= len(self.names)
-                              or self.apply(self.names[ch["new"]]), "index")
+        self.dropdown.observe(lambda ch: self._busy or self._picked(ch["new"]), "index")
         for box in panel.inputs.values():
             box.observe(lambda _c: self._busy or self._manual(), "value")
         children = list(panel.widget.children)
@@ -306,6 +338,12 @@ class PresetPicker:
             finally:
                 self._busy = False
 
+    def _picked(self, index: int | None) -> None:
+        if index is not None and index < len(self.names):
+            self.apply(self.names[index])
+        elif index == len(self.names) and self.defaults_entry:
+            self.set_options({})
+
     def apply(self, name: str) -> None:
         """Set the panel's option inputs to preset ``name``.
 
@@ -317,24 +355,16 @@ class PresetPicker:
     def set_options(self, values: Mapping) -> None:
         """Set every option input to ``values`` (the game's default where left out) and
         show the preset those options are, if any."""
-        fields = self.panel.game.Options.model_fields
         self._busy = True
         try:
-            for option, box in self.panel.inputs.items():
-                value = values.get(option, fields[option].default)
-                if isinstance(box, w.Dropdown):
-                    box.index = list(box.options).index("none" if value is None else str(value))
-                elif isinstance(box, w.Text):
-                    box.value = show_option(value)
-                else:
-                    box.value = value
+            set_option_inputs(self.panel.game, self.panel.inputs, values)
             self._show(self.matching())
         finally:
             self._busy = False
 
     @property
     def value(self) -> str | None:
-        """The preset shown, or None for custom options."""
+        """The preset shown, or None for the game's defaults or custom options."""
         index = self.dropdown.index
         return self.names[index] if index is not None and index < len(self.names) else None
 
@@ -346,7 +376,23 @@ class PresetPicker:
             self.apply(name)
 
     def _show(self, name: str | None) -> None:
-        self.dropdown.index = self.names.index(name) if name is not None else len(self.names)
+        """Show preset ``name``, or (None) the defaults entry when the inputs are the
+        game's defaults, else the custom entry."""
+        if name is not None:
+            self.dropdown.index = self.names.index(name)
+        elif self.defaults_entry and self.is_default():
+            self.dropdown.index = len(self.names)
+        else:
+            self.dropdown.index = len(self.dropdown.options) - 1
+
+    def is_default(self) -> bool:
+        """Whether the panel's option inputs hold the game's default options."""
+        try:
+            chosen = self.panel.config()[2]
+        except OptionError:
+            return False
+        fields = self.panel.game.Options.model_fields
+        return all(chosen[k] == f.default for k, f in fields.items() if k in chosen)
 
     def matching(self) -> str | None:
         """The preset whose options (defaults elsewhere) the panel's inputs hold now."""

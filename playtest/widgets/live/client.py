@@ -11,7 +11,9 @@ import asyncio
 import itertools
 import json
 import os
+import re
 import secrets
+import sys
 import time
 from typing import Any, Awaitable, Callable, Mapping
 from urllib.parse import parse_qs, quote
@@ -32,6 +34,31 @@ RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0)
 
 RETRY_FOR = 600.0
 """Seconds a dropped link keeps trying before it gives up and says so."""
+
+
+_KERNEL_FILE = re.compile(r"kernel-([0-9a-f-]{36})\.json")
+
+
+def kernel_id() -> str | None:
+    """The id of the Jupyter kernel this code runs in, as the server's kernel manager
+    names it, or None outside a kernel (a script, a test).
+
+    Jupyter's kernel manager (``MultiKernelManager.pre_start_kernel``, Voilà's too) gives
+    each kernel the connection file ``kernel-<id>.json``, which ipykernel reports
+    (``ipykernel.connect.get_connection_file``); Voilà also sets ``$VOILA_KERNEL_ID``
+    once the page's notebook runs. The table service uses it to tell when this page's
+    browser is gone (see :meth:`playtest.tables.live.LiveTable.browsers_gone`).
+    """
+    if "ipykernel.kernelapp" in sys.modules:        # never import a kernel into a script
+        try:
+            from ipykernel.connect import get_connection_file
+            found = _KERNEL_FILE.fullmatch(os.path.basename(get_connection_file()))
+        except Exception:  # noqa: BLE001 - not a running kernel app
+            found = None
+        if found:
+            return found.group(1)
+    voila = os.environ.get("VOILA_KERNEL_ID", "")
+    return voila if re.fullmatch(r"[0-9a-f-]{36}", voila) else None
 
 
 class ApiError(PlaytestError):
@@ -281,7 +308,11 @@ class TableLink:
     async def _session(self) -> bool:
         """One connection, from the join to its end; True when closed for good."""
         ws = self._ws
-        ws.write_message(json.dumps({"type": "join", "token": self.token}))
+        join = {"type": "join", "token": self.token}
+        kernel = kernel_id()
+        if kernel is not None:
+            join["kernel"] = kernel
+        ws.write_message(json.dumps(join))
         self._resend = list(self.pending.values())      # sent before the drop, unanswered
         self.pending.clear()
         while True:

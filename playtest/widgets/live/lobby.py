@@ -3,7 +3,8 @@ links, list the open tables with their free seats, and export the finished ones.
 
 The create form is the game's new-game panel (seats, people and bots, options, seed) with
 the table's own settings: where it starts (a new game, or where one of the game's shipped
-scenarios stops), the bots' pace, whether other people's seats are left open for the
+scenarios or of your scenario files stops: ``NAME.toml`` in the scenarios folder, as for a
+dashboard's ``?scenario=NAME``), the bots' pace, whether other people's seats are left open for the
 lobby's Join, and for a game with reaction windows (Chore Race CR-7) a time limit for
 answering (off by default).
 
@@ -31,7 +32,7 @@ from typing import Any, Callable
 import ipywidgets as w
 
 from ...engine import Game, OptionError, games
-from ...scenarios import Scenario, example, examples
+from ...scenarios import Scenario, example, examples, find_scenario, is_scenario_name, scenarios_dir
 from ...tables.live import DEFAULT_PACE, HUMAN, PACES
 from ...tables.service import REACTION_LIMITS
 from ..components import ErrorBanner, download_link, safe, style_widget
@@ -53,8 +54,12 @@ def has_reactions(game) -> bool:
     return game.reaction_default is not Game.reaction_default
 
 
+MAX_USER_SCENARIOS = 200
+"""Files of the scenarios folder the lobby reads at most (sorted by name)."""
+
+
 @functools.lru_cache(maxsize=None)
-def playable_scenarios(game: str) -> tuple[tuple[str, Scenario], ...]:
+def shipped_scenarios(game: str) -> tuple[tuple[str, Scenario], ...]:
     """The shipped scenarios of ``game`` (a registry name) a table can start from, as
     ``(name, Scenario)`` sorted by name: those whose game goes on at their end (a scenario
     that ends the game would make a table with nothing to play). Read once per process."""
@@ -64,6 +69,38 @@ def playable_scenarios(game: str) -> tuple[tuple[str, Scenario], ...]:
         if scenario.to_match().outcome() is None:
             found.append((name, scenario))
     return tuple(found)
+
+
+def user_scenarios(game: str) -> tuple[tuple[str, Scenario], ...]:
+    """The scenarios of ``game`` in the scenarios folder (``NAME.toml`` in
+    :func:`~playtest.scenarios.scenarios_dir`, the folder a dashboard's ``?scenario=NAME``
+    and the table service read) a table can start from, as ``(NAME, Scenario)`` sorted by
+    name; read afresh on each call. A file that is not a valid scenario (or over an
+    input limit), whose game ends at its end, or named like a shipped example (the name
+    means the example) is left out; at most :data:`MAX_USER_SCENARIOS` files are read."""
+    try:
+        paths = sorted(scenarios_dir().glob("*.toml"))[:MAX_USER_SCENARIOS]
+    except OSError:
+        return ()
+    shipped = examples()
+    found = []
+    for path in paths:
+        name = path.stem
+        if name in shipped or not is_scenario_name(name):
+            continue
+        try:
+            scenario = find_scenario(name)
+            if scenario.game == game and scenario.to_match().outcome() is None:
+                found.append((name, scenario))
+        except Exception:  # noqa: BLE001 - a broken file is simply not offered
+            continue
+    return tuple(found)
+
+
+def playable_scenarios(game: str) -> tuple[tuple[str, Scenario], ...]:
+    """Where a table of ``game`` can start: :func:`shipped_scenarios`, then
+    :func:`user_scenarios`."""
+    return shipped_scenarios(game) + user_scenarios(game)
 
 
 def _link_row(label: str, path: str, folder: str) -> str:
@@ -90,8 +127,10 @@ class LobbyApp:
         widget: the root box. banner: errors. game: the game dropdown. panels: game name
         -> its :class:`~playtest.widgets.NewGamePanel` (built when first picked). panel:
         the one on show. pace, listed: the table's bot pace and whether the lobby lists
-        it. scenario: where the table starts ("": a new game; else a name of
-        :func:`playable_scenarios`), scenario_note: what that scenario is. reaction,
+        it. scenario: where the table starts ("": a new game; else a key of
+        ``scenarios``), scenario_note: what that scenario is. scenarios: name ->
+        Scenario of the game on show (:func:`playable_scenarios`, read when the game is
+        picked). reaction,
         reaction_help: the reaction time limit's text input (blank: off) and its help
         line (shown for a game with :func:`has_reactions` only). links: the links of the
         last table made or joined (class ``pt-lobby-links``). made: the service's answer
@@ -118,6 +157,8 @@ class LobbyApp:
                                value=game if game in dict(named) else named[0][0])
         self.game.observe(safe(lambda _c: self._show_panel(), report), "value")
         self.panels: dict[str, NewGamePanel] = {}
+        self.scenarios: dict[str, Scenario] = {}
+        self._forms: dict[str, tuple] = {}    # game -> its new-game form while a scenario is shown
         self.panel_box = w.VBox()
         self.pace = w.Dropdown(options=list(PACES), value=DEFAULT_PACE, description="Bot pace",
                                tooltip="How long bots take: think time before a move, reaction time before a "
@@ -205,22 +246,39 @@ class LobbyApp:
             panel.widget.children = tuple([self.scenario_box] + children[:at] + extra + children[at:])
             self.panels[name] = panel
         self.panel_box.children = (self.panels[name].widget,)
-        scenarios = playable_scenarios(name)
+        shipped, yours = shipped_scenarios(name), user_scenarios(name)
+        self.scenarios = dict(shipped + yours)
         self.scenario.options = [("A new game", "")] + [    # "": a Dropdown shows None as no choice
-            (f"Scenario: {s.title or key} ({len(s.moves)} moves)", key) for key, s in scenarios]
+            (f"Scenario: {s.title or key} ({len(s.moves)} moves)", key) for key, s in shipped] + [
+            (f"Your scenario {key}.toml: {s.title or key} ({len(s.moves)} moves)", key) for key, s in yours]
         self.scenario.value = ""
-        self.scenario_box.layout.display = None if scenarios else "none"
+        self.scenario_box.layout.display = None if self.scenarios else "none"
         self._scenario_picked()
 
     def _scenario_picked(self) -> None:
-        """A scenario was picked (or "A new game"): its seats are set, and the inputs it
-        decides (seats, options, preset, seed) are locked while it is picked."""
+        """A scenario was picked (or "A new game"): the inputs it decides (seats, options,
+        preset, seed) show its values and are locked while it is picked. Back to "A new
+        game", they show again what they held before the first scenario was picked."""
         panel = self.panels.get(self.game.value)
         if panel is None:
             return
-        scenario = dict(playable_scenarios(self.game.value)).get(self.scenario.value)
+        scenario = self.scenarios.get(self.scenario.value)
+        name = self.game.value
         if scenario is not None:
+            if name not in self._forms:             # leaving the new game: keep its form
+                self._forms[name] = (panel.seats.value, {k: b.value for k, b in panel.inputs.items()},
+                                     panel.seed.value)
             panel.seats.value = scenario.seats
+            if panel.presets is not None:
+                panel.presets.set_options(scenario.options)
+            else:
+                panel.set_options(scenario.options)
+            panel.seed.value = str(scenario.seed)
+        elif name in self._forms:                   # back to a new game: its form as it was
+            seats, inputs, seed = self._forms.pop(name)
+            panel.seats.value, panel.seed.value = seats, seed
+            for key, value in inputs.items():
+                panel.inputs[key].value = value
         fixed = [panel.seats, panel.seed, *panel.inputs.values()] + ([panel.presets.dropdown] if panel.presets else [])
         for box in fixed:
             box.disabled = scenario is not None
