@@ -347,3 +347,15 @@ def test_refusal_says_what_play_would_raise_and_changes_nothing():
 def test_a_bad_yes_no_option_says_true_or_false(value):
     with pytest.raises(OptionError, match="great_escape: Input should be a valid boolean: true or false"):
         Match("lazy_sunday", 2, {"great_escape": value})
+
+
+def test_an_illegal_move_names_the_nearest_legal_moves_first_when_many_are_legal():
+    """15 legal peeks, 12 named: the one a typo missed (4 5 for 4 7) comes first, not
+    cut off at the end of the list."""
+    m = Match("lazy_sunday", 2, seed=1)
+    before = m.fingerprint()
+    with pytest.raises(IllegalMove) as err:
+        m.play("0 peek 4 7")
+    assert "Legal moves for seat 0: 0 peek 4 5, " in str(err.value)
+    assert str(err.value).endswith("... (15 in all, nearest first).")
+    assert len(err.value.legal) == 15 and m.fingerprint() == before

@@ -1,6 +1,21 @@
 """The kit's errors. Every one says what is wrong and what is allowed instead."""
 from __future__ import annotations
 
+import difflib
+
+SHOWN_MOVES = 12
+"""How many legal moves an illegal move's message names (nearest to the one tried first)."""
+
+
+def nearest_first(moves, tried) -> list:
+    """``moves`` (Move-like: ``.seat``, ``.kind``, text by ``str``) ordered nearest to
+    ``tried`` first: the same seat, then the same kind, then the most alike in text
+    (difflib ratio); ties keep their order. Used by every illegal-move message so the move
+    meant is named even when many are legal."""
+    text = str(tried)
+    return sorted(moves, key=lambda m: (m.seat != tried.seat, m.kind != tried.kind,
+                                        -difflib.SequenceMatcher(None, str(m), text).ratio()))
+
 
 class PlaytestError(Exception):
     """Base class of every error the kit raises on purpose."""
@@ -18,14 +33,15 @@ class IllegalMove(PlaytestError, ValueError):
         ruling: the RULINGS id of the rule it breaks (e.g. ``"LS-4"``), or ``""`` when
             the move is simply not one of the moves on offer.
         reason: one sentence saying what is wrong.
-        legal: the moves the same seat may make instead (possibly empty).
+        legal: the moves the same seat may make instead (possibly empty); the message
+            names the :data:`SHOWN_MOVES` nearest to ``move`` (:func:`nearest_first`).
     """
 
     def __init__(self, move, ruling: str, reason: str, legal=()):
         self.move, self.ruling, self.reason, self.legal = move, ruling, reason, list(legal)
-        shown = ", ".join(str(m) for m in self.legal[:12])
-        if len(self.legal) > 12:
-            shown += f", ... ({len(self.legal)} in all)"
+        shown = ", ".join(str(m) for m in nearest_first(self.legal, move)[:SHOWN_MOVES])
+        if len(self.legal) > SHOWN_MOVES:
+            shown += f", ... ({len(self.legal)} in all, nearest first)"
         where = f" ({ruling})" if ruling else ""
         alternatives = f" Legal moves for seat {move.seat}: {shown}." if self.legal else (
             f" Seat {move.seat} has no legal move now.")

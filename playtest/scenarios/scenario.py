@@ -76,6 +76,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from playtest.engine import Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game
 from playtest.engine import limits
 from playtest.engine.match import write_atomically
+from playtest.engine.errors import SHOWN_MOVES, nearest_first
 
 from .lines import line_of, short_repr
 from .pinning import suggest
@@ -822,7 +823,7 @@ def _size(value: Any, field: str, path: str) -> int | None:
                    field, path)
 
 
-def nearest_moves(match: Match, tried: Move, limit: int = 12) -> str:
+def nearest_moves(match: Match, tried: Move, limit: int = SHOWN_MOVES) -> str:
     """One sentence for an illegal move's message: the legal moves of every seat now,
     nearest to ``tried`` first (its seat, then its kind, then the most alike in text),
     at most ``limit`` of them, and how many there are in all when more.
@@ -835,9 +836,7 @@ def nearest_moves(match: Match, tried: Move, limit: int = 12) -> str:
     legal = list(dict.fromkeys(m for seat in seats for m in match.legal_moves(seat)))
     if not legal:
         return "Nobody has a legal move then."
-    text = str(tried)
-    ranked = sorted(legal, key=lambda m: (m.seat != tried.seat, m.kind != tried.kind,
-                                          -difflib.SequenceMatcher(None, str(m), text).ratio()))
+    ranked = nearest_first(legal, tried)
     shown = ", ".join(map(str, ranked[:limit])) + (f", ... ({len(legal)} in all)" if len(legal) > limit else "")
     own = "" if any(m.seat == tried.seat for m in legal) else f" (seat {tried.seat} has none)"
     return f"Legal moves then, nearest first{own}: {shown}"
