@@ -39,13 +39,19 @@ class IllegalMove(PlaytestError, ValueError):
 
     def __init__(self, move, ruling: str, reason: str, legal=()):
         self.move, self.ruling, self.reason, self.legal = move, ruling, reason, list(legal)
+        super().__init__(move, ruling, reason)
+
+    def __str__(self) -> str:
+        # built when read, not when raised: bots and searches refuse thousands of moves
+        # whose message nobody reads, and ranking the legal moves costs a difflib pass each
+        move = self.move
         shown = ", ".join(str(m) for m in nearest_first(self.legal, move)[:SHOWN_MOVES])
         if len(self.legal) > SHOWN_MOVES:
             shown += f", ... ({len(self.legal)} in all, nearest first)"
-        where = f" ({ruling})" if ruling else ""
+        where = f" ({self.ruling})" if self.ruling else ""
         alternatives = f" Legal moves for seat {move.seat}: {shown}." if self.legal else (
             f" Seat {move.seat} has no legal move now.")
-        super().__init__(f"Illegal move '{move}'{where}: {reason}.{alternatives}")
+        return f"Illegal move '{move}'{where}: {self.reason}.{alternatives}"
 
 
 class OptionError(PlaytestError, ValueError):
