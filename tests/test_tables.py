@@ -77,6 +77,30 @@ def test_a_decision_chosen_on_an_older_position_is_refused_and_changes_nothing()
     assert table.submit(0, "0 draw", "x", version + 1).ok
 
 
+MEETING = {"hands": [["Family Meeting", "Done", "Done", "Finally!", "Finally!"],
+                     ["Inspection", "Inspection", "Delegate", "Chore Swap", "Chore Swap"],
+                     ["Teamwork", "Teamwork", "Excuse", "I'll Do It Later", "I'll Do It Later"]],
+           "deck_top": ["Done"]}
+
+
+def test_simultaneous_choices_sent_on_the_same_position_are_all_taken():
+    """CR-8: a Family Meeting's passes are chosen at once; a pass that reaches the table
+    after another seat's is still taken (that pass changed nothing this seat may choose),
+    while a turn move chosen before them is too late."""
+    table = LiveTable("t2", Match("chore_race", 3, seed=2, setup=MEETING), ["human"] * 3, "instant")
+    assert table.submit(0, "0 meeting", None, 0).ok
+    version = len(table.match.moves)
+    assert table.match.to_act() == (0, 1, 2)
+    assert table.submit(2, "2 give excuse later teamwork", "a", version).ok
+    assert table.submit(1, "1 give inspection inspection delegate", "b", version).ok     # not "too late"
+    assert table.submit(0, "0 give done done done", "c", version).ok
+    assert [str(m) for m in table.match.moves[version:]] == [
+        "2 give excuse later teamwork", "1 give inspection inspection delegate", "0 give done done done"]
+    # the meeting is over: a decision chosen on its position is too late now
+    late = table.submit(0, "0 end", "d", version)
+    assert not late.ok and late.error.startswith("too late")
+
+
 def test_a_resent_move_id_is_played_once():
     table = slap_table()
     first = table.submit(0, "0 draw", "same-id", 6)
@@ -459,3 +483,27 @@ def test_the_table_service_does_not_import_the_widgets(tmp_path):
             "print(sorted(m for m in sys.modules if m.startswith(('playtest.widgets', 'ipywidgets'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_pause_stops_the_reaction_clock_and_the_window_resumes_with_its_time_left():
+    """The host's pause holds the CR-7 reaction window's clock too: the window does not
+    close while the table is paused, and after resuming it has the seconds it had left."""
+    async def paused_window():
+        match = example("chore_race_reaction_window").to_match(upto=4)
+        table = LiveTable("t6", match, ["human", "human"], "instant", reaction_limit=2)
+        page = FakePage(1)
+        table.attach(page)
+        await asyncio.sleep(0.5)
+        table.set_paused(True)
+        stopped = page.state["reaction_seconds"]
+        await asyncio.sleep(2.0)                          # past the limit, while paused
+        still_open = len(table.match.moves) == 4
+        table.set_paused(False)
+        left = page.state["reaction_seconds"]
+        await asyncio.sleep(left + 0.5)
+        return table, stopped, still_open, left
+
+    table, stopped, still_open, left = run(paused_window())
+    assert stopped is None and still_open
+    assert 1.0 <= left <= 1.6                            # 2 s less the half second before the pause
+    assert [str(m) for m in table.match.moves[4:]] == ["1 accept"]

@@ -88,7 +88,8 @@ browser is back); then:
   = the seat's decision moves, ``open_moves`` its open moves; both empty for spectators and
   while a hold is on; ``reaction_seconds`` = on a table with a ``reaction_limit``, the
   seconds left when the message was sent before the open reaction window of the seat in
-  ``to_act`` closes with its default answer, CR-7; null when no such window is open).
+  ``to_act`` closes with its default answer, CR-7; null when no such window is open or
+  the table is paused: a pause stops that clock, which goes on from where it stopped).
 * client -> server ``{"type": "move", "id": client id, "move": text, "version": v}``;
   server -> client ``{"type": "result", "id": client id, "ok": true, "log": [text, ...]}``
   (the move's log lines in the sender's words, e.g. a claim "came too late: returned") after

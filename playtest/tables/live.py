@@ -121,6 +121,7 @@ class LiveTable:
         self._reaction_timer: asyncio.TimerHandle | None = None
         self._reaction_version: int | None = None
         self.reaction_deadline: float | None = None   # loop time the open reaction window closes
+        self._reaction_left: tuple[int, float] | None = None   # (version, seconds) kept by a pause
         self._clock = random.Random()          # timing only: never a decision
         self._http_seen = -HTTP_PRESENCE       # loop time of the last HTTP call of a seat
         if match.outcome() is not None and status == "playing":
@@ -254,7 +255,9 @@ class LiveTable:
             client_id: the page's id for this move (a resend of an id already played
                 answers as the first time, and plays nothing). version: the number of
                 moves of the position the page chose it on; a move chosen on an older
-                position is taken only if it is an open move (LS-5) still legal now.
+                position is taken only if it is still legal now and is an open move
+                (LS-5) or a simultaneous decision the moves since did not touch (CR-8,
+                see :meth:`_simultaneous`).
 
         Returns:
             The :class:`Result`; the move was stored and every page sent its new state
@@ -286,7 +289,8 @@ class LiveTable:
             return Result(False, "the round is over: the next round starts when every player has pressed "
                                  "Continue")
         current = len(self.match.moves)
-        if version is not None and version != current and move.kind not in self.match.game.OPEN_MOVES:
+        if (version is not None and version != current and move.kind not in self.match.game.OPEN_MOVES
+                and not self._simultaneous(seat, version)):
             who = self.last_move["seat"] if self.last_move else None
             return Result(False, f"too late: {'seat ' + str(who) if who is not None else 'another seat'} "
                                  "moved first; choose again on the new position")
@@ -297,6 +301,23 @@ class LiveTable:
             return Result(False, ("too late: the table moved on before your move arrived; " if late else "")
                           + reason, problem.ruling)
         return self._play(move, by_bot=False)
+
+    def _simultaneous(self, seat: int, version: int) -> bool:
+        """Whether a decision ``seat`` chose at move ``version`` is still its to make: it
+        was on decision then together with other seats (a simultaneous choice, e.g. a
+        Family Meeting pass, CR-8), and every move since was one of those other seats'
+        decisions. Their choices do not change what ``seat`` may choose, so two people
+        committing at once are both taken (is the move still legal now is checked after).
+        A move after which anything else happened (a turn, an open move) is too late.
+
+        Args:
+            seat: the sender. version: moves in the position it chose on (int).
+        """
+        moves = self.match.moves
+        if not 0 <= version < len(moves) or len(moves) - version > self.match.game.seats:
+            return False
+        deciding = set(self.match.branch(version).to_act())
+        return seat in deciding and all(m.seat in deciding - {seat} for m in moves[version:])
 
     def _play(self, move: Move, by_bot: bool) -> Result:
         match = self.match
@@ -337,7 +358,8 @@ class LiveTable:
 
     # --- host controls ---------------------------------------------------------------
     def set_paused(self, paused: bool) -> None:
-        """Pause or resume the bots."""
+        """Pause or resume the bots and the reaction windows' clock (see
+        :meth:`_clock_reaction`)."""
         self.paused = bool(paused)
         self.on_change(self, paused=self.paused)
         self.schedule()
@@ -410,18 +432,26 @@ class LiveTable:
     def _clock_reaction(self, loop) -> None:
         """With a reaction limit, a person's open reaction window (CR-7) closes after
         ``reaction_limit`` seconds: the seat lets the action happen. The clock of a window
-        runs on whatever else happens (a page reconnecting does not restart it)."""
+        runs on whatever else happens (a page reconnecting does not restart it), except a
+        host's pause: it stops the clock, and the window gets the seconds it had left
+        when the table resumes (a pause is for talking, nobody loses a reaction to it)."""
         version = len(self.match.moves)
+        if self.paused and self._reaction_timer is not None and self._reaction_version == version:
+            self._reaction_left = (version, max(0.0, self.reaction_deadline - loop.time()))
+            self._stop_reaction_clock()
+            return
         if self._reaction_timer is not None and self._reaction_version == version:
             return
         self._stop_reaction_clock()
-        if not self.reaction_limit or self.status != "playing" or self.hold() is not None:
+        if not self.reaction_limit or self.status != "playing" or self.hold() is not None or self.paused:
             return
+        left = self._reaction_left[1] if self._reaction_left and self._reaction_left[0] == version else None
+        self._reaction_left = None
         game, state = self.match.game, self.match.state
         for seat in self.match.to_act():
             default = game.reaction_default(state, seat) if self.players[seat] == HUMAN else None
             if default is not None:
-                self.reaction_deadline = loop.time() + self.reaction_limit
+                self.reaction_deadline = loop.time() + (self.reaction_limit if left is None else left)
                 self._reaction_version = version
                 self._reaction_timer = loop.call_later(self.reaction_limit, self._reaction_over, default, version)
                 return

@@ -45,7 +45,8 @@ class HostControls:
             b.on_click(safe(lambda _b: handler(), report))
             return b
 
-        self.pause = button("Pause the bots", self._toggle_pause)
+        self.pause = button("Pause the bots", self._toggle_pause,
+                            tip="Bots hold, and a reaction window's time limit stops until you resume")
         self.pace = w.Dropdown(options=list(PACES), description="Bot pace", layout=w.Layout(width="200px"),
                                tooltip="How long a bot thinks before a move and before a quick reaction")
         self.pace.observe(safe(self._pace_picked, report), "value")
