@@ -106,12 +106,14 @@ def launch_chromium(playwright):
 
 
 @contextlib.contextmanager
-def dashboard_page(link: str, ready: str, height: int = 1100, timeout: float = 120.0):
-    """Serve the dashboards, open the index in headless Chromium, follow the link named
-    ``link`` and wait for the CSS selector ``ready``. Yields ``(page, frames, errors,
-    base)``: the Playwright page, every websocket frame the page received (text or
-    bytes), the page's uncaught errors, and the server's base URL. Skips (fails in CI)
-    without Chromium; closes the browser and stops the server at the end."""
+def dashboard_page(link: str | None, ready: str, height: int = 1100, timeout: float = 120.0, path: str | None = None):
+    """Serve the dashboards, open one in headless Chromium and wait for the CSS selector
+    ``ready``: with ``path`` (e.g. ``"lazy_sunday.ipynb?seed=4"``) that page directly,
+    else the index, following the link named ``link`` (as a person would). Yields
+    ``(page, frames, errors, base)``: the Playwright page, every websocket frame the page
+    received (text or bytes), the page's uncaught errors, and the server's base URL.
+    Skips (fails in CI) without Chromium; closes the browser and stops the server at the
+    end."""
     require_chromium()
     from playwright.sync_api import sync_playwright
 
@@ -123,8 +125,11 @@ def dashboard_page(link: str, ready: str, height: int = 1100, timeout: float = 1
             page = browser.new_page(viewport={"width": 1280, "height": height})
             page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
             page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(f"{base}/voila/render/index.ipynb", timeout=timeout * 1000)
-            page.get_by_role("link", name=link, exact=True).click()   # "Lazy Sunday", not "Learn Lazy Sunday"
+            if path is None:
+                page.goto(f"{base}/voila/render/index.ipynb", timeout=timeout * 1000)
+                page.get_by_role("link", name=link, exact=True).click()   # "Lazy Sunday", not "Learn Lazy Sunday"
+            else:
+                page.goto(f"{base}/voila/render/{path}", timeout=timeout * 1000)
             page.wait_for_selector(ready, timeout=timeout * 1000)
             yield page, frames, errors, base
         finally:

@@ -22,7 +22,7 @@ def test_debugger_steps_rewinds_branches_and_exports():
     assert EXAMPLE in examples("lazy_sunday")
     scenario = example(EXAMPLE)
     total = len(scenario.moves)
-    with dashboard_page("Scenario debugger", ".pt-debugger") as (page, _frames, errors, _base):
+    with dashboard_page(None, ".pt-debugger", path="scenario_debugger.ipynb") as (page, _frames, errors, _base):
         app = page.locator(".pt-debugger")
         app.get_by_role("combobox", name="Example").select_option(EXAMPLE)
         page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move 0 of {total}')",
@@ -83,9 +83,7 @@ def test_debugger_steps_rewinds_branches_and_exports():
 
 def test_game_dashboard_opens_the_seed_in_its_address():
     seed = 4242
-    with dashboard_page("Lazy Sunday", ".pt-table") as (page, _frames, errors, base):
-        page.goto(f"{base}/voila/render/lazy_sunday.ipynb?seed={seed}", timeout=120_000)
-        page.wait_for_selector(".pt-table", timeout=120_000)
+    with dashboard_page(None, ".pt-table", path=f"lazy_sunday.ipynb?seed={seed}") as (page, _frames, errors, base):
         assert not page.locator(".pt-error").is_visible()
         page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
         page.get_by_role("button", name="Share link").click()

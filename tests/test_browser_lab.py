@@ -24,7 +24,8 @@ def field(page, label: str):
 
 
 def test_run_a_small_simulation_and_download_the_csv():
-    with dashboard_page("Balance lab", ".pt-lab button:has-text('Run')", height=1400, timeout=180) as (
+    with dashboard_page(None, ".pt-lab button:has-text('Run')", height=1400, timeout=180,
+                        path="balance_lab.ipynb") as (
             page, _frames, errors, _base):
         page.locator(".pt-lab .widget-dropdown", has_text="Seats").locator("select").select_option("3")
         page.locator(".pt-lab .widget-dropdown", has_text="Seat 2").locator("select").select_option("random")
