@@ -300,7 +300,7 @@ def test_chore_race_and_night_shift_pins_keep_every_card(game, seats, setup):
 
 
 @pytest.mark.parametrize("game, seats, setup, message", [
-    ("chore_race", 2, {"hand": []}, "no key 'hand'; did you mean 'hands'? Keys: hands"),
+    ("chore_race", 2, {"hand": []}, "no key 'hand'; did you mean 'hands'? hands: one list of action card names per seat"),
     ("chore_race", 2, {"hands": [["Excuse"]]}, "2 lists for 2 seats"),
     ("chore_race", 2, {"tableaus": [["Mow the Lawn"] * 4, []]}, "'tableaus[0]' needs 0 to 3 cards"),
     ("chore_race", 2, {"tableaus": [["Excuse"], []]}, "no card named 'Excuse'"),

@@ -40,14 +40,17 @@ def check_keys(game, setup: Mapping[str, Any]) -> None:
         setup: the pinned setup, key -> value.
 
     Raises:
-        OptionError: naming the first unknown key, the nearest known one ("did you mean")
-            and every key the game accepts, with its meaning.
+        OptionError: naming the unknown keys, the nearest known one ("did you mean", with
+            its meaning) and every key the game accepts; each key's meaning is in
+            ``game.SETUP`` (the scenario format's documentation shows them), so the
+            sentence stays short enough to read.
     """
     unknown = [k for k in setup if k not in game.SETUP]
     if unknown:
-        allowed = "; ".join(f"{k}: {meaning}" for k, meaning in game.SETUP.items())
-        hint = suggest(unknown[0], list(game.SETUP)) or "."
-        raise OptionError(f"{game.title} setup has no key {', '.join(map(repr, unknown))}{hint} Keys: {allowed}")
+        close = difflib.get_close_matches(str(unknown[0]), list(game.SETUP), n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}? {close[0]}: {game.SETUP[close[0]]}." if close else "."
+        raise OptionError(f"{game.title} setup has no key {', '.join(map(repr, unknown))}{hint} "
+                          f"Keys: {', '.join(game.SETUP)} (each explained in {type(game).__name__}.SETUP).")
 
 
 def whole_number(value: Any, key: str, minimum: int = 0, maximum: int | None = None, why: str = "") -> int:
