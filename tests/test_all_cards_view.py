@@ -7,19 +7,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from playtest import Match, Table
+from widget_support import bot_match
+
+from playtest import Match
 from playtest.engine import ALL_CARDS, Game
 from playtest.engine.game import SPECTATOR
 from playtest.games.lazy_sunday.rules import load_cards
-
-
-def played(game: str, seats: int, seed: int, moves: int) -> Match:
-    match = Match(game, seats, seed=seed)
-    table = Table(match, {s: "random" for s in range(seats)})
-    for _ in range(moves):
-        if table.step_bot() is None:
-            break
-    return match
 
 
 def test_lazy_sunday_shows_every_list_card_the_drawn_card_deck_and_done_pile():
@@ -46,7 +39,7 @@ def test_lazy_sunday_shows_every_list_card_the_drawn_card_deck_and_done_pile():
 
 
 def test_chore_race_shows_every_hand_and_both_decks_in_order():
-    match = played("chore_race", 3, seed=4, moves=10)
+    match = bot_match("chore_race", 3, seed=4, moves=10)
     spectator, everything = match.view(SPECTATOR), match.all_cards_view()
     assert spectator["hand"] is None and "hands" not in spectator and "all_cards" not in spectator
     assert everything["hands"] == [match.view(seat)["hand"] for seat in range(3)]
@@ -83,7 +76,7 @@ def test_night_shift_shows_both_hands_both_decks_the_supply_and_naps():
 
 def test_a_game_without_its_own_shows_its_stored_state():
     """The default (Game.all_cards_view) is the spectator's view plus the raw state."""
-    match = played("lazy_sunday", 3, seed=2, moves=5)
+    match = bot_match("lazy_sunday", 3, seed=2, moves=5)
     everything = Game.all_cards_view(match.game, match.state)
     assert everything["all_cards"] == {"state": match.state.dump()}
     assert {k: v for k, v in everything.items() if k != "all_cards"} == match.view(None)

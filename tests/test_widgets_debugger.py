@@ -16,9 +16,9 @@ import ipywidgets as w
 import pytest
 from ipywidgets.widgets.widget import _instances
 
-from widget_support import fresh_widgets  # noqa: F401 (autouse fixture)
+from widget_support import bot_match, fresh_widgets  # noqa: F401 (autouse fixture)
 
-from playtest import Match, Move, Table
+from playtest import Match, Move
 from playtest.engine import IllegalMove, MoveSyntaxError
 from playtest.games.chore_race.widget import make_app as chore_race_app
 from playtest.games.lazy_sunday.widget import make_app as lazy_sunday_app
@@ -29,16 +29,6 @@ from playtest.widgets.debugger import (ALL_CARDS_LABEL, MISSING, ScenarioDebugge
                                        describe_changes, move_text_for, path_label, value_label)
 from playtest.widgets import records
 from playtest.widgets.records import pack_record, parse_link, share_url
-
-
-def bot_match(game: str, seats: int, seed: int, moves: int) -> Match:
-    """A match of random bots, ``moves`` moves long (or until it ends)."""
-    match = Match(game, seats, seed=seed)
-    table = Table(match, {s: "random" for s in range(seats)})
-    for _ in range(moves):
-        if table.step_bot() is None:
-            break
-    return match
 
 
 def bot_scenario(game: str = "lazy_sunday", seats: int = 3, seed: int = 11, moves: int = 16) -> Scenario:

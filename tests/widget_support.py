@@ -6,6 +6,8 @@ import random
 import ipywidgets as w
 import pytest
 
+from playtest import Match, Table
+
 
 @pytest.fixture(autouse=True)
 def fresh_widgets():
@@ -35,3 +37,13 @@ def answer_builder(builder, rng: random.Random) -> None:
         builder.play_button.click()
     else:
         builder.cancel_button.click()
+
+
+def bot_match(game: str, seats: int, seed: int, moves: int) -> Match:
+    """A match of random bots, ``moves`` moves long (or until it ends)."""
+    match = Match(game, seats, seed=seed)
+    table = Table(match, {s: "random" for s in range(seats)})
+    for _ in range(moves):
+        if table.step_bot() is None:
+            break
+    return match
