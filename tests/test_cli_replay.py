@@ -174,6 +174,36 @@ def test_an_illegal_move_exits_1_naming_the_move_and_ruling(tmp_path, capsys):
     data = json.loads(out)
     assert code == 1 and data["ok"] is False and data["illegal_move"]["number"] == 9
     assert data["illegal_move"]["ruling"] == "LS-2"
+    nearest = data["illegal_move"]["nearest"]             # every seat's legal moves then, nearest first
+    assert nearest and nearest[0].startswith("1 ") and all(m in data["illegal_move"]["message"] for m in nearest[:3])
+
+
+@pytest.mark.parametrize("where, text, reason", [
+    ("moves", "0 ned", "Chore Race has no move 'ned'; did you mean 'end'?"),
+    ("moves", "5 end", "5 is not a seat of this 2-seat game (0..1, G-1)"),
+    ("illegal", "0 dnoe 1", "illegal '0 dnoe 1': Chore Race has no move 'dnoe'; did you mean 'done'?"),
+    ("illegal", "7 done 0", "illegal '7 done 0': 7 is not a seat of this 2-seat game"),
+    ("legal", "0 edn", "legal '0 edn': Chore Race has no move 'edn'; did you mean 'end'?"),
+])
+def test_a_move_no_position_could_offer_is_a_mistake_in_the_file(tmp_path, capsys, where, text, reason):
+    """A typo in a move (an unknown kind, a seat the game lacks) exits 2 as a mistake in
+    the file, naming its line: it never passes as "refused" nor fails as a rules result."""
+    moves = [text] if where == "moves" else ["0 end"]
+    expect = "" if where == "moves" else f'\n[[expect]]\nafter = 1\n{where} = ["{text}"]\n'
+    path = tmp_path / "typo.toml"
+    path.write_text(f'game = "chore_race"\nseats = 2\nseed = 1\nmoves = {json.dumps(moves)}\n{expect}',
+                    encoding="utf-8")
+    code, out, err = run(capsys, path)
+    assert code == 2 and reason in err, err
+    assert f"line {4 if where == 'moves' else 8}:" in err
+
+
+def test_an_unknown_setup_key_names_its_own_line(tmp_path, capsys):
+    path = tmp_path / "key.toml"
+    path.write_text('game = "chore_race"\nseats = 2\nseed = 1\nmoves = []\n\n[setup]\nvp = [3, 0]\n'
+                    'hands = [["Done"], ["Done"]]\nprogres = [[0, 0, 0], [0, 0, 0]]\n', encoding="utf-8")
+    code, _out, err = run(capsys, path)
+    assert code == 2 and "line 9: cannot set up the game: Chore Race setup has no key 'progres'" in err, err
 
 
 def test_a_failed_expectation_exits_1_naming_it(tmp_path, capsys):

@@ -553,11 +553,12 @@ def test_playtest_replay_refuses_every_hostile_file_in_one_line(tmp_path):
         check_refusal(result, case, "playtest replay")
 
 
-REPLAY_SUBPROCESS = {   # case -> exit code: 2 for a file that cannot be read as a scenario, 1 for an illegal move
+REPLAY_SUBPROCESS = {   # case -> exit code: 2 for a file that cannot be read as a scenario (a move no position
+                        # could offer, an unreadable seat included, is a mistake in the file)
     "bomb:dotted key of 20000 parts": 2, "bomb:dotted key of 300000 parts": 2, "bomb:JSON arrays 100000 deep": 2,
     "bomb:TOML inline tables 100000 deep": 2, "bomb:TOML arrays 1000 deep": 2, "bomb:30,000 TOML tables": 2,
     "number:scenario seed of 100000 digits": 2, "number:option of 4301 digits": 2,
-    "digits:seat ² in a scenario move": 1, "encoding:scenario in utf-16": 2, "encoding:scenario with a NUL": 2,
+    "digits:seat ² in a scenario move": 2, "encoding:scenario in utf-16": 2, "encoding:scenario with a NUL": 2,
     "size:2 MiB of random bytes": 2, "size:12 MiB of spaces": 2, "truncated:lazy_sunday record cut at 7/14": 2}
 
 

@@ -16,8 +16,9 @@ single checks they made, and ``"warnings"`` flags a file that states no expectat
 
 Exit codes: 0 when every move up to ``--at`` is legal and every expectation reached
 holds; 1 when a move is illegal or an expectation fails (the message names the move and
-the ruling); 2 when the file cannot be read or is not a valid scenario, or for bad
-arguments. Argument *syntax* errors (an unknown flag, no FILE) are argparse's usage
+the ruling); 2 when the file cannot be read or is not a valid scenario (a move that no
+position could offer, such as an unknown kind of move or seat, is a mistake in the
+file), or for bad arguments. Argument *syntax* errors (an unknown flag, no FILE) are argparse's usage
 message on stderr, with exit 2, before ``--json`` is known.
 """
 from __future__ import annotations
@@ -29,7 +30,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from playtest.engine import ALL_CARDS, Match, limits
+from playtest.engine import ALL_CARDS, Match, Move, limits
+from playtest.engine.errors import nearest_first
 
 from . import examples
 from .scenario import Scenario, ScenarioError, ScenarioMoveError
@@ -153,6 +155,8 @@ def _replay(args: argparse.Namespace, stop) -> int:
         scenario = Scenario.load(path)
         error = None
     except ScenarioMoveError as exc:
+        if exc.mistake:                               # a typo in the file, not a rules result
+            return stop(str(exc), 2)
         scenario, error = exc.scenario, exc
     except ScenarioError as exc:
         hint = "" if path.exists() else f"; shipped examples replay by name: {', '.join(shipped)}"
@@ -211,7 +215,10 @@ def _replay(args: argparse.Namespace, stop) -> int:
                              "checks": report.checks if report else 0},
             "warnings": warnings,
             "illegal_move": error and {"number": error.number, "move": error.move, "ruling": error.ruling,
-                                       "message": str(error), "legal": [str(m) for m in error.legal]},
+                                       "message": str(error), "legal": [str(m) for m in error.legal],
+                                       "nearest": [str(m) for m in nearest_first(
+                                           [m for s in range(seats) for m in match.legal_moves(s)],
+                                           Move.parse(error.move))]},
             "ok": not failures and error is None,
         }
         if not document["ok"]:

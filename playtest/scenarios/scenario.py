@@ -111,13 +111,16 @@ class ScenarioMoveError(ScenarioError):
             ``legal``: the moves its seat could make instead (the message names the
             legal moves of every seat nearest to it, see :func:`nearest_moves`);
             ``scenario``: the scenario as written (its moves before ``number`` replay
-            fine).
+            fine); ``mistake``: True when the move could be no move of the game in
+            any position (unreadable, a seat or kind the game lacks: a typo in the
+            file, ``playtest replay`` exits 2), False for a rules result (exit 1).
     """
 
     def __init__(self, source, line, reason, number: int, move: str, ruling: str = "", legal=(),
-                 scenario: "Scenario | None" = None):
+                 scenario: "Scenario | None" = None, mistake: bool = False):
         super().__init__(source, line, reason)
         self.number, self.move, self.ruling, self.legal, self.scenario = number, move, ruling, list(legal), scenario
+        self.mistake = mistake
 
 
 # --- the format -------------------------------------------------------------------------
@@ -449,6 +452,11 @@ class Scenario(BaseModel):
         where it is checked; raise ScenarioError (with lines from ``where``)."""
         match = self._build(source, where, 0, keep_log=False)
         number_of_moves, seats = len(self.moves), match.game.seats
+        for n, text in enumerate(self.moves):
+            mistake = move_mistake(match.game, text)
+            if mistake:
+                raise ScenarioMoveError(source, where(("moves", n)), f"move {n + 1} ({short_repr(text)}): {mistake}",
+                                        n + 1, text, scenario=self, mistake=True)
         known = known_rulings(self.game)
         for k, entry in enumerate(self.expect):
             def bad(reason, *key):
@@ -461,10 +469,9 @@ class Scenario(BaseModel):
                     bad(f"{seat} is not a seat of this {seats}-seat game (0..{seats - 1}, G-1)",
                         "seat" if seat == entry.seat else "to_act")
             for text, key in [*((t, "legal") for t in entry.legal), *((r.move, "illegal") for r in entry.illegal)]:
-                try:
-                    Move.parse(text)
-                except MoveSyntaxError as exc:
-                    bad(f"{key}: {exc}", key)
+                mistake = move_mistake(match.game, text)
+                if mistake:    # a move no position could offer: a typo, not a rules result
+                    bad(f"{key} {short_repr(text)}: {mistake}", key)
             for refusal in entry.illegal:
                 if refusal.ruling is not None and refusal.ruling not in known:
                     bad(f"illegal {refusal.move!r}: {short_repr(refusal.ruling)} is not a {match.game.title} "
@@ -823,6 +830,29 @@ def _size(value: Any, field: str, path: str) -> int | None:
                    field, path)
 
 
+def move_mistake(game: Game, text: str) -> str:
+    """Why ``text`` can be no move of ``game`` in any position ("" when it could be one):
+    unreadable (or over the move length limit), a seat the game does not have (G-1), or
+    a kind of move the game does not know (its ``MOVE_ARGS``; "did you mean"). A scenario
+    holding one has a mistake in the file, not a rules result.
+
+    Args:
+        game: the Game (its ``seats`` and ``MOVE_ARGS``). text: a move's text form.
+    """
+    try:
+        move = Move.parse(text)
+    except MoveSyntaxError as exc:
+        return str(exc)
+    if not 0 <= move.seat < game.seats:
+        return f"{move.seat} is not a seat of this {game.seats}-seat game (0..{game.seats - 1}, G-1)"
+    kinds = list(type(game).MOVE_ARGS)
+    if kinds and move.kind not in kinds:
+        close = difflib.get_close_matches(move.kind, kinds, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else "."
+        return f"{game.title} has no move {move.kind!r}{hint} Its moves: {', '.join(kinds)}"
+    return ""
+
+
 def nearest_moves(match: Match, tried: Move, limit: int = SHOWN_MOVES) -> str:
     """One sentence for an illegal move's message: the legal moves of every seat now,
     nearest to ``tried`` first (its seat, then its kind, then the most alike in text),
@@ -1094,7 +1124,7 @@ def _blame(message: str, scenario: Scenario) -> tuple:
     """The key an OptionError message is about: the setup key it starts with
     (``setup 'vp[0]' ...``), a setup key or option it names, else the game (unknown
     game) or the seat count."""
-    named = re.search(r"\bsetup '([A-Za-z_]+)", message)
+    named = re.search(r"\bsetup '([A-Za-z_]+)", message) or re.search(r"setup has no key '([^']+)'", message)
     if named and named[1] in scenario.setup:
         return ("setup", named[1])
     for section, keys in (("setup", scenario.setup), ("options", scenario.options)):
