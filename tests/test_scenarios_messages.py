@@ -100,3 +100,27 @@ hands = [["Laundry Load", "Bottle Wash"], ["Laundry Load"]]
     with pytest.raises(ScenarioMoveError) as caught:
         Scenario.from_toml(text.replace("0 play Laundry Load", "0 end now"))
     assert "'end' takes 0 argument(s): 0 end." in str(caught.value) and "quotes" not in str(caught.value)
+
+
+def test_an_empty_file_and_a_game_record_say_what_they_are():
+    """Two common wrong inputs get a sentence about what they are, not a parser's words:
+    an empty file, and a JSON game record handed over as a scenario."""
+    with pytest.raises(ScenarioError) as empty:
+        Scenario.from_toml("", "case.toml")
+    assert str(empty.value) == ("case.toml: the file is empty: a scenario names at least its game, seats and moves "
+                                "(see the README's Scenarios section)")
+    from playtest import Match
+    with pytest.raises(ScenarioError) as record:
+        Scenario.from_toml(Match("lazy_sunday", 2, seed=1).to_json(), "game.toml")
+    assert "this is a game record (JSON), not a scenario (TOML)" in str(record.value)
+    assert "Scenario.from_match(Match.load(path))" in str(record.value)
+
+
+def test_a_failed_legal_check_gives_the_whole_reason():
+    """A move expected legal but refused: the ruling and the whole reason, never a cut
+    copy of the engine's long message (it read "refused: Illegal move '0 dn... (16 in all)")."""
+    scenario = Scenario.from_toml('game = "chore_race"\nseats = 2\nseed = 1\nmoves = []\n\n'
+                                  '[[expect]]\nafter = 0\nlegal = ["0 teamwork 1"]\n', "case.toml")
+    [failure] = scenario.report().failures
+    assert (failure.expected, failure.found, failure.detail) == ("legal", "refused (CR-4)", "seat 0 holds no Teamwork")
+    assert str(failure).endswith("found 'refused (CR-4)' (seat 0 holds no Teamwork)")

@@ -419,8 +419,14 @@ class Scenario(BaseModel):
             raise ScenarioError(source, exc.line, exc.reason) from None
         except tomllib.TOMLDecodeError as exc:
             message = str(exc)
-            line = _toml_line(message)
-            raise ScenarioError(source, line, f"not valid TOML: {message}") from None
+            if text.lstrip().startswith("{") and '"moves"' in text:
+                raise ScenarioError(source, None, "this is a game record (JSON), not a scenario (TOML): load it "
+                                    "with a dashboard's 'Load record or scenario', or turn it into a scenario "
+                                    "with Scenario.from_match(Match.load(path)).save('case.toml')") from None
+            raise ScenarioError(source, _toml_line(message), f"not valid TOML: {message}") from None
+        if not text.strip():
+            raise ScenarioError(source, None, "the file is empty: a scenario names at least its game, seats "
+                                "and moves (see the README's Scenarios section)")
         try:
             scenario = cls.model_validate(data)
         except ValidationError as exc:
@@ -984,7 +990,8 @@ def _check_entry(match: Match, title: str, k: int, entry: Expectation, move: str
     for text in entry.legal:
         refusal = match.refusal(text)
         if refusal:
-            fail(f"legal {text!r}", "legal", f"refused: {refusal}")
+            fail(f"legal {text!r}", "legal", f"refused ({refusal.ruling})" if refusal.ruling else "refused",
+                 refusal.reason)                               # the reason in full, never cut
     for r in entry.illegal:
         refusal = match.refusal(r.move)
         if refusal is None:

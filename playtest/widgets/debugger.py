@@ -384,7 +384,7 @@ class ScenarioDebugger:
         self.changes.add_class("pt-changed")
         self.log = LogView("Log (this view)")
         # branch, why not, expectations, export
-        self.actor = w.Dropdown(description="Act as", layout=w.Layout(width="200px"))
+        self.actor = w.Dropdown(description="Act as", layout=w.Layout(width="300px"))
         self.actor.observe(safe(self._actor_picked, report), "value")
         self.legal = w.Dropdown(description="Move", layout=w.Layout(width="340px"))
         self.move_text = w.Text(placeholder="or type a move, e.g. 0 draw", layout=w.Layout(width="220px"))
