@@ -180,6 +180,15 @@ def test_describe_changes_says_what_happened_in_words():
     assert describe_changes({"tableaus": [[chore]]}, {"tableaus": [[{**chore, "progress": 2}]]},
                             {"tableaus.*.*": "seat {0}'s chore {1}"}) == [
         "seat 0's chore 0 (Mop the Floor) progress: 1 → 2"]
+    # a chore scored and a new one dealt at the end: one left, one joined, not three renames
+    names = lambda *n: [{"name": x} for x in n]   # noqa: E731
+    assert describe_changes({"tableaus": [names("Take Out the Trash", "Mow the Lawn", "Feed the Cat")]},
+                            {"tableaus": [names("Mow the Lawn", "Feed the Cat", "Reorganize the Attic")]},
+                            {"tableaus.*": "seat {0}'s chores", "tableaus.*.*": "seat {0}'s chore {1}"}) == [
+        "seat 0's chore 0: Take Out the Trash left the chores", "seat 0's chore 2: Reorganize the Attic joined the chores"]
+    # two cards that trade places are still told position by position
+    assert describe_changes({"lists": [names("A", "B")]}, {"lists": [names("B", "A")]}, words) == [
+        "seat 0's position 0: A → B", "seat 0's position 1: B → A"]
     assert describe_changes({"a_b": [{"c": 1}]}, {"a_b": [{"c": 2}]}) == ["a b #0 c: 1 → 2"]
 
 

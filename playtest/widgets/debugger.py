@@ -227,13 +227,20 @@ def describe_changes(before: Any, after: Any, words: Mapping[str, str] | None = 
     def cards(old: list, new: list, path: tuple, zone: str) -> None:
         """A list whose positions have names: the same length, position by position (a
         look, a swap); else aligned by card names, a face-down card that left or joined
-        counted (the view cannot tell which one it was)."""
-        if len(old) == len(new):
+        counted (the view cannot tell which one it was). A list of the same length is
+        compared position by position unless one card left and another joined elsewhere
+        (a Chore Race chore scored and a new one dealt at the end: "left", "joined",
+        not three renames)."""
+        names_old, names_new = [card_label(c) for c in old], [card_label(c) for c in new]
+        labels = difflib.SequenceMatcher(None, names_old, names_new, autojunk=False)
+        edits = [(op, old[i1:i2] + new[j1:j2]) for op, i1, i2, j1, j2 in labels.get_opcodes() if op != "equal"]
+        named = all(not isinstance(c, dict) or "name" in c for _, moved in edits for c in moved)   # no face-down card
+        shifted = sorted(op for op, _ in edits) == ["delete", "insert"] and named and bool(
+            Counter(names_old) - Counter(names_new))
+        if len(old) == len(new) and not shifted:
             for i, (a, b) in enumerate(zip(old, new)):
                 walk(a, b, path + (i,), name(path + (i,)))
             return
-        labels = difflib.SequenceMatcher(None, [card_label(c) for c in old], [card_label(c) for c in new],
-                                         autojunk=False)
         hidden = 0
         for op, i1, i2, j1, j2 in labels.get_opcodes():
             pairs = min(i2 - i1, j2 - j1) if op != "equal" else i2 - i1
