@@ -853,9 +853,7 @@ def move_mistake(game: Game, text: str) -> str:
         return f"{move.seat} is not a seat of this {game.seats}-seat game (0..{game.seats - 1}, G-1)"
     kinds = list(type(game).MOVE_ARGS)
     if kinds and move.kind not in kinds:
-        close = difflib.get_close_matches(move.kind, kinds, n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else "."
-        return f"{game.title} has no move {move.kind!r}{hint} Its moves: {', '.join(kinds)}"
+        return f"{game.title} has no move {move.kind!r}{suggest(move.kind, kinds) or '.'} Its moves: {', '.join(kinds)}"
     return ""
 
 
