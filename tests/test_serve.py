@@ -7,6 +7,7 @@ import asyncio
 import json
 import re
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -118,6 +119,12 @@ class FakeKernelManager:
     def get_kernel(self, kernel_id):
         return self.kernels[kernel_id]
 
+    def notify_connect(self, kernel_id):           # Jupyter Server: a page websocket opened
+        self.models[kernel_id]["connections"] += 1
+
+    def notify_disconnect(self, kernel_id):        # ...and closed
+        self.models[kernel_id]["connections"] -= 1
+
     async def shutdown_kernel(self, kernel_id):
         if kernel_id == "stuck":
             raise RuntimeError("no answer")
@@ -197,6 +204,67 @@ def test_each_check_tells_the_table_service_which_pages_are_gone(monkeypatch):
     km.models["closed"]["connections"] = 1         # the browser is back
     reaper.check()
     assert told[-1] == []
+
+
+def test_the_tables_hear_of_a_closed_page_the_moment_its_websocket_closes(monkeypatch):
+    from playtest.tables import web
+
+    told = []
+
+    class Service:
+        def pages_without_browser(self, kernel_ids):
+            told.append(sorted(kernel_ids))
+
+    monkeypatch.setattr(web, "_service", Service())
+    km = FakeKernelManager()
+    km.add("seat-0")
+    km.add("seat-1")
+
+    async def scenario():
+        reaper, _clock = reaper_for(km, interval=3600)    # no check runs while this test does
+        reaper.start()
+        try:
+            km.notify_connect("seat-0")
+            km.notify_connect("seat-1")                    # a page opens...
+            await asyncio.sleep(0.01)
+            assert told[-1] == []
+            km.notify_disconnect("seat-1")                 # ...and closes: heard at once
+            await asyncio.sleep(0.01)
+            assert told[-1] == ["seat-1"]
+            km.notify_connect("seat-1")                    # reconnected
+            await asyncio.sleep(0.01)
+            assert told[-1] == [] and km.models["seat-1"]["connections"] == 1
+            reaper.stop()
+            reaper.start()                                 # listening twice would tell twice
+            count = len(told)
+            km.notify_disconnect("seat-0")
+            await asyncio.sleep(0.01)
+            assert told[count:] == [["seat-0"]]
+        finally:
+            reaper.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_slow_kernel_shutdown_does_not_hold_back_the_other_shutdowns():
+    km = FakeKernelManager()
+    km.add("slow", connections=1)
+    km.add("quick", connections=1)
+    shut_at = {}
+
+    async def shutdown_kernel(kernel_id):
+        await asyncio.sleep(0.2 if kernel_id == "slow" else 0)
+        shut_at[kernel_id] = time.monotonic()
+        del km.models[kernel_id]
+
+    km.shutdown_kernel = shutdown_kernel
+    reaper, clock = reaper_for(km)
+    reaper.check()
+    km.models["slow"]["connections"] = km.models["quick"]["connections"] = 0
+    clock.now = 45.0
+    started = time.monotonic()
+    assert sorted(asyncio.run(reaper.reap())) == ["quick", "slow"]
+    assert shut_at["quick"] - started < 0.1 < shut_at["slow"] - started
 
 
 def test_a_failing_table_service_never_stops_the_reaper(monkeypatch, caplog):

@@ -22,13 +22,17 @@ never says it is alive nor connects. Under Jupyter Server (Binder, JupyterLab) o
 kernels started by Voilà are watched, never a notebook's kernel, and without the page
 handler's word a page counts as sent when its kernel is no longer busy.
 
-On each check the reaper also tells the live tables' service (if the server has one,
+The reaper also tells the live tables' service (if the server has one,
 :func:`playtest.tables.web.pages_without_browser`) which watched kernels had a page and
-have none now: a seat whose page was closed shows as disconnected to the others within
-one check (:attr:`KernelReaper.interval`, at most 5 s), long before its kernel goes.
+have none now: at once when a page's websocket opens or closes (it listens to the kernel
+manager's ``notify_connect``/``notify_disconnect``, which Jupyter Server calls for every
+kernel websocket), and again on each check. A seat whose page was closed shows as
+disconnected to the others within a moment, long before its kernel goes; the checks are
+the fallback, and never wait on a slow kernel shutdown (shutdowns run beside them).
 """
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 import time
@@ -38,7 +42,7 @@ from typing import Callable, Iterable
 import tornado.web
 from jupyter_core.utils import ensure_async
 from jupyter_server.utils import url_path_join
-from tornado.ioloop import PeriodicCallback
+from tornado.ioloop import IOLoop, PeriodicCallback
 from traitlets import Any, Bool, Float, default
 from traitlets.config import LoggingConfigurable
 
@@ -215,6 +219,40 @@ class KernelReaper(LoggingConfigurable):
         self._tell_tables(away)
         return doomed
 
+    def connections_changed(self, kernel_id: str) -> None:
+        """A page websocket of ``kernel_id`` opened or closed (Jupyter Server's
+        ``notify_connect``/``notify_disconnect``): tell the tables now which watched
+        kernels have lost their page, without waiting for the next check."""
+        if kernel_id not in self.watches and self._watched([kernel_id]):
+            self.watches[kernel_id] = Watch(held_at=self.clock())
+        away = []
+        for watched, watch in self.watches.items():
+            try:
+                connections = self.kernel_manager.kernel_model(watched).get("connections", 0)
+            except Exception:  # noqa: BLE001 - a kernel removed meanwhile
+                continue
+            if connections > 0:
+                watch.connected, watch.held_at = True, self.clock()
+            elif watch.connected:
+                away.append(watched)
+        self._tell_tables(away)
+
+    def _listen(self) -> None:
+        """Call :meth:`connections_changed` after each ``notify_connect`` and
+        ``notify_disconnect`` of the kernel manager (wrapped on this instance: Jupyter Server
+        offers no hook; a kernel manager without them leaves the checks alone to tell)."""
+        for name in ("notify_connect", "notify_disconnect"):
+            notify = getattr(self.kernel_manager, name, None)
+            if notify is None or getattr(notify, "_playtest_reaper", None) is self:
+                continue
+
+            def heard(kernel_id, _notify=notify):
+                _notify(kernel_id)
+                # after the websocket handler's own work: the count is settled by then
+                IOLoop.current().add_callback(self.connections_changed, kernel_id)
+            heard._playtest_reaper = self
+            setattr(self.kernel_manager, name, heard)
+
     def _tell_tables(self, away: list[str]) -> None:
         """Tell the table service which kernels' pages are gone (a page that never
         connected, still loading or fetched by a script, is not counted). Without the
@@ -231,20 +269,26 @@ class KernelReaper(LoggingConfigurable):
     async def reap(self) -> list[str]:
         """One check, then shut down the kernels it found (each logged); returns their ids."""
         doomed = self.check()
-        for kernel_id in doomed:
-            watch = self.watches.pop(kernel_id, None)
-            why = "its page left" if watch and watch.connected else "no page connected to it"
-            self.log.info("playtest: shutting down kernel %s: %s", kernel_id, why)
-            try:
-                await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
-            except Exception as exc:  # noqa: BLE001 - gone already, or failing: next check sees
-                self.log.warning("playtest: kernel %s did not shut down: %s", kernel_id, exc)
+        await asyncio.gather(*(self._shut_down(kernel_id) for kernel_id in doomed))
         return doomed
 
+    async def _shut_down(self, kernel_id: str) -> None:
+        watch = self.watches.pop(kernel_id, None)
+        why = "its page left" if watch and watch.connected else "no page connected to it"
+        self.log.info("playtest: shutting down kernel %s: %s", kernel_id, why)
+        try:
+            await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+        except Exception as exc:  # noqa: BLE001 - gone already, or failing: next check sees
+            self.log.warning("playtest: kernel %s did not shut down: %s", kernel_id, exc)
+
     def start(self) -> None:
-        """Check every :attr:`interval` seconds on the current IOLoop (from now on)."""
+        """Check every :attr:`interval` seconds on the current IOLoop (from now on), and
+        hear every page websocket open and close (:meth:`connections_changed`)."""
         if self._timer is None:
-            self._timer = PeriodicCallback(self.reap, self.interval * 1000)
+            self._listen()
+            # each tick starts a check of its own: a kernel slow to shut down (seconds on a
+            # loaded machine) never holds back the next check
+            self._timer = PeriodicCallback(lambda: IOLoop.current().add_callback(self.reap), self.interval * 1000)
             self._timer.start()
             self.log.info("playtest: a kernel without its page is shut down after %.0f s "
                           "(%.0f s if its page never connected)", self.grace, self.first_connect)
