@@ -2,7 +2,8 @@
 ``playtest serve`` shared by the module, its reaper's grace period shortened to 4 s.
 
 * A page whose kernel process is killed says so, with how to get the game back, and
-  reloading it does: the game resumes from its last move (autosave).
+  reloading it does: the game resumes from its last move (autosave); another browser
+  is not offered that game.
 * A page closed, or reloaded, frees its kernel within the grace period whatever the
   browser does on unload (Playwright closes a page without running its unload handler,
   as a phone going to sleep does; a reload sends Voilà's unload request, which the
@@ -119,6 +120,15 @@ def test_a_killed_kernel_says_so_on_the_page_and_a_reload_resumes_the_game(brows
         resume.click()
         page.wait_for_function("/Move [1-9][0-9]* \\(live\\)/.test(document.querySelector('.pt-timeline').innerText)",
                                timeout=30_000)
+        [cookie] = [c for c in context.cookies() if c["name"] == "playtest_browser"]
+        assert cookie["httpOnly"] and len(cookie["value"]) >= 16
+        # another browser (another person's device) is never offered this browser's game
+        other_context, other = open_game(browser, server)
+        try:
+            assert other.locator(".pt-resume button", has_text="Resume").count() == 0
+            assert [c["value"] for c in other_context.cookies() if c["name"] == "playtest_browser"] != [cookie["value"]]
+        finally:
+            other_context.close()
     finally:
         context.close()
 

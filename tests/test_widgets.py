@@ -538,7 +538,31 @@ def test_autosave_after_every_move_then_resume_restores_match_and_seats():
     assert again.seed_chosen and again.resume_box.layout.display == "none"   # as saved: the seed was given
     assert again.new_game.config()[:2] == (3, {0: "human", 1: "random", 2: "random"})
     step(again)
-    assert autosave_files() == [path] and again.autosave_path == path   # plays on in the same file
+    # it plays on in a file of its own (the old name is free for a tab still playing it)
+    assert autosave_files() == [again.autosave_path] and again.autosave_path != path and not path.exists()
+
+
+def test_a_browser_is_offered_only_its_own_games_and_two_tabs_never_overwrite_each_other():
+    from playtest.widgets.autosave import saved_paths
+    ann, bob = "a" * 24, "B-_" * 8                  # two browsers' names (playtest serve's cookie)
+    first = GameApp("toy", ToyBoard, 3, {1: "random", 2: "random"}, browser=ann)
+    step(first)
+    step(first)
+    assert saved_paths("toy", ann) == [first.autosave_path] and autosave_files() == []
+    other = GameApp("toy", ToyBoard, 3, {1: "random", 2: "random"}, browser=bob)
+    assert other.saved is None and other.resume_box.layout.display == "none"    # not Ann's game
+    nameless = GameApp("toy", ToyBoard, 3, {1: "random", 2: "random"}, browser="")
+    assert nameless.saved is None                                              # nor a page without a name
+    tab = GameApp("toy", ToyBoard, 3, {1: "random", 2: "random"}, browser=ann)
+    assert "from this browser" in tab.resume_note.value
+    tab.resume_button.click()                       # Ann's second tab takes the game over...
+    step(tab)
+    step(first)                                     # ...while the first tab plays on: both lines kept
+    lines = sorted(json.loads(p.read_text())["record"]["moves"] for p in saved_paths("toy", ann))
+    assert lines == sorted([list(map(str, first.match.moves)), list(map(str, tab.match.moves))])
+    assert first.autosave_path.exists() and tab.autosave_path.exists() and first.autosave_path != tab.autosave_path
+    with pytest.raises(ValueError, match="is not a browser name"):
+        GameApp("toy", ToyBoard, 3, {}, browser="../../etc")
 
 
 def test_two_games_on_one_server_keep_separate_autosaves():

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import tempfile
 from pathlib import Path
 
@@ -47,7 +48,10 @@ class PageHandler(TornadoVoilaHandler):
     * it takes a preheated kernel only when one is ready: Voilà would otherwise wait for
       a refill that has not started yet (refills wait ``fill_delay`` seconds, so that
       they do not compete with the pages of a crowd) instead of starting a kernel now;
-    * after a page, it asks the app to keep that dashboard's pool (``playtest_start_pool``).
+    * after a page, it asks the app to keep that dashboard's pool (``playtest_start_pool``);
+    * it names the browser (cookie :data:`~playtest.server.settings.BROWSER_COOKIE`, made
+      on its first page) and hands the name to the page's kernel, so that a dashboard
+      offers to resume only the games saved from this browser, never another person's.
     """
 
     def should_use_rendered_notebook(self, notebook_data, pool_size, template_name, theme, request_args) -> bool:
@@ -61,6 +65,12 @@ class PageHandler(TornadoVoilaHandler):
     @tornado.web.authenticated
     async def get(self, path=None):
         self._notebook = self.notebook_path or path
+        browser = self.get_cookie(settings.BROWSER_COOKIE, "")
+        if not settings.BROWSER_ID.fullmatch(browser):
+            browser = secrets.token_urlsafe(18)
+            self.set_cookie(settings.BROWSER_COOKIE, browser, path=self.base_url, expires_days=400,
+                            httponly=True, samesite="Lax")
+        self.request.headers[settings.BROWSER_HEADER] = browser     # never the client's own
         reaper = self.settings.get("playtest_kernel_reaper")
         kernel_id = None
         try:

@@ -22,10 +22,33 @@ Why each setting:
   server seconds after the kernel says the cell is done; with nbclient's default of 4 s
   they were dropped ("Timeout waiting for IOPub output") and the page never showed a
   button. ``startup_timeout``: a kernel started among 20 others needs more than 60 s.
+* ``VoilaConfiguration.http_header_envs``: the page handler's browser name
+  (:data:`BROWSER_HEADER`) reaches the page's kernel, which keeps its autosaves apart from
+  other browsers' (only under ``playtest serve``, whose handler sets it).
 * Culling kernels idle and unconnected for 30 minutes stays as a backstop behind the
   reaper (:mod:`playtest.server.reaper`), which frees a page's kernel within a minute.
 """
 from __future__ import annotations
+
+import re
+
+BROWSER_COOKIE = "playtest_browser"
+"""The cookie ``playtest serve`` gives each browser: a random name (no meaning, no
+account) that scopes a dashboard's autosaves to the browser that played them."""
+
+BROWSER_HEADER = "X-Playtest-Browser"
+"""The request header through which the page handler hands that name to the page's
+kernel: Voilà copies a header listed in ``VoilaConfiguration.http_header_envs`` into the
+kernel's environment as :data:`BROWSER_ENV` (for a preheated kernel too). The handler
+always overwrites what a client sent."""
+
+BROWSER_ENV = "HTTP_X_PLAYTEST_BROWSER"
+"""The kernel's environment variable holding its page's browser name ("" or unset: unknown,
+e.g. under Jupyter Server or in a notebook)."""
+
+BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+"""What a browser name looks like (``secrets.token_urlsafe(18)`` makes 24 characters);
+anything else is replaced by a new one, so it is always safe as a folder name."""
 
 POOL_SIZES = {
     "index.ipynb": 1,
@@ -50,7 +73,8 @@ SHARED = {
 
 VOILA = {
     **SHARED,
-    "VoilaConfiguration": {**SHARED["VoilaConfiguration"], "preheat_kernel": True},
+    "VoilaConfiguration": {**SHARED["VoilaConfiguration"], "preheat_kernel": True,
+                           "http_header_envs": [BROWSER_HEADER]},
     # no pool at start: PlaytestVoila fills a dashboard's pool after its first page
     "VoilaKernelManager": {"kernel_pools_config": {"default": {"pool_size": 0}}, "fill_delay": 10},
     "PlaytestVoila": {"pool_sizes": POOL_SIZES},

@@ -53,6 +53,7 @@ from . import autosave
 from .components import Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from .moves import CardArgs, MoveBuilder, UnorderedArgs
 from .newgame import HUMAN, NewGamePanel, default_bot
+from .page import browser_id
 from .records import RecordPanel, pack_record, parse_link, players_query, unpack_record
 from .timeline import Timeline
 
@@ -205,6 +206,8 @@ class GameApp:
         click_guard: unused, accepted for old callers (the double-click guard is on
             identity, not time; see the module docstring).
         autosave: False never reads or writes the autosave file.
+        browser: the name of the page's browser, whose autosaves alone are offered
+            (:mod:`~playtest.widgets.autosave`); None: :func:`~playtest.widgets.page.browser_id`.
 
     Attributes:
         widget: the root box to display. table, match: the game being played.
@@ -236,9 +239,11 @@ class GameApp:
 
     def __init__(self, game, board: type[GameBoard], seats: int, players: Mapping[int, str] | None = None,
                  options: Mapping | None = None, seed: int | None = None, start: bool = True,
-                 preset: str | None = None, click_guard: float | None = None, autosave: bool = True):
+                 preset: str | None = None, click_guard: float | None = None, autosave: bool = True,
+                 browser: str | None = None):
         self.game = get_game(game)
         self.autosave = autosave
+        self.browser = browser_id() if browser is None else browser
         self.autosave_path = None
         self.saved: "autosave.Autosave | None" = None
         self._saved_path = None
@@ -635,7 +640,7 @@ class GameApp:
             return
         try:
             if self.autosave_path is None:
-                self.autosave_path = autosave.new_path(self.game.name)
+                self.autosave_path = autosave.new_path(self.game.name, self.browser)
             if self.match.outcome() is not None:
                 autosave.remove(self.autosave_path)
             else:
@@ -655,7 +660,7 @@ class GameApp:
     def _offer_saved(self) -> None:
         """Offer to resume an unfinished autosaved game of this game, if there is one;
         a save that cannot be read is ignored with a one-line notice."""
-        paths = autosave.saved_paths(self.game.name) if self.autosave else []
+        paths = autosave.saved_paths(self.game.name, self.browser) if self.autosave else []
         if not paths:
             return
         path = paths[0]
@@ -684,7 +689,8 @@ class GameApp:
             return
         self.saved, self._saved_path = saved, path
         more = f" ({len(paths) - 1} older unfinished game{'s' if len(paths) > 2 else ''} kept too)" if len(paths) > 1 else ""
-        self.resume_note.value = (f"<b>An unfinished game was saved on this server.</b> Resume it, or "
+        where = " from this browser" if self.browser else ""
+        self.resume_note.value = (f"<b>An unfinished game was saved on this server{where}.</b> Resume it, or "
                                   f"discard it{more}.")
         self.resume_button.description = f"Resume your unfinished game ({saved.describe()})"
         self.resume_button.layout.display = self.discard_button.layout.display = None
@@ -706,7 +712,8 @@ class GameApp:
             raise RecordError("there is no autosaved game to resume")
         self._seat(saved.match, saved.players, saved.seed_chosen)
         self.scenario_name = ""
-        self.autosave_path = self._saved_path           # play on in the same file
+        # play on in a file of its own: a tab still playing the old line keeps its file
+        self.autosave_path = autosave.claim(self._saved_path, self.game.name, self.browser)
         seats = saved.match.game.seats
         self.new_game.seats.value = seats
         for seat in range(seats):

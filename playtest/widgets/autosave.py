@@ -14,7 +14,10 @@ The file is a small JSON wrapper around the record::
 ``players`` lists the bot seats (seat -> bot name); every other seat is human. It lives
 in ``$PLAYTEST_AUTOSAVE_DIR`` or, by default, ``~/.cache/playtest/autosave/<game>/``, one
 file per game in progress (the newest unfinished one is offered for resuming), and is
-written atomically (a crash mid-write never leaves half a file).
+written atomically (a crash mid-write never leaves half a file). Under ``playtest
+serve`` each browser has its own folder, ``<game>/<browser name>/``
+(:func:`playtest.widgets.page.browser_id`): a page is offered only the games played in
+its own browser, never another person's on the same server.
 
 A save that fails (a full disk, a read-only or missing folder) raises
 :class:`AutosaveError`, whose message is one plain sentence without the server's folder
@@ -32,6 +35,7 @@ from pathlib import Path
 
 from ..engine import Match, PlaytestError, RecordError, limits
 from ..engine.match import write_atomically
+from ..server.settings import BROWSER_ID
 
 FORMAT = "playtest.autosave"
 VERSION = 1
@@ -47,22 +51,29 @@ def autosave_dir() -> Path:
 KEEP = 20  # unfinished saves kept per game; older ones are pruned
 
 
-def game_dir(game_name: str) -> Path:
-    """The folder of one game's autosaves (by registry name)."""
-    return autosave_dir() / game_name
+def game_dir(game_name: str, browser: str = "") -> Path:
+    """The folder of one game's autosaves (by registry name) from one browser (its name,
+    :func:`playtest.widgets.page.browser_id`; "" for pages without one).
+
+    Raises:
+        ValueError: ``browser`` is not a browser name (it could leave the folder)."""
+    if browser and not BROWSER_ID.fullmatch(browser):
+        raise ValueError(f"{browser[:80]!r} is not a browser name (16 to 64 letters, digits, '-' or '_')")
+    return autosave_dir() / game_name / browser if browser else autosave_dir() / game_name
 
 
-def new_path(game_name: str) -> Path:
-    """A fresh autosave file for a game just started: one file per game in progress, so
-    two people playing on one server never overwrite each other's save."""
+def new_path(game_name: str, browser: str = "") -> Path:
+    """A fresh autosave file for a game just started (or resumed): one file per game in
+    progress, so two people, or two tabs, never overwrite each other's save."""
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return game_dir(game_name) / f"{stamp}-{uuid.uuid4().hex[:8]}.json"
+    return game_dir(game_name, browser) / f"{stamp}-{uuid.uuid4().hex[:8]}.json"
 
 
-def saved_paths(game_name: str) -> list[Path]:
-    """The autosave files of a game, newest first; all but the newest ``KEEP`` are
-    deleted on the way. A folder that cannot be read gives ``[]``, a file that cannot
-    be deleted is left (saving is a help, never a reason for the app to stop)."""
+def saved_paths(game_name: str, browser: str = "") -> list[Path]:
+    """The autosave files of a game from one browser (see :func:`game_dir`), newest
+    first; all but the newest ``KEEP`` are deleted on the way. A folder that cannot be
+    read gives ``[]``, a file that cannot be deleted is left (saving is a help, never a
+    reason for the app to stop)."""
     def modified(path: Path) -> float:
         try:
             return path.stat().st_mtime
@@ -70,7 +81,7 @@ def saved_paths(game_name: str) -> list[Path]:
             return 0.0
 
     try:
-        paths = sorted(game_dir(game_name).glob("*.json"), key=modified, reverse=True)
+        paths = sorted(game_dir(game_name, browser).glob("*.json"), key=modified, reverse=True)
     except OSError:
         return []
     for old in paths[KEEP:]:
@@ -153,6 +164,24 @@ def write(path: Path, match: Match, players: dict[int, str], seed_chosen: bool) 
         write_atomically(path, json.dumps(data, indent=1))
     except OSError as exc:
         raise AutosaveError(problem(exc)) from None
+
+
+def claim(path: Path, game_name: str, browser: str = "") -> Path:
+    """Take over the save at ``path`` for a page that resumes it: the file moves to a new
+    name (:func:`new_path`), in which that page plays on. A page still playing the game
+    under the old name (another tab) writes its own file again at its next move: two
+    lines of play, two files, no move lost.
+
+    Returns:
+        The new path; ``path`` itself when the file cannot be moved (the page then plays
+        on in it, and a failing folder is said at the next save).
+    """
+    fresh = new_path(game_name, browser)
+    try:
+        path.replace(fresh)
+    except OSError:
+        return path
+    return fresh
 
 
 def remove(path: Path) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+from ..server.settings import BROWSER_ENV, BROWSER_ID
+
 
 def _preheated() -> bool:
     return os.environ.get("VOILA_PREHEAT", "False") != "False"
@@ -49,3 +51,15 @@ def page_folder() -> str:
     default = {"http": "80", "https": "443"}[scheme]
     netloc = shown_host if not port or port == default else f"{shown_host}:{port}"
     return f"{scheme}://{netloc}{script.rpartition('/')[0]}/"
+
+
+def browser_id() -> str:
+    """The name ``playtest serve`` gave the page's browser (a random cookie value, see
+    :data:`playtest.server.settings.BROWSER_COOKIE`), which keeps this browser's autosaves
+    apart from other people's; "" where there is none (Jupyter Server, a notebook, a
+    script) or it does not look like one. A preheated kernel waits for its page first."""
+    if _preheated():
+        from voila.utils import wait_for_request
+        wait_for_request()
+    name = os.environ.get(BROWSER_ENV, "")
+    return name if BROWSER_ID.fullmatch(name) else ""
