@@ -833,6 +833,16 @@ def test_the_lobby_offers_your_scenario_files_and_the_service_starts_a_table_fro
         assert set(labels) == {"", "my_start", "night_shift_no_reshuffle_stall", "night_shift_with_reshuffle"}
         lobby.scenario.value = "my_start"
         assert lobby.panel.inputs["reshuffle"].value is True and lobby.panel.inputs["reshuffle"].disabled
+        # a file saved while the lobby is open appears on Refresh; the picked one stays picked
+        (folder / "saved_later.toml").write_text(mine, encoding="utf-8")
+        assert "saved_later" not in dict((v, k) for k, v in lobby.scenario.options)
+        lobby.refresh_button.click()
+        assert "saved_later" in [value for _, value in lobby.scenario.options]
+        assert lobby.scenario.value == "my_start" and lobby.panel.inputs["reshuffle"].disabled
+        (folder / "saved_later.toml").unlink()
+        lobby.refresh_button.click()
+        assert "saved_later" not in [value for _, value in lobby.scenario.options]
+        assert lobby.scenario.value == "my_start" and lobby.panel.inputs["reshuffle"].value is True
         lobby.panel.start.click()
         await until(lambda: lobby.made is not None or lobby.banner.message, what="the table")
         assert lobby.banner.message == ""
@@ -902,14 +912,29 @@ def test_page_addresses_from_voilas_request_variables(monkeypatch):
     assert page_folder() == "https://hub.example.org/user/x/voila/render/dashboards/"
     monkeypatch.delenv("SCRIPT_NAME")
     assert page_folder() == ""
-    # a preheated kernel learns its request only when a page takes it (voila #1189)
+    # a preheated kernel learns its request only when a page takes it (voila #1189), and
+    # only once: Voilà keeps no copy of what it sent, so a second wait would never end
     import voila.utils
+
+    from playtest.widgets import page
+    waits = []
+
+    def wait_for_request(url=None):
+        assert not waits, "a second wait for the request: it would hang the page"
+        waits.append(url)
+        os.environ.update(SERVER_NAME="10.0.0.2", SERVER_PORT="8866", SCRIPT_NAME="/voila/render/lobby.ipynb",
+                          QUERY_STRING="table=ab12cd34&token=T1,T2", HTTP_X_PLAYTEST_BROWSER="b" * 24)
+
+    monkeypatch.setenv("QUERY_STRING", "")             # restored after the test, as all below
+    monkeypatch.setenv("HTTP_X_PLAYTEST_BROWSER", "")
     monkeypatch.setenv("VOILA_PREHEAT", "True")
-    monkeypatch.setattr(voila.utils, "wait_for_request", lambda url=None: os.environ.update(
-        SERVER_NAME="10.0.0.2", SERVER_PORT="8866", SCRIPT_NAME="/voila/render/lobby.ipynb",
-        QUERY_STRING="table=ab12cd34&token=T1,T2"))
+    monkeypatch.setattr(page, "_request_arrived", False)
+    monkeypatch.setattr(voila.utils, "wait_for_request", wait_for_request)
+    assert page.query_string() == "table=ab12cd34&token=T1,T2"
     assert page_folder() == "http://10.0.0.2:8866/voila/render/"
-    assert query_string() == "table=ab12cd34&token=T1,T2"
+    assert page.browser_id() == "b" * 24 and len(waits) == 1
+    monkeypatch.setenv("HTTP_X_PLAYTEST_BROWSER", "../x")
+    assert page.browser_id() == ""                      # not a browser name: none
     assert parse_table_query("table=ab12cd34&token=T1,T2") == ("ab12cd34", ["T1", "T2"])
     assert parse_table_query("?table=x&token=a&token=b,a") == ("x", ["a", "b"])
 

@@ -14,18 +14,28 @@ import os
 from ..server.settings import BROWSER_ENV, BROWSER_ID
 
 
-def _preheated() -> bool:
-    return os.environ.get("VOILA_PREHEAT", "False") != "False"
+_request_arrived = False
+
+
+def _wait_for_request() -> None:
+    """In a preheated kernel, wait (once) until a page takes it and Voilà has put the
+    request's variables in the environment (``voila.utils.wait_for_request``). Only once:
+    Voilà sends them to the kernel's waiting websocket and keeps no copy, so a second
+    wait would never end."""
+    global _request_arrived
+    if _request_arrived or os.environ.get("VOILA_PREHEAT", "False") == "False":
+        return
+    from voila.utils import wait_for_request
+    wait_for_request()
+    _request_arrived = True
 
 
 def query_string() -> str:
     """The page address's query string (e.g. ``seed=42`` or ``table=...&token=...``):
     ``$QUERY_STRING`` as Voilà sets it for the page's kernel; with a preheated kernel
-    pool it arrives only when a page takes the kernel, through
-    ``voila.utils.get_query_string()`` (voila #1189). "" outside a Voilà page."""
-    if _preheated():
-        from voila.utils import get_query_string
-        return get_query_string() or ""
+    pool it arrives only when a page takes the kernel (voila #1189). "" outside a Voilà
+    page."""
+    _wait_for_request()
     return os.environ.get("QUERY_STRING", "")
 
 
@@ -39,9 +49,7 @@ def page_folder() -> str:
     host without a port (a proxy, as on Binder), else http. The anchors the lobby shows
     are relative and always right; this address is for copying to another device.
     """
-    if _preheated():
-        from voila.utils import wait_for_request
-        wait_for_request()
+    _wait_for_request()
     host, port, script = (os.environ.get(k, "") for k in ("SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME"))
     if not host or not script:
         return ""
@@ -58,8 +66,6 @@ def browser_id() -> str:
     :data:`playtest.server.settings.BROWSER_COOKIE`), which keeps this browser's autosaves
     apart from other people's; "" where there is none (Jupyter Server, a notebook, a
     script) or it does not look like one. A preheated kernel waits for its page first."""
-    if _preheated():
-        from voila.utils import wait_for_request
-        wait_for_request()
+    _wait_for_request()
     name = os.environ.get(BROWSER_ENV, "")
     return name if BROWSER_ID.fullmatch(name) else ""

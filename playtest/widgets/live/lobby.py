@@ -193,7 +193,7 @@ class LobbyApp:
         self.tables = w.VBox([self.tables_note, self.row_box])
         self.tables.add_class("pt-lobby-tables")
         self.refresh_button = w.Button(description="Refresh", icon="refresh", layout=w.Layout(width="auto"))
-        self.refresh_button.on_click(safe(lambda _b: self._clicked(self.refresh), report))
+        self.refresh_button.on_click(safe(lambda _b: self._clicked(self._refresh_all), report))
         self.export_csv = w.Button(description="Export CSV", layout=w.Layout(width="auto"),
                                    tooltip="Every finished or ended table: record, who sat where, result, feedback")
         self.export_json = w.Button(description="Export JSON", layout=w.Layout(width="auto"),
@@ -246,12 +246,23 @@ class LobbyApp:
             panel.widget.children = tuple([self.scenario_box] + children[:at] + extra + children[at:])
             self.panels[name] = panel
         self.panel_box.children = (self.panels[name].widget,)
+        self.list_scenarios(keep=False)
+
+    def list_scenarios(self, keep: bool = True) -> None:
+        """Read the picked game's scenarios again (shipped, then the scenarios folder's:
+        a file saved meanwhile appears, a removed one goes). With ``keep``, a scenario
+        still listed stays picked; else, or when it is gone, "A new game" is."""
+        name = self.game.value
         shipped, yours = shipped_scenarios(name), user_scenarios(name)
-        self.scenarios = dict(shipped + yours)
-        self.scenario.options = [("A new game", "")] + [    # "": a Dropdown shows None as no choice
+        picked = self.scenario.value if keep else ""
+        options = [("A new game", "")] + [    # "": a Dropdown shows None as no choice
             (f"Scenario: {s.title or key} ({len(s.moves)} moves)", key) for key, s in shipped] + [
             (f"Your scenario {key}.toml: {s.title or key} ({len(s.moves)} moves)", key) for key, s in yours]
-        self.scenario.value = ""
+        self.scenarios = dict(shipped + yours)
+        if keep and list(self.scenario.options) == options:
+            return                                  # nothing changed: the form stays as it is
+        self.scenario.options = options             # picks "A new game" on the way
+        self.scenario.value = picked if picked in self.scenarios else ""
         self.scenario_box.layout.display = None if self.scenarios else "none"
         self._scenario_picked()
 
@@ -410,6 +421,11 @@ class LobbyApp:
         if self._poller is None and self.refresh_every > 0:
             self._poller = spawn(self._poll(), self.report)
         action()
+
+    def _refresh_all(self) -> None:
+        """The Refresh button: the tables, and the scenarios a table can start from."""
+        self.list_scenarios()
+        self.refresh()
 
     def refresh(self) -> None:
         """Fetch the list of tables again (a task)."""
