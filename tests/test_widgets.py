@@ -73,6 +73,17 @@ def test_face_down_card_carries_nothing():
     assert "pt-back" in card._dom_classes and card.tooltip == ""
 
 
+def test_a_card_turning_over_sends_its_name_and_its_face_in_one_message(monkeypatch):
+    """Sent apart, a card turning face up is for a moment a back showing a name on the page."""
+    card = Card()
+    sent = []
+    monkeypatch.setattr(card, "send_state", lambda key=None: sent.append(set(key) if key else "all"))
+    card.show(True, "Make the Bed", "3", kind="chore")
+    card.show(False)
+    card.show(None)
+    assert len(sent) == 3 and all({"description", "_dom_classes"} <= keys for keys in sent[:2]), sent
+
+
 def test_row_reuses_its_card_pool():
     clicks = []
     row = CardRow(clicks.append)

@@ -55,16 +55,18 @@ class Card(w.Button):
         classes = ["pt-card"]
         if face_up:
             classes += ["pt-face"] + ([f"pt-kind-{kind}"] if kind else [])
-            self.description = f"{title}\n{corner}" if corner != "" else title
-            self.tooltip = tooltip
+            text, tip = (f"{title}\n{corner}" if corner != "" else title), tooltip
         else:
             classes.append("pt-back" if face_up is False else "pt-empty")
-            self.description, self.tooltip = BLANK, ""
+            text, tip = BLANK, ""
         if highlight:
             classes.append("pt-looking")
         if clickable:
             classes.append("pt-clickable")
-        self._dom_classes = tuple(classes)
+        # one message to the page: sent apart, a card turning face up was for a moment a
+        # back showing a name (and one turning down, a face without it)
+        with self.hold_sync():
+            self.description, self.tooltip, self._dom_classes = text, tip, tuple(classes)
 
 
 class CardRow:
