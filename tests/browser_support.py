@@ -106,31 +106,29 @@ def launch_chromium(playwright):
 
 
 @contextlib.contextmanager
-def dashboard_page(link: str | None, ready: str, height: int = 1100, timeout: float = 120.0, path: str | None = None):
-    """Serve the dashboards, open one in headless Chromium and wait for the CSS selector
-    ``ready``: with ``path`` (e.g. ``"lazy_sunday.ipynb?seed=4"``) that page directly,
-    else the index, following the link named ``link`` (as a person would). Yields
-    ``(page, frames, errors, base)``: the Playwright page, every websocket frame the page
-    received (text or bytes), the page's uncaught errors, and the server's base URL.
-    Skips (fails in CI) without Chromium; closes the browser and stops the server at the
-    end."""
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
+def dashboard_page(dashboards, link: str | None, ready: str, height: int = 1100, timeout: float = 120.0,
+                   path: str | None = None):
+    """Open a dashboard of the shared server (the ``dashboards`` fixture, see
+    tests/conftest.py) in a fresh browser context and wait for the CSS selector ``ready``: with
+    ``path`` (e.g. ``"lazy_sunday.ipynb?seed=4"``) that page directly, else the index,
+    following the link named ``link`` (as a person would). Yields ``(page, frames,
+    errors, base)``: the Playwright page, every websocket frame the page received (text
+    or bytes), the page's uncaught errors, and the server's base URL. The context is
+    closed at the end."""
+    base, browser = dashboards.base, dashboards.browser
     frames: list = []
     errors: list[str] = []
-    with dashboard_server(timeout=timeout) as base, sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": height})
-            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            if path is None:
-                page.goto(f"{base}/voila/render/index.ipynb", timeout=timeout * 1000)
-                page.get_by_role("link", name=link, exact=True).click()   # "Lazy Sunday", not "Learn Lazy Sunday"
-            else:
-                page.goto(f"{base}/voila/render/{path}", timeout=timeout * 1000)
-            page.wait_for_selector(ready, timeout=timeout * 1000)
-            yield page, frames, errors, base
-        finally:
-            browser.close()
+    context = browser.new_context(viewport={"width": 1280, "height": height})
+    try:
+        page = context.new_page()
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        if path is None:
+            page.goto(f"{base}/voila/render/index.ipynb", timeout=timeout * 1000)
+            page.get_by_role("link", name=link, exact=True).click()   # "Lazy Sunday", not "Learn Lazy Sunday"
+        else:
+            page.goto(f"{base}/voila/render/{path}", timeout=timeout * 1000)
+        page.wait_for_selector(ready, timeout=timeout * 1000)
+        yield page, frames, errors, base
+    finally:
+        context.close()

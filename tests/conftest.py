@@ -8,6 +8,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import os  # noqa: E402
 import shutil  # noqa: E402
 import tempfile  # noqa: E402
+from typing import NamedTuple  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -42,3 +43,45 @@ def _no_click_guard(monkeypatch):
     A test of the guard passes its own ``guard`` and a fake clock."""
     import playtest.widgets.moves as moves
     monkeypatch.setattr(moves, "CLICK_GUARD", 0.0, raising=False)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for every browser test of this test process (Playwright on
+    the system Chromium); each test opens its own browser contexts (their own cookies and
+    storage, as on separate devices). Skips (fails in CI) without Chromium."""
+    from browser_support import launch_chromium, require_chromium
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class Dashboards(NamedTuple):
+    """The shared dashboard server of a test process: its base URL, the browser, and the
+    server's table store and scenarios folders."""
+    base: str
+    browser: object
+    data: Path
+    scenarios: Path
+
+
+@pytest.fixture(scope="session")
+def dashboards(chromium, tmp_path_factory):
+    """One ``playtest serve`` for the browser tests of this test process, started on
+    first use and stopped at the end (:class:`Dashboards`). Tests that need a server of
+    their own (other settings, a restart) start one themselves. Pages of different tests
+    do not meet: each browser context gets its own browser name (cookie), so its own
+    autosaves, and a table is reached only by its links."""
+    from browser_support import dashboard_server
+    data, scenarios = tmp_path_factory.mktemp("shared-tables"), tmp_path_factory.mktemp("shared-scenarios")
+    with pytest.MonkeyPatch.context() as env:     # what the server inherits, for this block only
+        env.setenv("PLAYTEST_DATA_DIR", str(data))
+        env.setenv("PLAYTEST_SCENARIOS_DIR", str(scenarios))
+        with dashboard_server(timeout=180) as base:
+            env.undo()
+            yield Dashboards(base, chromium, data, scenarios)

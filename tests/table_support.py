@@ -1,19 +1,16 @@
-"""What the live-table browser tests share: the tables' scenarios, a ``playtest serve``
-with its own data and scenarios folders (one per test module), one Chromium per module,
-the HTTP API, and a :class:`Player` (one person's browser context, recording every
+"""What the live-table browser tests share: the tables' scenarios (written into the test
+process's shared ``playtest serve``'s scenarios folder), its Chromium, the HTTP API, and a :class:`Player` (one person's browser context, recording every
 websocket message its page receives)."""
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import sqlite3
 import time
 import urllib.request
 
 import pytest
-from browser_support import dashboard_server, launch_chromium, require_chromium
 
 from playtest import Match
 from playtest.games.lazy_sunday import LazySunday
@@ -85,37 +82,18 @@ deck_top = ["Done"]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """``playtest serve`` with its own data folder and a scenarios folder holding the
-    test's scenarios; yields ``(base URL, data folder)``."""
-    require_chromium()
-    scenarios = tmp_path_factory.mktemp("scenarios")
-    (scenarios / "slaps.toml").write_text(SLAPS, encoding="utf-8")
-    (scenarios / "reaction.toml").write_text(REACTION, encoding="utf-8")
-    (scenarios / "meeting.toml").write_text(MEETING, encoding="utf-8")
-    data = tmp_path_factory.mktemp("data")
-    saved = {k: os.environ.get(k) for k in ("PLAYTEST_SCENARIOS_DIR", "PLAYTEST_DATA_DIR")}
-    os.environ.update(PLAYTEST_SCENARIOS_DIR=str(scenarios), PLAYTEST_DATA_DIR=str(data))
-    try:
-        with dashboard_server() as base:
-            yield base, data
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+def server(dashboards):
+    """The test process's shared ``playtest serve``, its scenarios folder holding the
+    tables' scenarios; ``(base URL, the server's table store folder)``."""
+    for name, text in (("slaps", SLAPS), ("reaction", REACTION), ("meeting", MEETING)):
+        (dashboards.scenarios / f"{name}.toml").write_text(text, encoding="utf-8")
+    return dashboards.base, dashboards.data
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium for the module."""
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        yield browser
-        browser.close()
+def browser(chromium):
+    """The test process's headless Chromium (each player opens a context of their own)."""
+    return chromium
 
 
 def api(base, method, path, body=None, token=None):

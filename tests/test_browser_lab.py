@@ -23,8 +23,8 @@ def field(page, label: str):
     return page.locator(".pt-lab .widget-text", has_text=label).locator("input")
 
 
-def test_run_a_small_simulation_and_download_the_csv():
-    with dashboard_page(None, ".pt-lab button:has-text('Run')", height=1400, timeout=180,
+def test_run_a_small_simulation_and_download_the_csv(dashboards):
+    with dashboard_page(dashboards, None, ".pt-lab button:has-text('Run')", height=1400, timeout=180,
                         path="balance_lab.ipynb") as (
             page, _frames, errors, _base):
         page.locator(".pt-lab .widget-dropdown", has_text="Seats").locator("select").select_option("3")

@@ -134,8 +134,8 @@ def wait_for_moves(page, timeout=30.0) -> list[str]:
     raise AssertionError(f"no move offered to seat 0; status: {page.locator('.pt-status').inner_text()}")
 
 
-def test_play_a_round_in_the_browser():
-    with dashboard_page("Lazy Sunday", ".pt-card", height=1100) as (page, frames, errors, base):
+def test_play_a_round_in_the_browser(dashboards):
+    with dashboard_page(dashboards, "Lazy Sunday", ".pt-card", height=1100) as (page, frames, errors, base):
         assert not page.locator(".pt-resume").is_visible()
         rules = page.locator(".pt-app").get_by_text("How to play", exact=True)
         assert rules.is_visible() and not page.locator(".pt-rules").is_visible()   # closed at first

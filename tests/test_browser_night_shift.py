@@ -69,8 +69,8 @@ def click_and_wait(page, label: str, timeout: float = 60.0) -> None:
     page.wait_for_timeout(200)
 
 
-def test_play_a_short_game_in_the_browser():
-    with dashboard_page(None, ".ns-actions button", height=1250, timeout=180, path="night_shift.ipynb") as (page, frames, errors, base):
+def test_play_a_short_game_in_the_browser(dashboards):
+    with dashboard_page(dashboards, None, ".ns-actions button", height=1250, timeout=180, path="night_shift.ipynb") as (page, frames, errors, base):
         assert "Shift 1 of 50" in page.locator(".pt-status").inner_text()
 
         # a short game from the new-game panel: turn_limit 6, a fixed seed

@@ -23,7 +23,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from browser_support import dashboard_server, guard_wait, launch_chromium, require_chromium
+from browser_support import dashboard_server, guard_wait, require_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -43,13 +43,8 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = launch_chromium(pw)
-        yield chromium
-        chromium.close()
+def browser(server, chromium):
+    return chromium
 
 
 def kernel_status(base: str, kernel_id: str) -> tuple[int, dict]:

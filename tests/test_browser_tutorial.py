@@ -1,4 +1,4 @@
-"""In headless Chromium, against one ``playtest serve`` shared by the module:
+"""In headless Chromium, against the test process's shared ``playtest serve``:
 
 * layout: each game's dashboard at its usual seat count fits a 1280x720 screen (the
   board, then the seat's move controls, within the first 720 px after load) and on a
@@ -9,11 +9,9 @@
 """
 from __future__ import annotations
 
-import os
 import urllib.parse
 
 import pytest
-from browser_support import dashboard_server, launch_chromium, require_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -21,17 +19,10 @@ GAMES = {"lazy_sunday": 4, "chore_race": 3, "night_shift": 2}     # the dashboar
 
 
 @pytest.fixture(scope="module")
-def browser_and_base(tmp_path_factory):
-    """One dashboard server and one browser for the module; every request's URL is kept."""
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-    os.environ["PLAYTEST_AUTOSAVE_DIR"] = str(tmp_path_factory.mktemp("autosave"))   # the server inherits it
-    with dashboard_server(timeout=180) as base, sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            yield browser, base
-        finally:
-            browser.close()
+def browser_and_base(dashboards):
+    """The test process's dashboard server and browser (each page in a context of its own:
+    its own browser name, so no autosaved game of another test is offered)."""
+    return dashboards.browser, dashboards.base
 
 
 def open_page(browser, base, name: str, width: int, height: int, requests: list[str]):

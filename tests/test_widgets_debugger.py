@@ -629,7 +629,12 @@ def test_save_as_scenario_and_share_link(monkeypatch):
     assert "link contains the seed" in app.records.note.value and app.records.link.value == ""
     app.records.anyway.click()
     assert "A new game with the same set-up (move 0)</b>: <a class='pt-share' href='?record=" in app.records.link.value
-    monkeypatch.setenv("VOILA_REQUEST_URL", "http://host:8866/voila/render/chore_race.ipynb?seed=1#x")
+    # the page's address from Voilà's request variables, which a preheated kernel gets too
+    # (VOILA_REQUEST_URL only a kernel started for the page)
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    monkeypatch.setenv("SERVER_NAME", "host")
+    monkeypatch.setenv("SERVER_PORT", "8866")
+    monkeypatch.setenv("SCRIPT_NAME", "/voila/render/chore_race.ipynb")
     assert share_url("seed=77") == "http://host:8866/voila/render/chore_race.ipynb?seed=77"
     # a scenario file loads through the same upload as a record, and plays on
     app.load(scenario.to_toml())

@@ -39,15 +39,15 @@ def query_string() -> str:
     return os.environ.get("QUERY_STRING", "")
 
 
-def page_folder() -> str:
-    """The address of the page's folder as the browser reached it (e.g.
-    ``http://192.168.1.5:8866/voila/render/``), built from Voilà's request variables
-    (``SERVER_NAME``, ``SERVER_PORT``, ``SCRIPT_NAME``; under a preheated kernel pool
-    after ``voila.utils.wait_for_request()``); "" outside a Voilà page.
+def page_address() -> str:
+    """The page's address as the browser reached it, without its query (e.g.
+    ``http://192.168.1.5:8866/voila/render/lobby.ipynb``), built from Voilà's request
+    variables (``SERVER_NAME``, ``SERVER_PORT``, ``SCRIPT_NAME``: a preheated kernel
+    gets them when a page takes it, never ``VOILA_REQUEST_URL``); "" outside a Voilà page.
 
     The scheme is a guess (Voilà does not pass it): https for port 443, or for a named
-    host without a port (a proxy, as on Binder), else http. The anchors the lobby shows
-    are relative and always right; this address is for copying to another device.
+    host without a port (a proxy, as on Binder), else http. Anchors on a page are
+    relative and always right; this address is for copying to another device.
     """
     _wait_for_request()
     host, port, script = (os.environ.get(k, "") for k in ("SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME"))
@@ -58,7 +58,14 @@ def page_folder() -> str:
     shown_host = f"[{host}]" if ":" in host and not host.startswith("[") else host
     default = {"http": "80", "https": "443"}[scheme]
     netloc = shown_host if not port or port == default else f"{shown_host}:{port}"
-    return f"{scheme}://{netloc}{script.rpartition('/')[0]}/"
+    return f"{scheme}://{netloc}{script}"
+
+
+def page_folder() -> str:
+    """The address of the page's folder (e.g. ``http://192.168.1.5:8866/voila/render/``):
+    :func:`page_address` up to its last ``/``; "" outside a Voilà page."""
+    address = page_address()
+    return address.rpartition("/")[0] + "/" if address else ""
 
 
 def browser_id() -> str:

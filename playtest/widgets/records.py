@@ -9,7 +9,8 @@ download or share link is made only on request, only after a clear warning while
 game is still going, and it is removed again at the next move.
 
 Page addresses: Voilà passes a dashboard page's query string to its kernel as the
-environment variable ``QUERY_STRING`` (and the page's address as ``VOILA_REQUEST_URL``);
+environment variable ``QUERY_STRING`` (and its address as ``SERVER_NAME``/``SCRIPT_NAME``...:
+:func:`playtest.widgets.page.page_address`);
 :func:`parse_link` reads it, :func:`playtest.scenarios.find_scenario` finds the scenario it names.
 """
 from __future__ import annotations
@@ -17,18 +18,18 @@ from __future__ import annotations
 import base64
 import binascii
 import html
-import os
 import re
 import reprlib
 import zlib
 from typing import Callable, Mapping, NamedTuple
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
 import ipywidgets as w
 
 from ..engine import Match, RecordError, limits
 from ..scenarios import is_scenario_name
 from .components import download_link, safe
+from .page import page_address
 from .upload import LimitedUpload
 
 
@@ -156,11 +157,10 @@ def parse_link(query: str | None) -> Link:
 
 def share_url(query: str) -> str:
     """The address of this dashboard page with ``query`` (e.g. ``"seed=42"``): absolute
-    under Voilà (from ``VOILA_REQUEST_URL``), else relative (``"?seed=42"``)."""
-    page = os.environ.get("VOILA_REQUEST_URL")
-    if not page:
-        return f"?{query}"
-    return urlsplit(page)._replace(query=query, fragment="").geturl()
+    under Voilà (:func:`~playtest.widgets.page.page_address`, right for a preheated kernel
+    too), else relative (``"?seed=42"``)."""
+    page = page_address()
+    return f"{page}?{query}" if page else f"?{query}"
 
 
 class RecordPanel:
