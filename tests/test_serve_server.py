@@ -49,6 +49,15 @@ def get(url: str, timeout: float = 60.0, headers: dict | None = None) -> tuple[i
         return exc.code, exc.read()
 
 
+def get_page(url: str, cookie: str = "") -> tuple[bytes, str]:
+    """A dashboard page's HTML and the ``Set-Cookie`` header that names the browser ("" if
+    none; Jupyter Server sets cookies of its own)."""
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        named = [c for c in answer.headers.get_all("Set-Cookie") or [] if c.startswith("playtest_browser=")]
+        return answer.read(), "".join(named)
+
+
 def wait_until(condition, timeout: float, what: str, step: float = 0.25):
     deadline = time.monotonic() + timeout
     while True:
@@ -124,12 +133,16 @@ def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_pa
         status, body = get(f"{base}/playtest/api/games")
         assert status == 200 and "lazy_sunday" in {g["name"] for g in json.loads(body)["games"]}
 
-        status, page = get(f"{base}/voila/render/trivial.ipynb")
-        assert status == 200 and b"pt-kernel-lost" in page            # the playtest page template
+        page, cookie = get_page(f"{base}/voila/render/trivial.ipynb")
+        assert b"pt-kernel-lost" in page                              # the playtest page template
         first = kernel_id_of(page)
+        # a browser gets a name of its own (its autosaves are its own), unreadable by scripts
+        name = re.fullmatch(r"playtest_browser=([A-Za-z0-9_-]{24}); .*", cookie)
+        assert name and "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/" in cookie, cookie
         assert "Using pre-heated kernel" not in log.read_text()
         wait_until(lambda: "Kernel pool of trivial.ipynb is filled" in log.read_text(), 60, "the pool filled")
-        status, page = get(f"{base}/voila/render/trivial.ipynb")
+        page, again = get_page(f"{base}/voila/render/trivial.ipynb", cookie=f"playtest_browser={name[1]}")
+        assert again == ""                                            # a named browser keeps its name
         second = kernel_id_of(page)
         assert f"Using pre-heated kernel: {second}" in log.read_text()
 
