@@ -194,6 +194,28 @@ def test_bad_requests_get_one_sentence(server, body, status, words):
     assert response.code == status and words in json.loads(response.body)["error"]
 
 
+def test_fields_of_the_wrong_type_get_a_sentence_never_a_server_error(server):
+    """Found by a fresh user: a pace or a move id sent as an object made the server fail
+    (500, unhashable dict) instead of saying what is wrong."""
+    async def scenario():
+        http, address = await start()
+        code, error = await call(address, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "pace": {"a": 1}})
+        assert code == 400 and "unknown pace" in error["error"], error
+        made = (await call(address, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "players": ["human"] * 2}))[1]
+        host = {"Authorization": f"Bearer {made['host_token']}"}
+        code, error = await call(address, "POST", f"tables/{made['id']}/host", {"action": "pace", "pace": ["fast"]},
+                                 headers=host)
+        assert code == 400 and "unknown bot pace" in error["error"], error
+        seat = {"Authorization": f"Bearer {made['seats'][0]['token']}"}
+        code, answer = await call(address, "POST", f"tables/{made['id']}/moves",
+                                  {"move": "0 peek 0 1", "id": {"a": 1}}, headers=seat)
+        assert code == 409 and "id must be a string" in answer["error"], answer
+        assert web.service().tables[made["id"]].match.moves == []             # nothing was played
+        http.stop()
+
+    asyncio.run(scenario())
+
+
 def test_the_server_and_its_kernels_read_one_scenarios_folder(tmp_path, monkeypatch):
     """A kernel runs in its dashboard's folder, the server where it was started: the
     server names the dashboards' scenarios folder for both (unless one is named)."""

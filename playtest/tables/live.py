@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import reprlib
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -104,8 +105,8 @@ class LiveTable:
                  on_change: Callable | None = None, reaction_limit: float | None = None):
         if len(players) != match.game.seats:
             raise OptionError(f"players names {len(players)} seats for a {match.game.seats}-seat game")
-        if pace not in PACES:
-            raise OptionError(f"unknown bot pace {pace!r}; paces: {', '.join(PACES)}")
+        if not isinstance(pace, str) or pace not in PACES:
+            raise OptionError(f"unknown bot pace {reprlib.repr(pace)}; paces: {', '.join(PACES)}")
         self.id, self.match, self.pace, self.paused, self.status = id, match, pace, paused, status
         self.players = list(players)
         self.table = self._table()
@@ -264,6 +265,9 @@ class LiveTable:
             before an ``ok`` result returns. A refused move changed nothing.
         """
         seen = self._seen.setdefault(seat, OrderedDict())
+        if client_id is not None and not isinstance(client_id, str):   # a dict would not even hash
+            return Result(False, f"a move's id must be a string (the page's own name for the move), "
+                                 f"not {type(client_id).__name__}; nothing was played")
         if client_id is not None and client_id in seen:
             return seen[client_id]
         result = self._submit(seat, text, version)
@@ -371,8 +375,8 @@ class LiveTable:
         Raises:
             OptionError: an unknown pace.
         """
-        if pace not in PACES:
-            raise OptionError(f"unknown bot pace {pace!r}; paces: {', '.join(PACES)}")
+        if not isinstance(pace, str) or pace not in PACES:
+            raise OptionError(f"unknown bot pace {reprlib.repr(pace)}; paces: {', '.join(PACES)}")
         self.pace = pace
         self.on_change(self, pace=pace)
         self.schedule()

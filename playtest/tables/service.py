@@ -11,6 +11,7 @@ import csv
 import hmac
 import io
 import json
+import reprlib
 import secrets
 import time
 from pathlib import Path
@@ -169,8 +170,8 @@ class TableService:
             options = {**game.PRESETS[preset], **options}
         seed = spec.get("seed")
         pace = spec.get("pace", DEFAULT_PACE)
-        if pace not in PACES:
-            raise ServiceError(f"unknown pace {pace!r}; paces: {', '.join(PACES)}")
+        if not isinstance(pace, str) or pace not in PACES:
+            raise ServiceError(f"unknown pace {reprlib.repr(pace)}; paces: {', '.join(PACES)}")
         limit = spec.get("reaction_limit")
         low, high = REACTION_LIMITS
         if limit is not None and (type(limit) not in (int, float) or not low <= limit <= high):
