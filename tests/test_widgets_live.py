@@ -1038,6 +1038,39 @@ def test_a_quick_discard_in_progress_survives_another_seats_move(data):
         page.card_clicked(1, 0)                                   # its own card 0: judged now
         await until(lambda: len(table.match.moves) == 6, what="the claim")
         assert table.match.moves[-1].kind == "claim" and table.match.moves[-1].seat == 1
+        # a claim half built stays while other moves change the offer under it (here the
+        # DONE top, so every claim's serial); one finished on a top that has left since is
+        # still sent by its Play click, for the table to judge (stale: returned, LS-5)
+        await until(lambda: page.links[0].state["version"] == 6 and not page.links[0].pending, what="the answer")
+        builder = page.open_moves
+
+        async def done_top_changes():
+            serial = builder.moves[0].args[2]
+            for _ in range(20):
+                seat = table.match.to_act()[0]
+                moves = table.match.decision_moves(seat)
+                move = next((m for kind in ("discard", "keep", "draw") for m in moves if m.kind == kind), moves[0])
+                version = len(table.match.moves)
+                assert table.submit(seat, str(move)).ok
+                await until(lambda: page.links[0].state["version"] == version + 1, what="a move")
+                if builder.moves and builder.moves[0].args[2] != serial:
+                    return
+            raise AssertionError("the DONE top never changed")
+
+        kind_button(builder, "Done it!").click()
+        builder.choose(0, 0)                                      # seat 0's list: a position to pick
+        await done_top_changes()
+        assert builder.kind == "claim" and builder.prefix == [0]  # still on offer: kept
+        builder.choose(1, 2)                                      # position 2: the claim is finished
+        assert not builder.play_button.disabled
+        finished = str(builder._canonical[builder._complete()])
+        await done_top_changes()
+        assert builder.play_button.disabled                       # that top left: not on offer now
+        moves = len(table.match.moves)
+        builder.play_button.click()                               # pressed just before it left: sent
+        await until(lambda: len(table.match.moves) == moves + 1, what="the stale claim")
+        assert str(table.match.moves[-1]) == finished
+        assert "came too late: returned, no penalty (LS-5)" in table.match.log_for(1)[-1][1]
         page.close()
         server.stop()
     run(scenario)

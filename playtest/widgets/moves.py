@@ -96,6 +96,8 @@ class MoveBuilder:
         self.view: dict = {}
         self.kind: str | None = None
         self.prefix: list = []
+        self._built: Move | None = None     # the move finished on the form, if any
+        self._stale: Move | None = None     # one finished on an offer that has changed since
         self.enabled = True
         self._busy = False
         # two pools of kind buttons, one per kind each, used in turn: a new decision
@@ -132,7 +134,10 @@ class MoveBuilder:
     def show(self, seat: int | None, moves: Sequence[Move], view: dict, enabled: bool = True,
              note: str = "", decision=None) -> None:
         """Offer ``moves`` (all by ``seat``) labelled from ``view``. The choice in
-        progress is kept if the decision and its moves are unchanged, else reset.
+        progress is kept while the decision is the same and a move of its kind still
+        starts with the arguments chosen (on a live table other seats' moves change the
+        offer under a person's hand: a quick discard half built must survive them),
+        else reset.
 
         Args:
             enabled: False greys the buttons out (e.g. while the match is rewound).
@@ -140,10 +145,12 @@ class MoveBuilder:
             decision: any value that changes when a new decision starts (e.g. the
                 match's move count); clicks made for an earlier decision are ignored.
         """
-        same = seat == self.seat and list(moves) == self.moves and decision == self._decision
+        keep = seat == self.seat and decision == self._decision
+        same = keep and list(moves) == self.moves
         if decision != self._decision:
             self._pool, self._decision = 1 - self._pool, decision
         self.seat, self.moves, self.view, self.enabled = seat, list(moves), view, enabled
+        self._built = self._canonical.get(self._complete()) if self.kind is not None else None
         self._canonical = self._orders(self.moves)
         self.choices = list(self._canonical)
         kinds = list(dict.fromkeys(m.kind for m in self.moves))
@@ -160,7 +167,14 @@ class MoveBuilder:
         if self.kind_box.children != shown:
             self.kind_box.children = shown
         if not same or not enabled:
-            self.kind, self.prefix = None, []
+            kept = keep and enabled and self.kind is not None and any(
+                m.kind == self.kind and list(m.args[:len(self.prefix)]) == self.prefix for m in self.choices)
+            if not kept:
+                # a move finished on the old offer, whose Play click may be on its way: sent
+                # if it comes, for the table to judge (a stale quick discard is returned, LS-5)
+                self._stale = self._built if keep and enabled else None
+                self.kind, self.prefix = None, []
+        self._built = self._canonical.get(self._complete()) if self.kind is not None else None
         self.hint.value = f"<i>{html.escape(note)}</i>" if note else ""
         self._sync()
 
@@ -199,6 +213,8 @@ class MoveBuilder:
         has no argument is played at once."""
         if kind is not None and (not self.enabled or kind not in {m.kind for m in self.moves}):
             return      # a stale click (the moves changed since the button was drawn)
+        if self._stale is not None and self._stale.kind != kind:
+            self._stale = None      # another move started (re-selecting the same kind keeps it)
         self.kind, self.prefix = kind, []
         if kind is not None:
             self._advance()
@@ -216,6 +232,7 @@ class MoveBuilder:
         if self.kind is None or position > len(self.prefix):
             raise ValueError("choose the move first")
         prefix = self.prefix[:position]
+        self._stale = None
         if value not in self._values(prefix):
             raise ValueError(f"{value!r} is not a legal choice for "
                              f"{self._arg_name(position)} of {self.kind} now")
@@ -241,7 +258,7 @@ class MoveBuilder:
         if prefix is None:
             return False
         sure = self.kind is not None or offered == kinds
-        self.kind, self.prefix = kinds[0], prefix
+        self.kind, self.prefix, self._stale = kinds[0], prefix, None
         self._advance()
         if sure and self._complete() and not self._next_values():
             self._emit()
@@ -382,9 +399,15 @@ class MoveBuilder:
     def _play_chosen(self) -> None:
         if self.enabled and self._complete():
             self._emit()
+        elif self.enabled and self._stale is not None:      # Play pressed on the form just before it changed
+            move, self._stale = self._stale, None
+            self.on_move(move)
+        elif self.enabled:
+            self.hint.value = ("<i>The table changed before your move was sent, and the move you were "
+                               "building is no longer on offer: nothing was played; choose again.</i>")
 
     def _emit(self) -> None:
         move = self._canonical[self._complete()]     # the game's own order of unordered arguments
-        self.kind, self.prefix = None, []
+        self.kind, self.prefix, self._stale = None, [], None
         self._sync()
         self.on_move(move)

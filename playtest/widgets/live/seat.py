@@ -532,7 +532,6 @@ class SeatApp:
             self._decision = (key, shown["version"])
         self.moves.show(self.viewer, mine, view, enabled=ready and playing, note=note,
                         decision=(self.viewer, self._decision[1]))
-        decision = (self.viewer, shown["version"])
         claimers = [s for s in seats if not locked and links[s].state["open_moves"]]
         options = [(f"seat {s}", s) for s in claimers]
         follow = self.viewer is not None and self.viewer != self._claim_viewer and self.viewer in claimers
@@ -552,8 +551,10 @@ class SeatApp:
         # other seats' moves: on a live table the position changes under the player's hand,
         # and the card click is judged on the new position (LS-5), never silently dropped
         building = self.open_moves.kind if self.open_moves.seat == who else None
+        # one decision per claiming seat: a claim half built is kept while other moves
+        # arrive (the builder drops it only when no move starts with its choices any more)
         self.open_moves.show(who, claims, view, enabled=claim_link is not None and claim_link.open
-                             and not claim_link.pending, decision=decision)
+                             and not claim_link.pending, decision=who)
         if building is not None and self.open_moves.kind is None and sum(m.kind == building for m in claims) > 1:
             self.open_moves.select(building)
         self.open_box.layout.display = None if claimers else "none"
