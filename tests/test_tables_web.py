@@ -180,6 +180,8 @@ def test_a_login_protected_lobby_asks_for_the_login_or_the_key(server):
     (b"not json", 400, "not JSON"),
     (b"x" * (web.BODY_LIMIT + 1), 413, "larger than"),
     (b'{"game": "lazy_sunday", "seats": 2, "players": ["human", 3]}', 400, "players must be a list"),
+    (b'{"game": "lazy_sunday", "seats": 2, "options": {"max_turns": 99999999999999999999999}}', 400, "digits"),
+    (b'{"game": ' + b"[" * 200 + b"]" * 200 + b"}", 400, "nested"),
 ])
 def test_bad_requests_get_one_sentence(server, body, status, words):
     async def scenario():

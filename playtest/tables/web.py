@@ -124,8 +124,11 @@ class ApiHandler(tornado.web.RequestHandler):
             raise ServiceError(f"the request is larger than {BODY_LIMIT // 1024} KiB", 413)
         if not self.request.body.strip():
             return {}
+        from ..engine import limits
         try:
-            return json.loads(self.request.body)
+            return limits.load_json(self.request.body, "the request body")     # nesting, digits, ...
+        except limits.LimitError as exc:
+            raise ServiceError(str(exc)) from None
         except (ValueError, UnicodeDecodeError):
             raise ServiceError("the request body is not JSON") from None
 
