@@ -212,6 +212,9 @@ def test_fields_of_the_wrong_type_get_a_sentence_never_a_server_error(server):
         code, answer = await call(address, "POST", f"tables/{made['id']}/moves",
                                   {"move": "0 peek 0 1", "id": {"a": 1}}, headers=seat)
         assert code == 409 and "id must be a string" in answer["error"], answer
+        code, answer = await call(address, "POST", f"tables/{made['id']}/moves",
+                                  {"move": "0 peek 0 1", "version": "x"}, headers=seat)
+        assert code == 400 and "version must be a whole number" in answer["error"], answer
         assert web.service().tables[made["id"]].match.moves == []             # nothing was played
         http.stop()
 

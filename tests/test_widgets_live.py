@@ -525,6 +525,26 @@ def test_spectator_and_host_pages_and_the_host_controls(data):
     run(scenario)
 
 
+def test_a_bots_last_move_is_never_told_as_yours_once_the_seat_is_handed_back(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        table = live_table(made)
+        page = await seat_page(api, made, seat_token(made, 0))
+        table.set_player(0, "random", force=True)                  # the host hands the seat to a bot...
+        await until(lambda: table.by_bot and table.by_bot[-1], what="the bot's move")
+        table.set_player(0, "human")                               # ...and back, before anyone moves
+        version = len(table.match.moves)
+        await until(lambda: page.links[0].state["version"] == version
+                    and page.links[0].state["players"][0]["player"] == "human", what="the hand back")
+        assert table.last_move["by_bot"] and table.last_move["seat"] == 0
+        assert "Seat 0 (a bot)" in page.last_move.value and "(you)" not in page.last_move.value, page.last_move.value
+        page.close()
+        server.stop()
+    run(scenario)
+
+
 def test_a_reaction_window_with_a_time_limit_counts_down_on_every_page(data):
     """CR-7 with the table's reaction limit: the target's page counts its seconds down,
     the other pages see which seat has how long; the page clock is faked (no sleeping)."""

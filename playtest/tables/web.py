@@ -204,8 +204,11 @@ class MovesHandler(ApiHandler):
         if not isinstance(body, dict) or not isinstance(body.get("move"), str):
             raise ServiceError('send {"move": "<move text>", "id": ..., "version": ...}')
         version = body.get("version")
+        if version is not None and type(version) is not int:
+            raise ServiceError("version must be a whole number (the number of moves of the position the move was "
+                               "chosen on), or left out")
         table.touch()
-        result = table.submit(seat, body["move"], body.get("id"), version if type(version) is int else None)
+        result = table.submit(seat, body["move"], body.get("id"), version)
         self.send(result.message(body.get("id")), 200 if result.ok else 409)
 
 

@@ -649,6 +649,8 @@ class SeatApp:
             return
         number, seat = last.get("number"), last["seat"]
         who = self.seat_name(seat)
+        if last.get("by_bot") and "bot)" not in who:     # a bot's move on a seat handed back since
+            who = f"Seat {seat} (a bot)"
         lines = [text for n, text in shown["log"] if n == number] if shown is not None and number else []
         if lines:
             what = " ".join(lines)
