@@ -525,6 +525,26 @@ def test_spectator_and_host_pages_and_the_host_controls(data):
     run(scenario)
 
 
+def test_ready_waits_until_the_board_is_built_or_the_link_refused(data):
+    """The table dashboard awaits ready() in its cell, so that no widget is made after the
+    page may have connected (a model it would not know)."""
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        app = SeatApp(made["id"], [seat_token(made, 0)], api=api, click_guard=0)
+        assert app.board is None
+        await app.ready()
+        assert app.board is not None and app.board.widget in app.board_box.children
+        refused = SeatApp(made["id"], ["not-a-token"], api=api)
+        await refused.ready()
+        assert refused.board is None and refused.links[0].status == "closed"
+        app.close()
+        refused.close()
+        server.stop()
+    run(scenario)
+
+
 def test_a_bots_last_move_is_never_told_as_yours_once_the_seat_is_handed_back(data):
     async def scenario():
         server, port = serve()

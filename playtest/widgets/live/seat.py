@@ -264,6 +264,15 @@ class SeatApp:
         for link in self.links:
             link.start()
 
+    async def ready(self, timeout: float = 20.0) -> None:
+        """Wait until every link was welcomed (the board and the controls are built) or
+        refused, at most ``timeout`` seconds. A dashboard awaits it in its cell: widgets
+        made after the cell ended could reach a page that connected meanwhile as children
+        it has no model of ("widget model not found", about one reload in ten)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and not all(link.welcomed or link.status == "closed" for link in self.links):
+            await asyncio.sleep(0.02)
+
     def close(self) -> None:
         """Leave the table: close every websocket."""
         for link in self.links:
