@@ -1106,6 +1106,7 @@ def test_a_quick_discard_in_progress_survives_another_seats_move(data):
         finished = str(builder._canonical[builder._complete()])
         await done_top_changes()
         assert builder.play_button.disabled                       # that top left: not on offer now
+        assert builder.kind == "claim" and builder.prefix == []   # "Done it!" stays chosen
         moves = len(table.match.moves)
         builder.play_button.click()                               # pressed just before it left: sent
         await until(lambda: len(table.match.moves) == moves + 1, what="the stale claim")

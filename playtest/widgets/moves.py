@@ -96,8 +96,7 @@ class MoveBuilder:
         self.view: dict = {}
         self.kind: str | None = None
         self.prefix: list = []
-        self._built: Move | None = None     # the move finished on the form, if any
-        self._stale: Move | None = None     # one finished on an offer that has changed since
+        self._stale: Move | None = None     # a move finished on an offer that has changed since
         self.enabled = True
         self._busy = False
         # two pools of kind buttons, one per kind each, used in turn: a new decision
@@ -133,11 +132,13 @@ class MoveBuilder:
 
     def show(self, seat: int | None, moves: Sequence[Move], view: dict, enabled: bool = True,
              note: str = "", decision=None) -> None:
-        """Offer ``moves`` (all by ``seat``) labelled from ``view``. The choice in
-        progress is kept while the decision is the same and a move of its kind still
-        starts with the arguments chosen (on a live table other seats' moves change the
-        offer under a person's hand: a quick discard half built must survive them),
-        else reset.
+        """Offer ``moves`` (all by ``seat``) labelled from ``view``. While the decision is
+        the same, the choice in progress is kept if a move of its kind still starts with
+        the arguments chosen, else its kind alone if it still has several moves (on a live
+        table other seats' moves change the offer under a person's hand: a quick discard
+        half built must survive them, LS-5); a new decision resets it. A move finished on
+        the old offer is still sent if Play is pressed before anything else is chosen
+        (the press may have been on its way): the table judges it.
 
         Args:
             enabled: False greys the buttons out (e.g. while the match is rewound).
@@ -150,7 +151,7 @@ class MoveBuilder:
         if decision != self._decision:
             self._pool, self._decision = 1 - self._pool, decision
         self.seat, self.moves, self.view, self.enabled = seat, list(moves), view, enabled
-        self._built = self._canonical.get(self._complete()) if self.kind is not None else None
+        built = self._canonical.get(self._complete()) if self.kind is not None else None
         self._canonical = self._orders(self.moves)
         self.choices = list(self._canonical)
         kinds = list(dict.fromkeys(m.kind for m in self.moves))
@@ -167,14 +168,10 @@ class MoveBuilder:
         if self.kind_box.children != shown:
             self.kind_box.children = shown
         if not same or not enabled:
-            kept = keep and enabled and self.kind is not None and any(
-                m.kind == self.kind and list(m.args[:len(self.prefix)]) == self.prefix for m in self.choices)
-            if not kept:
-                # a move finished on the old offer, whose Play click may be on its way: sent
-                # if it comes, for the table to judge (a stale quick discard is returned, LS-5)
-                self._stale = self._built if keep and enabled else None
-                self.kind, self.prefix = None, []
-        self._built = self._canonical.get(self._complete()) if self.kind is not None else None
+            if not (keep and enabled and self._candidates(self.prefix)):
+                self._stale = built if keep and enabled else None
+                several = keep and enabled and sum(m.kind == self.kind for m in self.choices) > 1
+                self.kind, self.prefix = (self.kind if several else None), []
         self.hint.value = f"<i>{html.escape(note)}</i>" if note else ""
         self._sync()
 

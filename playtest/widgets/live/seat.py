@@ -556,16 +556,11 @@ class SeatApp:
         who = self.claimer.value
         claim_link = links.get(who)
         claims = [Move.parse(t) for t in claim_link.state["open_moves"]] if claim_link is not None else []
-        # a quick discard in progress ("Done it!" chosen, the card not yet clicked) survives
-        # other seats' moves: on a live table the position changes under the player's hand,
-        # and the card click is judged on the new position (LS-5), never silently dropped
-        building = self.open_moves.kind if self.open_moves.seat == who else None
-        # one decision per claiming seat: a claim half built is kept while other moves
-        # arrive (the builder drops it only when no move starts with its choices any more)
+        # one decision per claiming seat: a quick discard in progress ("Done it!" chosen,
+        # the card not yet clicked) survives other seats' moves (the builder keeps it), and
+        # the card click is judged on the new position (LS-5), never silently dropped
         self.open_moves.show(who, claims, view, enabled=claim_link is not None and claim_link.open
                              and not claim_link.pending, decision=who)
-        if building is not None and self.open_moves.kind is None and sum(m.kind == building for m in claims) > 1:
-            self.open_moves.select(building)
         self.open_box.layout.display = None if claimers else "none"
         self.log.show(shown["log"])
         self._draw_last_move(latest, shown)
