@@ -164,6 +164,31 @@ def test_card_click_fills_card_arguments_and_plays():
     assert played[-1] == Move(0, "claim", (1, 1, 9))
 
 
+def test_a_card_click_just_after_the_offer_changed_finishes_the_move_on_the_old_offer(monkeypatch):
+    """LS-5 on a live table: a slap begun ("Done it!") before another seat's claim changed
+    the DONE top, and clicked within REACTION seconds of it, is the claim on the old top
+    (the table returns it, no penalty), not a claim on the card now under the pointer."""
+    import playtest.widgets.moves as moves_module
+    clock = [100.0]
+    monkeypatch.setattr(moves_module.time, "monotonic", lambda: clock[0])
+    claims = lambda lengths, serial: [Move(0, "claim", (s, p, serial)) for s, n in enumerate(lengths) for p in range(n)]
+    b, played = builder(claims((3, 4), 5), {"claim": (("s", "p"),)})
+    b.show(0, claims((3, 4), 5), {}, decision="seat 0")
+    kind_button(b, "CLAIM").click()
+    b.show(0, claims((3, 3), 6), {}, decision="seat 0")        # seat 1's position 3 left: new top
+    clock[0] += moves_module.REACTION / 2
+    assert b.pick_card(1, 3) and played == [Move(0, "claim", (1, 3, 5))]
+    # the same, clicked after a person could have seen the change: the new offer
+    kind_button(b, "CLAIM").click()
+    b.show(0, claims((3, 2), 7), {}, decision="seat 0")
+    clock[0] += moves_module.REACTION * 2
+    assert not b.pick_card(1, 2) and b.pick_card(1, 1) and played[-1] == Move(0, "claim", (1, 1, 7))
+    # a click within the window on a card the old offer never had is judged on the new one
+    kind_button(b, "CLAIM").click()
+    b.show(0, claims((3, 3), 8), {}, decision="seat 0")
+    assert b.pick_card(1, 2) and played[-1] == Move(0, "claim", (1, 2, 8))
+
+
 # --- the app ------------------------------------------------------------------------
 def test_click_plays_move_and_bots_answer():
     app = toy_app({1: "random", 2: "random"})

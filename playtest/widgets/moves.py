@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import html
 import itertools
-from typing import Callable, Mapping, Sequence
+import time
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 import ipywidgets as w
 
@@ -35,6 +36,14 @@ CLICK_GUARD = 0.4
 move" button ignores clicks. The move controls have no time guard (see the module
 docstring)."""
 
+REACTION = 0.5
+"""Seconds after the moves on offer change (another seat moved on a live table) during
+which a card click that finishes a move begun before the change finishes it on the offer
+the person was looking at: no one sees a new position and reacts faster, so the click was
+meant for the old one. The table then judges the move as made on that position (a quick
+discard slapped on a DONE top that has just left is returned with no penalty, LS-5; it is
+not judged against whatever card has moved under the pointer)."""
+
 CardArgs = Mapping[str, Sequence[tuple[str | None, str | None]]]
 """kind -> the (seat argument, position argument) pairs a card click can fill, in order.
 A seat argument of None means "a card of the moving seat itself"; a position argument of
@@ -45,6 +54,16 @@ UnorderedArgs = Mapping[str, Sequence[Sequence[int]]]
 Sunday's ``{"peek": ((0,), (1,))}`` (the game lists ``peek a b`` with ``a < b``) or
 ``{"switcheroo": ((0, 1), (2, 3))}`` (two seat-and-card pairs, the lower seat first):
 the builder offers every order and plays the game's own."""
+
+
+class _Offer(NamedTuple):
+    """The moves on offer just before a change, and the move being built on them."""
+    kind: str
+    prefix: list
+    choices: list[Move]
+    canonical: dict[Move, Move]
+    finished: Move | None       # the move the build had finished, if any
+    at: float                   # time.monotonic() of the change
 
 
 class MoveBuilder:
@@ -96,7 +115,7 @@ class MoveBuilder:
         self.view: dict = {}
         self.kind: str | None = None
         self.prefix: list = []
-        self._stale: Move | None = None     # a move finished on an offer that has changed since
+        self._earlier: _Offer | None = None     # the offer a move in progress was begun on
         self.enabled = True
         self._busy = False
         # two pools of kind buttons, one per kind each, used in turn: a new decision
@@ -138,7 +157,9 @@ class MoveBuilder:
         table other seats' moves change the offer under a person's hand: a quick discard
         half built must survive them, LS-5); a new decision resets it. A move finished on
         the old offer is still sent if Play is pressed before anything else is chosen
-        (the press may have been on its way): the table judges it.
+        (the press may have been on its way), and a card click within :data:`REACTION`
+        seconds of the change that finishes the move on the old offer sends that move: the
+        table judges it.
 
         Args:
             enabled: False greys the buttons out (e.g. while the match is rewound).
@@ -151,7 +172,11 @@ class MoveBuilder:
         if decision != self._decision:
             self._pool, self._decision = 1 - self._pool, decision
         self.seat, self.moves, self.view, self.enabled = seat, list(moves), view, enabled
-        built = self._canonical.get(self._complete()) if self.kind is not None else None
+        if keep and enabled and not same and self.kind is not None:
+            self._earlier = _Offer(self.kind, list(self.prefix), self.choices, self._canonical,
+                                   self._canonical.get(self._complete()), time.monotonic())
+        elif not (keep and enabled):
+            self._earlier = None
         self._canonical = self._orders(self.moves)
         self.choices = list(self._canonical)
         kinds = list(dict.fromkeys(m.kind for m in self.moves))
@@ -169,7 +194,6 @@ class MoveBuilder:
             self.kind_box.children = shown
         if not same or not enabled:
             if not (keep and enabled and self._candidates(self.prefix)):
-                self._stale = built if keep and enabled else None
                 several = keep and enabled and sum(m.kind == self.kind for m in self.choices) > 1
                 self.kind, self.prefix = (self.kind if several else None), []
         self.hint.value = f"<i>{html.escape(note)}</i>" if note else ""
@@ -210,8 +234,8 @@ class MoveBuilder:
         has no argument is played at once."""
         if kind is not None and (not self.enabled or kind not in {m.kind for m in self.moves}):
             return      # a stale click (the moves changed since the button was drawn)
-        if self._stale is not None and self._stale.kind != kind:
-            self._stale = None      # another move started (re-selecting the same kind keeps it)
+        if self._earlier is not None and self._earlier.kind != kind:
+            self._earlier = None    # another move started (re-selecting the same kind keeps it)
         self.kind, self.prefix = kind, []
         if kind is not None:
             self._advance()
@@ -229,7 +253,7 @@ class MoveBuilder:
         if self.kind is None or position > len(self.prefix):
             raise ValueError("choose the move first")
         prefix = self.prefix[:position]
-        self._stale = None
+        self._earlier = None
         if value not in self._values(prefix):
             raise ValueError(f"{value!r} is not a legal choice for "
                              f"{self._arg_name(position)} of {self.kind} now")
@@ -247,6 +271,14 @@ class MoveBuilder:
         Returns whether the click was used."""
         if not self.enabled or not self.moves:
             return False
+        earlier, self._earlier = self._earlier, None
+        if earlier is not None and earlier.kind == self.kind and time.monotonic() - earlier.at < REACTION:
+            move = self._finish_on(earlier, seat, pos)
+            if move is not None:            # meant for the position shown before the change
+                self.kind, self.prefix = None, []
+                self._sync()
+                self.on_move(move)
+                return True
         offered = list(dict.fromkeys(m.kind for m in self.moves))
         kinds = [self.kind] if self.kind else [k for k in offered if self._card_prefix(k, [], seat, pos) is not None]
         if len(kinds) != 1:
@@ -255,7 +287,7 @@ class MoveBuilder:
         if prefix is None:
             return False
         sure = self.kind is not None or offered == kinds
-        self.kind, self.prefix, self._stale = kinds[0], prefix, None
+        self.kind, self.prefix = kinds[0], prefix
         self._advance()
         if sure and self._complete() and not self._next_values():
             self._emit()
@@ -334,6 +366,22 @@ class MoveBuilder:
                 return new
         return None
 
+    def _finish_on(self, offer: _Offer, seat: int, pos: int | None) -> Move | None:
+        """The move a click on (seat, pos) finishes on an earlier ``offer`` (the game's
+        own order of its arguments), or None if it does not finish one there."""
+        now = self.choices, self.prefix
+        self.choices, self.prefix = offer.choices, list(offer.prefix)
+        try:
+            prefix = self._card_prefix(offer.kind, self.prefix, seat, pos)
+            if prefix is None:
+                return None
+            self.prefix = prefix
+            self._advance()
+            move = self._complete()
+            return offer.canonical[move] if move is not None and not self._next_values() else None
+        finally:
+            self.choices, self.prefix = now
+
     def _candidates(self, prefix) -> list[Move]:
         return [m for m in self.choices if m.kind == self.kind and list(m.args[:len(prefix)]) == list(prefix)]
 
@@ -396,8 +444,8 @@ class MoveBuilder:
     def _play_chosen(self) -> None:
         if self.enabled and self._complete():
             self._emit()
-        elif self.enabled and self._stale is not None:      # Play pressed on the form just before it changed
-            move, self._stale = self._stale, None
+        elif self.enabled and self._earlier is not None and self._earlier.finished is not None:
+            move, self._earlier = self._earlier.finished, None  # pressed on the form just before it changed
             self.on_move(move)
         elif self.enabled:
             self.hint.value = ("<i>The table changed before your move was sent, and the move you were "
@@ -405,6 +453,6 @@ class MoveBuilder:
 
     def _emit(self) -> None:
         move = self._canonical[self._complete()]     # the game's own order of unordered arguments
-        self.kind, self.prefix, self._stale = None, [], None
+        self.kind, self.prefix, self._earlier = None, [], None
         self._sync()
         self.on_move(move)
