@@ -197,6 +197,26 @@ def test_lazy_sunday_quick_discards_stay_with_the_heuristic_rule():
     assert claims >= 1
 
 
+def test_simulated_lazy_sunday_seats_slap_what_the_heuristic_would():
+    """Within a search, simulated seats make the quick discards (LS-5) the heuristic bot
+    would make in their place (Game.search_open_move): the same claim, by one of the
+    seats that would claim, and none when no seat would."""
+    from playtest.games.lazy_sunday import HeuristicBot
+    heuristic = HeuristicBot(0)
+    slaps = 0
+    for match in positions("lazy_sunday", 3, {}, (5, 6)):
+        state, game = match.state, match.game
+        would = {seat: claim for seat in range(3)
+                 if (claim := heuristic.interject(match.bot_view(seat), match.open_moves(seat))) is not None}
+        made = {game.search_open_move(state, random.Random(k)) for k in range(12)}
+        if would:
+            assert made <= set(would.values()) and None not in made, (made, would)
+            slaps += 1
+        else:
+            assert made == {None}, made
+    assert slaps >= 3
+
+
 def test_budgets_by_name():
     game = Match("night_shift", 2, seed=0).game
     assert parse_budget(None) == parse_budget("") == (None, None)  # the game's own default

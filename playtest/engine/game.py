@@ -341,6 +341,15 @@ class Game(ABC):
         """
         raise NotImplementedError(f"{self.title} cannot sample states from a seat's view (Game.determinizer)")
 
+    def search_open_move(self, state, rng: random.Random) -> Move | None:
+        """In a search's simulated play, the open move (``OPEN_MOVES``) a seat makes now,
+        as the game's heuristic bot would (e.g. a Lazy Sunday seat slapping a card it
+        remembers to match the DONE top, LS-5), or None. When several seats would,
+        ``rng`` picks who is first. Called after every simulated move, so keep it cheap;
+        it reads the sampled state, whose per-seat knowledge the sample made up.
+        Default: None (simulated seats make no open moves)."""
+        return None
+
     def determinize(self, view: Mapping, seat: int, rng: random.Random):
         """One state sampled from ``seat``'s knowledge (its :meth:`bot_view`) with ``rng``:
         ``determinizer(view, seat)(rng)``; see :meth:`determinizer`."""

@@ -28,7 +28,9 @@ budget is not (the iterations done depend on the machine).
 
 Open moves (``Game.OPEN_MOVES``, Lazy Sunday's quick discard, LS-5) are not searched:
 :meth:`ISMCTSBot.interject` keeps the game's heuristic bot's rule. Within the search,
-the simulated seats make no open moves.
+after every simulated move, the simulated seats make the open moves that rule would
+(:meth:`Game.search_open_move`: a Lazy Sunday seat slaps a card it knows to match), so a
+playout sees the quick discards that decide the game.
 """
 from __future__ import annotations
 
@@ -49,6 +51,9 @@ rewards being 0..1."""
 ROLLOUT_CAP = 5000
 """Most moves a rollout plays before it stops and counts the leaders as the winners."""
 ROLLOUTS = ("random", "heuristic")
+OPEN_MOVES_IN_A_ROW = 8
+"""Most open moves simulated between two decisions (a bound; a slap rarely leads to more
+than two)."""
 
 
 class _Node:
@@ -134,6 +139,8 @@ class ISMCTSBot(Bot):
                         if rollout == "heuristic" and heuristic else None)
         if rollout == "heuristic" and heuristic is None:
             raise OptionError(f"{game.title} has no heuristic bot for the rollouts")
+        reflex = type(game).search_open_move
+        self._reflex = None if reflex is Game.search_open_move else self.game.search_open_move
         self.last_iterations = 0
         """Iterations of the last decision (for benchmarks)."""
 
@@ -198,7 +205,10 @@ class ISMCTSBot(Bot):
         state = sample(rng)
         node, path = root, []
         c, log, sqrt = self.exploration, math.log, math.sqrt
+        reflex = self._reflex
         while True:
+            if reflex is not None:
+                self._open_moves(state, rng)
             acting = to_act(state)
             if not acting:
                 break
@@ -238,8 +248,10 @@ class ISMCTSBot(Bot):
         rollout policy; per seat, its reward."""
         game = self.game
         to_act, decision_moves, apply = game.to_act, game.decision_moves, game.apply
-        policy = self._policy
+        policy, reflex = self._policy, self._reflex
         for _ in range(ROLLOUT_CAP):
+            if reflex is not None:
+                self._open_moves(state, rng)
             acting = to_act(state)
             if not acting:
                 break
@@ -252,6 +264,16 @@ class ISMCTSBot(Bot):
             else:
                 apply(state, policy[seat].choose(game.bot_view(state, seat), moves))
         return rewards(game, state)
+
+    def _open_moves(self, state, rng: random.Random) -> None:
+        """Play the open moves simulated seats make now (:meth:`Game.search_open_move`;
+        one may lead to another, e.g. a slap that puts a new top on DONE)."""
+        reflex, apply = self._reflex, self.game.apply
+        for _ in range(OPEN_MOVES_IN_A_ROW):
+            move = reflex(state, rng)
+            if move is None:
+                return
+            apply(state, move)
 
     def interject(self, view: Mapping, open_moves: Sequence[Move]) -> Move | None:
         """Open moves (LS-5 quick discards) by the game's heuristic bot's rule, not

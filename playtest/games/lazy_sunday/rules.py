@@ -980,6 +980,29 @@ class LazySunday(Game):
         c.turns, c.outcome, c.setup_events = s.turns, s.outcome, []
         return c
 
+    def search_open_move(self, s, rng):
+        """The quick discard (LS-5) a simulated seat makes now: a card of a list, other than
+        the caller's (LS-7) unless it is its own, that the seat knows (its ``known`` bit)
+        to match the DONE top, its own cards first, as the heuristic bot claims. Several
+        seats know one: ``rng`` picks who taps first. None if nobody knows a match."""
+        if s.phase not in _CLAIM_PHASES or not s.done:
+            return None
+        names, known, lists, caller = self.cards.names, s.known, s.lists, s.caller
+        top = names[s.done[-1]]
+        spots = {}
+        for t, lst in enumerate(lists):
+            for p, card in enumerate(lst):
+                mask = known[card]
+                if mask and names[card] == top:
+                    for seat in range(self.seats):
+                        if mask >> seat & 1 and (t == seat or (lists[seat] and t != caller)) \
+                                and (seat not in spots or (t == seat != spots[seat][0])):
+                            spots[seat] = (t, p)
+        if not spots:
+            return None
+        seat = list(spots)[rng.randrange(len(spots))] if len(spots) > 1 else next(iter(spots))
+        return _new(Move, (seat, "claim", (*spots[seat], s.serial)))
+
     def determinizer(self, view, seat):
         """Sample states consistent with ``seat``'s bot view (see Game.determinizer).
 
