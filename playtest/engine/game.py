@@ -350,6 +350,22 @@ class Game(ABC):
         Default: None (simulated seats make no open moves)."""
         return None
 
+    SEARCH_PLAYOUT_MOVES: ClassVar[int | None] = None
+    """How many moves a search playout plays before it stops and scores the position with
+    :meth:`evaluate` (0: at once, right after the search tree's new move); None (the
+    default): playouts go on to the end of the game. Ignored for a game without its own
+    :meth:`evaluate`."""
+
+    def evaluate(self, state) -> tuple[float, ...] | None:
+        """In a search's playout stopped before the end (:attr:`SEARCH_PLAYOUT_MOVES`), each
+        seat's reward for the position: its chance to win as the game judges it, each in
+        0..1 and summing to 1 at most (e.g. from the VP margins, through
+        :func:`playtest.engine.search.margin_rewards`). Reads the sampled state, so it may
+        use cards the searching seat does not see. Called once per search iteration, so
+        keep it cheap. None (the default): the game does not say, and a stopped playout
+        counts :meth:`leaders` as the winners."""
+        return None
+
     def determinize(self, view: Mapping, seat: int, rng: random.Random):
         """One state sampled from ``seat``'s knowledge (its :meth:`bot_view`) with ``rng``:
         ``determinizer(view, seat)(rng)``; see :meth:`determinizer`."""

@@ -112,7 +112,8 @@ class ISMCTSBot(Bot):
     name = "ismcts"
 
     def __init__(self, seed=None, game: Game | None = None, iterations: int | None = None,
-                 ms: float | None = None, rollout: str = "random", exploration: float = EXPLORATION):
+                 ms: float | None = None, rollout: str = "random", exploration: float = EXPLORATION,
+                 playout: int | None | str = "game"):
         super().__init__(seed)
         if not isinstance(game, Game):
             raise OptionError("the ismcts bot needs the game it plays: make it with make_bot(game, 'ismcts', seed) "
@@ -141,6 +142,13 @@ class ISMCTSBot(Bot):
             raise OptionError(f"{game.title} has no heuristic bot for the rollouts")
         reflex = type(game).search_open_move
         self._reflex = None if reflex is Game.search_open_move else self.game.search_open_move
+        if playout == "game":
+            playout = type(game).SEARCH_PLAYOUT_MOVES
+        if playout is not None and (type(playout) is not int or playout < 0):
+            raise OptionError(f"playout must be a whole number of moves 0 or more, or None, not {playout!r}")
+        if playout is not None and type(game).evaluate is Game.evaluate:
+            playout = None  # no evaluation to stop at: play to the end
+        self.playout = playout
         self.last_iterations = 0
         """Iterations of the last decision (for benchmarks)."""
 
@@ -249,7 +257,8 @@ class ISMCTSBot(Bot):
         game = self.game
         to_act, decision_moves, apply = game.to_act, game.decision_moves, game.apply
         policy, reflex = self._policy, self._reflex
-        for _ in range(ROLLOUT_CAP):
+        cap = ROLLOUT_CAP if self.playout is None else self.playout
+        for _ in range(cap):
             if reflex is not None:
                 self._open_moves(state, rng)
             acting = to_act(state)
@@ -263,6 +272,11 @@ class ISMCTSBot(Bot):
                 apply(state, moves[rng.randrange(len(moves))])
             else:
                 apply(state, policy[seat].choose(game.bot_view(state, seat), moves))
+        else:  # stopped by the cap: the game's evaluation, if it has one and the game goes on
+            if self.playout is not None and to_act(state):
+                values = game.evaluate(state)
+                if values is not None:
+                    return list(values)
         return rewards(game, state)
 
     def _open_moves(self, state, rng: random.Random) -> None:
@@ -296,3 +310,27 @@ def rewards(game: Game, state) -> list[float]:
     for seat in winners:
         result[seat] = share
     return result
+
+
+def margin_rewards(values: Sequence[float], scale: float) -> tuple[float, ...]:
+    """Per seat, a reward in 0..1 from each seat's standing (higher is better), for a
+    game's :meth:`Game.evaluate`: a softmax, ``exp(v / scale)`` shared out, so equal
+    standings share evenly and a seat ``scale`` ahead of one other seat gets about 73%.
+
+    Args:
+        values: one number per seat (e.g. VP plus progress; a game where low wins passes
+            the negated scores).
+        scale: how much of a lead counts as a clear edge, above 0.
+
+    Returns:
+        one reward per seat, summing to 1.
+
+    Raises:
+        ValueError: ``scale`` is not above 0, or ``values`` is empty.
+    """
+    if not scale > 0 or not values:
+        raise ValueError(f"margin_rewards needs values and a scale above 0, not {values!r}, {scale!r}")
+    top = max(values)
+    weights = [math.exp((v - top) / scale) for v in values]
+    total = sum(weights)
+    return tuple(w / total for w in weights)

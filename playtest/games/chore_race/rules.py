@@ -112,6 +112,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from playtest.engine import BaseOptions, Event, Game, Move, OptionError, Outcome, RandomBot
 from playtest.engine.rng import shuffle
+from playtest.engine.search import margin_rewards
 from playtest.games import variants
 from playtest.games.variants import card_file, card_variant_field
 from playtest.engine.errors import PlaytestError
@@ -1390,6 +1391,25 @@ class ChoreRace(Game):
             return s
 
         return sample
+
+    SEARCH_PLAYOUT_MOVES = 20  # ismcts: playouts stop after 20 moves and score the position (evaluate)
+    EVAL_PROGRESS, EVAL_HAND, EVAL_SCALE = 0.6, 0.3, 3.0
+
+    def evaluate(self, s):
+        """Each seat's chance to win as the search bot judges a position (see
+        Game.evaluate): its standing is its VP (CR-17), plus ``EVAL_PROGRESS`` VP per
+        progress on its chores up to their level (a complete chore: its level, as CR-14
+        scores it), plus ``EVAL_HAND`` per card in hand; the standings become rewards
+        through :func:`~playtest.engine.search.margin_rewards` (scale ``EVAL_SCALE`` VP)."""
+        chores, progress, hand = self.chores, self.EVAL_PROGRESS, self.EVAL_HAND
+        values = []
+        for seat, row in enumerate(s.tableaus):
+            value = s.vp[seat] + hand * len(s.hands[seat])
+            for entry in row:
+                level = chores[entry[0]].level
+                value += level if entry[1] >= level else progress * entry[1]
+            values.append(value)
+        return margin_rewards(values, self.EVAL_SCALE)
 
     # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
     _PLAYED_KEY = {"done": "done", "finally": "finally", "inspection": "inspection", "delegate": "delegate",
