@@ -105,6 +105,37 @@ def test_lazy_sunday_slaps_between_people_and_paced_bots(server, browser):
         second.close()
 
 
+def test_the_lobby_creates_a_table_whose_seat_link_opens_it_in_another_browser(server, browser):
+    """The host's first steps: the lobby (its default form: seat 0 a person, bots in the
+    others), Create table, the seat link opened on another device shows that seat's
+    board, and the lobby lists the table."""
+    base, _ = server
+    host = Player(browser, f"{base}/voila/render/lobby.ipynb")
+    guest = None
+    try:
+        create = host.page.get_by_role("button", name="Create table")
+        create.wait_for(timeout=120_000)
+        create.click()
+        link = host.page.locator(".pt-lobby-links a", has_text="Seat 0")
+        link.wait_for(timeout=60_000)
+        href = link.get_attribute("href")
+        assert href.startswith("table.ipynb?table=") and "&token=" in href, href
+        address = host.page.locator(".pt-lobby-links .pt-address").first.inner_text()
+        assert address == f"{base}/voila/render/{href}", address        # the full address to send
+        guest = Player(browser, f"{base}/voila/render/{href}")
+        guest.wait(".pt-live .pt-table .pt-card")
+        assert "Seat 0 · connected · you" in guest.page.locator(".pt-players").inner_text()
+        assert not guest.page.locator(".pt-error").is_visible()
+        table_id = href.split("table=", 1)[1].split("&", 1)[0]
+        host.page.get_by_role("button", name="Refresh").click()
+        host.page.locator(".pt-lobby-tables", has_text=table_id).wait_for(timeout=30_000)
+        assert not host.page.locator(".pt-error").is_visible()
+    finally:
+        host.close()
+        if guest is not None:
+            guest.close()
+
+
 def test_a_wrong_token_gets_a_plain_page(server, browser):
     base, _ = server
     made = create(base, game="lazy_sunday", seats=2, players=["human", "random"], pace="instant")
