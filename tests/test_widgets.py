@@ -164,6 +164,19 @@ def test_card_click_fills_card_arguments_and_plays():
     assert played[-1] == Move(0, "claim", (1, 1, 9))
 
 
+def test_a_card_click_that_only_chooses_a_move_says_to_press_play():
+    """A card click that picks one kind among several selects it and waits for Play
+    (it must not take a move the person never chose); the hint says so, and goes once
+    the move is played."""
+    moves = [Move(0, "trade", (p, 1, 0)) for p in (0, 1)] + [Move(0, "claim", (1, p, 9)) for p in (0, 1)]
+    b, played = builder(moves, {"trade": ((None, "p"),), "claim": (("s", "p"),)})
+    b.show(0, moves, {}, note="Your turn.")
+    assert b.pick_card(1, 1) and b.kind == "claim" and played == []
+    assert "That card chose “CLAIM”: press Play to make the move, or Cancel." in b.hint.value
+    b.play_button.click()
+    assert played == [Move(0, "claim", (1, 1, 9))] and b.hint.value == "<i>Your turn.</i>"
+
+
 def test_a_card_click_just_after_the_offer_changed_finishes_the_move_on_the_old_offer(monkeypatch):
     """LS-5 on a live table: a slap begun ("Done it!") before another seat's claim changed
     the DONE top, and clicked within REACTION seconds of it, is the claim on the old top

@@ -140,6 +140,7 @@ class MoveBuilder:
         self.arg_box = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="center"))
         self.title = w.HTML(f"<b>{html.escape(title)}</b>" if title else "")
         self.hint = w.HTML()
+        self._note = ""                 # the hint's text from show(), under any click's own
         self.widget = w.VBox([self.title, self.kind_box, self.arg_box, self.hint])
         self.widget.add_class("pt-guarded")
 
@@ -196,7 +197,8 @@ class MoveBuilder:
             if not (keep and enabled and self._candidates(self.prefix)):
                 several = keep and enabled and sum(m.kind == self.kind for m in self.choices) > 1
                 self.kind, self.prefix = (self.kind if several else None), []
-        self.hint.value = f"<i>{html.escape(note)}</i>" if note else ""
+        self._note = f"<i>{html.escape(note)}</i>" if note else ""
+        self.hint.value = self._note
         self._sync()
 
     def _button(self, pool: int, kind: str) -> w.Button:
@@ -236,6 +238,7 @@ class MoveBuilder:
             return      # a stale click (the moves changed since the button was drawn)
         if self._earlier is not None and self._earlier.kind != kind:
             self._earlier = None    # another move started (re-selecting the same kind keeps it)
+        self.hint.value = self._note
         self.kind, self.prefix = kind, []
         if kind is not None:
             self._advance()
@@ -276,6 +279,7 @@ class MoveBuilder:
             move = self._finish_on(earlier, seat, pos)
             if move is not None:            # meant for the position shown before the change
                 self.kind, self.prefix = None, []
+                self.hint.value = self._note
                 self._sync()
                 self.on_move(move)
                 return True
@@ -292,6 +296,10 @@ class MoveBuilder:
         if sure and self._complete() and not self._next_values():
             self._emit()
         else:
+            if not sure:        # say why nothing was played yet, and how to go on
+                label = html.escape(self.labels.move_label(self.kind, self.view))
+                then = "press Play to make the move" if self._complete() else "choose the rest, then press Play"
+                self.hint.value = f"<i>That card chose “{label}”: {then}, or Cancel.</i>"
             self._sync()
         return True
 
@@ -454,5 +462,6 @@ class MoveBuilder:
     def _emit(self) -> None:
         move = self._canonical[self._complete()]     # the game's own order of unordered arguments
         self.kind, self.prefix, self._earlier = None, [], None
+        self.hint.value = self._note
         self._sync()
         self.on_move(move)
