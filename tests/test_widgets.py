@@ -623,9 +623,25 @@ def test_two_games_on_one_server_keep_separate_autosaves():
     files = autosave_files()
     assert len(files) == 2 and {first.autosave_path, second.autosave_path} == set(files)
     third = toy_app({1: "random", 2: "random"})
-    assert third.saved is not None and "1 older unfinished game kept too" in third.resume_note.value
-    third.discard_button.click()
-    assert autosave_files() == files[1:]
+    newest = third._saved_path
+    assert third.saved is not None and "Unfinished games were saved" in third.resume_note.value
+    assert third.saved_choice.layout.display is None and len(third.saved_choice.options) == 2
+    assert third.saved_choice.options[0][0].endswith("(newest)")
+    third.saved_choice.value = 1                    # an older game is chosen and resumed, not only the newest
+    older = third._saved_path
+    owner = first if older == first.autosave_path else second
+    assert older != newest and owner.autosave_path == older
+    third.resume_button.click()
+    assert third.match.moves == owner.match.moves and third.saved is None
+    fourth = toy_app({1: "random", 2: "random"})
+    assert len(fourth.saved_choice.options) == 2
+    fourth.discard_button.click()                   # the newest on offer goes; the other stays on offer
+    assert fourth.saved is not None and "An unfinished game was saved" in fourth.resume_note.value
+    assert fourth.saved_choice.layout.display == "none"
+    step(fourth)                                    # playing on hides the offer
+    assert fourth.saved is None and fourth.resume_box.layout.display == "none"
+    fourth._offer_saved()                           # offered again: never its own game
+    assert fourth.autosave_path.exists() and [path for path, _ in fourth._offered] == [third.autosave_path]
 
 
 def test_autosave_discard_finish_and_corrupt_file():

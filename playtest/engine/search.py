@@ -113,7 +113,7 @@ class ISMCTSBot(Bot):
 
     def __init__(self, seed=None, game: Game | None = None, iterations: int | None = None,
                  ms: float | None = None, rollout: str = "random", exploration: float = EXPLORATION,
-                 playout: int | None | str = "game"):
+                 playout: int | None | str = "game", prior: float | str = "game"):
         super().__init__(seed)
         if not isinstance(game, Game):
             raise OptionError("the ismcts bot needs the game it plays: make it with make_bot(game, 'ismcts', seed) "
@@ -149,6 +149,13 @@ class ISMCTSBot(Bot):
         if playout is not None and type(game).evaluate is Game.evaluate:
             playout = None  # no evaluation to stop at: play to the end
         self.playout = playout
+        if prior == "game":
+            prior = type(game).SEARCH_PRIOR
+        if not isinstance(prior, (int, float)) or prior < 0:
+            raise OptionError(f"prior must be a number 0 or more, not {prior!r}")
+        self.prior = float(prior) if heuristic else 0.0
+        self._prior_bot = heuristic(f"{seed}:prior") if self.prior else None
+        self._favoured = None
         self.last_iterations = 0
         """Iterations of the last decision (for benchmarks)."""
 
@@ -185,6 +192,7 @@ class ISMCTSBot(Bot):
         """
         seat = view["viewer"]
         sample = self.game.determinizer(dict(view), seat)
+        self._favoured = self._prior_bot.choose(view, list(legal)) if self._prior_bot is not None else None
         rng = self.rng
         root = _Node(None)
         iterate = self._iterate
@@ -231,16 +239,22 @@ class ISMCTSBot(Bot):
                     child = children.get(m)
                     if child is not None:
                         child.avail += 1
-                move = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                if node is root and self._favoured in untried:
+                    move = self._favoured  # the heuristic's move is tried first
+                else:
+                    move = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
                 child = children[move] = _Node(seat)
                 apply(state, move)
                 path.append(child)
                 break
             best, best_value = None, -1.0
+            favoured = self._favoured if node is root else None
             for m in moves:
                 child = children[m]
                 child.avail += 1
                 value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
+                if m == favoured:  # progressive bias toward the heuristic's move, fading with visits
+                    value += self.prior / (child.visits + 1) ** 0.5
                 if value > best_value:
                     best, best_value = m, value
             apply(state, best)

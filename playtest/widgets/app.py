@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import html
 import json
+from pathlib import Path
 from typing import Callable, Mapping, Protocol, Sequence
 
 import ipywidgets as w
@@ -56,6 +57,11 @@ from .newgame import HUMAN, NewGamePanel, default_bot
 from .page import browser_id
 from .records import RecordPanel, pack_record, parse_link, players_query, unpack_record
 from .timeline import Timeline
+
+
+OFFERED = 8
+"""Most unfinished autosaved games a page offers to resume (newest first); each is
+replayed to be described, so the offer stays quick."""
 
 
 def refusal_text(refusal: IllegalMove) -> str:
@@ -304,7 +310,12 @@ class GameApp:
         self.discard_button = w.Button(description="Discard it", layout=w.Layout(width="auto"),
                                        tooltip="Delete the autosaved game and keep this new one")
         self.discard_button.on_click(safe(lambda _b: self.discard_saved(), report))
-        self.resume_box = w.VBox([self.resume_note, w.HBox([self.resume_button, self.discard_button])],
+        self.saved_choice = w.Dropdown(description="Saved game", layout=w.Layout(width="auto", display="none"),
+                                       style={"description_width": "initial"})
+        self.saved_choice.observe(safe(lambda _c: self._saved_chosen(), report), "value")
+        self._offered: list = []        # (path, Autosave) of the unfinished games on offer, newest first
+        self.resume_box = w.VBox([self.resume_note, self.saved_choice,
+                                  w.HBox([self.resume_button, self.discard_button])],
                                  layout=w.Layout(display="none"))
         self.resume_box.add_class("pt-resume")
         self.save_problem: str | None = None
@@ -658,43 +669,68 @@ class GameApp:
         self._hide_offer()
 
     def _offer_saved(self) -> None:
-        """Offer to resume an unfinished autosaved game of this game, if there is one;
-        a save that cannot be read is ignored with a one-line notice."""
+        """Offer to resume an unfinished autosaved game of this game: the newest, and
+        with several, a choice among the :data:`OFFERED` newest (each described by its
+        seats, moves and time). A save that cannot be read is set aside with a one-line
+        notice; a finished one is deleted."""
         paths = autosave.saved_paths(self.game.name, self.browser) if self.autosave else []
-        if not paths:
-            return
-        path = paths[0]
-        try:
-            saved = autosave.read(path, self.game.name)
-        except Exception as exc:  # noqa: BLE001 - a bad save must never stop the app
+        offered: list[tuple[Path, autosave.Autosave]] = []
+        notices = []
+        for path in paths:
+            if len(offered) == OFFERED:
+                break
+            if path == self.autosave_path:
+                continue                                 # this page's own game
+            try:
+                saved = autosave.read(path, self.game.name)
+            except Exception as exc:  # noqa: BLE001 - a bad save must never stop the app
+                kept = path.with_suffix(".corrupt")      # kept for a look by hand, never offered again
+                try:
+                    path.replace(kept)
+                    aside = f"was set aside as {html.escape(kept.name)}"
+                except OSError:
+                    aside = "is left where it is"
+                # an OSError's text holds the server's folder: name the cause in plain words
+                reason = autosave.problem(exc) if isinstance(exc, OSError) else str(exc)
+                notices.append(f"<i>An autosaved {html.escape(self.game.title)} game could not be read "
+                               f"and {aside} ({html.escape(reason[:200])}).</i>")
+                continue
+            if saved.match.outcome() is not None:
+                try:
+                    autosave.remove(path)
+                except autosave.AutosaveError:
+                    pass                                 # a finished game is never offered anyway
+                continue
+            offered.append((path, saved))
+        self._offered = offered
+        notice = "<br>".join(notices)
+        if not offered:
             self.saved = None
-            kept = path.with_suffix(".corrupt")      # kept for a look by hand, never offered again
-            try:
-                path.replace(kept)
-                aside = f"was set aside as {html.escape(kept.name)}"
-            except OSError:
-                aside = "is left where it is"
-            # an OSError's text holds the server's folder: name the cause in plain words
-            reason = autosave.problem(exc) if isinstance(exc, OSError) else str(exc)
-            self.resume_note.value = (f"<i>An autosaved {html.escape(self.game.title)} game could not be read "
-                                      f"and {aside} ({html.escape(reason[:200])}).</i>")
+            self.resume_note.value = notice
             self.resume_button.layout.display = self.discard_button.layout.display = "none"
-            self.resume_box.layout.display = "flex"
+            self.saved_choice.layout.display = "none"
+            self.resume_box.layout.display = "flex" if notice else "none"
             return
-        if saved.match.outcome() is not None:
-            try:
-                autosave.remove(path)
-            except autosave.AutosaveError:
-                pass                                 # a finished game is never offered anyway
-            return
-        self.saved, self._saved_path = saved, path
-        more = f" ({len(paths) - 1} older unfinished game{'s' if len(paths) > 2 else ''} kept too)" if len(paths) > 1 else ""
         where = " from this browser" if self.browser else ""
-        self.resume_note.value = (f"<b>An unfinished game was saved on this server{where}.</b> Resume it, or "
-                                  f"discard it{more}.")
-        self.resume_button.description = f"Resume your unfinished game ({saved.describe()})"
+        several = len(offered) > 1
+        self.resume_note.value = (f"<b>{'Unfinished games were' if several else 'An unfinished game was'} saved "
+                                  f"on this server{where}.</b> Resume {'one' if several else 'it'}, or discard "
+                                  f"{'the one chosen' if several else 'it'}." + (f"<br>{notice}" if notice else ""))
+        self.saved_choice.options = [(f"{saved.describe()}{' (newest)' if i == 0 else ''}", i)
+                                     for i, (_, saved) in enumerate(offered)]
+        self.saved_choice.value = 0
+        self.saved_choice.layout.display = None if several else "none"
         self.resume_button.layout.display = self.discard_button.layout.display = None
         self.resume_box.layout.display = "flex"
+        self._saved_chosen()
+
+    def _saved_chosen(self) -> None:
+        """The game picked in the choice of unfinished games is the one on offer."""
+        index = self.saved_choice.value
+        if index is None or not 0 <= index < len(self._offered):
+            return
+        self._saved_path, self.saved = self._offered[index]
+        self.resume_button.description = f"Resume your unfinished game ({self.saved.describe()})"
 
     def _hide_offer(self) -> None:
         self.saved = None
@@ -730,6 +766,7 @@ class GameApp:
                 autosave.remove(self._saved_path)
         finally:
             self._hide_offer()
+        self._offer_saved()         # the other unfinished games, if any, stay on offer
 
     # --- time travel -------------------------------------------------------------
     def goto(self, n: int) -> None:

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from playtest.engine import BaseOptions, Event, Game, ISMCTSBot, Move, OptionError, Outcome, PlaytestError, RandomBot
 from playtest.engine.rng import shuffle
+from playtest.engine.search import margin_rewards
 from playtest.games.variants import card_file, card_variant_field
 
 from .bots import HeuristicBot
@@ -979,6 +980,16 @@ class LazySunday(Game):
         c.peekers, c.scores, c.round_scores = s.peekers[:], s.scores[:], s.round_scores[:]
         c.turns, c.outcome, c.setup_events = s.turns, s.outcome, []
         return c
+
+    SEARCH_PLAYOUT_MOVES = None  # ismcts: playouts to the end (a round is short); see evaluate
+    EVAL_SCALE = 5.0
+
+    def evaluate(self, s):
+        """Each seat's chance to win as the search bot judges a position (see
+        Game.evaluate): its total so far, cumulative score plus the effort of its list
+        now (:meth:`scores`; LS-9, LS-10: lowest wins), negated, through
+        :func:`~playtest.engine.search.margin_rewards` (scale ``EVAL_SCALE`` effort)."""
+        return margin_rewards([-total for total in self.scores(s)], self.EVAL_SCALE)
 
     def search_open_move(self, s, rng):
         """The quick discard (LS-5) a simulated seat makes now: a card of a list, other than
