@@ -603,9 +603,11 @@ def test_game_dashboard_opens_a_seed_and_a_scenario_from_the_address(tmp_path, m
     assert app.match.branch(0).fingerprint() == Match("lazy_sunday", 4, seed=4242).fingerprint()
     assert app.new_game.seed.value == "4242"
     before = (app.match, list(app.match.moves))
-    for bad in ("seed=-1", "seed=1&seed=2", "scenario=nope", "scenario=../x"):
+    for bad in ("seed=-1", "seed=abc", "seed=1&seed=2", "scenario=nope", "scenario=../x"):
         app.open_link(bad)
         assert app.banner.message and (app.match, list(app.match.moves)) == before, bad
+    app.open_link("seed=abc")
+    assert "is not a seed" in app.banner.message
     scenario = bot_scenario("lazy_sunday", 4, seed=9, moves=12)
     scenario.save(tmp_path / "lazy.toml")
     app.open_link("scenario=lazy")
