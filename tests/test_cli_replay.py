@@ -178,6 +178,22 @@ def test_an_illegal_move_exits_1_naming_the_move_and_ruling(tmp_path, capsys):
     assert nearest and nearest[0].startswith("1 ") and all(m in data["illegal_move"]["message"] for m in nearest[:3])
 
 
+def test_the_expectations_before_an_illegal_move_are_still_checked(tmp_path, capsys):
+    """An illegal move 9 does not hide the entries after moves 6 and 8: they are checked
+    (here the one after move 8 fails) and counted; moves 9.. are not reached."""
+    path = stale_with(tmp_path, '"1 claim 1 0 1"', '"1 nosy 0 0"')
+    broken = tmp_path / "both.toml"
+    broken.write_text(path.read_text(encoding="utf-8").replace('"done.serial" = 2', '"done.serial" = 7', 1),
+                      encoding="utf-8")
+    code, out, err = run(capsys, broken)
+    assert code == 1 and "FAILED [[expect]] #2, after move 8" in out and "'done.serial': expected 7, found 2" in out
+    assert "move 9 ('1 nosy 0 0') is illegal (LS-2)" in err and "before it, 1 expectation failed" in err
+    code, out, _ = run(capsys, broken, "--json")
+    data = json.loads(out)
+    assert data["expectations"] == {"entries": 3, "checked": 2, "checks": data["expectations"]["checks"]}
+    assert data["unreached_moves"] == 1 and data["unreached_expectations"] == 1 and len(data["failures"]) == 1
+
+
 @pytest.mark.parametrize("where, text, reason", [
     ("moves", "0 ned", "Chore Race has no move 'ned'; did you mean 'end'?"),
     ("moves", "5 end", "5 is not a seat of this 2-seat game (0..1, G-1)"),

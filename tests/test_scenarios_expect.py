@@ -52,8 +52,9 @@ def failures(*entries: str, base: str = CR) -> list[str]:
 def test_none_and_absent():
     assert failures('after = 3\nnone = ["pending", "trigger", "outcome"]\nabsent = ["tableaus.1.3", "pending.card"]') == []
     found = failures('after = 4\nnone = ["pending"]\nabsent = ["tableaus.1.2"]')
-    assert len(found) == 2 and "view (spectator) 'pending' is none: expected None, found {'by': 0, 'card': 'Inspection'" in found[0]
-    assert "'tableaus.1.2' is absent: expected 'nothing there', found {'ability': '', 'cards': []," in found[1]
+    assert len(found) == 2 and "view (spectator) 'pending' is none: expected None, found {'card': 'Inspection', " \
+        "'key': 'inspection', 'by': 0" in found[0]
+    assert "'tableaus.1.2' is absent: expected 'nothing there', found {'name': 'Water the Plants', 'level': 2," in found[1]
 
 
 def test_length_contains_and_unordered_read_cards_by_name():
@@ -97,8 +98,8 @@ def test_the_log_a_seat_reads_and_what_it_hides():
     found = failures('after = 1\nseat = 1\nlog_hides = ["Done"]', 'after = 2\nlog = ["Finally!"]')
     assert found[0].endswith("log of seat 1 of move 1 hides: expected 'Done', found ['Turn 2: you draw Done.'] "
                              "(seat 1 reads 'Done' in: Turn 2: you draw Done.)")
-    assert found[1].endswith("(no line the spectator reads holds 'Finally!'; its 1 line(s): Seat 1 plays Done on "
-                             "Do the Laundry.)")
+    assert found[1].endswith("log (spectator) of move 2: expected 'Finally!', found ['Seat 1 plays Done on Do the "
+                             "Laundry.'] (no line the spectator reads holds 'Finally!')")
 
 
 LS = '''game = "lazy_sunday"
@@ -128,7 +129,7 @@ def test_a_seats_memory_is_read_with_memory_paths():
 
 
 def test_an_illegal_move_in_one_line_is_tried_and_must_leave_the_state_unchanged(monkeypatch):
-    entry = 'after = 4\nillegal = ["0 end", "1 dodge 3", { move = "0 end", ruling = "CR-7" }]'
+    entry = 'after = 4\nillegal = ["0 end", "0 dodge", { move = "0 end", ruling = "CR-7" }]'
     assert failures(entry) == []
     assert scenario(entry).expect[0].illegal[0].move == "0 end" and scenario(entry).to_toml().count("0 end") == 3
     original = ChoreRace.explain
@@ -137,10 +138,10 @@ def test_an_illegal_move_in_one_line_is_tried_and_must_leave_the_state_unchanged
         s.vp[0] += 1
         return original(self, s, move)
 
-    checked = scenario('after = 4\nillegal = ["1 accept 3"]')
+    checked = scenario('after = 4\nillegal = ["0 accept"]')
     monkeypatch.setattr(ChoreRace, "explain", leaky)
     found = [str(f) for f in checked.verify()]
-    assert found == ["[[expect]] #1, after move 4 (0 inspection 1 0): illegal '1 accept 3' leaves the state "
+    assert found == ["[[expect]] #1, after move 4 (0 inspection 1 0): illegal '0 accept' leaves the state "
                      "unchanged: expected 'unchanged', found 'the state changed'"]
 
 
@@ -268,3 +269,54 @@ def test_the_readmes_toml_examples_hold():
     text = (EXAMPLES_DIR / "chore_race_reaction_window.toml").read_text(encoding="utf-8")
     checked = Scenario.from_toml(text[:text.index("[[expect]]")] + expect_block)
     assert checked.verify() == [] and checked.report().checks == 7
+
+
+# --- fresh-user report (issue #15): shapes, types, face-down names, whole values -----------------
+@pytest.mark.parametrize("entry, message", [
+    ('after = 0\nillegal = ["0 inspection 1"]', "illegal '0 inspection 1': 'inspection' takes seat chore"),
+    ('after = 0\nillegal = ["0 inspection 1 x"]', "illegal '0 inspection 1 x': 'inspection' takes seat chore"),
+    ('after = 0\nlegal = ["0 end now"]', "legal '0 end now': 'end' takes no arguments"),
+    ('after = "1"', "after"),
+    ('after = 1\noutcome = { finished = "no" }', "finished"),
+    ('after = 1\noutcome = { finished = 0 }', "finished"),
+    ('after = 1\nseat = "1"', "seat"),
+])
+def test_a_move_no_position_takes_or_a_value_of_the_wrong_type_is_a_mistake_in_the_file(entry, message):
+    """A move whose arguments no position takes (Game.shape_problem) cannot be 'illegal'
+    as a rules result, and a text is no number or true/false: the file is refused."""
+    error = load_error(CR + f"\n[[expect]]\n{entry}\n")
+    assert message in str(error) and not isinstance(error, ScenarioMoveError)
+
+
+def test_a_move_of_the_wrong_shape_in_moves_is_a_mistake_not_a_rules_result():
+    for game, move, message in [("chore_race", "0 done", "'done' takes chore"),
+                                ("lazy_sunday", "0 peek 0", "'peek' takes 2 whole-number argument(s): a b"),
+                                ("night_shift", "0 end now", "'end' takes 0 argument(s): 0 end")]:
+        error = load_error(f'game = "{game}"\nseats = 2\nseed = 1\nmoves = ["{move}"]\n', ScenarioMoveError)
+        assert error.mistake and str(error).endswith(message), str(error)
+
+
+def test_change_of_a_text_is_a_mistake():
+    error = load_error(CR + '\n[[expect]]\nafter = 1\nchange = { "phase" = 1 }\n')
+    assert "it is a text ('play' now): change reads a number, or the length of a list or table" in str(error)
+
+
+def test_a_name_face_down_to_the_seat_is_absent_not_a_mistake():
+    """The all-cards view has the name of a face-down card; a seat's view has not: absent
+    for that seat (a typo in the key stays a mistake)."""
+    assert failures('after = 0\nabsent = ["lists.1.0.name"]', base=LS) == []
+    found = failures('after = 0\nnone = ["lists.1.0.name"]\nview = { "lists.1.0.name" = "Nap" }', base=LS)
+    assert "view (spectator) 'lists.1.0.name': expected 'Nap', found nothing (not shown to the spectator)" in found[0]
+    assert found[1].endswith("is none: expected None, found nothing (not shown to the spectator) (nothing is there "
+                             "at all: absent says that)")
+    assert "has no 'nmae'" in str(load_error(LS + '\n[[expect]]\nafter = 0\nabsent = ["lists.1.0.nmae"]\n'))
+
+
+def test_a_seats_path_read_as_the_spectator_says_to_add_a_seat_and_values_are_shown_whole():
+    found = failures('after = 1\nlength = { "hand" = 6 }', 'after = 1\nfingerprint = "' + "0" * 64 + '"')
+    assert found[0].endswith("length: expected 6, found None (the spectator sees nothing there; add seat = N to "
+                             "read that seat's own view)")
+    assert found[1].count("0" * 64) == 1 and len(found[1].split("found '")[1]) == 64 + 1   # the hash in full
+    ruling = failures('after = 4\nillegal = [{ move = "0 end", ruling = "CR-4" }]')[0]
+    assert ruling.endswith("ruling: expected 'CR-4', found 'CR-7: only seat 1, the target, may answer the "
+                           "Inspection now'"), ruling          # the reason whole, not cut in its middle

@@ -759,8 +759,8 @@ def test_a_seats_legal_moves_in_an_expectation_stay_in_its_view():
     assert "legal: 1 excuse" in debugger.expectations.value and "0 end" not in debugger.expectations.value
     # a failing legal expectation's finding (the refusal) is a seat's secret too
     scenario = find_scenario("chore_race_reaction_window")
-    scenario.expect[2].legal.append("1 teamwork")
+    scenario.expect[2].legal.append("1 teamwork 1")
     failing = ScenarioDebugger(Scenario.from_toml(scenario.to_toml()), click_guard=0)
     assert "✗ fails" in failing.expectations.value and "teamwork" not in failing.expectations.value
     failing.set_view(1)
-    assert "legal '1 teamwork': expected 'legal'" in html.unescape(failing.expectations.value)
+    assert "legal '1 teamwork 1': expected 'legal'" in html.unescape(failing.expectations.value)

@@ -284,6 +284,19 @@ class Game(ABC):
         if setup:
             raise OptionError(f"{self.title} cannot pin its setup (got {', '.join(map(str, setup))})")
 
+    def shape_problem(self, move: Move) -> str:
+        """Why ``move`` has a shape no position of the game offers ("" when its shape is
+        fine): its arguments, counted and typed against ``MOVE_ARGS``, whatever the
+        position. A scenario holding such a move has a mistake in the file, not a rules
+        result. Default: the number of arguments must be that of ``MOVE_ARGS[kind]``
+        (a kind not in ``MOVE_ARGS`` is for :meth:`explain`); games with optional or
+        text arguments override it."""
+        names = self.MOVE_ARGS.get(move.kind)
+        if names is None or len(move.args) == len(names):
+            return ""
+        shape = " ".join(f"<{name}>" for name in names)
+        return f"'{move.kind}' takes {len(names)} argument(s): {move.seat} {move.kind} {shape}".rstrip()
+
     def explain(self, state, move: Move) -> tuple[str, str]:
         """Why ``move`` is illegal now: ``(ruling id, reason)``. Called only for moves
         that :meth:`is_legal` refused, so it may be slow and thorough."""

@@ -183,14 +183,16 @@ def _replay(args: argparse.Namespace, stop) -> int:
         steps.append({"number": number, "move": _move_text(match, number, seat) if number else None,
                       "log": [text for n, text in match.log_for(seat) if n == number],
                       "to_act": list(match.to_act()), "summary": summary(match, view), "view": view})
-    report = None if error else scenario.report(upto=last)
-    failures = report.failures if report else []
+    report = scenario.report(upto=last)     # before an illegal move too: its earlier entries count
+    failures = report.failures
     unreached = sum(1 for e in scenario.expect if e.after > last)
-    unreached_moves = len(scenario.moves) - at if error is None else 0
+    unreached_moves = len(scenario.moves) - last
     warnings = [] if scenario.expect else [f"{args.file} states no expectation: it checks only that its moves "
                                            f"are legal; add [[expect]] entries saying what must hold"]
     if error is not None:
         verdict = f"{error}"
+        if failures:
+            verdict += (f"; before it, {_plural(len(failures), 'expectation')} failed; first: {failures[0]}")
     elif failures:
         verdict = f"{_plural(len(failures), 'expectation')} failed; first: {failures[0]}"
     else:
@@ -211,8 +213,7 @@ def _replay(args: argparse.Namespace, stop) -> int:
             "failures": [{"entry": f.entry, "after": f.after, "move": f.move, "expectation": f.expectation,
                           "expected": f.expected, "found": f.found, "message": str(f)} for f in failures],
             "unreached_moves": unreached_moves, "unreached_expectations": unreached,
-            "expectations": {"entries": len(scenario.expect), "checked": report.entries if report else 0,
-                             "checks": report.checks if report else 0},
+            "expectations": {"entries": len(scenario.expect), "checked": report.entries, "checks": report.checks},
             "warnings": warnings,
             "illegal_move": error and {"number": error.number, "move": error.move, "ruling": error.ruling,
                                        "message": str(error), "legal": [str(m) for m in error.legal],

@@ -140,8 +140,8 @@ class OutcomeExpectation(BaseModel):
     and when given, the ``winners`` (seats)."""
 
     model_config = ConfigDict(extra="forbid")
-    finished: bool
-    winners: list[int] | None = None
+    finished: bool = Field(strict=True)
+    winners: list[Annotated[int, Field(strict=True)]] | None = None
 
 
 Count = Annotated[int, Field(strict=True, ge=0)]
@@ -198,10 +198,10 @@ class Expectation(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid")
-    after: int = Field(ge=0)
+    after: int = Field(ge=0, strict=True)
     name: str | None = Field(None, min_length=1)
-    seat: int | None = None
-    to_act: list[int] | None = None
+    seat: int | None = Field(None, strict=True)
+    to_act: list[Annotated[int, Field(strict=True)]] | None = None
     view: dict[str, Any] | None = None
     none: list[str] = []
     absent: list[str] = []
@@ -258,9 +258,8 @@ class Failure:
     def __str__(self) -> str:
         when = f"after move {self.after} ({self.move})" if self.after else "after the setup (move 0)"
         detail = f" ({self.detail})" if self.detail else ""
-        found = repr(self.found) if isinstance(self.found, Nowhere) else short_repr(self.found)   # never cut
-        return (f"[[expect]] #{self.entry}, {when}: {self.expectation}: expected {short_repr(self.expected)}, "
-                f"found {found}{detail}")
+        return (f"[[expect]] #{self.entry}, {when}: {self.expectation}: expected {shown(self.expected)}, "
+                f"found {shown(self.found)}{detail}")
 
 
 @dataclass(frozen=True)
@@ -381,9 +380,9 @@ class Scenario(BaseModel):
     title: str = ""
     description: str = ""
     game: str
-    seats: int = Field(ge=1)
+    seats: int = Field(ge=1, strict=True)
     options: dict[str, Any] = {}
-    seed: int = Field(0, ge=0)
+    seed: int = Field(0, ge=0, strict=True)
     setup: dict[str, Any] = {}
     moves: list[str] = []
     expect: list[Expectation] = []
@@ -758,15 +757,39 @@ def _document(match: Match, seat: int | None) -> dict:
     return view
 
 
-def _read(document: dict, path: str, field: str, seat: int | None, title: str) -> Any:
-    """:func:`lookup` of ``path``, a mistake in the file raised as :class:`_Mistake`."""
+def _read(document: dict, path: str, field: str, seat: int | None, title: str,
+          everything: Callable[[], dict] | None = None) -> Any:
+    """:func:`lookup` of ``path``, a mistake in the file raised as :class:`_Mistake`.
+
+    A path the view lacks but the all-cards view has (``everything()``, e.g. the
+    ``name`` of a card face-down to this seat) is not a mistake: it leads nowhere for
+    this viewer (a :class:`Nowhere`), which ``absent`` expects."""
     if path.split(".")[0] == "memory" and "memory" not in document:
         raise _Mistake("'memory' is what a seat remembers: add seat = N to this [[expect]]" if seat is None else
                        f"{title} keeps no memory apart from the view (LS-11 is Lazy Sunday's)", field, path)
     try:
         return lookup(document, path)
     except PathMistake as exc:
+        if everything is not None:
+            try:
+                if not isinstance(lookup(everything(), path), Nowhere):
+                    who = f"seat {seat}" if seat is not None else "the spectator"
+                    return Nowhere(f"not shown to {who}")
+            except PathMistake:
+                pass
         raise _Mistake(exc.args[0], field, path) from None
+
+
+def shown(value: Any) -> str:
+    """A value in a failure message: a text, number or fingerprint whole (up to 300
+    characters), a list by its items with each card by its name (up to 1,000
+    characters, then how many in all), a :class:`Nowhere` as what it is."""
+    if isinstance(value, list):
+        text = "[" + ", ".join(map(_label, value)) + "]"
+        if len(text) > 1000:
+            text = text[:980].rsplit(", ", 1)[0] + f", ... ({len(value)} in all)]"
+        return text
+    return repr(value) if isinstance(value, Nowhere) else _full(value)
 
 
 def _full(value: Any) -> str:
@@ -838,8 +861,9 @@ def _size(value: Any, field: str, path: str) -> int | None:
 
 def move_mistake(game: Game, text: str) -> str:
     """Why ``text`` can be no move of ``game`` in any position ("" when it could be one):
-    unreadable (or over the move length limit), a seat the game does not have (G-1), or
-    a kind of move the game does not know (its ``MOVE_ARGS``; "did you mean"). A scenario
+    unreadable (or over the move length limit), a seat the game does not have (G-1), a
+    kind of move the game does not know (its ``MOVE_ARGS``; "did you mean"), or
+    arguments no position takes (:meth:`Game.shape_problem`). A scenario
     holding one has a mistake in the file, not a rules result.
 
     Args:
@@ -854,7 +878,7 @@ def move_mistake(game: Game, text: str) -> str:
     kinds = list(type(game).MOVE_ARGS)
     if kinds and move.kind not in kinds:
         return f"{game.title} has no move {move.kind!r}{suggest(move.kind, kinds) or '.'} Its moves: {', '.join(kinds)}"
-    return ""
+    return game.shape_problem(move)
 
 
 def nearest_moves(match: Match, tried: Move, limit: int = SHOWN_MOVES) -> str:
@@ -900,26 +924,34 @@ def _check_entry(match: Match, title: str, k: int, entry: Expectation, move: str
     document = _document(match, seat) if any(getattr(entry, f) for f in PATH_CHECKS) else {}
 
     def read(path, field, doc=document):
-        return _read(doc, path, field, seat, title)
+        return _read(doc, path, field, seat, title, match.all_cards_view)
+
+    def unseen(found) -> str:
+        """A hint when the spectator's view holds nothing where a seat's may."""
+        return ("the spectator sees nothing there; add seat = N to read that seat's own view"
+                if seat is None and (found is None or isinstance(found, Nowhere)) else "")
 
     for path, expected in (entry.view or {}).items():
         found = read(path, "view")
         if found != expected:
             fail(f"view{whose} {path!r}", expected, found,
-                 "" if isinstance(found, Nowhere) else difference(expected, found, path))
+                 difference(expected, found, path) if isinstance(expected, (list, dict)) and
+                 isinstance(found, (list, dict)) else unseen(found))
     for path in entry.none:
         found = read(path, "none")
         if found is not None:
-            fail(f"view{whose} {path!r} is none", None, found)
+            fail(f"view{whose} {path!r} is none", None, found,
+                 "nothing is there at all: absent says that" if isinstance(found, Nowhere) else "")
     for path in entry.absent:
         found = read(path, "absent")
         if not isinstance(found, Nowhere):
-            fail(f"view{whose} {path!r} is absent", "nothing there", found)
+            fail(f"view{whose} {path!r} is absent", "nothing there", found,
+                 "the value there is None: none says that" if found is None else "")
     for path, expected in entry.length.items():
         found = read(path, "length")
         size = _size(found, "length", path)
         if size != expected:
-            fail(f"view{whose} {path!r} length", expected, found if size is None else size)
+            fail(f"view{whose} {path!r} length", expected, found if size is None else size, unseen(found))
     for path, expected in entry.contains.items():
         found = read(path, "contains")
         items = expected if isinstance(expected, list) else [expected]
@@ -941,7 +973,7 @@ def _check_entry(match: Match, title: str, k: int, entry: Expectation, move: str
         if not isinstance(found, list):
             if found is not None and not isinstance(found, Nowhere):
                 raise _Mistake(f"it is {short_repr(found)}: unordered reads a list", "unordered", path)
-            fail(f"view{whose} {path!r} in any order", expected, found)
+            fail(f"view{whose} {path!r} in any order", expected, found, unseen(found))
             continue
         missing, extra = _match_items(expected, found)
         if missing or extra:
@@ -960,6 +992,9 @@ def _check_entry(match: Match, title: str, k: int, entry: Expectation, move: str
         elif numbers:
             raise _Mistake(f"it is {short_repr(now)} now and {short_repr(before)} at {then}: change reads a number "
                            f"at both, or a list at both", "change", path)
+        elif any(isinstance(v, str) for v in (now, before)):
+            raise _Mistake(f"it is a text ({short_repr(now)} now): change reads a number, or the length of a list "
+                           f"or table", "change", path)
         else:
             sizes = [_size(now, "change", path), _size(before, "change", path)]
             delta = None if None in sizes else sizes[0] - sizes[1]
@@ -979,8 +1014,7 @@ def _check_entry(match: Match, title: str, k: int, entry: Expectation, move: str
         reader = f"seat {seat}" if seat is not None else "the spectator"
         for text in entry.log:
             if not any(text in line for line in lines):
-                fail(f"log{whose} of {window}", text, lines, f"no line {reader} reads holds {text!r}; its "
-                     f"{len(lines)} line(s): " + " | ".join(lines))
+                fail(f"log{whose} of {window}", text, lines, f"no line {reader} reads holds {text!r}")
         for text in entry.log_hides:
             shown = [line for line in lines if text in line]
             if shown:

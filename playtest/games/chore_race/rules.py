@@ -1483,11 +1483,21 @@ class ChoreRace(Game):
             ruling = {"play": "CR-4", "react": "CR-7", "place": "CR-10", "meeting": "CR-8",
                       "score": "CR-14", "trigger": "CR-14"}[s.phase]
             return ruling, f"in the {s.phase} step seat {seat} may only {', '.join(phase_kinds)}"
-        want = self.MOVE_ARGS[kind]
-        if kind != "give" and (len(args) != len(want) or not all(
-                isinstance(a, str) if w in ("slot", "card") else isinstance(a, int) for a, w in zip(args, want))):
-            return "", f"'{kind}' takes {' '.join(want) or 'no arguments'}"
+        shape = self.shape_problem(move)
+        if shape:
+            return "", shape
         return getattr(self, "_why_" + s.phase)(s, seat, kind, args)
+
+    def shape_problem(self, move):
+        """See Game.shape_problem: a slot or card argument is a name (text), every other
+        a whole number; ``give`` names up to three cards (CR-8)."""
+        want = self.MOVE_ARGS.get(move.kind)
+        if want is None or move.kind == "give":
+            return ""
+        if len(move.args) != len(want) or not all(
+                isinstance(a, str) if w in ("slot", "card") else type(a) is int for a, w in zip(move.args, want)):
+            return f"'{move.kind}' takes {' '.join(want) or 'no arguments'}"
+        return ""
 
     def _bad_pos(self, s, seat, p):
         return not 0 <= p < len(s.tableaus[seat])

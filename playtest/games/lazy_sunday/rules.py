@@ -1225,16 +1225,25 @@ class LazySunday(Game):
         return "match_to" if self.options.match_to else "rounds"
 
     # --- explaining refusals --------------------------------------------------------------
+    def shape_problem(self, move):
+        """See Game.shape_problem: whole-number arguments, as many as ``MOVE_ARGS``
+        names; ``keep`` and ``take`` also without one (the empty-list form, LS-4)."""
+        names = self.MOVE_ARGS.get(move.kind)
+        if names is None or (move.kind in ("keep", "take") and not move.args):
+            return ""
+        if len(move.args) != len(names) or not all(type(a) is int for a in move.args):
+            return f"'{move.kind}' takes {len(names)} whole-number argument(s): {' '.join(names) or 'none'}"
+        return ""
+
     def explain(self, s, move):
         """``(RULINGS id, one sentence)`` saying why ``move`` is illegal now (never raises)."""
         kind, seat, args = move.kind, move.seat, move.args
         if kind not in self.MOVE_ARGS:
             return "", f"'{kind}' is not a Lazy Sunday move; moves are {', '.join(self.MOVE_ARGS)}"
         ruling = _KIND_RULING[kind]
-        names = self.MOVE_ARGS[kind]
-        optional = kind in ("keep", "take") and not args  # the empty-list form (LS-4)
-        if not optional and (len(args) != len(names) or not all(type(a) is int for a in args)):
-            return ruling, f"'{kind}' takes {len(names)} whole-number argument(s): {' '.join(names) or 'none'}"
+        shape = self.shape_problem(move)
+        if shape:
+            return ruling, shape
         if s.phase == "over":
             return ("G-4" if not s.outcome.finished else "LS-10"), "the match is over"
         if kind == "claim":

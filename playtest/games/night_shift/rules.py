@@ -559,6 +559,16 @@ class NightShift(Game):
 
     decision_moves = legal_moves    # no OPEN_MOVES: every legal move answers a decision (Game.decision_moves)
 
+    def shape_problem(self, move):
+        """See Game.shape_problem: as many arguments as ``MOVE_ARGS`` names; a card name
+        split in words (unquoted) is told how to quote it."""
+        reason = super().shape_problem(move)
+        want = self.MOVE_ARGS.get(move.kind, ())
+        if reason and "card" in want and len(move.args) > len(want):  # an unquoted name split in words
+            quoted = " ".join(map(str, move.args))
+            reason += f'; a card name with spaces goes in quotes: {move.seat} {move.kind} "{quoted}"'
+        return reason
+
     def explain(self, s, move: Move) -> tuple[str, str]:
         """Why ``move`` is illegal now, as ``(ruling id, one sentence)``."""
         seat, kind, args = move.seat, move.kind, move.args
@@ -570,13 +580,9 @@ class NightShift(Game):
             return "", f"'{kind}' is not a Night Shift move; moves are {', '.join(self.MOVE_ARGS)}"
         if seat != s.turn:
             return "NS-6", f"it is seat {s.turn}'s Shift, not seat {seat}'s"
-        if len(args) != len(self.MOVE_ARGS[kind]):
-            want = self.MOVE_ARGS[kind]
-            shape = " ".join(f"<{a}>" for a in want)
-            reason = f"'{kind}' takes {len(want)} argument(s): {seat} {kind} {shape}".rstrip()
-            if "card" in want and len(args) > len(want):  # an unquoted name split in words
-                reason += f"; a card name with spaces goes in quotes: {seat} {kind} \"{' '.join(map(str, args))}\""
-            return "", reason
+        shape = self.shape_problem(move)
+        if shape:
+            return "", shape
         rule = {"play": "NS-2", "buy": "NS-4", "tidy": "NS-7", "settle": "NS-8"}.get(kind, "")
         name = args[0] if args else None
         card = self.by_name.get(name)
