@@ -61,3 +61,30 @@ class OptionError(PlaytestError, ValueError):
 class RecordError(PlaytestError, ValueError):
     """A saved record (or scenario) that cannot be loaded: corrupt, from an unknown
     game or format version, or holding a move that is illegal at its point."""
+
+
+_KINDS = {"int": "a whole number", "bool": "true or false", "float": "a number", "string": "a text (in quotes)",
+          "str": "a text (in quotes)", "list": "a list, e.g. [1, 2]", "dict": "a table, e.g. { key = 1 }",
+          "tuple": "a list, e.g. [1, 2]"}
+_BOUNDS = {"greater_than_equal": ("ge", "{} or more"), "less_than_equal": ("le", "{} or less"),
+           "greater_than": ("gt", "more than {}"), "less_than": ("lt", "less than {}")}
+
+
+def plain_requirement(error: dict) -> str:
+    """What one pydantic validation error asks for, in plain words ("must be a whole
+    number", "must be true or false", "must be 0 or more"; a validator's own sentence as
+    it is): no pydantic wording reaches a person. ``error`` is one item of
+    ``ValidationError.errors()``; an unknown kind keeps pydantic's message."""
+    kind = error["type"]
+    if kind == "literal_error":
+        return f"must be {error.get('ctx', {}).get('expected', '')}"
+    if kind in _BOUNDS:
+        key, text = _BOUNDS[kind]
+        return "must be " + text.format(error.get("ctx", {}).get(key))
+    base = kind.split("_")[0]
+    if kind.endswith(("_type", "_parsing", "_from_float")) and base in _KINDS:
+        return f"must be {_KINDS[base]}"
+    message = error["msg"]
+    if kind == "value_error" and message.startswith("Value error, "):
+        return message[len("Value error, "):]
+    return message[:1].lower() + message[1:]

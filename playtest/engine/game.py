@@ -19,6 +19,7 @@ allows, even when it is nobody's decision (Lazy Sunday's quick discard).
 from __future__ import annotations
 
 import copy
+import difflib
 import json
 import random
 from abc import ABC, abstractmethod
@@ -27,7 +28,7 @@ from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import IllegalMove, OptionError
+from .errors import IllegalMove, OptionError, plain_requirement
 from .moves import Move
 
 SPECTATOR = None
@@ -160,7 +161,9 @@ class Game(ABC):
         """Validate ``options`` against ``cls.Options``.
 
         Raises:
-            OptionError: naming each bad option, why, and the options accepted.
+            OptionError: naming each bad option, what it must be, and what is allowed
+                (that option's default and ruling; for an unknown name, every option's
+                name and the nearest one).
         """
         if isinstance(options, cls.Options):
             return options
@@ -170,8 +173,18 @@ class Game(ABC):
         try:
             return cls.Options(**dict(options))
         except ValidationError as exc:
-            problems = "; ".join(_problem(e) for e in exc.errors())
-            raise OptionError(f"bad {cls.title} option: {problems}. Accepted: {cls.describe_options()}") from None
+            by_option: dict[str, list[dict]] = {}
+            for error in exc.errors():
+                by_option.setdefault(str(error["loc"][0]) if error["loc"] else "options", []).append(error)
+            fields = cls.Options.model_fields
+            problems = "; ".join(_problem(name, errors, list(fields)) for name, errors in by_option.items())
+            # what is allowed: the option's own line (default and ruling), or every option's name
+            known = [name for name in by_option if name in fields]
+            allowed = "; ".join(f"{name} (default {fields[name].default!r}) {fields[name].description}"
+                                for name in known)
+            if len(known) < len(by_option):
+                allowed = "; ".join(filter(None, [allowed, f"the options are {', '.join(fields)}"]))
+            raise OptionError(f"bad {cls.title} option: {problems}. Allowed: {allowed}") from None
 
     @classmethod
     def describe_options(cls) -> str:
@@ -462,12 +475,16 @@ class Game(ABC):
             raise IllegalMove(move, ruling, reason, legal)
 
 
-def _problem(error: dict) -> str:
-    """One pydantic error as ``name: message (got value)``; a union's branches (e.g.
-    ``first_player.int``) are named by the option alone."""
-    name = str(error["loc"][0]) if error["loc"] else "options"
-    hint = ": true or false" if error["type"].startswith("bool_") else ""   # "valid boolean" alone does not say which
-    return f"{name}: {error['msg']}{hint} (got {error.get('input')!r})"
+def _problem(name: str, errors: list[dict], names: list[str]) -> str:
+    """The pydantic errors of one option as ``name: must be <what> (got value)``, in
+    plain words (a union's branches, e.g. a seat number or ``'random'``, joined by "or");
+    an unknown option names the nearest known one."""
+    given = errors[0].get("input")
+    if errors[0]["type"] == "extra_forbidden":
+        close = difflib.get_close_matches(name, names, n=1)
+        return f"{name}: no such option{f'; did you mean {close[0]!r}?' if close else ''} (got {given!r})"
+    wanted = " or ".join(dict.fromkeys(plain_requirement(e) for e in errors)).replace(" or must be ", " or ")
+    return f"{name}: {wanted} (got {given!r})"
 
 
 def fingerprint(state) -> str:

@@ -76,7 +76,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from playtest.engine import Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game
 from playtest.engine import limits
 from playtest.engine.match import write_atomically
-from playtest.engine.errors import SHOWN_MOVES, nearest_first
+from playtest.engine.errors import SHOWN_MOVES, nearest_first, plain_requirement
 
 from .lines import line_of, short_repr
 from .pinning import suggest
@@ -1118,32 +1118,28 @@ _UNION_TAG = re.compile(r"(constrained-)?(int|float|str|bool)")
 def _merge_unions(errors: list[dict]) -> list[dict]:
     """pydantic's errors with one error per value: the branches of a union (``since``:
     a move number or a name; ``change``: an int or a float), which pydantic reports
-    apart under a last location part naming the type, become one error whose message
-    joins theirs with "or" and names the value given."""
+    apart under a last location part naming the type, become one error whose
+    requirement joins theirs with "or"."""
     merged: dict[tuple, dict] = {}
     for error in errors:
         loc = tuple(error["loc"])
+        wanted = plain_requirement(error)
         if len(loc) > 1 and isinstance(loc[-1], str) and _UNION_TAG.fullmatch(loc[-1]):
-            key = loc[:-1]
-            if key in merged:
-                merged[key]["msg"] += " or " + error["msg"][0].lower() + error["msg"][1:]
-            else:
-                merged[key] = {**error, "loc": key, "msg": error["msg"]}
-            merged[key]["msg_input"] = error.get("input")
-        else:
-            merged[loc] = error
-    for error in merged.values():
-        if "msg_input" in error:
-            error["msg"] += f" (got {short_repr(error.pop('msg_input'))})"
+            loc = loc[:-1]
+            if loc in merged:
+                merged[loc]["wanted"] += " or " + wanted.removeprefix("must be ")
+                continue
+        merged[loc] = {**error, "loc": loc, "wanted": wanted}
     return list(merged.values())
 
 
 def _problem(error: dict) -> str:
-    """One pydantic error as ``where: what``; an unknown key lists the keys allowed there
-    (and the nearest one, for a typo)."""
+    """One pydantic error as ``where: what is wanted (got the value)``, in plain words;
+    an unknown key lists the keys allowed there (and the nearest one, for a typo)."""
     where = _loc(error["loc"])
     if error["type"] != "extra_forbidden":
-        return f"{where}: {error['msg']}"
+        wanted = error.get("wanted") or plain_requirement(error)
+        return f"{where}: {wanted} (got {short_repr(error.get('input'))})"
     within = tuple(part for part in error["loc"][:-1] if not isinstance(part, int))
     model = {(): Scenario, ("expect",): Expectation, ("expect", "illegal"): Refusal,
              ("expect", "outcome"): OutcomeExpectation}.get(within)
@@ -1156,7 +1152,14 @@ def _problem(error: dict) -> str:
 
 
 def _loc(loc: tuple) -> str:
-    return ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in loc).replace(".[", "[") or "scenario"
+    """A location as the file reads: ``("expect", 0, "after")`` -> ``[[expect]] #1 after``
+    (entries counted from 1, as every other message counts them)."""
+    parts = list(loc)
+    head = ""
+    if len(parts) >= 2 and parts[0] == "expect" and isinstance(parts[1], int):
+        head, parts = f"[[expect]] #{parts[1] + 1}", parts[2:]
+    rest = ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in parts).replace(".[", "[")
+    return f"{head} {rest}".strip() or "scenario"
 
 
 def _blame(message: str, scenario: Scenario) -> tuple:
