@@ -283,6 +283,7 @@ def test_a_shipped_example_replays_by_name_and_a_missing_file_names_them(capsys)
     assert code == 0 and "Stale claim" in out
     code, _, err = run(capsys, "lazy_sunday_stale_clam")
     assert code == 2 and "cannot read the scenario" in err and "replay by name: chore_race_leader_protection" in err
+    assert "did you mean 'lazy_sunday_stale_claim'?" in err
 
 
 def test_json_counts_the_expectations_and_checks_made(capsys):

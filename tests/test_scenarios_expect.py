@@ -321,3 +321,16 @@ def test_a_seats_path_read_as_the_spectator_says_to_add_a_seat_and_values_are_sh
     ruling = failures('after = 4\nillegal = [{ move = "0 end", ruling = "CR-4" }]')[0]
     assert ruling.endswith("ruling: expected 'CR-4', found 'CR-7: only seat 1, the target, may answer the "
                            "Inspection now'"), ruling          # the reason whole, not cut in its middle
+
+
+def test_a_failure_names_its_entry_and_its_since_position_by_name():
+    found = failures('after = 1\nname = "drawn"\nseat = 1', 'after = 3\nname = "played"\nsince = "drawn"\nseat = 1\n'
+                     'change = { "hand" = 5 }')
+    assert found == ["[[expect]] #2 ('played'), after move 3 (1 end): view of seat 1 'hand' change since 'drawn' "
+                     "(move 1): expected 5, found -1 (6 entries at 'drawn' (move 1), 5 now)"]
+
+
+def test_a_key_given_twice_is_said_in_words():
+    error = load_error(CR + "\n[[expect]]\nafter = 1\nafter = 2\n")
+    assert "a key is given a value twice" in str(error) and error.line == line_of(CR + "\n[[expect]]\nafter = 1\n"
+                                                                                   "after = 2\n", "after = 2")

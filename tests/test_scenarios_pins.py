@@ -148,6 +148,8 @@ def test_lazy_sunday_peeks_done_starts_the_turns_and_a_round_starts_to_the_left(
     ("chore_race", 2, {"progress": [[1], [0, 0, 0]]}, None, "'progress[0]' has 1 numbers, but seat 0's tableau holds 3"),
     ("chore_race", 2, {"progress": [[0, -1, 0], [0, 0, 0]]}, None, "'progress[0][1]' = -1 is out of range"),
     ("chore_race", 2, {"progres": []}, None, "no key 'progres'; did you mean 'progress'?"),
+    ("chore_race", 2, {"vp": [3, 0], "scored": [["Mow the Lawn"], []]}, None,
+     "'vp[0]' is 3, below the 4 VP its scored chores are worth (CR-14"),
     ("night_shift", 2, {"hands": [["Laundry Load"] * 7, []]}, None,
      "names 'Laundry Load' more often than hands[0] can hold: a pile of seat 0 holds its own starter cards"),
     ("night_shift", 2, {"baskets": [[], ["Bottle Wash"] * 5]}, None, "never seat 0's starter cards (NS-1"),

@@ -34,6 +34,7 @@ from playtest.engine import ALL_CARDS, Match, Move, limits
 from playtest.engine.errors import nearest_first
 
 from . import examples
+from .pinning import suggest
 from .scenario import Scenario, ScenarioError, ScenarioMoveError
 
 
@@ -159,7 +160,8 @@ def _replay(args: argparse.Namespace, stop) -> int:
             return stop(str(exc), 2)
         scenario, error = exc.scenario, exc
     except ScenarioError as exc:
-        hint = "" if path.exists() else f"; shipped examples replay by name: {', '.join(shipped)}"
+        hint = "" if path.exists() else (f"{suggest(args.file, list(shipped)) or ';'} shipped examples replay by "
+                                         f"name: {', '.join(shipped)}")
         return stop(f"{exc}{hint}", 2)
     if args.at is not None and not limits.is_number(args.at):
         return stop(f"--at {reprlib.repr(args.at)}: not a move number 0, 1, 2, ... (digits 0-9)", 2)

@@ -245,6 +245,7 @@ class Failure:
         expected, found: the expected value and what the game showed instead.
         detail: where they differ, in words, never cut (e.g. ``"lists.0.3.name:
             expected 'Nap', found 'Make the Bed'"``); "" when the values say it all.
+        name: the entry's ``name`` ("" when it has none), shown beside its number.
     """
 
     entry: int
@@ -254,11 +255,13 @@ class Failure:
     expected: Any
     found: Any
     detail: str = ""
+    name: str = ""              # the entry's name, if it has one
 
     def __str__(self) -> str:
         when = f"after move {self.after} ({self.move})" if self.after else "after the setup (move 0)"
         detail = f" ({self.detail})" if self.detail else ""
-        return (f"[[expect]] #{self.entry}, {when}: {self.expectation}: expected {shown(self.expected)}, "
+        entry = f"[[expect]] #{self.entry}" + (f" ({self.name!r})" if self.name else "")
+        return (f"{entry}, {when}: {self.expectation}: expected {shown(self.expected)}, "
                 f"found {shown(self.found)}{detail}")
 
 
@@ -422,7 +425,7 @@ class Scenario(BaseModel):
                 raise ScenarioError(source, None, "this is a game record (JSON), not a scenario (TOML): load it "
                                     "with a dashboard's 'Load record or scenario', or turn it into a scenario "
                                     "with Scenario.from_match(Match.load(path)).save('case.toml')") from None
-            raise ScenarioError(source, _toml_line(message), f"not valid TOML: {message}") from None
+            raise ScenarioError(source, _toml_line(message), f"not valid TOML: {_toml_words(message)}") from None
         if not text.strip():
             raise ScenarioError(source, None, "the file is empty: a scenario names at least its game, seats "
                                 "and moves (see the README's Scenarios section)")
@@ -916,7 +919,7 @@ def _check_entry(match: Match, title: str, k: int, entry: Expectation, move: str
     seat = entry.seat
 
     def fail(what, expected, found, detail=""):
-        failures.append(Failure(k, entry.after, move, what, expected, found, detail))
+        failures.append(Failure(k, entry.after, move, what, expected, found, detail, entry.name or ""))
 
     if entry.to_act is not None and list(match.to_act()) != entry.to_act:
         fail("to_act", entry.to_act, list(match.to_act()))
@@ -982,6 +985,8 @@ def _check_entry(match: Match, title: str, k: int, entry: Expectation, move: str
                 extra and f"not expected: {', '.join(map(_label, extra))}") if part)
             fail(f"view{whose} {path!r} in any order", expected, found, detail)
     then = f"move {since}" if since else "the setup"
+    if isinstance(entry.since, str):
+        then = f"{entry.since!r} ({then})"
     for path, expected in entry.change.items():
         now, before = read(path, "change"), read(path, "change", earlier)
         numbers = [v for v in (now, before) if isinstance(v, (int, float)) and not isinstance(v, bool)]
@@ -1113,6 +1118,22 @@ def _toml_line(message: str) -> int | None:
 
 
 _UNION_TAG = re.compile(r"(constrained-)?(int|float|str|bool)")
+
+
+_TOML_WORDS = {
+    "Cannot overwrite a value": "a key is given a value twice (each key once per table or [[expect]] entry)",
+    "Cannot mutate immutable namespace": "a table is written twice, once as [a.b] or a = {...} and once "
+                                         "by dotted keys (a.b.c = ...): write it one way",
+    "Cannot declare": "a table is declared twice",
+}
+
+
+def _toml_words(message: str) -> str:
+    """tomllib's message with its terse start said in words (the position kept)."""
+    for start, words in _TOML_WORDS.items():
+        if message.startswith(start):
+            return f"{words} ({message})"
+    return message
 
 
 def _merge_unions(errors: list[dict]) -> list[dict]:

@@ -447,7 +447,7 @@ class ChoreRace(Game):
         "74-card action deck": {"action_deck": "74"},
     }
     BOTS: dict = {"random": RandomBot}    # bots.py adds "heuristic"
-    SEARCH_ITERATIONS = 250  # ismcts: about 0.6 s a decision at 4 seats (benchmarks/bench_bots.py)
+    SEARCH_ITERATIONS = 1000  # ismcts, 4-move playouts: about 0.13 s a decision at 2 seats (benchmarks/bench_bots.py)
     cards = CARDS
     SETUP = {  # a pinned position (scenarios); who starts is the option first_player (G-2)
         "hands": "one list of action card names per seat (any number of cards), before the first "
@@ -591,6 +591,10 @@ class ChoreRace(Game):
         s.vp = (numbers_per_seat(setup["vp"], "vp", n, 0, target - 1, f"CR-17: {target} VP ends the game")
                 if "vp" in setup else [sum(self._level[c] for c in pile) for pile in s.scored])
         for seat, vp in enumerate(s.vp):
+            worth = sum(self._level[c] for c in s.scored[seat])
+            if vp < worth:      # a chore pays its level or more, and nothing takes VP away (CR-14)
+                raise OptionError(f"setup 'vp[{seat}]' is {vp}, below the {worth} VP its scored chores are worth "
+                                  f"(CR-14: a chore pays at least its level; VP never go down): pin {worth} or more")
             if vp >= target:
                 raise OptionError(f"setup 'scored[{seat}]' is worth {vp} VP, and {target} VP ends the game "
                                   f"(CR-17): pin fewer chores, or vp")
@@ -1392,7 +1396,7 @@ class ChoreRace(Game):
 
         return sample
 
-    SEARCH_PLAYOUT_MOVES = 20  # ismcts: playouts stop after 20 moves and score the position (evaluate)
+    SEARCH_PLAYOUT_MOVES = 4  # ismcts: playouts stop after 4 moves and score the position (evaluate)
     EVAL_PROGRESS, EVAL_HAND, EVAL_SCALE = 0.6, 0.3, 3.0
 
     def evaluate(self, s):
