@@ -303,7 +303,7 @@ def test_chore_race_and_night_shift_pins_keep_every_card(game, seats, setup):
     ("chore_race", 2, {"hand": []}, "no key 'hand'; did you mean 'hands'? hands: one list of action card names per seat"),
     ("chore_race", 2, {"hands": [["Excuse"]]}, "2 lists for 2 seats"),
     ("chore_race", 2, {"tableaus": [["Mow the Lawn"] * 4, []]}, "'tableaus[0]' needs 0 to 3 cards"),
-    ("chore_race", 2, {"tableaus": [["Excuse"], []]}, "no card named 'Excuse'"),
+    ("chore_race", 2, {"tableaus": [["Excuse"], []]}, "'Excuse' is an action card: tableaus, scored, chore_deck_top and chore_discard hold chores"),
     ("chore_race", 2, {"hands": [["Excuse"] * 7, []]}, "has only 6"),
     ("night_shift", 2, {"supply_row": ["Quick Nap"] * 6}, "'supply_row' needs 0 to 5 cards"),
     ("night_shift", 2, {"hands": "Quick Nap"}, "one list of card names per seat"),

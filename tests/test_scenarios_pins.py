@@ -135,7 +135,7 @@ def test_lazy_sunday_peeks_done_starts_the_turns_and_a_round_starts_to_the_left(
     ("chore_race", 2, {"vp": [8.0, 0]}, None, "'vp[0]' is a whole number 0..14"),
     ("chore_race", 2, {"scored": [["Mow the Lawn"] * 3 + ["Clean the Gutters"], []]}, None,
      "'scored[0]' is worth 16 VP, and 15 VP ends the game (CR-17)"),
-    ("chore_race", 2, {"scored": [["Done"], []]}, None, "no card named 'Done'"),
+    ("chore_race", 2, {"scored": [["Dnoe"], []]}, None, "no card named 'Dnoe'"),
     ("chore_race", 2, {"vp": [9, 0], "protection_used": [False, False]}, None,
      "'protection_used[0]' = false, but seat 0 has 9 VP: CR-16"),
     ("chore_race", 2, {"protection_used": [True, False]}, None, "'protection_used[0]' = true, but seat 0 has 0 VP"),
@@ -148,6 +148,9 @@ def test_lazy_sunday_peeks_done_starts_the_turns_and_a_round_starts_to_the_left(
     ("chore_race", 2, {"progress": [[1], [0, 0, 0]]}, None, "'progress[0]' has 1 numbers, but seat 0's tableau holds 3"),
     ("chore_race", 2, {"progress": [[0, -1, 0], [0, 0, 0]]}, None, "'progress[0][1]' = -1 is out of range"),
     ("chore_race", 2, {"progres": []}, None, "no key 'progres'; did you mean 'progress'?"),
+    ("chore_race", 2, {"hands": [["Mow the Lawn"], []]}, None, "'hands[0]': 'Mow the Lawn' is a chore: hands, "
+     "deck_top and discard hold action cards"),
+    ("chore_race", 2, {"scored": [["Done"], []]}, None, "'Done' is an action card: tableaus, scored"),
     ("chore_race", 2, {"vp": [3, 0], "scored": [["Mow the Lawn"], []]}, None,
      "'vp[0]' is 3, below the 4 VP its scored chores are worth (CR-14"),
     ("night_shift", 2, {"hands": [["Laundry Load"] * 7, []]}, None,

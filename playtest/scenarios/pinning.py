@@ -128,7 +128,8 @@ def per_seat(value: Any, key: str, seats: int, minimum: int = 0, maximum: int | 
 
 def pin_piles(title: str, names: Sequence[str], piles: Mapping[str, list[int]], sources: Mapping[str, str],
               reservoirs: Sequence[str], pinned: Mapping[str, list[str]],
-              allowed: Mapping[str, tuple[Collection[int], str]] | None = None) -> dict[str, list[int]]:
+              allowed: Mapping[str, tuple[Collection[int], str]] | None = None,
+              other_kind: tuple[Collection[str], str] = ((), "")) -> dict[str, list[int]]:
     """Rebuild the piles of a seeded deal with pinned cards in place.
 
     Args:
@@ -144,6 +145,9 @@ def pin_piles(title: str, names: Sequence[str], piles: Mapping[str, list[int]], 
         allowed: label -> (the card ids that pile can hold under the rules, one
             sentence saying which and why, with its ruling); a label left out may hold
             any card.
+        other_kind: (names of the game's cards of another kind, kept in other piles,
+            one sentence saying where they go): such a name is refused with that
+            sentence, not as a card the game lacks (e.g. a Chore Race chore in a hand).
 
     Returns:
         label -> card ids, for every label of ``piles``.
@@ -157,6 +161,8 @@ def pin_piles(title: str, names: Sequence[str], piles: Mapping[str, list[int]], 
     wanted: dict[str, int] = {}
     for label, cards in pinned.items():
         for name in cards:
+            if name not in known and name in other_kind[0]:
+                raise OptionError(f"setup '{label}': {name!r} {other_kind[1]}")
             if name not in known:
                 raise OptionError(f"setup '{label}': {title} has no card named {name!r}"
                                   f"{suggest(name, known) or ';'} cards: {', '.join(known)}")

@@ -563,7 +563,9 @@ class ChoreRace(Game):
         piles |= {f"scored[{i}]": list(pile) for i, pile in enumerate(s.scored)}
         piles |= {"chore_discard": s.chore_discard, "chore_deck_top": s.chore_deck}
         piles = pin_piles(self.title, [c.name for c in self.chores], piles,
-                          {f"tableaus[{i}]": "chore_deck_top" for i in range(n)}, ["chore_deck_top"], chores)
+                          {f"tableaus[{i}]": "chore_deck_top" for i in range(n)}, ["chore_deck_top"], chores,
+                          other_kind=(set(self.aname), "is an action card: tableaus, scored, chore_deck_top and "
+                                                       "chore_discard hold chores"))
         s.tableaus = [[[c, 0, [], False] for c in piles[f"tableaus[{i}]"]] for i in range(n)]
         s.scored = [piles[f"scored[{i}]"] for i in range(n)]
         s.chore_discard, s.chore_deck = piles["chore_discard"], piles["chore_deck_top"]
@@ -581,7 +583,9 @@ class ChoreRace(Game):
         piles = {f"hands[{i}]": h for i, h in enumerate(s.hands)} | {"discard": s.discard, "deck_top": s.deck}
         piles |= dict.fromkeys(under, [])
         sources = {f"hands[{i}]": "deck_top" for i in range(n)} | dict.fromkeys(under, "deck_top")
-        piles = pin_piles(self.title, self.aname, piles, sources, ["deck_top"], actions | under)
+        piles = pin_piles(self.title, self.aname, piles, sources, ["deck_top"], actions | under,
+                          other_kind=({c.name for c in self.chores}, "is a chore: hands, deck_top and discard hold "
+                                                                     "action cards"))
         s.hands = [piles[f"hands[{i}]"] for i in range(n)]
         s.discard, s.deck = piles["discard"], piles["deck_top"]
         for i, t in enumerate(s.tableaus):
