@@ -3,6 +3,7 @@ output, what each view may show, and the exit codes 0 / 1 / 2."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -94,6 +95,8 @@ def test_view_words_the_log_for_that_seat_and_never_shows_another_hand(capsys):
     assert "hand ['Done', 'Done', 'Excuse', \"I'll Do It Later\", 'Teamwork']" in as_seat_1
     assert "Excuse', \"I'll Do It Later\"" not in as_seat_0    # seat 1's hand is secret (CR-21)
     assert "hand [" not in as_spectator and "you draw" not in as_spectator
+    # every chore shows its progress toward its level (CR-5), in every view
+    assert re.search(r"tableaus\.1 \[Do the Laundry \d/3, ", as_spectator), as_spectator
 
 
 def test_a_secret_choice_is_hidden_from_the_other_seats(tmp_path, capsys):

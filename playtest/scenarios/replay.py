@@ -91,11 +91,18 @@ def zone_lines(view: dict) -> list[str]:
 
 
 def _card_name(item: Any) -> str | None:
-    """A card as a view shows it: its name, ``?`` for a card face down to the viewer
+    """A card as a view shows it: its name (with a Chore Race chore's progress or a
+    Night Shift structure's health), ``?`` for a card face down to the viewer
     (``{"face_up": false}`` and no name), None for anything that is not a card."""
     if not isinstance(item, dict):
         return None
     if isinstance(item.get("name"), str):
+        number = lambda key: isinstance(item.get(key), int) and not isinstance(item.get(key), bool)
+        if number("progress"):          # a chore: its progress toward its level (CR-5)
+            return f"{item['name']} {item['progress']}/{item['level']}" if number("level") else \
+                f"{item['name']} progress {item['progress']}"
+        if number("health"):            # a structure in play (NS-3)
+            return f"{item['name']} health {item['health']}"
         return item["name"]
     return "?" if item.get("face_up") is False else None
 
