@@ -320,3 +320,13 @@ def test_a_mistyped_view_path_is_a_mistake_in_the_file_not_a_failed_expectation(
     assert "[[expect]] #2, view 'done.top.nmae': done.top has no 'nmae'; did you mean 'name'? It has: name, " \
            "effort, kind, text" in data["error"]
     assert "changed.toml, line 37: " in data["error"]
+
+
+def test_a_seats_view_shows_what_it_remembers_and_the_spectators_does_not(capsys):
+    """LS-11: memory is the game; --view N prints that seat's memory, never another's."""
+    _, as_seat_1, _ = run(capsys, STALE, "--view", 1)
+    _, as_spectator, _ = run(capsys, STALE)
+    assert "remembers: seat 0's list [-, -, -, -, -, -]; seat 1's list [Water the Plants, Nap, -" in as_seat_1
+    assert "remembers" not in as_spectator
+    _, out, _ = run(capsys, STALE, "--view", 1, "--json")
+    assert json.loads(out)["steps"][-1]["memory"][1][:2] == ["Water the Plants", "Nap"]

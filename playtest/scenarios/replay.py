@@ -189,9 +189,12 @@ def _replay(args: argparse.Namespace, stop) -> int:
         if number:                                    # legal: loading replayed them
             match.play(scenario.moves[number - 1])
         view = match.all_cards_view() if seat == ALL_CARDS else match.view(seat)
+        # what the seat remembers (LS-11): its bot view's memory, where the game keeps one
+        memory = match.bot_view(seat).get("memory") if isinstance(seat, int) and seat >= 0 else None
         steps.append({"number": number, "move": _move_text(match, number, seat) if number else None,
                       "log": [text for n, text in match.log_for(seat) if n == number],
-                      "to_act": list(match.to_act()), "summary": summary(match, view), "view": view})
+                      "to_act": list(match.to_act()), "summary": summary(match, view), "view": view,
+                      **({"memory": memory} if memory is not None else {})})
     report = scenario.report(upto=last)     # before an illegal move too: its earlier entries count
     failures = report.failures
     unreached = sum(1 for e in scenario.expect if e.after > last)
@@ -246,6 +249,10 @@ def _replay(args: argparse.Namespace, stop) -> int:
             print(f"      = {step['summary']}")
             for line in zone_lines(step["view"]):
                 print(f"      + {line}")
+            if "memory" in step:
+                remembered = "; ".join(f"seat {t}'s list [{', '.join(c or '-' for c in row)}]"
+                                       for t, row in enumerate(step["memory"]))
+                print(f"      remembers: {remembered}")
         for failure in failures:
             print(f"FAILED {failure}")
         if not failures and error is None:
