@@ -308,7 +308,7 @@ def test_chore_race_and_night_shift_pins_keep_every_card(game, seats, setup):
     ("night_shift", 2, {"supply_row": ["Quick Nap"] * 6}, "'supply_row' needs 0 to 5 cards"),
     ("night_shift", 2, {"hands": "Quick Nap"}, "one list of card names per seat"),
     ("lazy_sunday", 2, {"lists": [["Nap"], ["Nap", "Nap"]]}, "'lists[0]' needs at least 2 cards"),
-    ("lazy_sunday", 2, {"done": []}, "'done' needs at least 1 cards"),
+    ("lazy_sunday", 2, {"done": []}, "'done' needs at least 1 card,"),
 ])
 def test_bad_pins_say_which_key_and_what_is_allowed(game, seats, setup, message):
     with pytest.raises(OptionError) as caught:

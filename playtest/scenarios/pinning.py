@@ -109,7 +109,8 @@ def card_names(value: Any, key: str, minimum: int = 0, maximum: int | None = Non
         raise OptionError(f"setup '{key}' is a list of card names, not {short_repr(value)}")
     if len(value) < minimum or (maximum is not None and len(value) > maximum):
         size = f"{minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
-        raise OptionError(f"setup '{key}' needs {size} cards, not {len(value)}")
+        raise OptionError(f"setup '{key}' needs {size} card{'' if size == '1' or size == 'at least 1' else 's'}, "
+                          f"not {len(value)}")
     return list(value)
 
 

@@ -809,7 +809,8 @@ def difference(expected: Any, found: Any, path: str = "") -> str:
         return ""
     here = path or "the value"
     if isinstance(expected, list) and isinstance(found, list):
-        sizes = "" if len(expected) == len(found) else f"{here} has {len(found)} entries, expected {len(expected)}; "
+        sizes = "" if len(expected) == len(found) else (f"{here} has {len(found)} entr{'y' if len(found) == 1 else 'ies'}"
+                                                        f", expected {len(expected)}; ")
         for i, (e, f) in enumerate(zip(expected, found)):
             if e != f:
                 return sizes + difference(e, f, f"{path}.{i}" if path else str(i))
@@ -1003,7 +1004,7 @@ def _check_entry(match: Match, title: str, k: int, entry: Expectation, move: str
         else:
             sizes = [_size(now, "change", path), _size(before, "change", path)]
             delta = None if None in sizes else sizes[0] - sizes[1]
-            detail = (f"{sizes[1]} entries at {then}, {sizes[0]} now" if delta is not None else
+            detail = (f"{sizes[1]} entr{'y' if sizes[1] == 1 else 'ies'} at {then}, {sizes[0]} now" if delta is not None else
                       f"{short_repr(before)} at {then}, {short_repr(now)} now")
         if delta != expected:
             fail(f"view{whose} {path!r} change since {then}", expected, delta, detail)
