@@ -145,7 +145,7 @@ def test_play_a_quick_game_in_the_browser(dashboards):
 
         # a new game: 2 seats (seat 1 stays the heuristic bot), Quick Game, fixed seed
         page.locator(".pt-app").get_by_text("New game", exact=True).click()
-        page.locator(".widget-dropdown", has_text="Seats").locator("select").select_option(label="2")
+        page.get_by_label("Seats", exact=True).select_option(label="2")
         page.locator(".widget-dropdown", has_text="Preset").locator("select").select_option(label="Quick Game")
         page.locator(".widget-text", has_text="Seed").locator("input").fill(str(SEED))
         page.wait_for_timeout(500)

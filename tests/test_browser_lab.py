@@ -27,7 +27,7 @@ def test_run_a_small_simulation_and_download_the_csv(dashboards):
     with dashboard_page(dashboards, None, ".pt-lab button:has-text('Run')", height=1400, timeout=180,
                         path="balance_lab.ipynb") as (
             page, _frames, errors, _base):
-        page.locator(".pt-lab .widget-dropdown", has_text="Seats").locator("select").select_option("3")
+        page.locator(".pt-lab").get_by_label("Seats", exact=True).select_option("3")
         page.locator(".pt-lab .widget-dropdown", has_text="Seat 2").locator("select").select_option("random")
         field(page, "Games").fill(str(GAMES))
         field(page, "Games").press("Enter")

@@ -167,7 +167,7 @@ def test_play_a_round_in_the_browser(dashboards):
 
         # a new 3-seat game: seat 0 human, two bots (the panel's defaults)
         page.locator(".pt-app").get_by_text("New game", exact=True).click()
-        page.locator(".widget-dropdown", has_text="Seats").locator("select").select_option(label="3")
+        page.get_by_label("Seats", exact=True).select_option(label="3")
         frames_at_start = len(frames)      # the page's first game (4 seats) is not ours
         page.get_by_role("button", name="Start new game").click()
         page.wait_for_function("document.querySelectorAll('.pt-row').length === 3 || "
