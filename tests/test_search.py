@@ -248,3 +248,65 @@ def test_simulate_takes_budgets_by_name():
     assert list(df["seat0_bot"]) == ["ismcts:5", "heuristic"] and df["finished"].all()
     with pytest.raises(OptionError, match="budget"):
         simulate("lazy_sunday", 2, ["ismcts:soon", "heuristic"], games=2, workers=1, progress=False)
+
+
+def test_margin_rewards_share_out_by_standing():
+    from playtest.engine.search import margin_rewards
+    even = margin_rewards([3, 3], 2.0)
+    assert even == pytest.approx((0.5, 0.5))
+    ahead = margin_rewards([5, 2, 2], 3.0)
+    assert sum(ahead) == pytest.approx(1) and ahead[0] > ahead[1] == pytest.approx(ahead[2])
+    assert margin_rewards([1, 0], 1.0)[0] == pytest.approx(0.731, abs=1e-3)
+    for values, scale in (([1, 2], 0), ([1, 2], -1.0), ([], 1.0)):
+        with pytest.raises(ValueError):
+            margin_rewards(values, scale)
+
+
+@pytest.mark.parametrize("game, seats", [("chore_race", 2), ("chore_race", 4), ("lazy_sunday", 2), ("lazy_sunday", 4)])
+def test_evaluate_favours_the_seat_ahead(game, seats):
+    """Game.evaluate: one reward per seat in 0..1, summing to 1, higher for a seat whose
+    standing improves (more VP, CR-17; a lower total, LS-9), on a copy of the state."""
+    checked = 0
+    for n, match in enumerate(positions(game, seats, {}, [3])):
+        rules, state = match.game, match.state
+        if n % 3 or match.to_act() == ():
+            continue
+        checked += 1
+        before = rules.evaluate(state)
+        assert len(before) == seats and sum(before) == pytest.approx(1)
+        assert all(0 <= r <= 1 for r in before)
+        better = rules.copy_state(state)
+        if game == "chore_race":
+            better.vp[1] += 3
+        else:
+            better.scores[1] -= 5
+        after = rules.evaluate(better)
+        assert after[1] > before[1] and after[0] < before[0]
+        assert rules.evaluate(state) == before  # the copy, not the state, changed
+    assert checked >= 3
+
+
+def test_playouts_stop_at_the_games_evaluation():
+    """SEARCH_PLAYOUT_MOVES / playout=: a playout plays that many moves then asks
+    Game.evaluate; playout=None plays on to the end, and a game without evaluate ignores it."""
+    from playtest.games.chore_race.rules import ChoreRace
+    calls = []
+
+    class Counted(ChoreRace):
+        def evaluate(self, s):
+            calls.append(1)
+            return super().evaluate(s)
+
+    match = Match("chore_race", 2, seed=1, keep_log=False)
+    view, legal = match.bot_view(0), match.decision_moves(0)
+    counted = Counted(2)
+    ISMCTSBot(0, game=counted, iterations=30, playout=0).search(view, legal)
+    assert len(calls) == 30
+    calls.clear()
+    ISMCTSBot(0, game=counted, iterations=30, playout=None).search(view, legal)
+    assert calls == []
+    assert ISMCTSBot(0, game=counted).playout == ChoreRace.SEARCH_PLAYOUT_MOVES is not None
+    night = Match("night_shift", 2, seed=0).game
+    assert ISMCTSBot(0, game=night, playout=3).playout is None  # Night Shift has no evaluate: to the end
+    with pytest.raises(OptionError, match="playout"):
+        ISMCTSBot(0, game=counted, playout=-1)

@@ -382,12 +382,6 @@ class Game(ABC):
     default): playouts go on to the end of the game. Ignored for a game without its own
     :meth:`evaluate`."""
 
-    SEARCH_PRIOR: ClassVar[float] = 0.0
-    """How strongly the search bot leans toward the move the game's heuristic bot
-    (``BOTS["heuristic"]``) would make at its decision: a bonus of ``SEARCH_PRIOR /
-    sqrt(visits + 1)`` on that root move's UCB1 value (progressive bias, fading as the
-    search visits it), that move being tried first. 0 (the default): no lean."""
-
     def evaluate(self, state) -> tuple[float, ...] | None:
         """In a search's playout stopped before the end (:attr:`SEARCH_PLAYOUT_MOVES`), each
         seat's reward for the position: its chance to win as the game judges it, each in

@@ -447,7 +447,7 @@ class ChoreRace(Game):
         "74-card action deck": {"action_deck": "74"},
     }
     BOTS: dict = {"random": RandomBot}    # bots.py adds "heuristic"
-    SEARCH_ITERATIONS = 1000  # ismcts, 4-move playouts: about 0.13 s a decision at 2 seats (benchmarks/bench_bots.py)
+    SEARCH_ITERATIONS = 2500  # ismcts, 4-move playouts: about 0.32 s a decision at 2 seats, at most 0.6 (bench_bots.py)
     cards = CARDS
     SETUP = {  # a pinned position (scenarios); who starts is the option first_player (G-2)
         "hands": "one list of action card names per seat (any number of cards), before the first "
