@@ -124,3 +124,23 @@ def test_a_failed_legal_check_gives_the_whole_reason():
     [failure] = scenario.report().failures
     assert (failure.expected, failure.found, failure.detail) == ("legal", "refused (CR-4)", "seat 0 holds no Teamwork")
     assert str(failure).endswith("found 'refused (CR-4)' (seat 0 holds no Teamwork)")
+
+
+def test_an_exported_scenario_writes_short_arrays_on_one_line_and_reads_back_the_same():
+    """tomli_w writes an item per line (a memory pin of two spots took 15 lines): short
+    arrays of plain values are joined on one line, long ones keep a line per item, and
+    the text always reads back to the same scenario."""
+    import tomllib
+
+    import tomli_w
+
+    from playtest.scenarios.scenario import ARRAY_WIDTH, compact_arrays
+    data = {"moves": ["0 peek 0 1", "0 done"], "setup": {"memory": [[[0, 0], [0, 1]], []],
+            "lists": [["Nap", 'a "quoted" \\ [x]'], []], "long": [f"Card number {i}" for i in range(12)]}}
+    text = compact_arrays(tomli_w.dumps(data))
+    assert 'moves = ["0 peek 0 1", "0 done"]' in text and "memory = [[[0, 0], [0, 1]], []]" in text
+    assert '    "Card number 0",\n' in text and all(len(line) <= ARRAY_WIDTH + 12 for line in text.splitlines())
+    assert tomllib.loads(text) == data
+    for name in ("lazy_sunday_claim_on_caller", "chore_race_reaction_window", "night_shift_last_shift"):
+        scenario = Scenario.load(Path(__file__).parent.parent / "playtest" / "scenarios" / "examples" / f"{name}.toml")
+        assert Scenario.from_toml(scenario.to_toml()) == scenario

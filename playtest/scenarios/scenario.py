@@ -702,7 +702,7 @@ class Scenario(BaseModel):
         header = (f"# playtest scenario ({self.game}): replay with `playtest replay FILE`, or "
                   f"Scenario.load(FILE) in Python.\n# Moves are in their text form; [[expect]] entries "
                   f"say what must hold after move `after` (0 = after the setup).\n")
-        return header + tomli_w.dumps(data, multiline_strings=True)
+        return header + compact_arrays(tomli_w.dumps(data, multiline_strings=True))
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write :meth:`to_toml` to ``path`` atomically (a crash never leaves half a
@@ -781,6 +781,32 @@ def _read(document: dict, path: str, field: str, seat: int | None, title: str,
             except PathMistake:
                 pass
         raise _Mistake(exc.args[0], field, path) from None
+
+
+_SCALAR = r'(?:"(?:[^"\\\n]|\\.)*"|-?[0-9][0-9_.eE+-]*|true|false|\[[^\n]*\])'
+_ARRAY = re.compile(r"\[\n((?:[ ]*" + _SCALAR + r",\n)+)[ ]*\]")
+ARRAY_WIDTH = 80
+"""Longest array (in characters) :func:`compact_arrays` writes on one line."""
+
+
+def compact_arrays(text: str) -> str:
+    """``tomli_w`` text with every array of plain values (text, numbers, true/false, or
+    arrays of those already on one line) that fits in :data:`ARRAY_WIDTH` characters
+    written on one line: ``memory = [[[0, 0], [0, 1]], []]`` instead of 15 lines (tomli_w
+    always writes an item per line). The result reads back to the same data, or the text
+    is returned unchanged."""
+    def one_line(found: re.Match) -> str:
+        items = [line.strip().removesuffix(",") for line in found.group(1).splitlines()]
+        inline = "[" + ", ".join(items) + "]"
+        return inline if len(inline) <= ARRAY_WIDTH else found.group(0)
+
+    compact = text
+    while True:                           # inner arrays first, then the arrays holding them
+        shorter = _ARRAY.sub(one_line, compact)
+        if shorter == compact:
+            break
+        compact = shorter
+    return compact if tomllib.loads(compact) == tomllib.loads(text) else text
 
 
 def shown(value: Any) -> str:
