@@ -383,7 +383,7 @@ def test_the_list_shows_the_tables_being_played_unless_asked_for_others(service)
     ({"scenario": "chore_race_reaction_window", "players": ["human"] * 3},
      "the scenario 'chore_race_reaction_window' has 2 seats, but players names 3"),
     ({"game": "lazy_sunday", "seats": 2, "players": ["human", "random"], "open_seats": [1]}, "open_seats"),
-    ({"game": "lazy_sunday", "pace": "warp"}, "unknown pace 'warp'"),
+    ({"game": "lazy_sunday", "pace": "warp"}, "unknown bot pace 'warp'"),
     ({"game": "lazy_sunday", "options": {"rounds": "two"}}, "rounds"),
     ({"game": "lazy_sunday", "preset": "nope"}, "unknown preset"),
     ({"game": "lazy_sunday", "colour": "red"}, "unknown field(s) colour"),

@@ -202,7 +202,7 @@ def test_fields_of_the_wrong_type_get_a_sentence_never_a_server_error(server):
     async def scenario():
         http, address = await start()
         code, error = await call(address, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "pace": {"a": 1}})
-        assert code == 400 and "unknown pace" in error["error"], error
+        assert code == 400 and "unknown bot pace" in error["error"], error
         made = (await call(address, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "players": ["human"] * 2}))[1]
         host = {"Authorization": f"Bearer {made['host_token']}"}
         code, error = await call(address, "POST", f"tables/{made['id']}/host", {"action": "pace", "pace": ["fast"]},

@@ -38,6 +38,15 @@ think time before a bot's decision, the reaction time before its open move (a La
 Sunday quick discard). "human" (the default) gives a person who spots a match a fair
 chance to slap first; "instant" is for solo speed play and tests."""
 
+
+def check_pace(pace) -> None:
+    """Refuse anything but a name of :data:`PACES`.
+
+    Raises:
+        OptionError: ``pace`` is not one (any type), with the names allowed."""
+    if not isinstance(pace, str) or pace not in PACES:
+        raise OptionError(f"unknown bot pace {reprlib.repr(pace)}; paces: {', '.join(PACES)}")
+
 DEFAULT_PACE = "human"
 SEEN_IDS = 256          # client move ids remembered per seat, to answer a resend
 HTTP_PRESENCE = 60.0    # seconds an HTTP call of a seat counts as that player being here
@@ -105,8 +114,7 @@ class LiveTable:
                  on_change: Callable | None = None, reaction_limit: float | None = None):
         if len(players) != match.game.seats:
             raise OptionError(f"players names {len(players)} seats for a {match.game.seats}-seat game")
-        if not isinstance(pace, str) or pace not in PACES:
-            raise OptionError(f"unknown bot pace {reprlib.repr(pace)}; paces: {', '.join(PACES)}")
+        check_pace(pace)
         self.id, self.match, self.pace, self.paused, self.status = id, match, pace, paused, status
         self.players = list(players)
         self.table = self._table()
@@ -375,8 +383,7 @@ class LiveTable:
         Raises:
             OptionError: an unknown pace.
         """
-        if not isinstance(pace, str) or pace not in PACES:
-            raise OptionError(f"unknown bot pace {reprlib.repr(pace)}; paces: {', '.join(PACES)}")
+        check_pace(pace)
         self.pace = pace
         self.on_change(self, pace=pace)
         self.schedule()

@@ -11,7 +11,6 @@ import csv
 import hmac
 import io
 import json
-import reprlib
 import secrets
 import time
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any, Mapping
 
 from ..engine import Match, OptionError, PlaytestError, get_game, games
 from ..scenarios import find_scenario
-from .live import DEFAULT_PACE, HUMAN, PACES, LiveTable
+from .live import DEFAULT_PACE, HUMAN, LiveTable, check_pace
 from .store import DB_NAME, StoredTable, TableStore, data_dir, token_hash
 
 MAX_TABLES = 200        # tables being played at once on one server
@@ -170,8 +169,10 @@ class TableService:
             options = {**game.PRESETS[preset], **options}
         seed = spec.get("seed")
         pace = spec.get("pace", DEFAULT_PACE)
-        if not isinstance(pace, str) or pace not in PACES:
-            raise ServiceError(f"unknown pace {reprlib.repr(pace)}; paces: {', '.join(PACES)}")
+        try:
+            check_pace(pace)
+        except OptionError as exc:
+            raise ServiceError(str(exc)) from None
         limit = spec.get("reaction_limit")
         low, high = REACTION_LIMITS
         if limit is not None and (type(limit) not in (int, float) or not low <= limit <= high):

@@ -681,27 +681,11 @@ class GameApp:
                 break
             if path == self.autosave_path:
                 continue                                 # this page's own game
-            try:
-                saved = autosave.read(path, self.game.name)
-            except Exception as exc:  # noqa: BLE001 - a bad save must never stop the app
-                kept = path.with_suffix(".corrupt")      # kept for a look by hand, never offered again
-                try:
-                    path.replace(kept)
-                    aside = f"was set aside as {html.escape(kept.name)}"
-                except OSError:
-                    aside = "is left where it is"
-                # an OSError's text holds the server's folder: name the cause in plain words
-                reason = autosave.problem(exc) if isinstance(exc, OSError) else str(exc)
-                notices.append(f"<i>An autosaved {html.escape(self.game.title)} game could not be read "
-                               f"and {aside} ({html.escape(reason[:200])}).</i>")
-                continue
-            if saved.match.outcome() is not None:
-                try:
-                    autosave.remove(path)
-                except autosave.AutosaveError:
-                    pass                                 # a finished game is never offered anyway
-                continue
-            offered.append((path, saved))
+            saved, notice = self._read_saved(path)
+            if notice:
+                notices.append(notice)
+            elif saved is not None:
+                offered.append((path, saved))
         self._offered = offered
         notice = "<br>".join(notices)
         if not offered:
@@ -723,6 +707,31 @@ class GameApp:
         self.resume_button.layout.display = self.discard_button.layout.display = None
         self.resume_box.layout.display = "flex"
         self._saved_chosen()
+
+    def _read_saved(self, path: Path) -> tuple["autosave.Autosave | None", str]:
+        """``(the unfinished game saved at path, "")``; ``(None, "")`` for a finished one
+        (deleted: never offered); ``(None, a one-line HTML notice)`` for a save that cannot
+        be read (set aside as ``*.corrupt``, never offered again)."""
+        try:
+            saved = autosave.read(path, self.game.name)
+        except Exception as exc:  # noqa: BLE001 - a bad save must never stop the app
+            kept = path.with_suffix(".corrupt")      # kept for a look by hand
+            try:
+                path.replace(kept)
+                aside = f"was set aside as {html.escape(kept.name)}"
+            except OSError:
+                aside = "is left where it is"
+            # an OSError's text holds the server's folder: name the cause in plain words
+            reason = autosave.problem(exc) if isinstance(exc, OSError) else str(exc)
+            return None, (f"<i>An autosaved {html.escape(self.game.title)} game could not be read "
+                          f"and {aside} ({html.escape(reason[:200])}).</i>")
+        if saved.match.outcome() is not None:
+            try:
+                autosave.remove(path)
+            except autosave.AutosaveError:
+                pass                                 # a finished game is never offered anyway
+            return None, ""
+        return saved, ""
 
     def _saved_chosen(self) -> None:
         """The game picked in the choice of unfinished games is the one on offer."""

@@ -1409,12 +1409,12 @@ class ChoreRace(Game):
         progress on its chores up to their level (a complete chore: its level, as CR-14
         scores it), plus ``EVAL_HAND`` per card in hand; the standings become rewards
         through :func:`~playtest.engine.search.margin_rewards` (scale ``EVAL_SCALE`` VP)."""
-        chores, progress, hand = self.chores, self.EVAL_PROGRESS, self.EVAL_HAND
+        levels, progress, hand = self._level, self.EVAL_PROGRESS, self.EVAL_HAND
         values = []
         for seat, row in enumerate(s.tableaus):
             value = s.vp[seat] + hand * len(s.hands[seat])
             for entry in row:
-                level = chores[entry[0]].level
+                level = levels[entry[0]]
                 value += level if entry[1] >= level else progress * entry[1]
             values.append(value)
         return margin_rewards(values, self.EVAL_SCALE)

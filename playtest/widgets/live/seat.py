@@ -558,7 +558,8 @@ class SeatApp:
         claims = [Move.parse(t) for t in claim_link.state["open_moves"]] if claim_link is not None else []
         # one decision per claiming seat: a quick discard in progress ("Done it!" chosen,
         # the card not yet clicked) survives other seats' moves (the builder keeps it), and
-        # the card click is judged on the new position (LS-5), never silently dropped
+        # a card click is never silently dropped: within REACTION of a change it finishes
+        # the claim on the offer it was begun on, later on the new one (LS-5)
         self.open_moves.show(who, claims, view, enabled=claim_link is not None and claim_link.open
                              and not claim_link.pending, decision=who)
         self.open_box.layout.display = None if claimers else "none"
