@@ -101,7 +101,7 @@ def test_the_tutorial_plays_through_on_the_real_board(game):
             if step.do:
                 assert app.next_button.layout.display == "none"
                 make_move(app, Move.parse(step.do))
-                assert "Well done" in app.feedback.value
+                assert ("Well done" in app.feedback.value) == (app.current is None)   # not under a new step
             else:
                 app.next_button.click()
             assert app.banner.message == ""
@@ -136,6 +136,22 @@ def test_wrong_moves_are_refused_in_the_coach_with_why():
     app.board.rows[1].cards[0].click()           # a legal claim (a wrong one), not this step's
     assert app.feedback.value.startswith("Claim your first card") and app.match.fingerprint() == before
     assert app.banner.message == "" and app.step == 2
+
+
+def test_a_new_step_starts_without_the_last_steps_well_done():
+    # Lazy Sunday lesson 2: after "Keep it", step 3 asks for a Done it! that is not done yet
+    app = TutorialApp("lazy_sunday")
+    app.open_lesson(1)
+    for text in ["0 draw", "0 keep 1"]:
+        make_move(app, Move.parse(text))
+    assert app.step == 2 and app.current.do == "0 claim 0 0 4"
+    assert app.feedback.value == ""
+    # a move that ends its lesson (no new step starts) is still met with "Well done."
+    last = GOOD.index('[[lessons.steps]]\nsay = """\nAnn and Bo have peeked too.')
+    short = TutorialApp(Tutorial.from_toml(GOOD[:last] + GOOD[GOOD.index("# --- lesson 2"):], "short.toml"))
+    for text in ["0 peek 0 1", "0 done"]:
+        make_move(short, Move.parse(text))
+    assert short.current is None and short.feedback.value == "Well done."
 
 
 # --- a rules editor's mistakes ------------------------------------------------------------------

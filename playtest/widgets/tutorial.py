@@ -256,7 +256,9 @@ class TutorialApp(GameApp):
             for text in [step.do, *step.then]:
                 self.match.play(text)
             self.step += 1
-            self._show(good=True)
+            # "Well done." only where no new step starts (the lesson is done): under the next
+            # step's text it read as if that step were done already
+            self._show(good=self.current is None)
             return
         self.refresh()                       # the move builder lets go of the refused choice
 
@@ -297,7 +299,8 @@ class TutorialApp(GameApp):
     # --- drawing ------------------------------------------------------------------------
     def _show(self, good: bool = False) -> None:
         """Draw the board, then the coach panel and the lit cards for the step on show (in
-        that order: once the page shows a step's text, its board is drawn)."""
+        that order: once the page shows a step's text, its board is drawn). ``good``: say
+        "Well done." (a step's move ended the lesson); otherwise no feedback is left over."""
         self.refresh()
         lessons = self.tutorial.lessons
         self._drawing = True
