@@ -156,6 +156,23 @@ def test_peek_by_clicking_two_cards_shows_them_to_me_only():
     assert all("pt-back" in c._dom_classes for c in row.box.children)
 
 
+def test_the_peek_form_says_two_cards_are_chosen():
+    # LS-3: one "my card" dropdown and a grey Play read as if one card were enough
+    app = make_app(3, {0: "human", 1: "random", 2: "random"}, seed=11)
+    click_kind(app.moves, "Peek at 2 of my cards")
+    app.moves.cancel_button.click()
+    assert app.moves.hint.value == ""
+    click_kind(app.moves, "Peek at 2 of my cards")
+    hint = app.moves.hint.value
+    assert "Choose 2 cards (LS-3): click two of your cards, or pick them above" in hint and "Chosen" not in hint
+    app.board.rows[0].box.children[4].click()
+    assert "Chosen so far: position 4; choose 1 more" in app.moves.hint.value
+    app.moves.choose(1, 1)                                    # the second card from its dropdown
+    assert "press Play" in app.moves.hint.value and not app.moves.play_button.disabled
+    app.moves.play_button.click()
+    assert app.match.moves == [Move(0, "peek", (1, 4))] and app.moves.hint.value == ""
+
+
 def play_round_as_human(app, rng):
     """Seat 0 plays sensibly until the round is over: draw and discard, NOT ME! soon."""
     turns = 0

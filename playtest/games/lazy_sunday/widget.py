@@ -113,6 +113,7 @@ class LazySundayBoard(GameBoard):
         self.drawn = Pile()
         self.scores = w.HTML()
         self.rows: list[CardRow] = []
+        self._hinted = False                 # the move builder's hint says how a peek is chosen
         self.row_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         piles = w.HBox([self.deck.widget, self.done.widget, self.drawn.widget, self.scores],
                        layout=w.Layout(align_items="flex-start"))
@@ -142,6 +143,22 @@ class LazySundayBoard(GameBoard):
                           clickable=(seat, pos) in clickable or (seat, None) in clickable)
                      for pos, slot in enumerate(view["lists"][seat])]
             row.show(self._seat_label(view, seat), cards)
+        builder = getattr(self.app, "moves", None)
+        if builder is not None and builder.kind == "peek":
+            builder.hint.value = self._peek_hint(builder, view)
+            self._hinted = True
+        elif builder is not None and self._hinted:
+            builder.hint.value, self._hinted = builder._note, False
+
+    @staticmethod
+    def _peek_hint(builder, view: dict) -> str:
+        """The line under the move buttons while a peek is built: two cards are chosen
+        (LS-3), by clicks or the dropdowns, and which are chosen so far."""
+        if builder._complete() is not None:
+            return "<i>Both cards chosen: press Play to peek at them.</i>"
+        chosen = " and ".join(f"position {p}" for p in builder.prefix)
+        so_far = f" Chosen so far: {chosen}; choose 1 more." if chosen else ""
+        return f"<i>Choose 2 cards (LS-3): click two of your cards, or pick them above.{so_far}</i>"
 
     def seat_widget(self, seat: int) -> w.Widget | None:
         """``seat``'s row of cards."""
