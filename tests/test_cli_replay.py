@@ -217,6 +217,21 @@ def test_a_move_no_position_could_offer_is_a_mistake_in_the_file(tmp_path, capsy
     assert f"line {4 if where == 'moves' else 8}:" in err
 
 
+def test_a_path_past_the_seats_is_a_mistake_in_the_file_not_a_failed_expectation(tmp_path, capsys):
+    """``lists.7.0`` at 3 seats can never exist, as ``seat = 5`` cannot (G-1): exit 2 with
+    its line; a list position past its end in this position is a failed expectation."""
+    path = tmp_path / "seats.toml"
+    text = ('game = "lazy_sunday"\nseats = 3\nseed = 1\nmoves = ["0 peek 0 1"]\n\n[[expect]]\nafter = 1\n'
+            'seat = 0\nview = { "lists.7.0.face_up" = false }\n')
+    path.write_text(text, encoding="utf-8")
+    code, _out, err = run(capsys, path)
+    assert code == 2 and "line 9: [[expect]] #1: view 'lists.7.0.face_up': lists has one entry per seat, " \
+        "and 7 is not a seat of this 3-seat game (0..2, G-1)" in err, err
+    path.write_text(text.replace("lists.7.0", "lists.2.9"), encoding="utf-8")
+    code, _out, err = run(capsys, path)
+    assert code == 1 and "lists.2 has 6 entries, no position 9" in err, err
+
+
 def test_an_unknown_setup_key_names_its_own_line(tmp_path, capsys):
     path = tmp_path / "key.toml"
     path.write_text('game = "chore_race"\nseats = 2\nseed = 1\nmoves = []\n\n[setup]\nvp = [3, 0]\n'

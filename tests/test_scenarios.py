@@ -132,14 +132,14 @@ def test_nothing_is_half_loaded():
 
 # --- expectations -------------------------------------------------------------------------
 def test_failed_expectations_name_the_move_what_and_what_was_found():
-    text = BASE.replace('"done.top.name" = "Nap"', '"done.top.name" = "Nope", "deck" = 1, "lists.9" = 1')
+    text = BASE.replace('"done.top.name" = "Nap"', '"done.top.name" = "Nope", "deck" = 1, "lists.0.9" = 1')
     text += 'legal = ["1 draw"]\nillegal = [{ move = "1 peek 0 1", ruling = "LS-3" }, { move = "0 draw", ruling = "LS-7" }]\n'
     text += 'outcome = { finished = true }\nfingerprint = "' + "0" * 64 + '"\n'
     failures = Scenario.from_toml(text).verify()
     what = {f.expectation: f for f in failures}
     assert what["view (spectator) 'done.top.name'"].found == "Nap"
     assert what["view (spectator) 'deck'"].found == 41
-    assert what["view (spectator) 'lists.9'"].found.reason == "lists has 2 entries, no position 9"
+    assert what["view (spectator) 'lists.0.9'"].found.reason == "lists.0 has 6 entries, no position 9"   # lists.9: a mistake (G-1)
     assert what["legal '1 draw'"].found.startswith("refused")
     assert what["illegal '1 peek 0 1'"].found == "legal"
     assert what["illegal '0 draw' ruling"].expected == "LS-7" and what["illegal '0 draw' ruling"].found.startswith("LS-3")

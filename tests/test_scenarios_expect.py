@@ -173,6 +173,10 @@ def test_an_illegal_move_in_one_line_is_tried_and_must_leave_the_state_unchanged
     ('after = 2\nsince = 1\nview = { "turn" = 2 }', "since =", "this entry has none of them"),
     ('after = 0\nchange = { "turn" = 1 }', "change =", "after = 0 is the first"),
     ('after = 2\nillegal = [3]', "illegal =", "illegal[0]"),
+    # a path past the seats can never exist in this 2-seat game (G-1), as seat = 5 cannot
+    ('after = 2\nview = { "tableaus.7.0.name" = "Mop the Floor" }', "view =", "[[expect]] #1: view "
+     "'tableaus.7.0.name': tableaus has one entry per seat, and 7 is not a seat of this 2-seat game (0..1, G-1)"),
+    ('after = 5\nabsent = ["vp.-3"]', "absent =", "vp has one entry per seat, and -3 is not a seat"),
 ])
 def test_a_mistake_in_an_expectation_is_a_scenario_error_with_its_line(entry, needle, message):
     text = CR + "\n[[expect]]\n" + entry + "\n"
@@ -190,6 +194,13 @@ def test_since_names_an_earlier_entry_with_did_you_mean_and_names_are_unique():
     error = load_error(twice)
     assert "name 'x' is already the name of [[expect]] #1" in str(error)
     assert error.line == len(twice.splitlines())
+
+
+def test_a_memory_path_past_the_seats_is_a_mistake_and_a_list_position_past_its_end_is_a_failure():
+    # LS-11: memory holds one list per seat; a seat's list may grow (penalty cards, LS-5)
+    assert "memory has one entry per seat, and 2 is not a seat of this 2-seat game" in str(
+        load_error(LS + '\n[[expect]]\nafter = 4\nseat = 1\nnone = ["memory.2.0"]\n'))
+    assert failures('after = 4\nseat = 1\nview = { "lists.1.9.face_up" = false }', base=LS) != []
 
 
 def test_memory_without_a_seat_says_to_add_one():

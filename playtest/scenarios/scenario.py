@@ -54,7 +54,8 @@ each tried and required to leave the state exactly as it was::
 
 Loading checks everything, down to replaying every move and reading every path of every
 expectation where it is checked: a mistake in the file (an unknown path, with "did you
-mean", a value of the wrong type) is a :class:`ScenarioError` naming the file, the line
+mean", a seat the game lacks, in ``seat`` or a path such as ``lists.7.0`` at 3 seats
+(:func:`seat_mistake`, G-1), a value of the wrong type) is a :class:`ScenarioError` naming the file, the line
 and the reason, never a failed expectation; nothing is half-loaded.
 """
 from __future__ import annotations
@@ -476,6 +477,11 @@ class Scenario(BaseModel):
                 if not 0 <= seat < seats:
                     bad(f"{seat} is not a seat of this {seats}-seat game (0..{seats - 1}, G-1)",
                         "seat" if seat == entry.seat else "to_act")
+            for field in PATH_CHECKS:
+                for path in getattr(entry, field) or ():
+                    mistake = seat_mistake(match.game, path)
+                    if mistake:    # no position of this game can have it: a typo, not a rules result
+                        bad(f"{field} {path!r}: {mistake}", field, path)
             for text, key in [*((t, "legal") for t in entry.legal), *((r.move, "illegal") for r in entry.illegal)]:
                 mistake = move_mistake(match.game, text)
                 if mistake:    # a move no position could offer: a typo, not a rules result
@@ -909,6 +915,31 @@ def move_mistake(game: Game, text: str) -> str:
     if kinds and move.kind not in kinds:
         return f"{game.title} has no move {move.kind!r}{suggest(move.kind, kinds) or '.'} Its moves: {', '.join(kinds)}"
     return game.shape_problem(move)
+
+
+def seat_mistake(game: Game, path: str) -> str:
+    """Why the view ``path`` leads nowhere in any position of ``game`` because of its seat
+    count ("" when it could lead somewhere): a part that is a seat (at a ``*`` that the
+    game's ``VIEW_WORDS`` word as ``seat {i}``, e.g. Lazy Sunday's ``lists.*``, or the
+    first part under ``memory``, one list per seat, LS-11) that is not a seat of the game
+    (G-1), e.g. ``lists.7.0`` at 3 seats. A scenario holding one has a mistake in the
+    file, not a failed expectation.
+
+    Args:
+        game: the Game (its ``seats`` and ``VIEW_WORDS``). path: a dotted view path.
+    """
+    parts, seats = path.split("."), game.seats
+    for pattern, words in [*type(game).VIEW_WORDS.items(), ("memory.*", "seat {0}")]:
+        keys = pattern.split(".")
+        if len(keys) > len(parts) or any(key not in ("*", part) for key, part in zip(keys, parts)):
+            continue
+        stars = [i for i, key in enumerate(keys) if key == "*"]
+        for n, i in enumerate(stars):
+            part = parts[i]
+            if f"seat {{{n}}}" in words and part.lstrip("-").isdigit() and not -seats <= int(part) < seats:
+                return (f"{'.'.join(parts[:i])} has one entry per seat, and {part} is not a seat of this "
+                        f"{seats}-seat game (0..{seats - 1}, G-1)")
+    return ""
 
 
 def nearest_moves(match: Match, tried: Move, limit: int = SHOWN_MOVES) -> str:
