@@ -144,3 +144,19 @@ def test_an_exported_scenario_writes_short_arrays_on_one_line_and_reads_back_the
     for name in ("lazy_sunday_claim_on_caller", "chore_race_reaction_window", "night_shift_last_shift"):
         scenario = Scenario.load(Path(__file__).parent.parent / "playtest" / "scenarios" / "examples" / f"{name}.toml")
         assert Scenario.from_toml(scenario.to_toml()) == scenario
+
+
+def test_did_you_mean_and_a_unions_requirements_come_from_one_place_in_engine_errors():
+    """One ``suggest`` and one ``requirements`` (playtest.engine.errors) for the game
+    options, the scenario format and the pinned setups: no copies left to drift apart."""
+    import playtest.engine.game as game
+    import playtest.scenarios.pinning as pinning
+    import playtest.scenarios.scenario as scenario
+    from playtest.engine import errors
+    assert game.suggest is scenario.suggest is pinning.suggest is errors.suggest
+    assert game.requirements is scenario.requirements is errors.requirements
+    assert errors.suggest("sede", ["seed", "seats"]) == "; did you mean 'seed'?" and errors.suggest("zzz", ["seed"]) == ""
+    union = [{"type": "int_type", "msg": "Input should be a valid integer"},
+             {"type": "string_type", "msg": "Input should be a valid string"},
+             {"type": "int_type", "msg": "Input should be a valid integer"}]
+    assert errors.requirements(union) == "must be a whole number or a text (in quotes)"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+from typing import Any, Iterable, Sequence
 
 SHOWN_MOVES = 12
 """How many legal moves an illegal move's message names (nearest to the one tried first)."""
@@ -88,3 +89,26 @@ def plain_requirement(error: dict) -> str:
     if kind == "value_error" and message.startswith("Value error, "):
         return message[len("Value error, "):]
     return message[:1].lower() + message[1:]
+
+
+def requirements(errors: Iterable[dict]) -> str:
+    """What the pydantic errors of one value ask for (:func:`plain_requirement` of each),
+    joined by "or", each once: the branches of a union, e.g. ``"must be a whole number or
+    a text (in quotes)"`` (a seat number or a bot name; a move number or an entry's
+    name). ``errors``: items of ``ValidationError.errors()`` about that value."""
+    wanted = list(dict.fromkeys(plain_requirement(error) for error in errors))
+    return " or ".join(wanted[:1] + [text.removeprefix("must be ") for text in wanted[1:]])
+
+
+def nearest(word: Any, choices: Sequence[str]) -> str | None:
+    """The choice nearest to ``word`` (a misspelling of it; difflib, cutoff 0.6), or None
+    when none is near."""
+    close = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def suggest(word: Any, choices: Sequence[str]) -> str:
+    """``"; did you mean 'x'?"`` for the choice nearest to ``word`` (:func:`nearest`), or
+    ``""`` when none is near: what every "unknown name" message adds."""
+    close = nearest(word, choices)
+    return f"; did you mean {close!r}?" if close is not None else ""

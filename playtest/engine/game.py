@@ -19,7 +19,6 @@ allows, even when it is nobody's decision (Lazy Sunday's quick discard).
 from __future__ import annotations
 
 import copy
-import difflib
 import json
 import random
 from abc import ABC, abstractmethod
@@ -28,7 +27,7 @@ from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import IllegalMove, OptionError, plain_requirement
+from .errors import IllegalMove, OptionError, requirements, suggest
 from .moves import Move
 
 SPECTATOR = None
@@ -475,10 +474,8 @@ def _problem(name: str, errors: list[dict], names: list[str]) -> str:
     an unknown option names the nearest known one."""
     given = errors[0].get("input")
     if errors[0]["type"] == "extra_forbidden":
-        close = difflib.get_close_matches(name, names, n=1)
-        return f"{name}: no such option{f'; did you mean {close[0]!r}?' if close else ''} (got {given!r})"
-    wanted = " or ".join(dict.fromkeys(plain_requirement(e) for e in errors)).replace(" or must be ", " or ")
-    return f"{name}: {wanted} (got {given!r})"
+        return f"{name}: no such option{suggest(name, names)} (got {given!r})"
+    return f"{name}: {requirements(errors)} (got {given!r})"
 
 
 def fingerprint(state) -> str:

@@ -13,23 +13,16 @@ cards, NS-1); a pin naming any other card is refused.
 
 Besides cards, a game pins counters (VP, Patience, the round, ...): :func:`whole_number`,
 :func:`numbers_per_seat` and :func:`flags_per_seat` check their shape and range, and
-:func:`suggest` offers the nearest allowed word for a misspelt one.
+:func:`~playtest.engine.errors.suggest` offers the nearest allowed word for a misspelt one.
 """
 from __future__ import annotations
 
-import difflib
 from typing import Any, Collection, Mapping, Sequence
 
 from playtest.engine import OptionError
+from playtest.engine.errors import nearest, suggest  # suggest: also for the games' pin()
 
 from .lines import short_repr
-
-
-def suggest(word: Any, choices: Sequence[str]) -> str:
-    """``"; did you mean 'x'?"`` for the choice nearest to ``word`` (a misspelling), or
-    ``""`` when none is near."""
-    close = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def check_keys(game, setup: Mapping[str, Any]) -> None:
@@ -47,8 +40,9 @@ def check_keys(game, setup: Mapping[str, Any]) -> None:
     """
     unknown = [k for k in setup if k not in game.SETUP]
     if unknown:
-        close = difflib.get_close_matches(str(unknown[0]), list(game.SETUP), n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}? {close[0]}: {game.SETUP[close[0]]}." if close else "."
+        close = nearest(unknown[0], list(game.SETUP))
+        meaning = f" {close}: {game.SETUP[close]}" if close else ""
+        hint = f"{suggest(unknown[0], list(game.SETUP))}{meaning}."
         raise OptionError(f"{game.title} setup has no key {', '.join(map(repr, unknown))}{hint} "
                           f"Keys: {', '.join(game.SETUP)} (each explained in {type(game).__name__}.SETUP).")
 

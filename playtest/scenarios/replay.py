@@ -31,10 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from playtest.engine import ALL_CARDS, Match, Move, limits
-from playtest.engine.errors import nearest_first
+from playtest.engine.errors import nearest_first, suggest
 
 from . import examples
-from .pinning import suggest
 from .scenario import Scenario, ScenarioError, ScenarioMoveError
 
 

@@ -60,7 +60,6 @@ and the reason, never a failed expectation; nothing is half-loaded.
 """
 from __future__ import annotations
 
-import difflib
 import functools
 import hashlib
 import inspect
@@ -77,10 +76,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from playtest.engine import Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game
 from playtest.engine import limits
 from playtest.engine.match import write_atomically
-from playtest.engine.errors import SHOWN_MOVES, nearest_first, plain_requirement
+from playtest.engine.errors import SHOWN_MOVES, nearest_first, requirements, suggest
 
 from .lines import line_of, short_repr
-from .pinning import suggest
 
 try:
     import tomllib
@@ -1198,36 +1196,30 @@ def _merge_unions(errors: list[dict]) -> list[dict]:
     """pydantic's errors with one error per value: the branches of a union (``since``:
     a move number or a name; ``change``: an int or a float), which pydantic reports
     apart under a last location part naming the type, become one error whose
-    requirement joins theirs with "or"."""
-    merged: dict[tuple, dict] = {}
+    ``wanted`` joins their requirements with "or" (:func:`requirements`)."""
+    merged: dict[tuple, list[dict]] = {}
     for error in errors:
         loc = tuple(error["loc"])
-        wanted = plain_requirement(error)
         if len(loc) > 1 and isinstance(loc[-1], str) and _UNION_TAG.fullmatch(loc[-1]):
             loc = loc[:-1]
-            if loc in merged:
-                merged[loc]["wanted"] += " or " + wanted.removeprefix("must be ")
-                continue
-        merged[loc] = {**error, "loc": loc, "wanted": wanted}
-    return list(merged.values())
+        merged.setdefault(loc, []).append(error)
+    return [{**group[0], "loc": loc, "wanted": requirements(group)} for loc, group in merged.items()]
 
 
 def _problem(error: dict) -> str:
-    """One pydantic error as ``where: what is wanted (got the value)``, in plain words;
-    an unknown key lists the keys allowed there (and the nearest one, for a typo)."""
+    """One error of :func:`_merge_unions` as ``where: what is wanted (got the value)``, in
+    plain words; an unknown key lists the keys allowed there (and the nearest one, for a
+    typo: :func:`~playtest.engine.errors.suggest`)."""
     where = _loc(error["loc"])
     if error["type"] != "extra_forbidden":
-        wanted = error.get("wanted") or plain_requirement(error)
-        return f"{where}: {wanted} (got {short_repr(error.get('input'))})"
+        return f"{where}: {error['wanted']} (got {short_repr(error.get('input'))})"
     within = tuple(part for part in error["loc"][:-1] if not isinstance(part, int))
     model = {(): Scenario, ("expect",): Expectation, ("expect", "illegal"): Refusal,
              ("expect", "outcome"): OutcomeExpectation}.get(within)
     if model is None:
         return f"{where}: unknown key"
     keys = list(model.model_fields)
-    close = difflib.get_close_matches(str(error["loc"][-1]), keys, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return f"{where}: unknown key{hint} (keys here: {', '.join(keys)})"
+    return f"{where}: unknown key{suggest(error['loc'][-1], keys)} (keys here: {', '.join(keys)})"
 
 
 def _loc(loc: tuple) -> str:

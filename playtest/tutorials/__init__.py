@@ -53,7 +53,6 @@ error names the file, the line and the step.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from dataclasses import dataclass
@@ -64,6 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from playtest.engine import Match, Move, MoveSyntaxError, OptionError, RecordError, get_game, limits
 from playtest.engine.bots import make_bot
+from playtest.engine.errors import suggest
 from playtest.scenarios import Scenario, ScenarioError, view_value
 from playtest.scenarios.lines import _find_key, _sections, _string_lines, short_repr
 
@@ -452,9 +452,7 @@ def _problem(error: dict) -> str:
     if model is None:
         return f"{where}: unknown key"
     keys = list(model.model_fields)
-    close = difflib.get_close_matches(str(error["loc"][-1]), keys, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return f"{where}: unknown key{hint} (keys here: {', '.join(keys)})"
+    return f"{where}: unknown key{suggest(error['loc'][-1], keys)} (keys here: {', '.join(keys)})"
 
 
 __all__ = ["Tutorial", "Lesson", "Step", "Light", "Finale", "StepAt", "TutorialError", "load_tutorial",
