@@ -15,6 +15,7 @@ alone, and the kernels left behind) are a load run: benchmarks/bench_pages.py.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -33,17 +34,45 @@ FIRST_BUTTON = "button.widget-button:visible"
 MESSAGE = "The game's server process stopped. Reload the page: your game resumes from its last move."
 
 
+class ModuleServer:
+    """The module's ``playtest serve`` (reaper grace GRACE): :meth:`start` runs it (once),
+    :meth:`stop` stops it; a test after a stop starts another."""
+
+    def __init__(self):
+        self.stack, self.base = None, ""
+
+    def start(self) -> str:
+        if self.stack is None:
+            stack = contextlib.ExitStack()
+            self.base = stack.enter_context(dashboard_server(timeout=120))
+            self.stack = stack
+        return self.base
+
+    def stop(self) -> None:
+        if self.stack is not None:
+            self.stack, stack = None, self.stack
+            stack.close()
+
+
 @pytest.fixture(scope="module")
-def server():
+def module_server():
     require_chromium()
     with pytest.MonkeyPatch.context() as env:
         env.setenv("PLAYTEST_KERNEL_GRACE", str(GRACE))
-        with dashboard_server(timeout=120) as base:
-            yield base
+        running = ModuleServer()     # its server inherits the grace from here
+        try:
+            yield running
+        finally:
+            running.stop()
+
+
+@pytest.fixture
+def server(module_server):
+    return module_server.start()
 
 
 @pytest.fixture(scope="module")
-def browser(server, chromium):
+def browser(module_server, chromium):
     return chromium
 
 
@@ -61,11 +90,21 @@ def kernel_of(page) -> str:
 
 
 def open_game(browser, base: str):
-    context = browser.new_context(viewport={"width": 1280, "height": 1100})
-    page = context.new_page()
-    page.goto(base + PAGE, timeout=180_000)
-    page.wait_for_selector(FIRST_BUTTON, timeout=180_000)
-    return context, page
+    return open_games(browser, base, 1)[0]
+
+
+def open_games(browser, base: str, count: int):
+    """``count`` game pages, each in a browser context of its own, loading at once (their
+    kernels start side by side); ``[(context, page), ...]`` once each shows a button."""
+    opened = []
+    for _ in range(count):
+        context = browser.new_context(viewport={"width": 1280, "height": 1100})
+        page = context.new_page()
+        page.goto(base + PAGE, timeout=180_000, wait_until="commit")
+        opened.append((context, page))
+    for _, page in opened:
+        page.wait_for_selector(FIRST_BUTTON, timeout=180_000)
+    return opened
 
 
 def wait_gone(base: str, kernel_id: str, within: float) -> float:
@@ -129,8 +168,7 @@ def test_a_killed_kernel_says_so_on_the_page_and_a_reload_resumes_the_game(brows
 
 
 def test_a_closed_or_reloaded_page_frees_its_kernel_within_the_grace_period(browser, server):
-    closed_context, closed = open_game(browser, server)
-    reloaded_context, reloaded = open_game(browser, server)
+    (closed_context, closed), (reloaded_context, reloaded) = open_games(browser, server, 2)
     closed_kernel, first_kernel = kernel_of(closed), kernel_of(reloaded)
     status, model = kernel_status(server, closed_kernel)
     assert status == 200 and model["connections"] >= 1
@@ -148,11 +186,13 @@ def test_a_closed_or_reloaded_page_frees_its_kernel_within_the_grace_period(brow
     reloaded_context.close()
 
 
-def test_a_page_whose_server_stopped_says_so_within_half_a_minute(browser):
+def test_a_page_whose_server_stopped_says_so_within_half_a_minute(browser, module_server):
     # a server that stops (or restarts: every kernel ends with it) leaves the page's kernel
-    # connection retrying for minutes; the page must not keep looking alive meanwhile
-    with dashboard_server(timeout=120) as own:
-        context, page = open_game(browser, own)
+    # connection retrying for minutes; the page must not keep looking alive meanwhile.
+    # The module's server is stopped (this is the module's last test; one after it would
+    # start another): one server start less than a server of its own
+    context, page = open_game(browser, module_server.start())
+    module_server.stop()
     try:                                             # the server is stopped now
         start = time.monotonic()
         bar = page.locator("#pt-kernel-lost")

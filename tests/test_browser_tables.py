@@ -31,8 +31,9 @@ def test_lazy_sunday_slaps_between_people_and_paced_bots(server, browser):
     tid = made["id"]
     host = lambda action: api(base, "POST", f"tables/{tid}/host", {"action": action}, token=made["host_token"])
     assert host("pause")[0] == 200          # the bots wait until both players see the table
-    first = Player(browser, seat_url(base, made, 0))
-    second = Player(browser, seat_url(base, made, 1))
+    # both pages load at once ("commit": their kernels start side by side), then each is awaited
+    first = Player(browser, seat_url(base, made, 0), wait_until="commit")
+    second = Player(browser, seat_url(base, made, 1), wait_until="commit")
     try:
         for player in (first, second):
             player.wait(".pt-live .pt-table .pt-card")
@@ -154,8 +155,9 @@ def test_no_seat_ever_receives_a_card_it_was_not_shown(server, browser):
     base, data = server
     made = create(base, game="lazy_sunday", seats=4, players=["human", "human", "heuristic", "random"],
                   seed=21, pace="instant")
-    pages = {0: Player(browser, seat_url(base, made, 0)), 1: Player(browser, seat_url(base, made, 1)),
-             None: Player(browser, f"{base}/voila/render/{made['spectator_path']}")}
+    pages = {0: Player(browser, seat_url(base, made, 0), wait_until="commit"),       # loading at once
+             1: Player(browser, seat_url(base, made, 1), wait_until="commit"),
+             None: Player(browser, f"{base}/voila/render/{made['spectator_path']}", wait_until="commit")}
     try:
         for player in pages.values():
             player.wait(".pt-live .pt-table")
