@@ -355,17 +355,19 @@ def test_no_dashboard_reads_its_address_from_the_environment_of_a_preheated_kern
         code = "\n".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]
                          if c["cell_type"] == "code")
         assert "QUERY_STRING" not in code, notebook.name
-        if notebook.name in settings.POOL_SIZES and "open_link" in code:
+        if notebook.name in settings.POOL_SIZES and ("open_link" in code or "open_page" in code):
             assert read_page_address(code), notebook.name
 
 
-def test_game_dashboards_build_their_app_after_the_page_asks():
-    # a pool kernel builds the app only once its page has asked: the app's offer to
-    # resume reads the autosaves then, not when the kernel was preheated
+def test_game_dashboards_build_their_app_before_the_page_asks_and_read_its_browser_after():
+    # a pool kernel builds the app's widgets while it waits for a page (start=False,
+    # browser=""): no game and no autosave read yet; open_page, once the page has asked,
+    # names the browser, offers its saves and starts the game
     for name in ("lazy_sunday", "chore_race", "night_shift"):
         cell = "".join(next(c["source"] for c in json.loads((ROOT / f"dashboards/{name}.ipynb").read_text())["cells"]
                             if c["cell_type"] == "code"))
-        assert cell.index("query_string()") < cell.index("make_app()"), name
+        built, asked = cell.index('make_app(start=False, browser="")'), cell.index("query_string()")
+        assert built < asked < cell.index("app.open_page(query)"), name
 
 
 def test_every_pooled_dashboard_exists():
@@ -408,9 +410,10 @@ def test_a_dashboards_pool_is_filled_after_its_first_page_and_only_once(voila_ap
     class PoolManager:
         kernel_pools_config = {"default": {"pool_size": 0}, "mine.ipynb": {"pool_size": 5}}
         filled: list = []
+        _pools: dict = {}
 
-        def fill_if_needed(self, notebook_name=None):
-            self.filled.append((notebook_name, self.kernel_pools_config[notebook_name]["pool_size"]))
+        def fill_if_needed(self, delay=None, notebook_name=None):
+            self.filled.append((notebook_name, self.kernel_pools_config[notebook_name]["pool_size"], delay))
 
     app = voila_app([str(ROOT / "dashboards")])
     app.kernel_manager = PoolManager()
@@ -419,7 +422,7 @@ def test_a_dashboards_pool_is_filled_after_its_first_page_and_only_once(voila_ap
     app.start_pool("lazy_sunday.ipynb")
     app.start_pool("balance_lab.ipynb")          # not listed: no pool
     app.start_pool("mine.ipynb")                 # configured by hand (voila.json): left as it is
-    assert app.kernel_manager.filled == [("lazy_sunday.ipynb", 3)]
+    assert app.kernel_manager.filled == [("lazy_sunday.ipynb", 3, None)]     # after Voilà's fill_delay
 
 
 def test_a_voila_json_in_the_working_directory_overrides_the_defaults(voila_app, tmp_path):

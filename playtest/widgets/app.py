@@ -108,6 +108,15 @@ class BoardHost(Protocol):
         """Card ``pos`` of ``seat`` was clicked (it fills an argument of the move being built)."""
 
 
+def builder_kinds(game, open_moves: bool) -> dict[str, tuple[str, ...]]:
+    """The part of ``game.MOVE_ARGS`` (kind -> argument names) that one move builder
+    offers: the kinds of the game's open moves (``Game.OPEN_MOVES``, e.g. Lazy Sunday's
+    quick discard, LS-5) for ``open_moves=True``, every other kind for False. Fixed per
+    game, so the set of buttons a builder holds still tells nothing about a seat."""
+    return {kind: tuple(args) for kind, args in game.MOVE_ARGS.items()
+            if (kind in game.OPEN_MOVES) == open_moves}
+
+
 class GameBoard:
     """Base class of a game's board: renders a view dict, labels moves, reports card
     clicks. Subclasses build their widgets once in ``__init__`` and update them in
@@ -151,8 +160,8 @@ class GameBoard:
             on_move: called with the finished :class:`Move`. report: where errors of
                 its click handlers go (e.g. ``ErrorBanner.show``).
         """
-        return MoveBuilder(self.app.game.MOVE_ARGS, self, on_move, self.card_args, title="Your move",
-                           report=report)
+        return MoveBuilder(builder_kinds(self.app.game, open_moves=False), self, on_move, self.card_args,
+                           title="Your move", report=report)
 
     def seat_widget(self, seat: int) -> w.Widget | None:
         """The widget of ``seat``'s part of the table as drawn now (its row or panel),
@@ -208,7 +217,8 @@ class GameApp:
         options: game options, applied over ``preset``. seed: None draws a random
             (hidden) seed.
         preset: a name of ``game.PRESETS`` (e.g. Chore Race's "Quick Game").
-        start: False builds the app without starting a game (call :meth:`start`).
+        start: False builds the app without starting a game or reading the autosaves
+            (call :meth:`start`, or :meth:`open_page` on a dashboard page).
         click_guard: unused, accepted for old callers (the double-click guard is on
             identity, not time; see the module docstring).
         autosave: False never reads or writes the autosave file.
@@ -265,7 +275,7 @@ class GameApp:
         self.privacy = PrivacyScreen(safe(self.unlock, report))
         self.board = board(self)
         self.moves = self.make_move_controls()
-        self.open_moves = MoveBuilder(self.game.MOVE_ARGS, self.board, safe(self.play, report),
+        self.open_moves = MoveBuilder(builder_kinds(self.game, open_moves=True), self.board, safe(self.play, report),
                                       self.board.card_args, on_change=self._highlight,
                                       title=self.board.open_title, report=report)
         self._claim_viewer = None
@@ -333,9 +343,26 @@ class GameApp:
         options = {**(self.game.PRESETS[preset] if preset else {}), **(options or {})} or None
         if self.presets:
             self.presets.set_options(options or {})   # the panel shows the first game's options
-        self._offer_saved()         # read before the first game: it must not replace the save
+        self._first = (seats, dict(players or {}), options, seed)
         if start:
-            self.start(seats, dict(players or {}), options, seed)
+            self._offer_saved()     # read before the first game: it must not replace the save
+            self.start(*self._first)
+
+    def open_page(self, query: str) -> None:
+        """Open a dashboard page on an app built before its page asked (``start=False,
+        browser=""``: in a preheated kernel the widgets are made while it waits in the
+        pool, not while a person waits for the page): name the page's browser, offer its
+        unfinished autosaved games, start the first game (the constructor's seats,
+        players, options and seed), then open what the address asks for
+        (:meth:`open_link`).
+
+        Args:
+            query: the page's query string (:func:`playtest.widgets.query_string`).
+        """
+        self.browser = browser_id()
+        self._offer_saved()         # read before the first game: it must not replace the save
+        self.start(*self._first)
+        self.open_link(query)
 
     def make_move_controls(self) -> MoveBuilder:
         """The controls of the seat in control's moves: the board's

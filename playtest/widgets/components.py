@@ -15,6 +15,7 @@ import html
 from typing import Callable, Sequence
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from .clickguard import ClickGuard
 from .style import STYLE
@@ -27,13 +28,44 @@ redraws a non-empty description or icon), which would keep a card's name on scre
 after it is turned face-down."""
 
 
+_SHARED: dict[tuple, w.Widget] = {}
+
+
+def shared(kind: type[w.Widget], **values) -> w.Widget:
+    """One ``kind`` (``w.Layout`` or a style class such as ``w.ButtonStyle``) with
+    ``values``, shared by every widget that asks for the same: a page's widgets each
+    carry a layout and a style model otherwise, and every model costs the kernel, the
+    server and the browser time when the page opens (a game page had 645 models, a
+    third of them default layouts and styles). Shared means frozen: changing it would
+    change every widget using it, so a change raises ``RuntimeError``; a widget whose
+    layout or style changes gets its own. A closed one (``Widget.close_all()``) is
+    made again.
+
+    Args:
+        kind: the model class. values: its trait values (hashable), e.g. ``width="auto"``.
+    """
+    key = (kind, tuple(sorted(values.items())))
+    model = _SHARED.get(key)
+    if model is None or model.comm is None:
+        model = _SHARED[key] = kind(**values)
+
+        def refuse(change):
+            raise RuntimeError(f"a shared {kind.__name__} ({values}) was changed ({change['name']} = "
+                               f"{change['new']!r}): give the widget its own")
+        model.observe(refuse, names=[name for name in model.keys if not name.startswith("_")])
+    return model
+
+
 class Card(w.Button):
     """One card slot, drawn as a card-sized button (clickable, for move builders).
 
     Use :meth:`show` to change what it shows; the same widget is reused for other cards.
+    Its look comes from CSS classes only: its layout and style are :func:`shared`.
     """
 
     def __init__(self, **kwargs):
+        kwargs.setdefault("layout", shared(w.Layout))
+        kwargs.setdefault("style", shared(w.ButtonStyle))
         super().__init__(**kwargs)
         self.show(None)
 
@@ -81,7 +113,7 @@ class CardRow:
 
     def __init__(self, on_click: Callable[[int], None] | None = None):
         self._on_click = on_click
-        self.label = w.HTML()
+        self.label = w.HTML(layout=shared(w.Layout), style=shared(HTMLStyle))
         self.cards: list[Card] = []
         self.box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.widget = w.VBox([self.label, self.box], layout=w.Layout(margin="2px 0"))
@@ -116,7 +148,7 @@ class Pile:
         self.card = Card()
         if on_click:
             self.card.on_click(lambda _b: on_click())
-        self.caption = w.HTML()
+        self.caption = w.HTML(layout=shared(w.Layout), style=shared(HTMLStyle))
         self.widget = w.VBox([self.card, self.caption], layout=w.Layout(align_items="center", margin="0 8px"))
         self.widget.add_class("pt-pile")
 

@@ -29,7 +29,7 @@ from typing import Callable, Mapping, NamedTuple, Sequence
 import ipywidgets as w
 
 from ..engine import Move
-from .components import safe
+from .components import safe, shared
 
 CLICK_GUARD = 0.4
 """Seconds after the position changes during which the scenario debugger's "Play this
@@ -70,8 +70,9 @@ class MoveBuilder:
     """Builds one move for one seat from its legal moves.
 
     Args:
-        move_args: the game's ``MOVE_ARGS`` (kind -> argument names); list every kind
-            there, so that the set of button widgets reveals nothing.
+        move_args: the kinds this builder offers (kind -> argument names): a fixed part of
+            the game's ``MOVE_ARGS`` (:func:`playtest.widgets.app.builder_kinds`), never
+            the moves of one position, so that the set of button widgets reveals nothing.
         labels: an object with ``move_label(kind, view) -> str``,
             ``move_tooltip(kind, view) -> str`` and
             ``arg_title(kind, arg_name) -> str`` and
@@ -121,7 +122,7 @@ class MoveBuilder:
         # two pools of kind buttons, one per kind each, used in turn: a new decision
         # switches pools, so a click meant for the previous decision lands on a button
         # that is no longer shown and is ignored (double clicks)
-        # Every kind of MOVE_ARGS gets its buttons up front, and a button not on show
+        # Every kind of move_args gets its buttons up front, and a button not on show
         # is blanked: which buttons exist, and what hidden ones say, must not tell
         # another hotseat player which moves (e.g. which drawn action) a seat had.
         self._pools: tuple[dict[str, w.Button], dict[str, w.Button]] = ({}, {})
@@ -204,7 +205,8 @@ class MoveBuilder:
     def _button(self, pool: int, kind: str) -> w.Button:
         button = self._pools[pool].get(kind)
         if button is None:
-            button = self._pools[pool][kind] = w.Button(layout=w.Layout(width="auto"))
+            button = self._pools[pool][kind] = w.Button(layout=shared(w.Layout, width="auto"),
+                                                        style=shared(w.ButtonStyle))
             button.on_click(safe(lambda _b: self._clicked(pool, kind), self.report))
         return button
 

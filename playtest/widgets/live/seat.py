@@ -33,7 +33,7 @@ from typing import Sequence
 import ipywidgets as w
 
 from ...engine import Move, PlaytestError, get_game
-from ..app import GameBoard
+from ..app import GameBoard, builder_kinds
 from ..components import Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from ..debugger import board_class
 from ..moves import MoveBuilder
@@ -446,7 +446,7 @@ class SeatApp:
         self.board.widget.add_class("pt-table")
         self.moves = self.board.make_move_controls(safe(self.play, report), report)
         self.moves.on_change = self._highlight
-        self.open_moves = MoveBuilder(game.MOVE_ARGS, self.board, safe(self.play, report), self.board.card_args,
+        self.open_moves = MoveBuilder(builder_kinds(game, open_moves=True), self.board, safe(self.play, report), self.board.card_args,
                                       on_change=self._highlight, title=self.board.open_title, report=report)
         if self.click_guard is not None:
             self.moves.guard = self.open_moves.guard = self.click_guard
