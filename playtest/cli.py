@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 DEFAULT_PORT = 8866
+CROWD_MAX = 32        # pages kept ready per dashboard at most (playtest serve --crowd)
 
 
 def dashboards_dir() -> Path:
@@ -25,13 +26,15 @@ def dashboards_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "dashboards"
 
 
-def server_arguments(folder: Path, port: int, ip: str) -> list[str]:
+def server_arguments(folder: Path, port: int, ip: str, crowd: int = 0) -> list[str]:
     """The command line (Voilà's options) that ``serve`` gives the dashboard server
     (shapes: folder is a directory of ``.ipynb`` dashboards; port an int 1..65535; ip an
-    address to bind). Kernel pools, transport, timeouts and the clean-up of kernels whose
-    page is gone are the server's own settings (:mod:`playtest.server.settings`)."""
+    address to bind; crowd the pages expected at once, 0 for the defaults, see
+    :attr:`playtest.server.app.PlaytestVoila.crowd`). Kernel pools, transport, timeouts
+    and the clean-up of kernels whose page is gone are the server's own settings
+    (:mod:`playtest.server.settings`)."""
     return [str(folder), "--no-browser", f"--port={port}", f"--Voila.ip={ip}",
-            "--Voila.port_retries=0"]
+            "--Voila.port_retries=0", *([f"--PlaytestVoila.crowd={crowd}"] if crowd else [])]
 
 
 def port_problem(ip: str, port: int) -> str | None:
@@ -51,6 +54,14 @@ def port_number(text: str) -> int:
     return int(text)
 
 
+def crowd_size(text: str) -> int:
+    """argparse type: pages expected at once, 0..CROWD_MAX."""
+    if not text.isdigit() or int(text) > CROWD_MAX:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of pages 0..{CROWD_MAX} "
+                                         "(each ready page holds a kernel of about 110 MB)")
+    return int(text)
+
+
 def serve(args: argparse.Namespace) -> int:
     folder = Path(args.dir) if args.dir else dashboards_dir()
     if not (folder / "index.ipynb").is_file():
@@ -67,7 +78,7 @@ def serve(args: argparse.Namespace) -> int:
     from playtest.server import main as run_server
 
     # in this process, so that a signal to it (Ctrl+C, kill) stops the server itself
-    return run_server(server_arguments(folder, args.port, args.ip))
+    return run_server(server_arguments(folder, args.port, args.ip, args.crowd))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--ip", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
     p.add_argument("--dir", help="the dashboards folder (default: ./dashboards or the checkout's)")
+    p.add_argument("--crowd", type=crowd_size, default=0, metavar="N",
+                   help="pages you expect to open at once (a class, a playtest of N people): each dashboard "
+                        "opened keeps N kernels ready, about 110 MB each (default: 1-2 per dashboard)")
     p.set_defaults(run=serve)
     from playtest.scenarios.replay import add_parser as add_replay
     add_replay(commands)

@@ -41,3 +41,13 @@ def test_serve_refuses_a_busy_port_before_printing_its_address(capsys):
         assert main(["serve", "--port", str(port)]) == 2
     captured = capsys.readouterr()
     assert f"cannot listen on 127.0.0.1:{port}" in captured.err and "Open http" not in captured.out
+
+
+def test_serve_crowd_keeps_that_many_pages_ready_and_refuses_a_bad_number(tmp_path, capsys):
+    import pytest
+    assert "--PlaytestVoila.crowd=8" in server_arguments(tmp_path, 9123, "127.0.0.1", crowd=8)
+    assert not any(a.startswith("--PlaytestVoila.crowd") for a in server_arguments(tmp_path, 9123, "127.0.0.1"))
+    for bad in ("-1", "many", "33"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["serve", "--crowd", bad])
+        assert exit_.value.code == 2 and "is not a number of pages 0..32" in capsys.readouterr().err

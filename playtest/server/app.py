@@ -18,11 +18,12 @@ import os
 import re
 import secrets
 import tempfile
+import time
 from pathlib import Path
 
 import tornado.web
 from tornado.ioloop import IOLoop
-from traitlets import Dict, default
+from traitlets import Dict, Float, Int, default
 from traitlets.config import Config
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
@@ -113,12 +114,28 @@ class PlaytestVoila(Voila):
         "Preheated kernels to keep per notebook (path relative to the served folder), "
         "filled once the notebook's first page has been sent."))
 
+    crowd = Int(0, config=True, help=(
+        "Pages expected to open at once (a class, a playtest evening): every notebook of "
+        "pool_sizes keeps at least this many preheated kernels once opened (about 110 MB each)."))
+
+    trim_after = Float(60.0, config=True, help=(
+        "Seconds a preheated kernel has been ready before a smaller pool may shut it down "
+        "(by then it has run its notebook up to the page's wait)."))
+
+    awaited_cap = Int(8, config=True, help=(
+        "At most this many extra table pages kept ready for the seats of new tables whose "
+        "people have not opened their links yet (TableService.awaited_pages)."))
+
     @default("connection_dir_root")
     def _default_connection_dir(self) -> str:
         # ipc sockets live in the connection folder: <root>/voila_XXXXXXXX/kernel-<id>-ipc-N
         # must stay under the 107 bytes a Unix socket path may have
         root = tempfile.gettempdir()
         return root if len(root) <= 40 else "/tmp"
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._ready_since: dict = {}     # pool entry -> when it was first seen ready (resize_pool)
 
     def initialize(self, argv=None) -> None:
         """Parse ``argv`` (Voilà's command line) over the playtest defaults."""
@@ -146,18 +163,59 @@ class PlaytestVoila(Voila):
         tornado_settings["playtest_start_pool"] = self.start_pool
         return tornado_settings
 
-    def start_pool(self, notebook: str) -> None:
-        """Keep ``pool_sizes[notebook]`` preheated kernels for ``notebook`` from now on
-        (a path relative to the served folder; nothing for an unlisted notebook, or
-        without ``preheat_kernel``). Called by the page handler after each page."""
+    def pool_size(self, notebook: str) -> int:
+        """The preheated kernels ``notebook`` keeps once opened: its ``pool_sizes``
+        entry, at least :attr:`crowd` (0 for an unlisted notebook)."""
         size = self.pool_sizes.get(notebook, 0)
+        return max(size, self.crowd) if size else 0
+
+    def start_pool(self, notebook: str) -> None:
+        """Keep :meth:`pool_size` preheated kernels for ``notebook`` from now on (a path
+        relative to the served folder; nothing for an unlisted notebook, or without
+        ``preheat_kernel``). Called by the page handler after each page."""
+        pools = getattr(self.kernel_manager, "kernel_pools_config", None)
+        if pools is not None and notebook not in pools and self.pool_size(notebook):
+            self.resize_pool(notebook, self.pool_size(notebook), delay=None)
+
+    def await_table_pages(self, count: int) -> None:
+        """Keep ready, beside the table page's own pool, one table page per seat page on
+        its way (``count``, from :meth:`TableService.awaited_pages`, at most
+        :attr:`awaited_cap`): the people of a new table open their links at about the
+        same moment. Called by the table service (:func:`playtest.tables.web.watch_awaited_pages`)."""
+        from playtest.tables.service import TABLE_PAGE
+
+        pools = getattr(self.kernel_manager, "kernel_pools_config", None)
+        if pools is None or (not count and TABLE_PAGE not in pools):
+            return      # no pool, or none needed yet: the first page starts it as for any dashboard
+        self.resize_pool(TABLE_PAGE, self.pool_size(TABLE_PAGE) + min(max(count, 0), self.awaited_cap))
+
+    def resize_pool(self, notebook: str, size: int, delay: float | None = 0) -> None:
+        """Keep ``size`` preheated kernels for ``notebook``: start the missing ones in
+        ``delay`` seconds (None: Voilà's ``fill_delay``, which lets a crowd's pages load
+        first), or shut down ready ones beyond ``size`` (newest first; Voilà hands out
+        the oldest). Kernels still starting are left to finish: a later call trims them."""
         manager = self.kernel_manager
-        pools = getattr(manager, "kernel_pools_config", None)
-        if not size or pools is None or notebook in pools:
-            return
-        manager.kernel_pools_config = {**pools, notebook: {"pool_size": size}}
-        manager.fill_if_needed(notebook_name=notebook)
-        self.log.info("playtest: keeping %d preheated kernel(s) for %s", size, notebook)
+        pools = manager.kernel_pools_config
+        before = pools.get(notebook, {}).get("pool_size")
+        if before != size:
+            manager.kernel_pools_config = {**pools, notebook: {"pool_size": size}}
+            self.log.info("playtest: keeping %d preheated kernel(s) for %s", size, notebook)
+        if len(manager._pools.get(notebook, [])) < size:
+            manager.fill_if_needed(delay=delay, notebook_name=notebook)
+        pool = manager._pools.get(notebook, [])
+        now = time.monotonic()
+        for entry in pool:
+            if entry.done():
+                self._ready_since.setdefault(entry, now)
+        # a kernel shut down while it still runs its notebook up to the page's wait logs a
+        # "Kernel died" error: trim only kernels ready for a while
+        while len(pool) > size and pool[-1].done() and now - self._ready_since[pool[-1]] >= self.trim_after:
+            entry = pool.pop()
+            del self._ready_since[entry]
+            if not entry.cancelled() and entry.exception() is None:
+                IOLoop.current().add_callback(manager.shutdown_kernel, entry.result()["kernel_id"])
+        for entry in [e for e in self._ready_since if e not in pool]:
+            del self._ready_since[entry]        # taken by a page
 
     def init_handlers(self) -> list:
         from playtest.tables import web
@@ -169,7 +227,10 @@ class PlaytestVoila(Voila):
 
     def listen(self) -> None:
         # Voila.listen binds the port, then runs the IOLoop until the server stops
+        from playtest.tables import web
+
         self.reaper.start()
+        IOLoop.current().add_callback(web.watch_awaited_pages, self.await_table_pages)
         IOLoop.current().add_callback(self._publish_final_port)
         super().listen()
 

@@ -25,6 +25,8 @@ MAX_TABLES = 200        # tables being played at once on one server
 STATUSES = ("playing", "over", "ended")   # a table's status: being played, game over, ended by the host
 TEXT_LIMIT = 2000       # characters of a feedback text
 REACTION_LIMITS = (1, 600)   # seconds a reaction window's time limit may be (CR-7), least and most
+TABLE_PAGE = "table.ipynb"   # the dashboard of a table's pages (seat, host, spectator), in the dashboards folder
+AWAIT_WINDOW = 1800     # seconds after a table is created (or restored) during which its seat pages are awaited
 
 
 class ServiceError(PlaytestError):
@@ -57,6 +59,7 @@ class TableService:
         self._claimed: dict[str, set[int]] = {}
         self._listed: dict[str, bool] = {}
         self._created: dict[str, float] = {}
+        self._awaited: dict[str, tuple[float, set[int]]] = {}   # id -> (since, seats no page has joined)
         self.restore_errors: list[str] = []
         for stored in self.store.tables():
             try:
@@ -82,6 +85,7 @@ class TableService:
         self._claimed[stored.id] = set(stored.claimed)
         self._listed[stored.id] = stored.listed
         self._created[stored.id] = stored.created
+        self._awaited[stored.id] = (time.monotonic(), set(table.humans))     # everyone reloads after a restart
 
     def _live(self, id: str, match: Match, players, pace, paused, status, reaction_limit=None) -> LiveTable:
         table = LiveTable(id, match, players, pace, paused, on_move=self._store_move, status=status,
@@ -207,6 +211,7 @@ class TableService:
         self._claimed[table_id] = {s for s in table.humans if s not in open_seats}
         self._listed[table_id] = listed
         self._created[table_id] = stored.created
+        self._awaited[table_id] = (time.monotonic(), set(table.humans))
         return {
             "id": table_id, "host_token": host, "spectator_token": spectator,
             "host_path": page_path(table_id, host), "spectator_path": page_path(table_id, spectator),
@@ -324,9 +329,22 @@ class TableService:
             return table, "spectator", None
         for seat, h in seats.items():
             if hmac.compare_digest(digest, h):
+                self._awaited.get(table_id, (0, set()))[1].discard(seat)
                 return table, "seat", seat
         raise ServiceError("this link's token is not valid for this table: ask the table's host for your "
                            "seat link", 403)
+
+    def awaited_pages(self) -> int:
+        """How many seat pages are on their way: the human seats of tables still playing,
+        created (or restored by a server start) in the last :data:`AWAIT_WINDOW`
+        seconds, that no page or script has joined since. ``playtest serve`` keeps as
+        many table pages ready (preheated kernels), so that the people of a new table
+        opening their links at once, or coming back after a restart, skip the kernel
+        starts."""
+        now = time.monotonic()
+        return sum(len(seats.intersection(self.tables[table_id].humans))
+                   for table_id, (since, seats) in self._awaited.items()
+                   if now - since < AWAIT_WINDOW and self.tables[table_id].status == "playing")
 
     def feedback(self, table_id: str, seat: int, body: Any) -> None:
         """Store a seat's feedback once its game is over.
@@ -398,4 +416,4 @@ class TableService:
 
 def page_path(table_id: str, token: str) -> str:
     """A table page's address relative to the dashboards' folder address."""
-    return f"table.ipynb?table={table_id}&token={token}"
+    return f"{TABLE_PAGE}?table={table_id}&token={token}"

@@ -26,6 +26,7 @@ BODY_LIMIT = 64 * 1024          # bytes of a request body or websocket message
 URL_VARIABLE, KEY_VARIABLE = "PLAYTEST_TABLES_URL", "PLAYTEST_TABLES_KEY"
 
 _service: TableService | None = None
+_awaited_watcher: Callable[[int], None] | None = None
 
 
 def service() -> TableService:
@@ -56,9 +57,28 @@ def publish(ip: str, port: int, base_url: str = "/") -> None:
 def pages_without_browser(kernel_ids) -> None:
     """Tell the table service (if this server has made one) which kernels have no
     browser page connected now: see :meth:`TableService.pages_without_browser`. Called
-    by the kernel reaper on each check (:mod:`playtest.server.reaper`); creates nothing."""
+    by the kernel reaper on each check (:mod:`playtest.server.reaper`); creates nothing.
+    Also tells the watcher of awaited pages (they expire with time)."""
     if _service is not None:
         _service.pages_without_browser(kernel_ids)
+        _awaited_changed()
+
+
+def watch_awaited_pages(callback: Callable[[int], None]) -> None:
+    """Call ``callback(count)`` now and whenever the number of seat pages on their way
+    (:meth:`TableService.awaited_pages`) may have changed: a table created, a seat
+    joined, a host action, and on each kernel reaper check. ``playtest serve`` keeps as
+    many table pages ready. Creates the service now (restoring the stored tables, whose
+    people come back after a restart)."""
+    global _awaited_watcher
+    _awaited_watcher = callback
+    service()
+    _awaited_changed()
+
+
+def _awaited_changed() -> None:
+    if _awaited_watcher is not None and _service is not None:
+        _awaited_watcher(_service.awaited_pages())
 
 
 def publish_scenarios_dir(dashboards: str | os.PathLike) -> None:
@@ -74,7 +94,8 @@ def publish_scenarios_dir(dashboards: str | os.PathLike) -> None:
 
 def shutdown() -> None:
     """Stop the service's bot clocks and close its store."""
-    global _service
+    global _service, _awaited_watcher
+    _awaited_watcher = None
     if _service is not None:
         _service.close()
         _service = None
@@ -177,6 +198,7 @@ class TablesHandler(ApiHandler):
     def post(self):
         self.lobby_allowed()
         self.send(service().create(self.body()), 201)
+        _awaited_changed()
 
 
 class JoinHandler(ApiHandler):
@@ -254,6 +276,7 @@ def host_action(table, body: Any) -> None:
         raise ServiceError(str(exc)) from None
     except SeatConnected as exc:
         raise ServiceError(str(exc), 409) from None
+    _awaited_changed()          # a seat handed to a bot, a table ended: fewer pages to come
 
 
 class RecordHandler(ApiHandler):
@@ -326,6 +349,7 @@ class TableSocket(tornado.websocket.WebSocketHandler):
                 self.close_with(str(exc))
                 return
             self.table = table
+            _awaited_changed()
             kernel = message.get("kernel")
             self.kernel = kernel if isinstance(kernel, str) and 0 < len(kernel) <= 100 else None
             game = table.match.game

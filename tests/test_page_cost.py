@@ -1,0 +1,154 @@
+"""What a page costs when it opens, and the kernels kept ready for pages on their way.
+
+Every widget model of a page is created in its kernel, sent through the server and built
+by the browser; a dashboard built before its page asks (``GameApp.open_page``) makes
+them in a preheated kernel instead. The table service counts the seat pages still to come
+(``TableService.awaited_pages``) and ``playtest serve`` keeps as many table pages ready
+(``PlaytestVoila.await_table_pages``).
+"""
+from __future__ import annotations
+
+import asyncio
+import importlib
+import warnings
+
+import ipywidgets as w
+import pytest
+
+from playtest.tables import service as service_module
+from playtest.tables.service import TableService
+from playtest.widgets import GameApp
+from playtest.widgets.app import builder_kinds
+from playtest.widgets.autosave import saved_paths
+from playtest.widgets.components import Card, shared
+
+GAMES = ("lazy_sunday", "chore_race", "night_shift")
+MODEL_BUDGET = 460
+"""Widget models (widgets, layouts, styles) a game dashboard may make for its first game
+with 4 seats (2 for Night Shift); 645 to 718 before layouts and styles were shared and each builder held every kind."""
+
+
+def live_models() -> set[str]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return set(w.Widget.widgets)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_page_stays_within_its_widget_model_budget(game):
+    make_app = importlib.import_module(f"playtest.games.{game}.widget").make_app
+    before = live_models()
+    app = make_app(start=False, browser="")
+    app.open_page("")
+    made = live_models() - before
+    assert app.table is not None and len(made) <= MODEL_BUDGET, len(made)
+
+
+def test_shared_layouts_and_styles_are_one_model_and_refuse_a_change():
+    first, second = Card(), Card()
+    assert first.layout is second.layout is shared(w.Layout) and first.style is second.style
+    with pytest.raises(RuntimeError, match="shared Layout"):
+        first.layout.display = "none"        # would hide every card: a widget that changes gets its own
+    assert Card(layout=w.Layout(width="9px")).layout is not first.layout
+
+
+def test_each_move_builder_holds_only_its_own_kinds_of_buttons():
+    from playtest.games.lazy_sunday.widget import make_app
+    app = make_app(seed=3, browser="")
+    ls = app.game
+    assert builder_kinds(ls, open_moves=True) == {"claim": ("s", "p", "serial")}        # LS-5
+    assert "claim" not in builder_kinds(ls, open_moves=False) and "peek" in builder_kinds(ls, open_moves=False)
+    assert set(app.open_moves.move_args) == set(ls.OPEN_MOVES)
+    assert set(app.moves.move_args) == set(ls.MOVE_ARGS) - ls.OPEN_MOVES
+
+
+def test_an_app_built_before_its_page_reads_no_save_until_open_page_names_the_browser(monkeypatch):
+    from playtest.server.settings import BROWSER_ENV
+    from test_widgets import ToyBoard, step
+    ann = "a" * 24
+    played = GameApp("toy", ToyBoard, 3, {1: "random", 2: "random"}, browser=ann)
+    step(played)
+    assert saved_paths("toy", ann) == [played.autosave_path]
+    early = GameApp("toy", ToyBoard, 3, {1: "random", 2: "random"}, start=False, browser="")
+    assert early.table is None and early.saved is None          # a pool kernel: nobody's page yet
+    monkeypatch.setenv(BROWSER_ENV, ann)
+    early.open_page("seed=11")
+    assert early.browser == ann and early.saved is not None     # Ann's unfinished game on offer
+    assert early.table is not None and early.new_game.seed.value == "11"
+    assert early.players == {1: "random", 2: "random"}          # the constructor's seating
+
+
+def test_awaited_pages_count_the_human_seats_no_page_has_joined(tmp_path, monkeypatch):
+    service = TableService(tmp_path)
+    try:
+        made = service.create({"game": "lazy_sunday", "seats": 4, "players": ["human", "human", "heuristic", "human"]})
+        assert service.awaited_pages() == 3
+        seat = made["seats"][1]
+        service.authenticate(made["id"], seat["token"])
+        assert service.awaited_pages() == 2                      # seat 1's page joined
+        service.authenticate(made["id"], made["spectator_token"])
+        assert service.awaited_pages() == 2                      # a spectator is no seat
+        again = TableService(tmp_path)                           # a restart: everyone reloads
+        assert again.awaited_pages() == 3
+        again.close()
+        service.table(made["id"]).end()
+        assert service.awaited_pages() == 0                      # an ended table awaits nobody
+        other = service.create({"game": "chore_race", "seats": 2, "players": ["human", "human"]})
+        assert service.awaited_pages() == 2
+        clock = service_module.time.monotonic() + service_module.AWAIT_WINDOW + 1
+        monkeypatch.setattr(service_module.time, "monotonic", lambda: clock)
+        assert service.awaited_pages() == 0 and other            # links never opened: not awaited forever
+    finally:
+        service.close()
+
+
+class FakePoolManager:
+    """The part of Voilà's kernel manager that resize_pool uses: pools of futures."""
+
+    def __init__(self):
+        self.kernel_pools_config = {"default": {"pool_size": 0}}
+        self._pools: dict[str, list] = {}
+        self.started = 0
+        self.shut: list[str] = []
+
+    def fill_if_needed(self, delay=None, notebook_name=None, **_):
+        pool = self._pools.setdefault(notebook_name, [])
+        while len(pool) < self.kernel_pools_config[notebook_name]["pool_size"]:
+            future = asyncio.get_event_loop().create_future()
+            self.started += 1
+            future.set_result({"kernel_id": f"k{self.started}"})
+            pool.append(future)
+
+    async def shutdown_kernel(self, kernel_id):
+        self.shut.append(kernel_id)
+
+
+def test_the_table_page_pool_grows_for_awaited_seats_and_shrinks_once_they_joined():
+    from playtest.server import app as app_module
+
+    async def scenario():
+        server = app_module.PlaytestVoila(pool_sizes={"table.ipynb": 2}, awaited_cap=4)
+        manager = server.kernel_manager = FakePoolManager()
+        server.await_table_pages(0)
+        assert "table.ipynb" not in manager._pools           # no table, no page yet: nothing started
+        server.await_table_pages(3)
+        assert len(manager._pools["table.ipynb"]) == 5        # its own 2 and one per awaited seat
+        server.await_table_pages(9)
+        assert len(manager._pools["table.ipynb"]) == 6        # at most awaited_cap extra
+        server.await_table_pages(0)
+        assert len(manager._pools["table.ipynb"]) == 6 and not manager.shut   # just ready: kept a while
+        server.trim_after = 0                                 # as after a minute ready
+        server.await_table_pages(0)
+        await asyncio.sleep(0.05)                              # the shutdowns run on the loop
+        assert len(manager._pools["table.ipynb"]) == 2 and manager.shut == ["k6", "k5", "k4", "k3"]
+        assert manager.kernel_pools_config["table.ipynb"] == {"pool_size": 2}
+
+    asyncio.run(scenario())
+
+
+def test_crowd_raises_every_listed_pool_and_never_starts_an_unlisted_one():
+    from playtest.server.app import PlaytestVoila
+    server = PlaytestVoila(pool_sizes={"lazy_sunday.ipynb": 2, "index.ipynb": 1}, crowd=8)
+    assert server.pool_size("lazy_sunday.ipynb") == 8 and server.pool_size("index.ipynb") == 8
+    assert server.pool_size("scenario_debugger.ipynb") == 0
+    assert PlaytestVoila(pool_sizes={"lazy_sunday.ipynb": 2}).pool_size("lazy_sunday.ipynb") == 2
