@@ -51,7 +51,7 @@ import ipywidgets as w
 from ..engine import IllegalMove, Match, Move, PlaytestError, RecordError, Table, get_game, limits
 from ..scenarios import Scenario, find_scenario
 from . import autosave
-from .components import Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
+from .components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from .moves import CardArgs, MoveBuilder, UnorderedArgs
 from .newgame import HUMAN, NewGamePanel, default_bot
 from .page import browser_id
@@ -332,7 +332,7 @@ class GameApp:
         self.save_note = w.HTML(layout=w.Layout(display="none"))
         self.save_note.add_class("pt-save-note")
         # the board and the move controls first, so both fit a 1280x720 screen; the rules below them
-        self.widget = w.VBox([style_widget(), self.banner.widget, self.save_note, self.resume_box, self.opened_box,
+        self.widget = AppBox([style_widget(), self.banner.widget, self.save_note, self.resume_box, self.opened_box,
                               self.privacy.widget,
                               self.board.widget, controls, self.rules, self.timeline.widget,
                               w.HBox([self.log.widget, setup], layout=w.Layout(align_items="flex-start",

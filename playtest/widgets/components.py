@@ -259,6 +259,15 @@ def download_link(text: str, filename: str, mime: str, title: str, label: str | 
             f"title='{html.escape(title)}'>⬇ Download {html.escape(label or filename)}</a>")
 
 
+class AppBox(w.VBox):
+    """An app's root box (a ``VBox``). Its text form, which IPython computes on every
+    display beside the widget itself, is one line instead of the ``repr`` of every
+    widget inside (0.09 s of a game page's kernel time)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {len(self.children)} parts>"
+
+
 def style_widget() -> w.Box:
     """The kit's CSS (an HTML widget) and the page's double-click guard
     (:class:`~playtest.widgets.clickguard.ClickGuard`), in one box that takes no room;

@@ -34,7 +34,7 @@ import ipywidgets as w
 
 from ...engine import Move, PlaytestError, get_game
 from ..app import GameBoard, builder_kinds
-from ..components import Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
+from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from ..debugger import board_class
 from ..moves import MoveBuilder
 from .client import TableApi, TableLink, parse_table_query, spawn
@@ -227,7 +227,7 @@ class SeatApp:
         self.content = w.VBox([self.title, self.intro, self.status, self.players, self.handed, self.last_move,
                                self.countdown, self.hold_box, self.over_box, self.privacy.widget, self.rules,
                                self.board_box, self.controls, self.host_box, self.log.widget])
-        self.widget = w.VBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
+        self.widget = AppBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-live")
         if not table_id or not self.tokens:
