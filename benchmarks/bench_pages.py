@@ -1,6 +1,7 @@
 """Many dashboard pages at once: time to the first button, memory, kernels left behind.
 
-Run: ``python benchmarks/bench_pages.py [--counts 1,4,8,16] [--rounds 3] [--linger 90]``
+Run: ``python benchmarks/bench_pages.py [--counts 1,4,8,16] [--rounds 3] [--linger 90] [--pool N]
+[--crowd browsers|devices]``
 (about 15 minutes with the defaults on 2 cores). Needs Playwright and the system
 Chromium (``/usr/bin/chromium``), as the browser tests do.
 
@@ -15,6 +16,15 @@ dashboard at the same moment and times each page from that moment to its first v
 widget button; each batch waits until the server is quiet (its pool refilled) first,
 and one page of each dashboard, not timed, fills their pools before the first batch.
 Batches of the two dashboards alternate, in 3 rounds.
+
+``--crowd devices`` opens one page of each batch in Chromium and the others as the
+players' own devices would load them, without a browser here (:func:`open_like_a_browser`:
+the page, then the kernel's websocket and every widget's state, which is what a page's
+scripts fetch before drawing): on this machine the browsers of 8 pages use more CPU
+than the server and its kernels, while in a real session each browser runs on its own
+device. The Chromium page is timed to its first button as always; a device to its
+widget states, plus the drawing time of a page alone measured in the same round (the
+Chromium page's time alone minus a device's time alone).
 
 Printed per dashboard and page count: time to the first button (median and max over
 the rounds' pages), the max over the time of one page alone of the same round (the
@@ -37,6 +47,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import shutil
 import signal
 import socket
@@ -47,6 +58,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -217,13 +229,61 @@ def kernel_alive(base: str, kernel_id: str) -> bool:
 
 
 # --- the pages -------------------------------------------------------------------------
-async def open_batch(browser, base: str, page: str, count: int, timeout: float, server_pid: int):
-    """Open ``count`` pages of one dashboard at the same moment; returns (seconds to the
-    first button per page, None for a page that never showed one; their kernel ids;
-    the RSS in MB of each page's kernel; CPU seconds used meanwhile by the server with
-    its kernels and by the browser; the contexts to close)."""
+KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
+
+
+def _kernel_message(session: str, msg_type: str, content: dict, metadata: dict | None = None) -> str:
+    return json.dumps({"header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "",
+                                  "session": session, "date": "", "version": "5.3"},
+                       "parent_header": {}, "metadata": metadata or {}, "content": content, "channel": "shell"})
+
+
+async def open_like_a_browser(base: str, page: str, timeout: float) -> tuple[float | None, str | None]:
+    """Load a dashboard page as its scripts would, without a browser: the page's HTML in
+    full (Voilà sends it as the notebook runs), then the kernel's websocket, then the
+    state of every widget (ipywidgets' control comm, ``request_states``). Returns
+    (seconds until the states arrived, None on a failure or timeout; the kernel id)."""
+    from tornado.httpclient import AsyncHTTPClient
+    from tornado.websocket import websocket_connect
+
+    start, kernel_id = time.monotonic(), None
+    try:
+        response = await AsyncHTTPClient().fetch(f"{base}/voila/render/{page}.ipynb", request_timeout=timeout)
+        kernel_id = KERNEL_ID.search(response.body.decode()).group(1)
+        session, comm = uuid.uuid4().hex, uuid.uuid4().hex
+        socket_url = f"{base.replace('http', 'ws', 1)}/api/kernels/{kernel_id}/channels?session_id={session}"
+        socket = await websocket_connect(socket_url)
+        try:
+            await socket.write_message(_kernel_message(session, "comm_open", {
+                "comm_id": comm, "target_name": "jupyter.widget.control", "data": {}}, {"version": "1.0.0"}))
+            await socket.write_message(_kernel_message(session, "comm_msg", {
+                "comm_id": comm, "data": {"method": "request_states"}}))
+            while True:
+                left = timeout - (time.monotonic() - start)
+                raw = await asyncio.wait_for(socket.read_message(), max(left, 0.01))
+                if raw is None:
+                    return None, kernel_id
+                if isinstance(raw, str):
+                    message = json.loads(raw)
+                    data = message.get("content", {}).get("data", {})
+                    if message.get("msg_type") == "comm_msg" and data.get("method") == "update_states":
+                        return time.monotonic() - start, kernel_id
+        finally:
+            socket.close()
+    except Exception:  # noqa: BLE001 - a timeout or a dead page is a result here
+        return None, kernel_id
+
+
+async def open_batch(browser, base: str, page: str, count: int, timeout: float, server_pid: int,
+                     devices: bool = False):
+    """Open ``count`` pages of one dashboard at the same moment (``devices``: one in
+    Chromium, the others with :func:`open_like_a_browser`); returns (seconds to the
+    first button per Chromium page, None for a page that never showed one; seconds to
+    the widget states per device; their kernel ids; the RSS in MB of each page's kernel;
+    CPU seconds used meanwhile by the server with its kernels and by the browser; the
+    contexts to close)."""
     contexts, tabs = [], []
-    for _ in range(count):
+    for _ in range(1 if devices else count):
         context = await browser.new_context(viewport={"width": 1280, "height": 1000})
         contexts.append(context)
         tabs.append(await context.new_page())
@@ -239,16 +299,19 @@ async def open_batch(browser, base: str, page: str, count: int, timeout: float, 
         except Exception:  # noqa: BLE001 - a timeout is a result here
             return None
 
-    times = await asyncio.gather(*(one(tab) for tab in tabs))
+    crowd = count - len(tabs)
+    results = await asyncio.gather(*(one(tab) for tab in tabs),
+                                   *(open_like_a_browser(base, page, timeout) for _ in range(crowd)))
+    times, loaded = list(results[:len(tabs)]), list(results[len(tabs):])
     server_cpu = cpu_since(server_cpu, [server_pid, *children_of(server_pid)])
     browser_cpu = cpu_since(browser_cpu, children_of(os.getpid()))
-    kernel_ids = []
+    kernel_ids = [kernel for _, kernel in loaded if kernel]
     for tab in tabs:
         with contextlib.suppress(Exception):
             config = json.loads(await tab.locator("#jupyter-config-data").text_content(timeout=5000))
             kernel_ids.append(config["kernelId"])
     memory = [m for m in (rss_mb(pid) for pid in map(kernel_pid, kernel_ids) if pid) if m]
-    return list(times), kernel_ids, memory, (server_cpu, browser_cpu), contexts
+    return times, [t for t, _ in loaded], kernel_ids, memory, (server_cpu, browser_cpu), contexts
 
 
 async def linger_check(base: str, kernel_ids: list[str], closed_at: float, linger: float) -> int:
@@ -260,6 +323,7 @@ async def linger_check(base: str, kernel_ids: list[str], closed_at: float, linge
 async def run(args, base: str, pid: int, pool: int) -> dict:
     from playwright.async_api import async_playwright
 
+    devices = args.crowd == "devices"
     results: dict = {}
     lingering: list[tuple[tuple[str, int], asyncio.Task]] = []
     async with async_playwright() as pw:
@@ -274,24 +338,32 @@ async def run(args, base: str, pid: int, pool: int) -> dict:
                 for count in args.counts:
                     for page in order:
                         await asyncio.to_thread(settle, pid, 2 * pool)
-                        times, kernel_ids, memory, cpu, contexts = await open_batch(
-                            browser, base, page, count, args.timeout, pid)
+                        times, loaded, kernel_ids, memory, cpu, contexts = await open_batch(
+                            browser, base, page, count, args.timeout, pid, devices)
                         for context in contexts:
                             await context.close()
                         closed = time.monotonic()
-                        row = results.setdefault((page, count), {"times": [], "rounds": [], "memory": [],
-                                                                 "kernels": 0, "left": 0, "cpu": []})
+                        row = results.setdefault((page, count), {"rounds": [], "loaded": [], "alone": [],
+                                                                 "memory": [], "kernels": 0, "left": 0, "cpu": []})
+                        if devices and count == 1:        # a device alone: the page less its drawing
+                            await asyncio.to_thread(settle, pid, 2 * pool)
+                            alone, kernel = await open_like_a_browser(base, page, args.timeout)
+                            row["alone"].append(alone)
+                            kernel_ids += [kernel] if kernel else []
                         row["cpu"].append((cpu[0] / count, cpu[1] / count))
-                        row["times"] += times
                         row["rounds"].append(times)
+                        row["loaded"].append(loaded)
                         row["memory"] += memory
                         row["kernels"] += len(kernel_ids)
                         lingering.append(((page, count), asyncio.create_task(
                             linger_check(base, kernel_ids, closed, args.linger))))
-                        done = [t for t in times if t is not None]
-                        print(f"round {rnd + 1}: {count:2d} x {page:<11} first button "
-                              f"max {max(done) if done else float('nan'):6.1f} s "
-                              f"({len(done)}/{count} pages); CPU per page: server {cpu[0] / count:.1f} s, "
+                        done = [t for t in times + loaded if t is not None]
+                        print(f"round {rnd + 1}: {count:2d} x {page:<11} first button (Chromium) "
+                              f"{', '.join(f'{t:.1f}' if t else 'never' for t in times)} s"
+                              + (f"; devices' widget states max {max(loaded) if None not in loaded else float('nan'):.1f} s"
+                                 if loaded else "")
+                              + (f"; a device alone {row['alone'][-1] or float('nan'):.1f} s" if row["alone"] else "")
+                              + f" ({len(done)}/{count} pages); CPU per page: server {cpu[0] / count:.1f} s, "
                               f"browser {cpu[1] / count:.1f} s; load {os.getloadavg()[0]:.1f}", flush=True)
             for key, task in lingering:
                 results[key]["left"] += await task
@@ -300,11 +372,26 @@ async def run(args, base: str, pid: int, pool: int) -> dict:
     return results
 
 
+def batch_times(results: dict, page: str, count: int) -> list[list[float | None]]:
+    """Per round, every page's time to its first button: Chromium's as measured; a
+    device's as its widget states' time plus that round's drawing time (Chromium alone
+    less a device alone)."""
+    row, single = results[(page, count)], results[(page, 1)]
+    rounds = []
+    for r, (times, loaded) in enumerate(zip(row["rounds"], row["loaded"])):
+        alone_browser, alone_device = single["rounds"][r][0], (single["alone"] or [None] * (r + 1))[r]
+        draw = None if alone_browser is None or alone_device is None else max(alone_browser - alone_device, 0.0)
+        rounds.append(list(times) + [None if t is None or draw is None else t + draw for t in loaded])
+    return rounds
+
+
 def report(results: dict, args, pool: int, loads: list, kernels_end: int) -> None:
     print()
     print(f"{datetime.date.today().isoformat()}, {platform.node()}: {os.cpu_count()} CPUs, "
           f"load average {loads[0]:.1f} at the start and {loads[-1]:.1f} at the end; "
-          f"kernel pool {pool} per dashboard; {args.rounds} rounds")
+          f"kernel pool {pool} per dashboard; {args.rounds} rounds; "
+          + ("every page in Chromium" if args.crowd == "browsers" else
+             "one page per batch in Chromium, the others as devices (widget states + drawing time)"))
     print()
     print("| dashboard | pages at once | first button, median (s) | max (s) | max / one page alone "
           "| vs trivial (max) | CPU per page: server, browser (s) | kernel RSS per page (MB) "
@@ -313,13 +400,13 @@ def report(results: dict, args, pool: int, loads: list, kernels_end: int) -> Non
     for page in PAGES:
         for count in args.counts:
             row = results[(page, count)]
-            done = [t for t in row["times"] if t is not None]
-            failed = len(row["times"]) - len(done)
-            ratios = []
-            for alone, batch in zip(results[(page, 1)]["rounds"], row["rounds"]):
-                if alone[0] and all(t is not None for t in batch):
-                    ratios.append(max(batch) / alone[0])
-            trivial = results[("trivial", count)]["times"]
+            rounds = batch_times(results, page, count)
+            every = [t for batch in rounds for t in batch]
+            done = [t for t in every if t is not None]
+            failed = len(every) - len(done)
+            ratios = [max(batch) / alone[0] for alone, batch in zip(batch_times(results, page, 1), rounds)
+                      if alone[0] and None not in batch]
+            trivial = [t for batch in batch_times(results, "trivial", count) for t in batch]
             vs = (f"{max(done) / max(trivial):.2f}x" if page != "trivial" and done and trivial
                   and None not in trivial else "")
             memory = f"{statistics.median(row['memory']):.0f}" if row["memory"] else "?"
@@ -341,6 +428,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds after a batch closes to count its kernels still running (default 90)")
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds a page may take (default 180)")
     parser.add_argument("--pool", type=int, help="preheated kernels per dashboard (default: playtest serve's)")
+    parser.add_argument("--crowd", choices=("browsers", "devices"), default="browsers",
+                        help="every page in Chromium here (default), or one, the others as the players' "
+                             "own devices (see above)")
     args = parser.parse_args(argv)
     args.counts = [int(n) for n in args.counts.split(",")]
     if 1 not in args.counts:
