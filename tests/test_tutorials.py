@@ -102,6 +102,7 @@ def test_the_tutorial_plays_through_on_the_real_board(game):
                 assert app.next_button.layout.display == "none"
                 make_move(app, Move.parse(step.do))
                 assert ("Well done" in app.feedback.value) == (app.current is None)   # not under a new step
+                assert ("Well done. Next:" in app.text.value) == (app.current is not None)  # above it
             else:
                 app.next_button.click()
             assert app.banner.message == ""
@@ -138,14 +139,15 @@ def test_wrong_moves_are_refused_in_the_coach_with_why():
     assert app.banner.message == "" and app.step == 2
 
 
-def test_a_new_step_starts_without_the_last_steps_well_done():
+def test_a_new_step_leads_with_the_last_steps_well_done_and_has_none_under_it():
     # Lazy Sunday lesson 2: after "Keep it", step 3 asks for a Done it! that is not done yet
     app = TutorialApp("lazy_sunday")
     app.open_lesson(1)
     for text in ["0 draw", "0 keep 1"]:
         make_move(app, Move.parse(text))
     assert app.step == 2 and app.current.do == "0 claim 0 0 4"
-    assert app.feedback.value == ""
+    assert app.feedback.value == ""                                        # nothing under the new step
+    assert app.text.value.startswith("<p class='pt-coach-done'>✓ Well done. Next:</p>")   # the last one's, above
     # a move that ends its lesson (no new step starts) is still met with "Well done."
     last = GOOD.index('[[lessons.steps]]\nsay = """\nAnn and Bo have peeked too.')
     short = TutorialApp(Tutorial.from_toml(GOOD[:last] + GOOD[GOOD.index("# --- lesson 2"):], "short.toml"))

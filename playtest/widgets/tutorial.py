@@ -88,6 +88,7 @@ STYLE = """<style>
 .pt-coach-progress .widget-html-content { font-size: 12px; color: #6b5600; }
 .pt-coach-feedback .widget-html-content { color: #8e1b1b; font-weight: 600; }
 .pt-coach-feedback.pt-good .widget-html-content { color: #1b5e20; }
+.pt-coach-done { color: #1b5e20; font-weight: 600; margin-bottom: 0.2em; }
 .pt-coach p { margin: 0 0 6px; }
 </style>"""
 
@@ -256,9 +257,7 @@ class TutorialApp(GameApp):
             for text in [step.do, *step.then]:
                 self.match.play(text)
             self.step += 1
-            # "Well done." only where no new step starts (the lesson is done): under the next
-            # step's text it read as if that step were done already
-            self._show(good=self.current is None)
+            self._show(good=True)
             return
         self.refresh()                       # the move builder lets go of the refused choice
 
@@ -299,8 +298,10 @@ class TutorialApp(GameApp):
     # --- drawing ------------------------------------------------------------------------
     def _show(self, good: bool = False) -> None:
         """Draw the board, then the coach panel and the lit cards for the step on show (in
-        that order: once the page shows a step's text, its board is drawn). ``good``: say
-        "Well done." (a step's move ended the lesson); otherwise no feedback is left over."""
+        that order: once the page shows a step's text, its board is drawn). ``good``: the
+        last step's move was right: "Well done." as the feedback where the lesson ends, or
+        above the next step's text, leading into it (under it, it read as if the new step
+        were done already); otherwise no feedback is left over."""
         self.refresh()
         lessons = self.tutorial.lessons
         self._drawing = True
@@ -308,9 +309,10 @@ class TutorialApp(GameApp):
             self.lesson_picker.value = len(lessons) if self.in_finale else self.lesson
         finally:
             self._drawing = False
-        self.feedback.value = "Well done." if good else ""
-        self.feedback.add_class("pt-good")
         step = self.current
+        lead = good and step is not None and not self.in_finale
+        self.feedback.value = "Well done." if good and not lead else ""
+        self.feedback.add_class("pt-good")
         if self.in_finale:
             finale = self.tutorial.finale
             self.progress.value = f"<b>{html.escape(finale.title)}</b> · against a gentle bot"
@@ -329,7 +331,8 @@ class TutorialApp(GameApp):
             intro = self.tutorial.intro if self.lesson == 0 and self.step == 0 else ""
             self.progress.value = (f"<b>Lesson {self.lesson + 1} of {len(lessons)}: {html.escape(lesson.title)}</b>"
                                    f" · step {self.step + 1} of {len(lesson.steps)}")
-            self.text.value = paragraphs(intro) + paragraphs(step.say)
+            done = "<p class='pt-coach-done'>✓ Well done. Next:</p>" if lead else ""
+            self.text.value = done + paragraphs(intro) + paragraphs(step.say)
             lit, next_label = step.lit, None if step.do else "Next"
         self.next_button.description = next_label or "Next"
         self.next_button.layout.display = None if next_label else "none"
