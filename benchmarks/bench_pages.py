@@ -204,10 +204,17 @@ def server(folder: Path):
         log.close()
 
 
+FILL_DELAY = 10.0
+"""Seconds after a page takes a preheated kernel before Voilà starts its replacement
+(``VoilaKernelManager.fill_delay`` in playtest serve's settings)."""
+
+
 def settle(pid: int, kernels_at_least: int, quiet: float = 0.25, timeout: float = 180.0) -> None:
     """Wait until the server holds at least ``kernels_at_least`` kernel processes and its
     process tree used under ``quiet`` of a core for two seconds in a row (its pools
-    refilled, its pages done)."""
+    refilled, its pages done). First wait out the refill delay: until then the server
+    is calm with its pools short (and closed pages' kernels still count)."""
+    time.sleep(FILL_DELAY + 1)
     deadline = time.monotonic() + timeout
     calm = 0
     while time.monotonic() < deadline and calm < 2:
@@ -248,7 +255,14 @@ async def open_like_a_browser(base: str, page: str, timeout: float) -> tuple[flo
 
     start, kernel_id = time.monotonic(), None
     try:
-        response = await AsyncHTTPClient().fetch(f"{base}/voila/render/{page}.ipynb", request_timeout=timeout)
+        # Tornado's client queues requests beyond max_clients (10) and fails them after
+        # connect_timeout: a crowd of devices needs its own connections
+        client = AsyncHTTPClient(force_instance=True, max_clients=1)
+        try:
+            response = await client.fetch(f"{base}/voila/render/{page}.ipynb", request_timeout=timeout,
+                                          connect_timeout=timeout)
+        finally:
+            client.close()
         kernel_id = KERNEL_ID.search(response.body.decode()).group(1)
         session, comm = uuid.uuid4().hex, uuid.uuid4().hex
         socket_url = f"{base.replace('http', 'ws', 1)}/api/kernels/{kernel_id}/channels?session_id={session}"
@@ -270,7 +284,8 @@ async def open_like_a_browser(base: str, page: str, timeout: float) -> tuple[flo
                         return time.monotonic() - start, kernel_id
         finally:
             socket.close()
-    except Exception:  # noqa: BLE001 - a timeout or a dead page is a result here
+    except Exception as exc:  # noqa: BLE001 - a timeout or a dead page is a result here
+        print(f"  a device's page failed: {type(exc).__name__}: {str(exc)[:200]}", flush=True)
         return None, kernel_id
 
 
@@ -345,18 +360,20 @@ async def run(args, base: str, pid: int, pool: int) -> dict:
                         closed = time.monotonic()
                         row = results.setdefault((page, count), {"rounds": [], "loaded": [], "alone": [],
                                                                  "memory": [], "kernels": 0, "left": 0, "cpu": []})
+                        lingering.append(((page, count), asyncio.create_task(
+                            linger_check(base, kernel_ids, closed, args.linger))))
                         if devices and count == 1:        # a device alone: the page less its drawing
                             await asyncio.to_thread(settle, pid, 2 * pool)
                             alone, kernel = await open_like_a_browser(base, page, args.timeout)
                             row["alone"].append(alone)
                             kernel_ids += [kernel] if kernel else []
+                            lingering.append(((page, count), asyncio.create_task(
+                                linger_check(base, [kernel] if kernel else [], time.monotonic(), args.linger))))
                         row["cpu"].append((cpu[0] / count, cpu[1] / count))
                         row["rounds"].append(times)
                         row["loaded"].append(loaded)
                         row["memory"] += memory
                         row["kernels"] += len(kernel_ids)
-                        lingering.append(((page, count), asyncio.create_task(
-                            linger_check(base, kernel_ids, closed, args.linger))))
                         done = [t for t in times + loaded if t is not None]
                         print(f"round {rnd + 1}: {count:2d} x {page:<11} first button (Chromium) "
                               f"{', '.join(f'{t:.1f}' if t else 'never' for t in times)} s"
