@@ -58,8 +58,9 @@ def api_for(port: int) -> TableApi:
     return TableApi(f"http://127.0.0.1:{port}/playtest/api", KEY)
 
 
-async def until(condition, timeout: float = 5.0, what: str = "") -> None:
-    """Let the loop run until ``condition()`` holds (fails after ``timeout`` s)."""
+async def until(condition, timeout: float = 15.0, what: str = "") -> None:
+    """Let the loop run until ``condition()`` holds (fails after ``timeout`` s: a state round trip
+    took over 5 s once, in the full suite beside the browser tests)."""
     end = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > end:
