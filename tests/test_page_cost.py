@@ -83,11 +83,13 @@ def test_awaited_pages_count_the_human_seats_no_page_has_joined(tmp_path, monkey
     try:
         made = service.create({"game": "lazy_sunday", "seats": 4, "players": ["human", "human", "heuristic", "human"]})
         assert service.awaited_pages() == 3
-        seat = made["seats"][1]
-        service.authenticate(made["id"], seat["token"])
-        assert service.awaited_pages() == 2                      # seat 1's page joined
-        service.authenticate(made["id"], made["spectator_token"])
-        assert service.awaited_pages() == 2                      # a spectator is no seat
+        assert not service.page_requested(made["id"], "forged") and not service.page_requested("nosuch", "x")
+        assert service.page_requested(made["id"], made["seats"][0]["token"])
+        assert service.awaited_pages() == 2                      # seat 0's page is on its way
+        service.authenticate(made["id"], made["seats"][1]["token"])
+        assert service.awaited_pages() == 1                      # seat 1's page joined
+        assert not service.page_requested(made["id"], made["spectator_token"])
+        assert service.awaited_pages() == 1                      # a spectator is no seat
         again = TableService(tmp_path)                           # a restart: everyone reloads
         assert again.awaited_pages() == 3
         again.close()

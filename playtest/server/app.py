@@ -28,6 +28,8 @@ from traitlets.config import Config
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
+from playtest.tables.service import TABLE_PAGE
+
 from . import settings
 from .reaper import KernelReaper, page_alive_handlers
 
@@ -72,6 +74,11 @@ class PageHandler(TornadoVoilaHandler):
             self.set_cookie(settings.BROWSER_COOKIE, browser, path=self.base_url, expires_days=400,
                             httponly=True, samesite="Lax")
         self.request.headers[settings.BROWSER_HEADER] = browser     # never the client's own
+        if self._notebook == TABLE_PAGE:
+            # before the page takes a ready kernel: its seat is awaited no more, so the
+            # pool is not refilled for it (playtest.tables.web.watch_awaited_pages)
+            from playtest.tables import web
+            web.page_requested(self.get_argument("table", ""), self.get_argument("token", ""))
         reaper = self.settings.get("playtest_kernel_reaper")
         kernel_id = None
         try:
@@ -182,8 +189,6 @@ class PlaytestVoila(Voila):
         its way (``count``, from :meth:`TableService.awaited_pages`, at most
         :attr:`awaited_cap`): the people of a new table open their links at about the
         same moment. Called by the table service (:func:`playtest.tables.web.watch_awaited_pages`)."""
-        from playtest.tables.service import TABLE_PAGE
-
         pools = getattr(self.kernel_manager, "kernel_pools_config", None)
         if pools is None or (not count and TABLE_PAGE not in pools):
             return      # no pool, or none needed yet: the first page starts it as for any dashboard

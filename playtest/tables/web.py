@@ -64,6 +64,15 @@ def pages_without_browser(kernel_ids) -> None:
         _awaited_changed()
 
 
+def page_requested(table_id: str, token: str) -> None:
+    """A table page was requested with these (unchecked) ``table`` and ``token`` query
+    values: its seat is no longer awaited (:meth:`TableService.page_requested`), told to
+    the watcher before the page takes a ready kernel, so that the pool is not refilled
+    for it. Anything that is not a seat's link changes nothing."""
+    if _service is not None and _service.page_requested(table_id, token):
+        _awaited_changed()
+
+
 def watch_awaited_pages(callback: Callable[[int], None]) -> None:
     """Call ``callback(count)`` now and whenever the number of seat pages on their way
     (:meth:`TableService.awaited_pages`) may have changed: a table created, a seat
