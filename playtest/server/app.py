@@ -142,7 +142,7 @@ class PlaytestVoila(Voila):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._ready_since: dict = {}     # pool entry -> when it was first seen ready (resize_pool)
+        self._ready_since: dict[str, dict] = {}   # notebook -> {pool entry: first seen ready} (resize_pool)
 
     def initialize(self, argv=None) -> None:
         """Parse ``argv`` (Voilà's command line) over the playtest defaults."""
@@ -209,18 +209,15 @@ class PlaytestVoila(Voila):
             manager.fill_if_needed(delay=delay, notebook_name=notebook)
         pool = manager._pools.get(notebook, [])
         now = time.monotonic()
-        for entry in pool:
-            if entry.done():
-                self._ready_since.setdefault(entry, now)
+        ready = self._ready_since[notebook] = {entry: self._ready_since.get(notebook, {}).get(entry, now)
+                                               for entry in pool if entry.done()}   # taken ones drop out
         # a kernel shut down while it still runs its notebook up to the page's wait logs a
         # "Kernel died" error: trim only kernels ready for a while
-        while len(pool) > size and pool[-1].done() and now - self._ready_since[pool[-1]] >= self.trim_after:
+        while len(pool) > size and pool[-1] in ready and now - ready[pool[-1]] >= self.trim_after:
             entry = pool.pop()
-            del self._ready_since[entry]
+            del ready[entry]
             if not entry.cancelled() and entry.exception() is None:
                 IOLoop.current().add_callback(manager.shutdown_kernel, entry.result()["kernel_id"])
-        for entry in [e for e in self._ready_since if e not in pool]:
-            del self._ready_since[entry]        # taken by a page
 
     def init_handlers(self) -> list:
         from playtest.tables import web

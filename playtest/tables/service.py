@@ -336,8 +336,8 @@ class TableService:
 
     def page_requested(self, table_id: str, token: str) -> bool:
         """A page of ``table_id`` was requested with ``token``: if that is a seat's link,
-        the seat is no longer awaited (its page is on its way); returns whether that
-        changed anything. Any other value, a bad one included, is ignored."""
+        the seat is no longer awaited (its page is on its way); returns whether it was a
+        seat's link. Any other value, a bad one included, is ignored."""
         if table_id not in self._awaited:
             return False
         try:
@@ -354,9 +354,11 @@ class TableService:
         opening their links at once, or coming back after a restart, skip the kernel
         starts."""
         now = time.monotonic()
-        return sum(len(seats.intersection(self.tables[table_id].humans))
-                   for table_id, (since, seats) in self._awaited.items()
-                   if now - since < AWAIT_WINDOW and self.tables[table_id].status == "playing")
+        for table_id, (since, _seats) in list(self._awaited.items()):
+            if now - since >= AWAIT_WINDOW or self.tables[table_id].status != "playing":
+                del self._awaited[table_id]      # awaited no more: links never opened, or over
+        return sum(len(seats.intersection(self.tables[table_id].humans)) for table_id, (_since, seats)
+                   in self._awaited.items())
 
     def feedback(self, table_id: str, seat: int, body: Any) -> None:
         """Store a seat's feedback once its game is over.
