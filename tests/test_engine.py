@@ -102,6 +102,26 @@ def test_move_text_form_parses_back_to_the_same_move(seat, kind, args):
     assert Move.parse(str(move)) == move
 
 
+def _parse_outcome(text):
+    try:
+        return Move.parse(text)
+    except MoveSyntaxError as exc:
+        return str(exc)
+
+
+@given(text=st.text(st.sampled_from([*map(chr, range(0x20, 0x7F)), "\t", "\x0b", "\xa0", "é"]), max_size=14))
+def test_plain_move_text_parses_as_shlex_reads_it(text):
+    # Move.parse skips shlex for text without quotes or escapes: the same move or the same error
+    import re
+    from unittest import mock
+
+    from playtest.engine import moves
+
+    fast = _parse_outcome(text)
+    with mock.patch.object(moves, "_PLAIN", re.compile(r"(?!)")):     # never plain: always shlex
+        assert _parse_outcome(text) == fast
+
+
 # --- the record ---------------------------------------------------------------------
 def play_some(m, n, seed=3):
     bots = {s: RandomBot(f"{seed}:{s}", open_rate=0.1) for s in range(m.game.seats)}

@@ -6,6 +6,7 @@ or ``"2 claim 1 4 17"``. Arguments are ints or words; a word with spaces is quot
 """
 from __future__ import annotations
 
+import re
 import reprlib
 import shlex
 from typing import NamedTuple
@@ -54,10 +55,13 @@ class Move(NamedTuple):
         if len(text) > MAX_MOVE:
             raise MoveSyntaxError(f"cannot read move {shown}: it is {len(text):,} characters long; "
                                   f"a move is at most {MAX_MOVE} characters")
-        try:
-            tokens = shlex.split(text)
-        except ValueError as exc:
-            raise MoveSyntaxError(f"cannot read move {shown}: {exc}") from None
+        if _PLAIN.fullmatch(text):      # no quotes or escapes: the same tokens as shlex, 10x faster
+            tokens = text.split()
+        else:
+            try:
+                tokens = shlex.split(text)
+            except ValueError as exc:
+                raise MoveSyntaxError(f"cannot read move {shown}: {exc}") from None
         if len(tokens) < 2:
             raise MoveSyntaxError(
                 f"cannot read move {shown}: a move is '<seat> <kind> [args...]', e.g. '0 draw'"
@@ -67,6 +71,11 @@ class Move(NamedTuple):
             raise MoveSyntaxError(f"cannot read move {shown}: the seat {reprlib.repr(seat)} is not a number "
                                   "0, 1, 2, ... (digits 0-9)")
         return cls(int(seat), kind, tuple(_token(a, shown) for a in args))
+
+
+_PLAIN = re.compile(r"[ !#-&(-\[\]-~]*")
+"""Printable ASCII without quotes or backslashes: text that shlex splits at spaces alone
+(a live page parses every offered move on every update)."""
 
 
 def _quote(arg) -> str:
