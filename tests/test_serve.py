@@ -488,3 +488,22 @@ def test_connection_files_and_ipc_sockets_fit_a_unix_socket_path(voila_app, monk
                                           ("::", "127.0.0.1"), ("::1", "[::1]")])
 def test_kernels_reach_the_server_on_an_address_it_listens_on(ip, loopback):
     assert server_app.loopback_for(ip) == loopback
+
+
+def test_the_server_and_preheated_kernels_import_voila_without_jsonschemas_iri_checker():
+    # rfc3987_syntax builds ~35 parsers on import (3 s of CPU per kernel, jsonschema #1428):
+    # the server's entry point and a preheated kernel's page wait skip it, and jsonschema
+    # still checks the formats Jupyter's schemas use
+    import subprocess
+    import sys
+    code = ("import sys, playtest.cli\n"
+            "assert 'jsonschema' not in sys.modules, 'the command line imports jsonschema before serve'\n"
+            "from playtest.server import skip_iri_format_checker\n"
+            "skip_iri_format_checker()\n"
+            "import voila.utils, jsonschema\n"
+            "checkers = jsonschema.FormatChecker().checkers\n"
+            "print(sys.modules['rfc3987_syntax'] is None, 'iri' in checkers, 'uri-reference' in checkers)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.split() == ["True", "False", "True"], out.stderr[-2000:]
+    page_source = Path(__file__).resolve().parent.parent.joinpath("playtest", "widgets", "page.py").read_text()
+    assert page_source.index("skip_iri_format_checker()") < page_source.index("from voila.utils import")
