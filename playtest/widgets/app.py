@@ -310,6 +310,9 @@ class GameApp:
         self.controls = controls
         self.setup = setup = w.Accordion(children=[self.new_game.widget, self.records.widget],
                                          titles=("New game", "Save / load record"))
+        # each panel's inputs are made when it is first opened (NewGamePanel.build, RecordPanel.build)
+        setup.observe(safe(lambda ch: (self.new_game, self.records)[ch["new"]].build() if ch["new"] is not None
+                           else None, report), "selected_index")
         rules = w.HTML(self.board.rules_html)
         rules.add_class("pt-rules")
         self.rules = w.Accordion(children=[rules], titles=("How to play",), selected_index=None,
@@ -339,10 +342,8 @@ class GameApp:
                                                                                flex_flow="row wrap"))])
         self.widget.add_class("pt-app")
         self.board.widget.add_class("pt-table")
-        self.presets = self.new_game.presets
         options = {**(self.game.PRESETS[preset] if preset else {}), **(options or {})} or None
-        if self.presets:
-            self.presets.set_options(options or {})   # the panel shows the first game's options
+        self.new_game.set_options(options or {})   # the panel shows the first game's options
         self._first = (seats, dict(players or {}), options, seed)
         if start:
             self._offer_saved()     # read before the first game: it must not replace the save
@@ -371,6 +372,12 @@ class GameApp:
         builder = self.board.make_move_controls(safe(self.play, self.banner.show), self.banner.show)
         builder.on_change = self._highlight
         return builder
+
+    @property
+    def presets(self):
+        """The New game panel's :class:`~playtest.widgets.newgame.PresetPicker` (None for a
+        game without PRESETS); reading it makes the panel's inputs."""
+        return self.new_game.presets
 
     # --- the game ----------------------------------------------------------------
     @property

@@ -212,17 +212,40 @@ class NewGamePanel:
     Attributes:
         widget: the box to display. inputs: option name -> its input widget.
         presets: a :class:`PresetPicker` of ``game.PRESETS`` (None for a game without).
+        built: whether the inputs exist yet.
+
+    The inputs (seats, players, inputs, seed, start, presets, ...) are made the first time
+    one of them is read, or by :meth:`build` when the panel is first shown: a dashboard
+    page that never opens its New game panel does not create, send and draw its ~75
+    widget models (``widget`` is an empty box until then).
     """
 
     def __init__(self, game, on_start: Callable[[int, dict, dict, int | None], None],
                  seats: int | None = None, players: dict[int, str] | None = None,
                  report: Callable[[Exception], None] | None = None):
-        self.game, self.on_start = game, on_start
+        self.game, self.on_start, self._report = game, on_start, report
+        self._first = (seats, dict(players or {}))
+        self._options: Mapping = {}         # the options the inputs show once built
+        self.widget = w.VBox()
+        self.built = False
+
+    def __getattr__(self, name: str):
+        # only for attributes not set yet: the inputs, made on first use
+        if name in _MADE_ON_USE and not self.__dict__.get("built", True):
+            self.build()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def build(self) -> None:
+        """Make the inputs and show them in :attr:`widget` (once; later calls do nothing)."""
+        if self.built:
+            return
+        self.built = True
+        game, (seats, players) = self.game, self._first
         bots = list(getattr(game, "BOTS", {"random": RandomBot}))
         self.seats = w.Dropdown(options=list(range(game.min_seats, game.max_seats + 1)),
                                 value=seats or game.min_seats, description="Seats")
         self.seats.observe(lambda _c: self._sync(), "value")
-        players = players or {}
         first = self.seats.value
         self.players = [w.Dropdown(options=[("Human", HUMAN)] + [(f"Bot: {b}", b) for b in bots],
                                    value=players.get(s, HUMAN if s == 0 or s < first else default_bot(game)),
@@ -244,10 +267,11 @@ class NewGamePanel:
         self.seed = w.Text(description="Seed", placeholder="blank = random",
                            tooltip="G-3: the seed of the game's random stream; blank draws a random one")
         self.start = w.Button(description="Start new game", button_style="primary", layout=w.Layout(width="auto"))
-        self.start.on_click(safe(lambda _b: self.on_start(*self.config()), report))
-        self.widget = w.VBox([self.seats, self.player_box, *rows, self.seed, self.start])
+        self.start.on_click(safe(lambda _b: self.on_start(*self.config()), self._report))
+        self.widget.children = (self.seats, self.player_box, *rows, self.seed, self.start)
         self._sync()
-        self.presets = PresetPicker(self) if getattr(game, "PRESETS", None) else None
+        set_option_inputs(game, self.inputs, self._options)
+        self.presets = PresetPicker(self) if getattr(game, "PRESETS", None) else None     # shows the matching one
 
     def _sync(self) -> None:
         self.player_box.children = tuple(self.players[:self.seats.value])
@@ -262,8 +286,12 @@ class NewGamePanel:
 
     def set_options(self, values: Mapping) -> None:
         """Set every option input to ``values`` (option name -> value; the game's
-        default where left out). The preset picker, if any, then shows the preset they
-        are (use :meth:`PresetPicker.set_options` to pick one by its values)."""
+        default where left out); before :meth:`build`, the inputs will show them. The
+        preset picker, if any, then shows the preset they are (use
+        :meth:`PresetPicker.set_options` to pick one by its values)."""
+        if not self.built:
+            self._options = dict(values)
+            return
         set_option_inputs(self.game, self.inputs, values)
 
     def config(self) -> tuple[int, dict[int, str], dict[str, Any], int | None]:
@@ -280,6 +308,10 @@ class NewGamePanel:
                               f"them) or blank (random), not {reprlib.repr(text)}")
         options = {name: read() for name, read in self._readers.items()}
         return seats, {s: self.players[s].value for s in range(seats)}, options, int(text) if text else None
+
+
+_MADE_ON_USE = frozenset({"seats", "players", "player_box", "inputs", "_readers", "seed", "start", "presets"})
+"""NewGamePanel's attributes made by its build."""
 
 
 DEFAULTS_LABEL = "(the game's defaults)"

@@ -163,6 +163,10 @@ def share_url(query: str) -> str:
     return f"{page}?{query}" if page else f"?{query}"
 
 
+_RECORD_COMPONENTS = frozenset({"save", "save_scenario", "share", "anyway", "note", "link", "upload"})
+"""RecordPanel's attributes made by its build."""
+
+
 class RecordPanel:
     """Save (download) and load (upload) the record JSON; save the game as a scenario
     (TOML) and show its share link.
@@ -182,7 +186,10 @@ class RecordPanel:
             (see :func:`parse_link`); None: no "Share link" button.
 
     Attributes:
-        save, save_scenario, share, anyway, note, link, upload: the components.
+        save, save_scenario, share, anyway, note, link, upload: the components, made the
+            first time one is read or by :meth:`build` when the panel is first shown (a page
+            that never opens it does not create, send and draw them; ``widget`` is an
+            empty box until then). built: whether they exist yet.
         asked: what the warning is about (``"record"``, ``"scenario"``, ``"link"``) or None.
     """
 
@@ -197,7 +204,24 @@ class RecordPanel:
                  get_link: Callable[[], list[tuple[str, str]]] | None = None):
         self.get_record, self.on_load = get_record, on_load
         self.get_scenario, self.get_link = get_scenario, get_link
+        self._report = report
         self.asked: str | None = None
+        self.widget = w.VBox()
+        self.built = False
+
+    def __getattr__(self, name: str):
+        # only for attributes not set yet: the components, made on first use
+        if name in _RECORD_COMPONENTS and not self.__dict__.get("built", True):
+            self.build()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def build(self) -> None:
+        """Make the components and show them in :attr:`widget` (once; later calls do nothing)."""
+        if self.built:
+            return
+        self.built = True
+        report = self._report
 
         def button(text, icon, what, shown=True):
             b = w.Button(description=text, icon=icon, layout=w.Layout(width="auto", display=None if shown else "none"))
@@ -205,8 +229,8 @@ class RecordPanel:
             return b
 
         self.save = button("Save record", "download", "record")
-        self.save_scenario = button("Save as scenario", "download", "scenario", get_scenario is not None)
-        self.share = button("Share link", "link", "link", get_link is not None)
+        self.save_scenario = button("Save as scenario", "download", "scenario", self.get_scenario is not None)
+        self.share = button("Share link", "link", "link", self.get_link is not None)
         self.anyway = w.Button(description="Show it anyway", button_style="warning",
                                layout=w.Layout(width="auto", display="none"))
         self.anyway.on_click(safe(lambda _b: self._link(), report))
@@ -215,8 +239,8 @@ class RecordPanel:
         self.upload = LimitedUpload(accept=".json,.toml", description="Load record or scenario",
                                     hint=f"Records and scenarios up to {limits.SIZE_TEXT}")
         self.upload.observe(safe(self._uploaded, report), "value")
-        self.widget = w.VBox([w.HBox([self.save, self.save_scenario, self.share], layout=w.Layout(flex_flow="row wrap")),
-                              w.HBox([self.anyway, self.link]), self.note, self.upload])
+        self.widget.children = (w.HBox([self.save, self.save_scenario, self.share], layout=w.Layout(flex_flow="row wrap")),
+                                 w.HBox([self.anyway, self.link]), self.note, self.upload)
 
     def request(self, what: str = "record") -> None:
         """A save or share button was clicked (``what``: ``"record"``, ``"scenario"``
@@ -255,8 +279,10 @@ class RecordPanel:
 
     def reset(self) -> None:
         """Remove the link and the warning (called after every move)."""
-        self.link.value = self.note.value = ""
         self.asked = None
+        if not self.built:
+            return
+        self.link.value = self.note.value = ""
         self.anyway.layout.display = "none"
 
     def _uploaded(self, change) -> None:

@@ -238,6 +238,7 @@ class LobbyApp:
         game = games()[name]
         if name not in self.panels:
             panel = NewGamePanel(game, self._create_clicked, report=self.banner.show)
+            panel.build()                               # shown at once, unlike a dashboard's
             panel.start.description = "Create table"
             panel.start.icon = "users"
             children = list(panel.widget.children)      # the table's own settings, above its button
