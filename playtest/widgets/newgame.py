@@ -12,10 +12,11 @@ import types
 from typing import Any, Callable, Literal, Mapping, Union, get_args, get_origin
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_description import DescriptionStyle
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from ..engine import OptionError, RandomBot, limits
-from .components import safe
+from .components import safe, shared
 
 HUMAN = "human"
 
@@ -250,7 +251,9 @@ class NewGamePanel:
         self.players = [w.Dropdown(options=[("Human", HUMAN)] + [(f"Bot: {b}", b) for b in bots],
                                    value=players.get(s, HUMAN if s == 0 or s < first else default_bot(game)),
                                    description=f"Seat {s}",
-                                   layout=w.Layout(width="220px"))
+                                   # a narrow label: "Bot: heuristic" and "Bot: ismcts" show whole
+                                   layout=shared(w.Layout, width="230px"),
+                                   style=shared(DescriptionStyle, description_width="52px"))
                         for s in range(game.max_seats)]
         self.player_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.inputs: dict[str, w.Widget] = {}
