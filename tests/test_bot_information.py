@@ -11,7 +11,8 @@ position, and so are the remembered ones.
 How each game's ``bot_view`` exposes memory:
 
 * Lazy Sunday: ``bot_view`` is the view plus ``"memory"`` (per seat, per position, the
-  name remembered there or None). A view shows a card face-up in ``lists`` (a card the
+  name remembered there or None) and ``"seen_by"`` (per seat, per position, the seats
+  that remember the card there: public, no card). A view shows a card face-up in ``lists`` (a card the
   seat looks at now, or every card once the round is scored), as the ``drawn`` card (to
   the drawer) and as the DONE top.
 * Chore Race and Night Shift: ``bot_view`` is the view itself (a bot's hand is the
@@ -63,8 +64,15 @@ def lazy_sunday_memory(state, memory, names) -> set[int]:
     return known
 
 
+def lazy_sunday_seen_by(state, seen_by, names) -> set[int]:
+    """No card: ``seen_by`` names only which seats remember each spot, the same for every
+    seat (public: the log names every look, keep and give, LS-11)."""
+    return set()
+
+
 # game -> {bot_view key beyond the view: (its reader, the view's face-up reader)}
-MEMORY = {"lazy_sunday": {"memory": (lazy_sunday_memory, lazy_sunday_shown)}}
+MEMORY = {"lazy_sunday": {"memory": (lazy_sunday_memory, lazy_sunday_shown),
+                          "seen_by": (lazy_sunday_seen_by, lazy_sunday_shown)}}
 # the moves that teach a seat a card must all come up, or the test proves little:
 # peeks, draws and looks (LS-3, LS-4, LS-2), takes from DONE (LS-4) and gives (LS-5)
 TEACHING = {"lazy_sunday": {"peek", "draw", "take", "double_check", "nosy", "not_my_job", "give"}}

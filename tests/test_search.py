@@ -310,3 +310,60 @@ def test_playouts_stop_at_the_games_evaluation():
     assert ISMCTSBot(0, game=night, playout=3).playout is None  # Night Shift has no evaluate: to the end
     with pytest.raises(OptionError, match="playout"):
         ISMCTSBot(0, game=counted, playout=-1)
+
+
+def _lazy_sunday_after_peeks(seat_1_peeks="1 peek 2 4"):
+    """TWINS' first Lazy Sunday deal, seat 0 peeked at its positions 0 and 1 (Nap, Clean
+    the Oven), seat 1 at the two it is given."""
+    match = Match("lazy_sunday", 2, seed=7, setup=TWINS["lazy_sunday"][3][0], keep_log=False)
+    for move in ("0 peek 0 1", "0 done", seat_1_peeks, "1 done"):
+        match.play(move)
+    return match
+
+
+def test_lazy_sunday_samples_give_other_seats_the_memory_the_log_shows():
+    """LS-11, LS-3: ``seen_by`` names the seats remembering each spot, the same in every
+    seat's bot view; a sample gives the other seat exactly that memory (the spots it
+    peeked at, none of seat 0's), not two spots made up at random, so its simulated
+    slaps (LS-5) are the ones it could make."""
+    match = _lazy_sunday_after_peeks()
+    view = match.bot_view(0)
+    assert view["seen_by"] == match.bot_view(1)["seen_by"]
+    assert view["seen_by"] == [[[0], [0], [], [], [], []], [[], [], [1], [], [1], []]]
+    rules = match.game
+    sample = rules.determinizer(copy.deepcopy(view), 0)
+    for k in range(20):
+        memory = rules.bot_view(sample(random.Random(k)), 1)["memory"]
+        assert [name is not None for name in memory[1]] == [False, False, True, False, True, False]
+        assert memory[0] == [None] * 6
+
+
+def test_lazy_sunday_alike_moves_are_weighed_once_and_drawn_at_random():
+    """Moves seat 0 cannot tell apart form one class (Game.search_classes): all 15 peeks
+    (LS-3), a take into any of its four unknown positions (LS-4); a take into a
+    remembered position is a class of its own. The bot draws its move within the best
+    class, so its peeks vary with its seed (no tell in the public log)."""
+    match = Match("lazy_sunday", 2, seed=7, setup=TWINS["lazy_sunday"][3][0], keep_log=False)
+    peeks = match.decision_moves(0)
+    assert match.game.search_classes(match.bot_view(0), peeks) == [list(peeks)]
+    chosen = {make_bot(match.game, "ismcts:20", seed).choose(match.bot_view(0), peeks) for seed in range(6)}
+    assert len(chosen) > 1
+    match = _lazy_sunday_after_peeks()
+    classes = match.game.search_classes(match.bot_view(0), match.decision_moves(0))
+    assert [[str(m) for m in alike] for alike in classes] == [
+        ["0 draw"], ["0 take 0"], ["0 take 1"], ["0 take 2", "0 take 3", "0 take 4", "0 take 5"], ["0 notme"]]
+
+
+def test_the_flat_search_plays_every_move_out_on_the_same_samples():
+    """Lazy Sunday's search is flat (Game.SEARCH_FLAT): every move is played out once on
+    each sample (visits all equal). Having drawn a Clean the Oven (9) while remembering
+    its own at position 1, discarding it (then slapping its twin, LS-5) is worth far more
+    than keeping it in place of the Nap (0) at position 0 (LS-4)."""
+    match = _lazy_sunday_after_peeks()
+    match.play("0 draw")
+    view = match.bot_view(0)
+    assert view["drawn"]["card"]["name"] == "Clean the Oven"
+    legal = match.decision_moves(0)
+    stats = ISMCTSBot(0, game=match.game, iterations=90).search(view, legal)
+    assert set(stats) == set(legal) and len({visits for visits, _ in stats.values()}) == 1
+    assert stats[Move(0, "discard")][1] > stats[Move(0, "keep", (0,))][1] + 0.2

@@ -155,7 +155,7 @@ def test_lazy_sunday_bot_glance_agrees_with_the_bot_view_whichever_key_is_read_f
         game, state = match.game, match.state
         for seat in range(4):
             full = game.bot_view(state, seat)
-            assert full == {**game.view(state, seat), "memory": full["memory"]}
+            assert full == {**game.view(state, seat), "memory": full["memory"], "seen_by": full["seen_by"]}
             glance = game.bot_glance(state, seat)
             assert {key: full[key] for key in glance} == glance
             for first in ("memory", "claims_open", "phase", "lists"):

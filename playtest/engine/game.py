@@ -23,7 +23,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping
+from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -138,7 +138,8 @@ class Game(ABC):
     SEARCH_ITERATIONS: ClassVar[int] = 300
     """The search bot's default budget (plain ``"ismcts"``), in iterations per decision:
     about 1 s a decision at most on one core at the game's usual tables (measured by
-    ``benchmarks/bench_bots.py``; a game sets its own)."""
+    ``benchmarks/bench_bots.py``; a game sets its own, and may set it per instance,
+    e.g. by seat count)."""
     keep_log: bool = True
     """Whether :meth:`apply` must return the move's log events. :class:`Match` sets it to
     its own ``keep_log``; when False (simulations) a game may skip building the event
@@ -374,6 +375,20 @@ class Game(ABC):
         it reads the sampled state, whose per-seat knowledge the sample made up.
         Default: None (simulated seats make no open moves)."""
         return None
+
+    def search_classes(self, view: Mapping, moves: Sequence[Move]) -> list[list[Move]]:
+        """``moves`` (a seat's legal moves) grouped into classes the seat cannot tell
+        apart from its bot ``view`` (e.g. a card put into any of its unknown positions
+        alike): the search weighs one move of each class and plays one of the best class
+        at random, so alike moves neither split its samples nor win by noise alone.
+        Default: every move a class of its own."""
+        return [[move] for move in moves]
+
+    SEARCH_FLAT: ClassVar[bool] = False
+    """True: the search bot weighs its decision's moves alone, each sample played out once
+    after every move by the game's heuristic bot at every seat, deciding from that seat's
+    bot view of the sample (a flat search on common samples; see
+    :mod:`playtest.engine.search`). False (the default): one IS-MCTS tree, random playouts."""
 
     SEARCH_PLAYOUT_MOVES: ClassVar[int | None] = None
     """How many moves a search playout plays before it stops and scores the position with

@@ -282,7 +282,8 @@ class LazySunday(Game):
         "scores.*": "seat {0}'s effort",
         "start": "starting seat", "turns": "turns played"}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
-    SEARCH_ITERATIONS = 2000  # ismcts: about 0.3 s a decision at 4 seats, 0.75 s at 7 (benchmarks/bench_bots.py)
+    SEARCH_ITERATIONS = 800  # ismcts playouts at 2 seats, fewer at more (see __init__)
+    SEARCH_FLAT = True  # ismcts: heuristic playouts from each move, common samples (see playtest.engine.search)
     SETUP = {  # a pinned deal (scenarios); who starts round 1 is the option first_player (G-2)
         "lists": "one list of card names per seat, in position order, 2 or more cards each (LS-3)",
         "done": "the DONE pile, bottom first (its last card is the top), 1 or more cards",
@@ -329,6 +330,9 @@ class LazySunday(Game):
             raise DeckError(f"{path}: {len(self.cards.names)} cards cannot deal {LIST_SIZE} to each of "
                             f"{seats} seats plus the first DONE card (LS-3)")
         self.everyone = (1 << seats) - 1
+        # ismcts: a playout costs about seats ** 1.5 as much, so about 0.25 s a decision
+        # (at most 0.75) at any table (benchmarks/bench_bots.py)
+        self.SEARCH_ITERATIONS = round(type(self).SEARCH_ITERATIONS * (2 / seats) ** 1.5)
         # per seat, a copy of the list leaders() last summed and its effort
         self._summed_lists, self._summed_efforts = [None] * seats, [0] * seats
         self._led_totals, self._leaders = None, ()  # the totals leaders() last saw, and its answer
@@ -942,11 +946,20 @@ class LazySunday(Game):
             memory.append(row)
         return memory
 
+    def _seen_by(self, s) -> list[list[list[int]]]:
+        known, seats = s.known, range(self.seats)
+        return [[[t for t in seats if known[c] >> t & 1] for c in lst] for lst in s.lists]
+
     def bot_view(self, s, seat):
         """:meth:`view` plus ``"memory"``: per seat, per position, the card name ``seat``
-        remembers there or None (LS-11). For bots only, never for a browser."""
+        remembers there or None (LS-11); and ``"seen_by"``: per seat, per position, the
+        seats that remember the card there. ``seen_by`` is the same for every seat and
+        public: the log names every spot a seat peeks or looks at (LS-3, LS-2), keeps or
+        takes into (LS-4), gives into (LS-5) or swaps (LS-2), a person can keep that
+        record, and a bot is shown it (LS-11). For bots only, never for a browser."""
         view = self.view(s, seat)
         view["memory"] = self._memory(s, seat)
+        view["seen_by"] = self._seen_by(s)
         return view
 
     def bot_glance(self, s, seat):
@@ -1014,6 +1027,29 @@ class LazySunday(Game):
         seat = list(spots)[rng.randrange(len(spots))] if len(spots) > 1 else next(iter(spots))
         return _new(Move, (seat, "claim", (*spots[seat], s.serial)))
 
+    # per move kind, the list spots its arguments name: (index of the seat argument, or
+    # None for the mover's own list, index of the position argument)
+    _SPOT_ARGS = {"peek": ((None, 0), (None, 1)), "take": ((None, 0),), "keep": ((None, 0),),
+                  "double_check": ((None, 0),), "knock_out": ((None, 0),), "give": ((None, 0),),
+                  "nosy": ((0, 1),), "trade": ((None, 0), (1, 2)), "switcheroo": ((0, 1), (2, 3)),
+                  "not_my_job": ((0, 1), (2, 3))}
+
+    def search_classes(self, view, moves):
+        """Moves alike for the seat (see Game.search_classes): the same kind aimed at spots
+        it cannot tell apart, the same card name remembered there or none (LS-11) and the
+        same seats remembering it (the public ``seen_by``): e.g. keeping a drawn card at
+        any of its unknown positions (LS-4), or peeking at any two of its cards (LS-3)."""
+        memory, seen_by, me = view["memory"], view["seen_by"], view["viewer"]
+        classes: dict[tuple, list[Move]] = {}
+        for move in moves:
+            args = list(move.args)
+            for t, p in self._SPOT_ARGS.get(move.kind, ()) if args else ():  # an empty list's take/keep: none
+                t = me if t is None else args[t]
+                q = args[p]
+                args[p] = (memory[t][q], tuple(seen_by[t][q]))
+            classes.setdefault((move.kind, tuple(args)), []).append(move)
+        return list(classes.values())
+
     def determinizer(self, view, seat):
         """Sample states consistent with ``seat``'s bot view (see Game.determinizer).
 
@@ -1021,12 +1057,14 @@ class LazySunday(Game):
         DONE top and the drawer's own drawn card too. Every other card is one of the
         deck's cards nobody placed, dealt at random into the unknown list positions, the
         DONE pile under its top, the deck (its public count) and another seat's drawn
-        card, and then another seat's unknown cards are made lower as a seat that keeps
-        its low cards would have made them (LS-4; see the comment in the code). What the
-        other seats remember is not in the view, so a sample gives each
-        of them the DONE top and, once it has peeked (LS-3), two random cards of its own
-        list; the spots another seat is looking at are drawn among those the burned
-        action allows (LS-2, LS-3).
+        card, and then the cards another seat remembers in its own list are made lower,
+        as a seat that keeps its low cards would have made them (LS-4; see the comment
+        in the code). Every seat remembers exactly the spots the view's public
+        ``seen_by`` names (LS-11: who peeked where, LS-3; who kept or took a card where,
+        LS-4; who gave what where, LS-5; who looked where, LS-2), the drawer its drawn
+        card and everyone the DONE pile, so a simulated seat slaps only what that seat
+        could know (:meth:`search_open_move`); the spots another seat is looking at are
+        drawn among the spots it remembers that the burned action allows (LS-2, LS-3).
 
         Raises:
             ValueError: the view names more copies of a card than the deck holds, or its
@@ -1045,6 +1083,8 @@ class LazySunday(Game):
 
         rows = view["lists"]
         memory = view.get("memory") or [[None] * len(row) for row in rows]
+        seen_by = view.get("seen_by") or [[[] if name is None else [me] for name in row] for row in memory]
+        masks = [[sum(1 << t for t in seats) for seats in row] for row in seen_by]
         lists, holes = [], []   # per seat, per position: a card id or None; holes: (seat, pos)
         for t, row in enumerate(rows):
             out = []
@@ -1064,14 +1104,13 @@ class LazySunday(Game):
         if len(pool) != len(holes) + under + view["deck"] + unknown_drawn:
             raise ValueError(f"the view's cards do not add up to the Lazy Sunday deck: {len(pool)} unplaced for "
                              f"{len(holes)} unknown list cards, {under} under the DONE top, {view['deck']} in the deck")
-        bit = 1 << me
         known = [0] * len(names)
-        for t, row in enumerate(lists):  # what the seat remembers (LS-11); the reveal adds nothing
+        for t, row in enumerate(lists):  # who remembers what (LS-11); the reveal adds nothing
             for p, card in enumerate(row):
-                if memory[t][p] is not None:
-                    known[card] = bit
+                if card is not None:
+                    known[card] = masks[t][p]
         if drawn is not None:
-            known[drawn] = bit
+            known[drawn] = 1 << me
         if top is not None:
             known[top] = self.everyone
         phase, to_act, start = view["phase"], view["to_act"], view["start"]
@@ -1084,7 +1123,6 @@ class LazySunday(Game):
         peekers = []
         if phase == "peek" or (phase == "look" and turn is None):  # setup (LS-3): actor up to the starter
             peekers = [(actor + i) % n for i in range(((start - actor) % n) or n)]
-        peeked = [t for t in range(n) if t != me and t not in peekers]
         caller = view["caller"]
         outcome = view["outcome"]
         fixed = (view["round"], start, turn, actor, view["done"]["serial"], caller, list(view["final_turns"]),
@@ -1094,13 +1132,14 @@ class LazySunday(Game):
                                      outcome["reason"]))
         resume = ("drawn" if drawn_view else "turn") if phase == "give" else None
         # Cards another seat kept are lower than uniform draws: it keeps what beats the
-        # card it replaces (LS-4). Modelled as ``keeps`` chances, half the cards put on
-        # DONE this round, each a random unseen card taking one of the seat's unknown
-        # spots if lower; measured on heuristic games (2 to 4 seats), this gives the mean
-        # effort of the cards a seat cannot see in another's list within 0.5 a card
+        # card it replaces (LS-4), and it knows what it kept. Modelled as ``keeps``
+        # chances, four in five of the cards put on DONE this round, each a random
+        # unseen card taking one of the spots of the seat's own list that it remembers
+        # and we do not, if lower: measured on 150 heuristic 2-seat games, such cards
+        # average 3.2 effort, and 3.3 in samples (with one chance in two: 4.0)
         effort = self.cards.efforts
-        keeps = view["done"]["serial"] // 2
-        their_holes = [(t, [p for u, p in holes if u == t]) for t in range(n) if t != me]
+        keeps = view["done"]["serial"] * 4 // 5
+        their_holes = [(t, [p for u, p in holes if u == t and masks[t][p] >> t & 1]) for t in range(n) if t != me]
         their_holes = [(t, spots) for t, spots in their_holes if spots]
         deck_size = view["deck"]
         actions = self.cards.actions
@@ -1132,34 +1171,34 @@ class LazySunday(Game):
             s.known = known[:]
             for card in s.done:
                 s.known[card] = everyone
-            for t in peeked:  # another seat's memory is hidden: two cards of its own list
-                if len(s.lists[t]) >= 2:
-                    for p in rng.sample(range(len(s.lists[t])), 2):
-                        s.known[s.lists[t][p]] |= 1 << t
+            for t, p in holes:
+                s.known[s.lists[t][p]] = masks[t][p]
+            if unknown_drawn:
+                s.known[s.drawn] = 1 << turn
             s.looking, s.shown = looking, shown
-            if phase == "look" and actor != me:  # what the actor looks at is not in this view
+            if phase == "look" and actor != me:  # which of its spots the actor looks at is not in this view
                 s.looking = self._sample_looking(s, actor, actions[s.done[-1]] if s.turn is not None else None, rng)
-                for t, p in s.looking:
-                    s.known[s.lists[t][p]] |= 1 << actor
             s.resume, s.peekers, s.setup_events = resume, peekers[:], []
             return s
 
         return sample
 
     def _sample_looking(self, s, actor, action, rng) -> list[list[int]]:
-        """Spots ``actor`` may be looking at, drawn with ``rng``: two of its own in setup
+        """Spots ``actor`` may be looking at, drawn with ``rng`` among the spots it
+        remembers (the look has just taught it them, LS-11): two of its own in setup
         (LS-3), else the spots of the action just burned (LS-2, LS-8)."""
-        own = len(s.lists[actor])
-        if action is None:  # setup peek
-            return [[actor, p] for p in sorted(rng.sample(range(own), 2))] if own >= 2 else [[actor, 0]][:own]
+        bit, known = 1 << actor, s.known
+        spots = [[t, p] for t, lst in enumerate(s.lists) for p, card in enumerate(lst) if known[card] & bit]
+        own = [spot for spot in spots if spot[0] == actor]
+        if action is None:  # setup peek: nothing else of its list is known yet
+            return own[:2]
         if action == "double_check":
-            return [[actor, rng.randrange(own)]]
-        others = [t for t in range(self.seats) if t != actor and t != s.caller and s.lists[t]]
+            return [rng.choice(own)]
+        first = rng.choice([spot for spot in spots if spot[0] != actor])
         if action == "nosy":
-            t = rng.choice(others)
-            return [[t, rng.randrange(len(s.lists[t]))]]
-        t, u = sorted(rng.sample(others, 2))  # not_my_job: two other players, the lower seat first
-        return [[t, rng.randrange(len(s.lists[t]))], [u, rng.randrange(len(s.lists[u]))]]
+            return [first]
+        second = rng.choice([spot for spot in spots if spot[0] not in (actor, first[0])])  # not_my_job
+        return sorted([first, second])
 
     # --- balance-lab hooks (see Game.turns_played, leaders, card_counts) -----------------
     def turns_played(self, s):
