@@ -703,7 +703,7 @@ class LazySunday(Game):
         best = min(s.scores)
         winners = tuple(seat for seat, x in enumerate(s.scores) if x == best)
         reason = (f"seat{'s' if len(winners) > 1 else ''} {', '.join(map(str, winners))} "
-                  f"{'share' if len(winners) > 1 else 'has'} the lowest total ({best}) after {s.round} "
+                  f"{'share' if len(winners) > 1 else 'has'} the lowest match score ({best}) after {s.round} "
                   f"round{'s' if s.round > 1 else ''}")
         s.phase, s.outcome = "over", Outcome(True, winners, tuple(s.scores), reason)
         events.append(Event(f"Match over: {reason}."))
