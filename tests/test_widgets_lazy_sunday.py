@@ -392,3 +392,12 @@ def test_a_deeply_nested_json_array_upload_names_the_depth_limit_not_toml():
     with pytest.raises(LimitError, match=f"nested more than {MAX_DEPTH} levels deep"):
         app.load("[" * 50_000 + "]" * 50_000, "nested.json")
     assert app.match is before
+
+
+def test_a_file_refused_for_its_size_clears_the_error_of_the_file_before():
+    # a fresh user saw "deep.json ... nested more than 32 levels" still on top while the
+    # message beside the upload button said big.json was too large
+    app = make_app(seed=5, browser="")
+    app.banner.show("deep.json, line 1: it is nested more than 32 levels deep")    # as the load's error is shown
+    app.records.upload._received(None, {"event": "too_large", "name": "big.json", "size": 2_000_000}, [])
+    assert "big.json is 1.9 MiB" in app.records.upload.message and app.banner.text.value == ""

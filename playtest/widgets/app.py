@@ -286,7 +286,7 @@ class GameApp:
         self.timeline = Timeline(safe(self.goto, report), safe(self.branch, report))
         self.new_game = NewGamePanel(self.game, self.start, seats, dict(players or {}), report=report)
         self.records = RecordPanel(self._record, self.load, report=report, get_scenario=self._scenario,
-                                   get_link=self._links)
+                                   get_link=self._links, on_refused=self.banner.clear)
         # a scenario or shared position: what it is, and the bots paused at its last move
         self.paused = False
         self.about = w.HTML()

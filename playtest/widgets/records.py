@@ -184,6 +184,8 @@ class RecordPanel:
             ``[("This position (move 5)", "record=...&players=human,random"),
             ("A new game with the same set-up (move 0)", "record=...&players=human,random")]``
             (see :func:`parse_link`); None: no "Share link" button.
+        on_refused: called when the browser refuses a file for its size (the refusal is
+            shown beside the button; e.g. clear the page's error banner of an earlier file).
 
     Attributes:
         save, save_scenario, share, anyway, note, link, upload: the components, made the
@@ -201,8 +203,9 @@ class RecordPanel:
     def __init__(self, get_record: Callable[[], tuple[str, bool, str]], on_load: Callable[[str, str], None],
                  report: Callable[[Exception], None] | None = None,
                  get_scenario: Callable[[], tuple[str, str]] | None = None,
-                 get_link: Callable[[], list[tuple[str, str]]] | None = None):
-        self.get_record, self.on_load = get_record, on_load
+                 get_link: Callable[[], list[tuple[str, str]]] | None = None,
+                 on_refused: Callable[[], None] | None = None):
+        self.get_record, self.on_load, self.on_refused = get_record, on_load, on_refused
         self.get_scenario, self.get_link = get_scenario, get_link
         self._report = report
         self.asked: str | None = None
@@ -239,6 +242,8 @@ class RecordPanel:
         self.upload = LimitedUpload(accept=".json,.toml", description="Load record or scenario",
                                     hint=f"Records and scenarios up to {limits.SIZE_TEXT}")
         self.upload.observe(safe(self._uploaded, report), "value")
+        if self.on_refused is not None:     # an earlier file's error must not stand beside this refusal
+            self.upload.observe(lambda _c: self.on_refused(), "refused")
         self.widget.children = (w.HBox([self.save, self.save_scenario, self.share], layout=w.Layout(flex_flow="row wrap")),
                                  w.HBox([self.anyway, self.link]), self.note, self.upload)
 
