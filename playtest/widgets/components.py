@@ -56,6 +56,42 @@ def shared(kind: type[w.Widget], **values) -> w.Widget:
     return model
 
 
+class BuiltOnUse:
+    """A panel whose widgets are made on first use: :attr:`widget` is an empty box until
+    :meth:`build` runs, when the panel is first shown or one of its ``MADE_ON_USE``
+    attributes is first read (so callers use them as if always there). A page that never
+    opens the panel does not create, send and draw its widget models.
+
+    Subclasses call ``super().__init__()``, list their widget attributes in
+    ``MADE_ON_USE`` and make them in ``_build``.
+
+    Attributes:
+        widget: the panel's box. built: whether its widgets exist yet.
+    """
+
+    MADE_ON_USE: frozenset = frozenset()
+
+    def __init__(self):
+        self.widget = w.VBox()
+        self.built = False
+
+    def __getattr__(self, name: str):
+        # only for attributes not set yet: the widgets, made on first use
+        if name in self.MADE_ON_USE and not self.__dict__.get("built", True):
+            self.build()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def build(self) -> None:
+        """Make the widgets and show them in :attr:`widget` (once; later calls do nothing)."""
+        if not self.built:
+            self.built = True
+            self._build()
+
+    def _build(self) -> None:
+        raise NotImplementedError
+
+
 class Card(w.Button):
     """One card slot, drawn as a card-sized button (clickable, for move builders).
 

@@ -16,7 +16,7 @@ from ipywidgets.widgets.widget_description import DescriptionStyle
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from ..engine import OptionError, RandomBot, limits
-from .components import safe, shared
+from .components import BuiltOnUse, safe, shared
 
 HUMAN = "human"
 
@@ -196,7 +196,7 @@ def set_option_inputs(game, inputs: Mapping[str, w.Widget], values: Mapping) -> 
             box.value = value
 
 
-class NewGamePanel:
+class NewGamePanel(BuiltOnUse):
     """Set up a new game of ``game``.
 
     Args:
@@ -221,27 +221,17 @@ class NewGamePanel:
     widget models (``widget`` is an empty box until then).
     """
 
+    MADE_ON_USE = frozenset({"seats", "players", "player_box", "inputs", "_readers", "seed", "start", "presets"})
+
     def __init__(self, game, on_start: Callable[[int, dict, dict, int | None], None],
                  seats: int | None = None, players: dict[int, str] | None = None,
                  report: Callable[[Exception], None] | None = None):
         self.game, self.on_start, self._report = game, on_start, report
         self._first = (seats, dict(players or {}))
         self._options: Mapping = {}         # the options the inputs show once built
-        self.widget = w.VBox()
-        self.built = False
+        super().__init__()
 
-    def __getattr__(self, name: str):
-        # only for attributes not set yet: the inputs, made on first use
-        if name in _MADE_ON_USE and not self.__dict__.get("built", True):
-            self.build()
-            return getattr(self, name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def build(self) -> None:
-        """Make the inputs and show them in :attr:`widget` (once; later calls do nothing)."""
-        if self.built:
-            return
-        self.built = True
+    def _build(self) -> None:
         game, (seats, players) = self.game, self._first
         bots = list(getattr(game, "BOTS", {"random": RandomBot}))
         self.seats = w.Dropdown(options=list(range(game.min_seats, game.max_seats + 1)),
@@ -311,10 +301,6 @@ class NewGamePanel:
                               f"them) or blank (random), not {reprlib.repr(text)}")
         options = {name: read() for name, read in self._readers.items()}
         return seats, {s: self.players[s].value for s in range(seats)}, options, int(text) if text else None
-
-
-_MADE_ON_USE = frozenset({"seats", "players", "player_box", "inputs", "_readers", "seed", "start", "presets"})
-"""NewGamePanel's attributes made by its build."""
 
 
 DEFAULTS_LABEL = "(the game's defaults)"

@@ -28,7 +28,7 @@ import ipywidgets as w
 
 from ..engine import Match, RecordError, limits
 from ..scenarios import is_scenario_name
-from .components import download_link, safe
+from .components import BuiltOnUse, download_link, safe
 from .page import page_address
 from .upload import LimitedUpload
 
@@ -163,11 +163,7 @@ def share_url(query: str) -> str:
     return f"{page}?{query}" if page else f"?{query}"
 
 
-_RECORD_COMPONENTS = frozenset({"save", "save_scenario", "share", "anyway", "note", "link", "upload"})
-"""RecordPanel's attributes made by its build."""
-
-
-class RecordPanel:
+class RecordPanel(BuiltOnUse):
     """Save (download) and load (upload) the record JSON; save the game as a scenario
     (TOML) and show its share link.
 
@@ -195,6 +191,7 @@ class RecordPanel:
         asked: what the warning is about (``"record"``, ``"scenario"``, ``"link"``) or None.
     """
 
+    MADE_ON_USE = frozenset({"save", "save_scenario", "share", "anyway", "note", "link", "upload"})
     WARNING = ("The game is not over. The record contains the seed, which rebuilds every "
                "hidden card: anyone who opens the file can see all cards.")
     LINK_WARNING = ("The game is not over. The link contains the seed, which rebuilds every "
@@ -209,21 +206,9 @@ class RecordPanel:
         self.get_scenario, self.get_link = get_scenario, get_link
         self._report = report
         self.asked: str | None = None
-        self.widget = w.VBox()
-        self.built = False
+        super().__init__()
 
-    def __getattr__(self, name: str):
-        # only for attributes not set yet: the components, made on first use
-        if name in _RECORD_COMPONENTS and not self.__dict__.get("built", True):
-            self.build()
-            return getattr(self, name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def build(self) -> None:
-        """Make the components and show them in :attr:`widget` (once; later calls do nothing)."""
-        if self.built:
-            return
-        self.built = True
+    def _build(self) -> None:
         report = self._report
 
         def button(text, icon, what, shown=True):
