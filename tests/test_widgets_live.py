@@ -460,7 +460,10 @@ def test_hotseat_page_hides_a_seats_cards_until_the_next_person_confirms(data):
         kind_button(page.moves, "Peek at 2 of my cards").click()
         page.board.rows[0].cards[0].click()
         page.board.rows[0].cards[1].click()
-        await until(lambda: len(table.match.moves) == 1 and page.links[0].state["version"] == 1)
+        # the table sends the new state before its answer to the mover: until the answer
+        # arrives the page's moves are disabled ("Sending your move…"), as a person sees them
+        await until(lambda: len(table.match.moves) == 1 and page.links[0].state["version"] == 1
+                    and not page.links[0].pending, what="the peek's answer")
         names = [slot["name"] for slot in table.match.view(0)["lists"][0][:2]]
         assert any(names[0] in c.description for c in page.board.rows[0].cards)
         kind_button(page.moves, "Done looking").click()
