@@ -401,3 +401,18 @@ def test_a_file_refused_for_its_size_clears_the_error_of_the_file_before():
     app.banner.show("deep.json, line 1: it is nested more than 32 levels deep")    # as the load's error is shown
     app.records.upload._received(None, {"event": "too_large", "name": "big.json", "size": 2_000_000}, [])
     assert "big.json is 1.9 MiB" in app.records.upload.message and app.banner.text.value == ""
+
+
+def test_a_record_of_an_unknown_game_is_not_named_as_if_it_were_a_game():
+    import pytest
+
+    from playtest.engine import PlaytestError
+    app = make_app(seed=5, browser="")
+    before = app.match.fingerprint()
+    with pytest.raises(PlaytestError) as unknown:
+        app.load('{"game": "../../etc", "seats": 2}', "odd.json")
+    assert "'../../etc', which this kit does not have" in str(unknown.value)
+    assert "this is a ../../etc record" not in str(unknown.value)
+    with pytest.raises(PlaytestError, match="this is a Chore Race record, not a Lazy Sunday one"):
+        app.load('{"game": "chore_race", "seats": 2}', "cr.json")
+    assert app.match.fingerprint() == before

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import html
 import json
+import reprlib
 from pathlib import Path
 from typing import Callable, Mapping, Protocol, Sequence
 
@@ -576,11 +577,12 @@ class GameApp:
             raise RecordError(self._other_game(other))
 
     def _other_game(self, name: str) -> str:
+        here = self.game.title
         try:
             title = get_game(name).title
-        except Exception:  # noqa: BLE001 - an unknown game is still named
-            title = name
-        here = self.game.title
+        except Exception:  # noqa: BLE001 - a name no game has: never repeated back as if it were one
+            return (f"this file names the game {reprlib.repr(name)}, which this kit does not have; "
+                    f"a {here} record says \"game\": \"{self.game.name}\" (the {here} game on the table is unchanged)")
         return (f"this is a {title} record, not a {here} one; open it in the {title} dashboard "
                 f"(the {here} game on the table is unchanged)")
 
