@@ -401,6 +401,10 @@ def test_a_file_refused_for_its_size_clears_the_error_of_the_file_before():
     app.banner.show("deep.json, line 1: it is nested more than 32 levels deep")    # as the load's error is shown
     app.records.upload._received(None, {"event": "too_large", "name": "big.json", "size": 2_000_000}, [])
     assert "big.json is 1.9 MiB" in app.records.upload.message and app.banner.text.value == ""
+    app.records.upload._received(None, {"event": "file", "name": "deep.json", "size": 9}, [b"{not json"])
+    assert "not valid JSON" in app.banner.text.value              # a file read and refused by the game
+    app.records.upload._received(None, {"event": "too_large", "name": "big.json", "size": 2_000_000}, [])
+    assert app.banner.text.value == ""                            # the same big file again: heard again
 
 
 def test_a_record_of_an_unknown_game_is_not_named_as_if_it_were_a_game():

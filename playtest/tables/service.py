@@ -313,7 +313,9 @@ class TableService:
 
     def authenticate(self, table_id: str, token: Any) -> tuple[LiveTable, str, int | None]:
         """Who ``token`` is at a table: ``(table, role, seat)``, role "seat" (with its
-        seat), "spectator" or "host" (seat None). Compared in constant time.
+        seat), "spectator" or "host" (seat None). Compared in constant time. A seat's
+        token also ends that seat's wait (:meth:`awaited_pages`): its person is here, by
+        a page or a script.
 
         Raises:
             ServiceError: no such table (404) or a token that is none of its tokens (403).
@@ -336,8 +338,9 @@ class TableService:
 
     def page_requested(self, table_id: str, token: str) -> bool:
         """A page of ``table_id`` was requested with ``token``: if that is a seat's link,
-        the seat is no longer awaited (its page is on its way); returns whether it was a
-        seat's link. Any other value, a bad one included, is ignored."""
+        the seat is no longer awaited (its page is on its way; :meth:`authenticate` ends
+        the wait); returns whether it was a seat's link. Any other value, a bad one
+        included, is ignored (nothing raised)."""
         if table_id not in self._awaited:
             return False
         try:

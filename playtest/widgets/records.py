@@ -228,7 +228,7 @@ class RecordPanel(BuiltOnUse):
                                     hint=f"Records and scenarios up to {limits.SIZE_TEXT}")
         self.upload.observe(safe(self._uploaded, report), "value")
         if self.on_refused is not None:     # an earlier file's error must not stand beside this refusal
-            self.upload.observe(lambda _c: self.on_refused(), "refused")
+            self.upload.observe(lambda change: change["new"] is None or self.on_refused(), "refused")
         self.widget.children = (w.HBox([self.save, self.save_scenario, self.share], layout=w.Layout(flex_flow="row wrap")),
                                  w.HBox([self.anyway, self.link]), self.note, self.upload)
 

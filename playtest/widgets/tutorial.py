@@ -297,8 +297,8 @@ class TutorialApp(GameApp):
 
     # --- drawing ------------------------------------------------------------------------
     def _show(self, good: bool = False) -> None:
-        """Draw the board, then the coach panel and the lit cards for the step on show (in
-        that order: once the page shows a step's text, its board is drawn). ``good``: the
+        """Draw the board and the lit cards, then the coach panel's words for the step on
+        show (in that order: once the page shows a step's text, its board is drawn). ``good``: the
         last step's move was right: "Well done." as the feedback where the lesson ends, or
         above the next step's text, leading into it (under it, it read as if the new step
         were done already); otherwise no feedback is left over."""
@@ -315,24 +315,24 @@ class TutorialApp(GameApp):
         self.feedback.add_class("pt-good")
         if self.in_finale:
             finale = self.tutorial.finale
-            self.progress.value = f"<b>{html.escape(finale.title)}</b> · against a gentle bot"
-            self.text.value = paragraphs(finale.say)
+            progress = f"<b>{html.escape(finale.title)}</b> · against the {html.escape(finale.bot)} bot"   # as its seat is labelled
+            text = paragraphs(finale.say)
             lit, next_label = [], None
         elif step is None:
             lesson = lessons[self.lesson]
             last = self.lesson + 1 == len(lessons)
-            self.progress.value = (f"<b>Lesson {self.lesson + 1} of {len(lessons)}: {html.escape(lesson.title)}</b>"
-                                   " · done")
-            self.text.value = paragraphs("Lesson done. " + ("Next: your first game." if last else
-                                                            f"Next: {lessons[self.lesson + 1].title}."))
+            progress = (f"<b>Lesson {self.lesson + 1} of {len(lessons)}: {html.escape(lesson.title)}</b>"
+                        " · done")
+            text = paragraphs("Lesson done. " + ("Next: your first game." if last else
+                                                 f"Next: {lessons[self.lesson + 1].title}."))
             lit, next_label = [], "Start the game" if last else "Next lesson"
         else:
             lesson = lessons[self.lesson]
             intro = self.tutorial.intro if self.lesson == 0 and self.step == 0 else ""
-            self.progress.value = (f"<b>Lesson {self.lesson + 1} of {len(lessons)}: {html.escape(lesson.title)}</b>"
-                                   f" · step {self.step + 1} of {len(lesson.steps)}")
+            progress = (f"<b>Lesson {self.lesson + 1} of {len(lessons)}: {html.escape(lesson.title)}</b>"
+                        f" · step {self.step + 1} of {len(lesson.steps)}")
             done = "<p class='pt-coach-done'>✓ Well done. Next:</p>" if lead else ""
-            self.text.value = done + paragraphs(intro) + paragraphs(step.say)
+            text = done + paragraphs(intro) + paragraphs(step.say)
             lit, next_label = step.lit, None if step.do else "Next"
         self.next_button.description = next_label or "Next"
         self.next_button.layout.display = None if next_label else "none"
@@ -340,6 +340,8 @@ class TutorialApp(GameApp):
         self.skip_button.layout.display = "none" if self.in_finale else None
         self.restart_button.description = "New game" if self.in_finale else "Start this lesson again"
         self.light(lit)
+        # the step's words last: once a page shows them, its board and lit cards are drawn
+        self.progress.value, self.text.value = progress, text
 
     def _draw(self) -> None:
         super()._draw()

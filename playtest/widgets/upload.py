@@ -126,7 +126,8 @@ class LimitedUpload(anywidget.AnyWidget):
             ``max_bytes`` (set in the browser and here alike; the file's bytes never
             leave the browser).
         refused: (not synced) the ``(name, size)`` of the last file refused for its
-            size, or None.
+            size since a file was last accepted, or None (so refusing the same file
+            again, after another was loaded, is a change an observer hears).
     """
 
     _esm = _ESM
@@ -177,6 +178,6 @@ class LimitedUpload(anywidget.AnyWidget):
         modified = content.get("last_modified")
         when = (datetime.datetime.fromtimestamp(modified / 1000, datetime.timezone.utc)
                 if isinstance(modified, (int, float)) and 0 <= modified < 2 ** 53 else None)
-        self.message = ""
+        self.message, self.refused = "", None
         self.value = ({"name": name, "type": str(content.get("type", ""))[:limits.MAX_NAME],
                        "size": len(buffers[0]), "content": memoryview(buffers[0]), "last_modified": when},)
