@@ -73,8 +73,6 @@ def serve(args: argparse.Namespace) -> int:
         print(f"playtest serve: cannot listen on {args.ip}:{args.port}: {problem}; "
               f"choose another with --port", file=sys.stderr)
         return 2
-    print(f"Serving the playtest dashboards from {folder}", flush=True)
-    print(f"Open http://{args.ip}:{args.port}/voila/render/index.ipynb  (Ctrl+C stops)", flush=True)
     from playtest.server import main as run_server
 
     # in this process, so that a signal to it (Ctrl+C, kill) stops the server itself

@@ -105,9 +105,9 @@ def test_awaited_pages_count_the_human_seats_no_page_has_joined(tmp_path, monkey
         assert service.awaited_pages() == 1                      # seat 1's page joined
         assert not service.page_requested(made["id"], made["spectator_token"])
         assert service.awaited_pages() == 1                      # a spectator is no seat
-        again = TableService(tmp_path)                           # a restart: everyone reloads
-        assert again.awaited_pages() == 3
-        again.close()
+        service.close()
+        service = TableService(tmp_path)                         # a restart: everyone reloads
+        assert service.awaited_pages() == 3
         service.table(made["id"]).end()
         assert service.awaited_pages() == 0                      # an ended table awaits nobody
         other = service.create({"game": "chore_race", "seats": 2, "players": ["human", "human"]})

@@ -209,3 +209,23 @@ def test_under_jupyter_server_only_voilas_kernels_are_reaped_never_a_notebooks(f
     text = log.read_text()
     assert "playtest: a kernel without its page is shut down" in text
     assert f"shutting down kernel {voila_kernel}" in text and f"shutting down kernel {notebook_kernel}" not in text
+
+
+def test_a_second_server_on_a_held_data_folder_stops_with_one_message(folder, tmp_path):
+    """Another server (JupyterLab's table service, another ``playtest serve``) holds the
+    live tables of this data folder: the new server says so and stops (exit 2) instead
+    of restoring the same tables and running their bots a second time."""
+    from playtest.tables.service import TableService
+    data = tmp_path / "data"
+    holder = TableService(data)
+    try:
+        command = [sys.executable, "-m", "playtest.server", str(folder), "--no-browser", f"--port={free_port()}",
+                   "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"]
+        done = subprocess.run(command, cwd=folder, env={**os.environ, "PLAYTEST_DATA_DIR": str(data)},
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        holder.close()
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert (f"playtest serve: the live tables in {data} are served by another server (process {os.getpid()}, "
+            in done.stderr), done.stderr[-2000:]
+    assert "Traceback" not in done.stderr

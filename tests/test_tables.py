@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 
@@ -351,6 +352,7 @@ def test_create_list_join_and_tokens(service):
         service.authenticate(tid, "not-a-token")
     assert bad.value.status == 403 and "not valid" in str(bad.value)
     assert service.listing()[0]["free"] == []
+    service.close()
     again = TableService(service.folder)                 # handed-out seats stay taken after a restart
     assert again.listing()[0]["free"] == []
     again.close()
@@ -412,6 +414,32 @@ def test_a_restarted_server_restores_every_table_at_its_move(tmp_path):
     second.close()
 
 
+def test_one_server_at_a_time_holds_a_data_folder(tmp_path):
+    """Two servers on one folder would each restore every table and run its bots: the
+    second is refused with who holds it and what to do, in this process or another, and
+    gets the folder once the first has closed (or died: the OS drops the lock)."""
+    first = TableService(tmp_path)
+    made = first.create({"game": "chore_race", "seats": 2, "players": ["human", "human"]})
+    with pytest.raises(ServiceError) as held:
+        TableService(tmp_path)
+    assert held.value.status == 503
+    assert f"the live tables in {tmp_path} are served by another server (process {os.getpid()}, " in str(held.value)
+    assert "PLAYTEST_DATA_DIR" in str(held.value)
+    code = ("from playtest.tables.service import TableService, ServiceError\n"
+            f"try:\n    TableService({str(tmp_path)!r})\nexcept ServiceError as exc:\n    print(exc.status, exc)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
+    assert out.startswith(f"503 the live tables in {tmp_path} are served by another server (process {os.getpid()}"), out
+    assert first.tables[made["id"]].match.moves == []          # the refusals changed nothing
+    first.close()
+    second = TableService(tmp_path)
+    assert list(second.tables) == [made["id"]]
+    code = ("import os, sys\nfrom playtest.tables.service import TableService\n"
+            f"TableService({str(tmp_path)!r})\nprint('held', flush=True)\nos._exit(0)")   # dies holding it
+    second.close()
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout == "held\n"
+    TableService(tmp_path).close()
+
+
 def test_record_feedback_and_export_only_after_the_game(service):
     made = service.create({"game": "night_shift", "seats": 2, "players": ["human", "random"],
                            "options": {"max_turns": 3}})
@@ -469,6 +497,7 @@ def test_a_bad_reaction_limit_is_refused(service):
     assert "reaction_limit is a number of seconds from 1 to 600" in str(error.value)
     made = service.create({"game": "chore_race", "seats": 2, "players": ["human", "human"], "reaction_limit": 20})
     assert service.tables[made["id"]].reaction_limit == 20
+    service.close()
     again = TableService(service.folder)          # kept in the store across a restart
     assert again.tables[made["id"]].reaction_limit == 20
     again.close()

@@ -231,6 +231,13 @@ class PlaytestVoila(Voila):
         # Voila.listen binds the port, then runs the IOLoop until the server stops
         from playtest.tables import web
 
+        try:
+            web.service()     # restore the stored tables now: a folder another server holds stops this one here
+        except web.ServiceError as exc:
+            self.log.critical("playtest serve: %s", exc)
+            raise SystemExit(2) from None
+        print(f"Serving the playtest dashboards from {self.root_dir}", flush=True)
+        print(f"Open http://{self.ip}:{self.port}{self.base_url}voila/render/index.ipynb  (Ctrl+C stops)", flush=True)
         self.reaper.start()
         IOLoop.current().add_callback(web.watch_awaited_pages, self.await_table_pages)
         IOLoop.current().add_callback(self._publish_final_port)

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from ..engine import Match, OptionError, PlaytestError, get_game, games
 from ..scenarios import find_scenario
 from .live import DEFAULT_PACE, HUMAN, LiveTable, check_pace
-from .store import DB_NAME, StoredTable, TableStore, data_dir, token_hash
+from .store import DB_NAME, StoredTable, StoreInUse, TableStore, data_dir, token_hash
 
 MAX_TABLES = 200        # tables being played at once on one server
 STATUSES = ("playing", "over", "ended")   # a table's status: being played, game over, ended by the host
@@ -48,12 +48,17 @@ class TableService:
         folder: the data folder holding the database (default :func:`data_dir`).
 
     Raises:
+        ServiceError: another server holds the folder's tables (503, saying which
+            process and how to give this one its own folder).
         OSError: the folder cannot be created or the database opened.
     """
 
     def __init__(self, folder: str | Path | None = None):
         self.folder = Path(folder) if folder is not None else data_dir()
-        self.store = TableStore(self.folder / DB_NAME)
+        try:
+            self.store = TableStore(self.folder / DB_NAME)
+        except StoreInUse as exc:
+            raise ServiceError(str(exc), 503) from None
         self.tables: dict[str, LiveTable] = {}
         self._hashes: dict[str, tuple[str, dict[int, str], str]] = {}   # id -> host, seats, spectator
         self._claimed: dict[str, set[int]] = {}

@@ -5,20 +5,36 @@ server killed mid-game and started again restores every table at the move it had
 reached; nothing acknowledged is lost. Tokens are stored only as SHA-256 hashes.
 
 The database lives in the data folder (:func:`data_dir`): ``$PLAYTEST_DATA_DIR``, else
-``$XDG_DATA_HOME/playtest``, else ``~/.local/share/playtest``.
+``$XDG_DATA_HOME/playtest``, else ``~/.local/share/playtest``. One server at a time holds
+it (:class:`StoreInUse`): two servers on one folder (JupyterLab's table service and
+``playtest serve``, say) would each restore every table and run its bots.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import sqlite3
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 DB_NAME = "tables.sqlite3"
+LOCK_SUFFIX = ".lock"      # beside the database: who holds it ("<pid> <program>")
+
+
+class StoreInUse(OSError):
+    """Another process holds the table store (``holder``: its "<pid> <program>", or "")."""
+
+    def __init__(self, folder: Path, holder: str):
+        who = f"process {holder.split(' ', 1)[0]}, {holder.split(' ', 1)[-1]}" if " " in holder else "another process"
+        super().__init__(
+            f"the live tables in {folder} are served by another server ({who}); stop that "
+            f"server, or give this one a data folder of its own (PLAYTEST_DATA_DIR=/some/folder)")
+        self.holder = holder
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -112,13 +128,40 @@ class TableStore:
         path: the database file (its folder is created, readable by its owner only).
 
     Raises:
-        OSError: the folder cannot be created; sqlite3.DatabaseError: the file is not
+        StoreInUse: another process (or another open store in this one) holds it;
+            OSError: the folder cannot be created; sqlite3.DatabaseError: the file is not
             a database.
     """
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._lock = self._hold(self.path.with_name(self.path.name + LOCK_SUFFIX))
+        try:
+            self._open()
+        except BaseException:
+            self._lock.close()
+            raise
+
+    @staticmethod
+    def _hold(lock_path: Path):
+        """Open and lock the lock file (released by the OS when the process ends, even
+        killed), writing who holds it; raise StoreInUse if it is held."""
+        lock = open(lock_path, "a+", encoding="utf-8")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read(200).strip()
+            lock.close()
+            raise StoreInUse(lock_path.parent, holder) from None
+        lock.truncate(0)
+        program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] not in ("", "-c") else "python"
+        lock.write(f"{os.getpid()} {program}\n")
+        lock.flush()
+        return lock
+
+    def _open(self) -> None:
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")     # a stored move survives a power cut too
@@ -129,8 +172,9 @@ class TableStore:
             self.db.execute("ALTER TABLE tables ADD COLUMN reaction_limit REAL")
 
     def close(self) -> None:
-        """Close the database (the service's shutdown)."""
+        """Close the database and let another server hold it (the service's shutdown)."""
         self.db.close()
+        self._lock.close()
 
     def _write(self, sql: str, args=()) -> None:
         with self.db:   # one transaction, committed on leaving
