@@ -8,6 +8,7 @@ through the REST API, as JupyterLab does) must never be touched."""
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import os
 import re
@@ -101,6 +102,16 @@ def _up(url: str) -> bool:
         return False
 
 
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Answers as they are: a redirect is returned, not followed."""
+
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+    def http_error_302(self, req, fp, code, msg, headers):
+        return fp
+
+
 def kernel_id_of(page: bytes) -> str:
     return re.search(rb'"kernelId": "([0-9a-f-]{36})"', page).group(1).decode()
 
@@ -176,7 +187,13 @@ def test_under_jupyter_server_only_voilas_kernels_are_reaped_never_a_notebooks(f
     # JupyterLab and friends only slow the start here
     (config_dir / "jupyter_server_config.d").mkdir()
     (config_dir / "jupyter_server_config.d" / "off.json").write_text(json.dumps({"ServerApp": {"jpserver_extensions": {
-        name: False for name in ("jupyterlab", "jupyter_lsp", "jupyter_server_terminals", "notebook_shim")}}}))
+        **{name: False for name in ("jupyterlab", "jupyter_lsp", "jupyter_server_terminals", "notebook_shim")},
+        "playtest.tables.extension": True}}}))     # as the installed package's jupyter_server_config.d does
+    # a page that shows the link another device would open (the lobby's copyable addresses)
+    links = json.loads(json.dumps(TRIVIAL))
+    links["cells"][0]["source"] = ["from playtest.widgets.page import address_for_others, page_folder\n",
+                                   "print('LINK', address_for_others(page_folder(), 'trivial.ipynb?x=1&token=seat'))"]
+    (folder / "links.ipynb").write_text(json.dumps(links))
     shutil.copytree(ROOT / "playtest/server/templates/playtest", data_dir / "voila/templates/playtest")
     port, token = free_port(), "t0ken"
     base = f"http://127.0.0.1:{port}"
@@ -203,6 +220,19 @@ def test_under_jupyter_server_only_voilas_kernels_are_reaped_never_a_notebooks(f
         def kernels():
             return {k["id"] for k in json.loads(get(f"{base}/api/kernels", headers=auth)[1])}
 
+        # a device without the server's cookie is refused the page; the lobby's link logs it in first
+        status, page = get(f"{base}/voila/render/links.ipynb?token={token}")
+        link = html.unescape(re.search(rb"LINK (\S+)", page).group(1).decode())
+        assert link == f"{base}/login?next=/voila/render/trivial.ipynb%3Fx%3D1%26token%3Dseat&token={token}", link
+        seat_page = f"{base}/voila/render/trivial.ipynb?x=1&token=seat"
+        opener = urllib.request.build_opener(NoRedirect)
+        refused = opener.open(urllib.request.Request(seat_page), timeout=60)
+        assert refused.status == 302 and "/login" in refused.headers["Location"]
+        logged_in = opener.open(urllib.request.Request(link), timeout=60)
+        assert logged_in.status == 302 and logged_in.headers["Location"] == "/voila/render/trivial.ipynb?x=1&token=seat"
+        cookie = "; ".join(c.split(";")[0] for c in logged_in.headers.get_all("Set-Cookie"))
+        opened = opener.open(urllib.request.Request(seat_page, headers={"Cookie": cookie}), timeout=60)
+        assert opened.status == 200 and b"pt-kernel-lost" in opened.read()
         wait_until(lambda: voila_kernel not in kernels(), 30, "the Voilà page's kernel shut down")
         time.sleep(4)                                  # more than first_connect again
         assert notebook_kernel in kernels()

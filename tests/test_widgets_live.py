@@ -945,6 +945,30 @@ def test_a_lobby_without_a_table_service_says_how_to_get_one(monkeypatch):
 
 
 # --- page addresses ----------------------------------------------------------------------
+def test_links_for_other_devices_log_in_to_a_jupyter_server_with_a_token(monkeypatch):
+    """On Binder a device without the server's cookie is refused every page: the lobby's
+    copyable links pass through the server's login, with the seat's page (and its own
+    token) as where to go next."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from playtest.widgets.page import address_for_others
+    folder, path = "https://hub.example.org/user/ab/voila/render/dashboards/", "table.ipynb?table=t1&token=S,E"
+    monkeypatch.delenv("PLAYTEST_SERVER_TOKEN", raising=False)
+    assert address_for_others(folder, path) == folder + path           # playtest serve: no login
+    assert address_for_others("", path) == ""
+    monkeypatch.setenv("PLAYTEST_SERVER_TOKEN", "j&t")
+    monkeypatch.setenv("VOILA_BASE_URL", "/user/ab/")
+    link = urlsplit(address_for_others(folder, path))
+    assert (link.scheme, link.netloc, link.path) == ("https", "hub.example.org", "/user/ab/login")
+    assert parse_qs(link.query) == {"next": ["/user/ab/voila/render/dashboards/" + path], "token": ["j&t"]}
+    lobby = LobbyApp(start=False, folder=folder)
+    made = {"id": "t1", "seats": [{"seat": 0, "player": "human", "token": "S", "path": "table.ipynb?table=t1&token=S"}],
+            "spectator_token": "E", "spectator_path": "table.ipynb?table=t1&token=E",
+            "host_path": "table.ipynb?table=t1&token=H"}
+    shown = lobby.links_html(made)
+    assert "https://hub.example.org/user/ab/login?next=" in shown and "href='table.ipynb?table=t1&amp;token=S'" in shown
+
+
 def test_page_addresses_from_voilas_request_variables(monkeypatch):
     monkeypatch.delenv("VOILA_PREHEAT", raising=False)
     monkeypatch.setenv("SERVER_NAME", "192.168.1.5")

@@ -50,6 +50,12 @@ BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What a browser name looks like (``secrets.token_urlsafe(18)`` makes 24 characters);
 anything else is replaced by a new one, so it is always safe as a folder name."""
 
+SERVER_TOKEN_ENV = "PLAYTEST_SERVER_TOKEN"
+"""Under Jupyter Server with a login token (Binder), the table service's extension puts
+that token here for the dashboards' kernels: the lobby's links for other devices then
+pass through the server's login (:func:`playtest.widgets.page.address_for_others`),
+since a browser without the server's cookie is refused every page."""
+
 POOL_SIZES = {
     "index.ipynb": 1,
     "lazy_sunday.ipynb": 2,

@@ -10,9 +10,10 @@ in a preheated kernel, where the wait happens before any page is waiting on it.
 from __future__ import annotations
 
 import os
+from urllib.parse import quote, urlsplit
 
 from ..server import skip_iri_format_checker
-from ..server.settings import BROWSER_ENV, BROWSER_ID
+from ..server.settings import BROWSER_ENV, BROWSER_ID, SERVER_TOKEN_ENV
 
 
 _request_arrived = False
@@ -68,6 +69,34 @@ def page_folder() -> str:
     :func:`page_address` up to its last ``/``; "" outside a Voilà page."""
     address = page_address()
     return address.rpartition("/")[0] + "/" if address else ""
+
+
+def address_for_others(folder: str, path: str) -> str:
+    """The address another device opens for a page of this page's folder.
+
+    Args:
+        folder: the full address of the folder (:func:`page_folder`), e.g.
+            ``https://hub.example.org/user/ab/voila/render/dashboards/``; "" outside a page.
+        path: the page and its query, relative to the folder, e.g. ``table.ipynb?table=..&token=..``.
+
+    Returns:
+        ``folder + path``; under Jupyter Server with a login token (Binder: the table
+        service's extension sets ``$PLAYTEST_SERVER_TOKEN``), the server's login address
+        that logs the device in and then opens the page,
+        ``<origin><base_url>login?next=<the page, quoted>&token=<login token>``: a browser
+        without the server's cookie is refused every page, and the page's own ``token``
+        (a seat's) cannot share its query with the server's. "" when ``folder`` is "".
+    """
+    if not folder:
+        return ""
+    login = os.environ.get(SERVER_TOKEN_ENV, "")
+    if not login:
+        return folder + path
+    parts = urlsplit(folder)
+    base = "/" + os.environ.get("VOILA_BASE_URL", "/").strip("/")
+    base = base.rstrip("/") + "/"
+    return (f"{parts.scheme}://{parts.netloc}{base}login?next={quote(parts.path + path, safe='/')}"
+            f"&token={quote(login, safe='')}")
 
 
 def browser_id() -> str:

@@ -37,6 +37,7 @@ from ...tables.live import DEFAULT_PACE, HUMAN, PACES
 from ...tables.service import REACTION_LIMITS
 from ..components import ErrorBanner, download_link, safe, style_widget
 from ..newgame import NewGamePanel, option_label
+from ..page import address_for_others
 from .client import TableApi, spawn
 from .style import STYLE
 
@@ -106,7 +107,7 @@ def playable_scenarios(game: str) -> tuple[tuple[str, Scenario], ...]:
 def _link_row(label: str, path: str, folder: str) -> str:
     """One table row: the link (relative, new tab) and the full address to copy."""
     anchor = f"<a href='{html.escape(path)}' target='_blank' rel='noopener'>{html.escape(label)}</a>"
-    full = f"<code class='pt-address'>{html.escape(folder + path)}</code>" if folder else ""
+    full = f"<code class='pt-address'>{html.escape(address_for_others(folder, path))}</code>" if folder else ""
     return f"<tr><td>{anchor}</td><td>{full}</td></tr>"
 
 
