@@ -1,6 +1,8 @@
 """Scale-out: simulate on a Dask cluster (the client, or Client.get_executor()), a worker without
 the kit failing the run at once with a message, and chunks in flight following an executor's
 capacity through public APIs."""
+import pickle
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -30,6 +32,21 @@ def test_dask_executor_gives_the_same_rows_as_one_worker():
     pd.testing.assert_frame_equal(on_dask, alone)
     pd.testing.assert_frame_equal(through_client, alone)
     assert workers_used == 2 and len(on_dask) == 40 and not on_dask.attrs["cancelled"]
+
+
+def test_a_chunk_comes_back_with_a_size_dask_reads_without_walking_its_columns():
+    """Dask sizes every result several times; a DataFrame's sizeof builds a Series per column
+    (1 ms for a 50-game Lazy Sunday chunk), the chunk's wrapper answers from its shape."""
+    from dask.sizeof import sizeof
+
+    for keep_records in (False, True):
+        plan = simulation.make_plan("lazy_sunday", 4, "heuristic", None, 3, keep_records=keep_records)
+        chunk = simulation._play_chunk(plan, 0, 20)
+        pd.testing.assert_frame_equal(chunk.frame, simulation.play_games(plan, 0, 20))
+        pd.testing.assert_frame_equal(pickle.loads(pickle.dumps(chunk)).frame, chunk.frame)
+        assert sizeof(chunk) == sys.getsizeof(chunk)    # the object's own __sizeof__, not pandas'
+        deep = chunk.frame.memory_usage(deep=True).sum()
+        assert deep / 2 < sizeof(chunk) < deep * 2      # still a fair estimate, records included
 
 
 def test_a_worker_without_the_kit_fails_the_run_within_seconds_saying_so():
