@@ -259,3 +259,55 @@ def test_a_second_server_on_a_held_data_folder_stops_with_one_message(folder, tm
     assert (f"playtest serve: the live tables in {data} are served by another server (process {os.getpid()}, "
             in done.stderr), done.stderr[-2000:]
     assert "Traceback" not in done.stderr
+
+
+def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp_path):
+    # the real table page; no ready kernels (the table page's pool and the seats' awaited
+    # pages off), so that any kernel a refusal used would show in the count
+    folder = tmp_path / "dashboards"
+    folder.mkdir()
+    shutil.copy(ROOT / "dashboards/table.ipynb", folder)
+    (folder / "voila.json").write_text(json.dumps({"PlaytestVoila": {"pool_sizes": {"table.ipynb": 0},
+                                                                     "awaited_cap": 0}}))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")}
+    command = [sys.executable, "-m", "playtest.server", str(folder), "--no-browser", f"--port={port}",
+               "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *FAST_REAPER]
+    log = tmp_path / "server.log"
+    with running(command, folder, env, f"{base}/voila/tree", log) as proc:
+        request = urllib.request.Request(f"{base}/playtest/api/tables", method="POST", data=json.dumps(
+            {"game": "night_shift", "seats": 2, "players": ["human", "human"], "seed": 5}).encode())
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            made = json.loads(answer.read())
+        tid, seat0 = made["id"], made["seats"][0]["token"]
+        page = f"{base}/voila/render/table.ipynb"
+        refused = {
+            f"table={tid}&token=wrong": (403, "This link's token is not valid for this table"),
+            f"table={tid}": (403, "This page needs a table and a token in its address"),
+            f"table=0000abcd&token={seat0}": (404, "There is no table with this id on this server"),
+            f"table={tid}&table=0000abcd&token={seat0}": (404, "This link names more than one table"),
+            "table=%3Cscript%3Ealert(1)%3C/script%3E&token=x": (404, "There is no table with this id"),
+            f"table={tid}&token=%3Cscript%3Ealert(1)%3C/script%3E": (403, "not valid for this table"),
+            f"table={tid}&token=%FF": (403, "not valid for this table"),       # Tornado's bare 400 before
+        }
+        for query, (status, words) in refused.items():
+            started = time.monotonic()
+            code, body = get(f"{page}?{query}")
+            took = time.monotonic() - started
+            text = body.decode()
+            assert code == status and words in html.unescape(text), (query, code, text[:500])
+            assert took < 2, (query, took)
+            assert "This table page cannot open" in text and 'href="lobby.ipynb"' in text and "<script" not in text
+            assert "kernelId" not in text
+        # no refusal used a kernel (Voilà lists none; its started kernels are in its log)
+        assert kernel_processes(proc.pid) == [] and "Kernel started" not in log.read_text()
+
+        # the right links still get the table page, each with its kernel: a seat, and
+        # hotseat (the spectator's token with both seats', as the lobby makes it)
+        hotseat = ",".join([made["spectator_token"], seat0, made["seats"][1]["token"]])
+        for query in (made["seats"][0]["path"].split("?", 1)[1], f"table={tid}&token={hotseat}"):
+            code, body = get(f"{page}?{query}")
+            assert code == 200 and b"This table page cannot open" not in body
+            assert get(f"{base}/api/kernels/{kernel_id_of(body)}")[0] == 200       # the page's own kernel
+        assert log.read_text().count("playtest: table page refused") == len(refused)

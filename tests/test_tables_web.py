@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 
 import pytest
@@ -230,3 +231,44 @@ def test_the_server_and_its_kernels_read_one_scenarios_folder(tmp_path, monkeypa
     assert scenarios_dir() == tmp_path / "dashboards" / "scenarios"
     web.publish_scenarios_dir(tmp_path / "elsewhere")    # already named: kept
     assert scenarios_dir() == tmp_path / "dashboards" / "scenarios"
+
+
+def test_a_table_pages_link_is_judged_by_the_service_before_any_kernel(tmp_path, monkeypatch):
+    """What playtest serve's page handler asks before a table page takes a kernel
+    (web.judge_table_page): every token of the link must be one of the named table's,
+    and the refusal says why in the service's words, as the page's kernel would."""
+    from playtest.tables import pages
+    service = TableService(tmp_path)
+    monkeypatch.setattr(web, "_service", service)
+    made = service.create({"game": "night_shift", "seats": 2, "players": ["human", "human"], "seed": 3})
+    tid, seat0, seat1 = made["id"], made["seats"][0]["token"], made["seats"][1]["token"]
+    # the right links: a seat, the spectator, the host, hotseat (repeated or comma-joined tokens)
+    for query in (made["seats"][0]["path"].split("?", 1)[1], made["spectator_path"].split("?", 1)[1],
+                  f"table={tid}&token={made['host_token']}",
+                  f"?table={tid}&token={made['spectator_token']},{seat0},{seat1}",
+                  f"table={tid}&token={seat0}&token={seat1}", f"table={tid}&table={tid}&token={seat0}"):
+        assert web.judge_table_page(query) is None, query
+    assert service.awaited_pages() == 0                 # both seats' pages are on their way
+    refused = {
+        f"table={tid}&token=wrong": (403, "not valid for this table"),
+        f"table={tid}&token={seat0},wrong": (403, "not valid for this table"),   # hotseat with one bad token
+        f"table={tid}&token=": (403, "needs a table and a token"),
+        f"table={tid}": (403, "needs a table and a token"),
+        f"token={seat0}": (404, "needs a table and a token"),
+        "": (404, "needs a table and a token"),
+        f"table=nosuch&token={seat0}": (404, "no table with this id"),
+        f"table={tid}&table=other&token={seat0}": (404, "more than one table"),
+        "table=%3Cscript%3Ealert(1)%3C/script%3E&token=x": (404, "no table with this id"),
+        f"table={tid}&token=%3Cscript%3E": (403, "not valid for this table"),
+        f"table={tid}&token=%FF%FE": (403, "not valid for this table"),          # not UTF-8: no 400
+        f"table={tid}&token={'x' * 101}": (403, "no valid table token"),
+        f"table={'a' * 101}&token=x": (404, "no table at this address"),
+        f"table={tid}&token=" + ",".join(f"t{i}" for i in range(17)): (403, "at most 16"),
+    }
+    for query, (status, words) in refused.items():
+        refusal = web.judge_table_page(query)
+        assert refusal is not None and refusal.status == status and words in refusal.reason, (query, refusal)
+        page = pages.refusal_page(refusal)
+        assert "<script" not in page.lower() and pages.TITLE in page and "href=\"lobby.ipynb\"" in page
+        assert html.unescape(page).count(pages.sentence(refusal.reason)) == 1
+    service.close()

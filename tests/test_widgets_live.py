@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import csv
+import html
 import io
 import json
 import os
@@ -26,7 +27,7 @@ from widget_support import fresh_widgets  # noqa: F401  (autouse: every test sta
 
 from playtest import Match, Move
 from playtest.scenarios import example
-from playtest.tables import web
+from playtest.tables import pages, web
 from playtest.tables.service import TableService
 from playtest.widgets.components import BLANK, Card
 from playtest.widgets.live import LobbyApp, SeatApp, TableApi, page_folder, parse_table_query, query_string
@@ -315,6 +316,7 @@ def test_game_over_shows_the_result_and_a_feedback_form_that_is_stored(data):
     ("table=not-a-table&token=whatever", "There is no table with this id on this server"),
     ("token=whatever", "needs a table and a token"),
     ("table=0000abcd", "needs a table and a token"),
+    ("table=0000abcd&table=ffff0000&token=whatever", "names more than one table"),
 ])
 def test_a_wrong_or_missing_token_or_table_gives_a_plain_message(data, query, words):
     async def scenario():
@@ -338,6 +340,11 @@ def test_a_forged_token_is_refused_in_the_tables_words(data):
         await until(lambda: page.refused, what="the refusal")
         assert "not valid for this table" in page.refused and page.board is None
         assert "pt-live-message" in page.message_box._dom_classes
+        # in the words playtest serve's page handler answers the same link with, before any
+        # kernel (under Jupyter Server, on Binder, only the page's kernel judges it)
+        refusal = web.judge_table_page(f"table={made['id']}&token=forged")
+        assert page.message.value == pages.refusal_html(html.escape(pages.sentence(refusal.reason)))
+        assert page.message.value in pages.refusal_page(refusal)
         server.stop()
     run(scenario)
 

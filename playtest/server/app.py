@@ -43,7 +43,7 @@ KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
 
 
 class PageHandler(TornadoVoilaHandler):
-    """Voilà's page handler, with three changes:
+    """Voilà's page handler, with these changes:
 
     * it tells the kernel reaper when a page's kernel is known and when the page has
       been sent (settings ``playtest_kernel_reaper``): until then the kernel is not
@@ -52,10 +52,36 @@ class PageHandler(TornadoVoilaHandler):
       a refill that has not started yet (refills wait ``fill_delay`` seconds, so that
       they do not compete with the pages of a crowd) instead of starting a kernel now;
     * after a page, it asks the app to keep that dashboard's pool (``playtest_start_pool``);
+    * a table page's link (table and tokens) is judged before any kernel is used: a
+      wrong, missing or malformed one gets a plain page at once (:meth:`refuse_table_page`);
     * it names the browser (cookie :data:`~playtest.server.settings.BROWSER_COOKIE`, made
       on its first page) and hands the name to the page's kernel, so that a dashboard
       offers to resume only the games saved from this browser, never another person's.
     """
+
+    def refuse_table_page(self) -> bool:
+        """Judge a table page's table and tokens before any kernel is used
+        (:func:`playtest.tables.web.judge_table_page`, which also ends a seat's wait so
+        that the pool is not refilled for a page that takes a ready kernel). A wrong,
+        missing or malformed link is answered at once with a plain HTML page (403 or 404,
+        :func:`playtest.tables.pages.refusal_page`): returns True. A page whose link is
+        good is left to Voilà (False); so is every page if the table service fails, as
+        the page then says itself."""
+        from playtest.tables import pages, web
+        try:
+            refusal = web.judge_table_page(self.request.query)
+        except Exception:  # noqa: BLE001 - the page's own kernel reports a broken service
+            self.log.exception("playtest: the table service could not judge a table page's link")
+            return False
+        if refusal is None:
+            return False
+        self.log.info("playtest: table page refused (%d): %s", refusal.status, refusal.reason)
+        self.set_status(refusal.status)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("X-Robots-Tag", "noindex")
+        self.finish(pages.refusal_page(refusal))
+        return True
 
     def should_use_rendered_notebook(self, notebook_data, pool_size, template_name, theme, request_args) -> bool:
         if not super().should_use_rendered_notebook(notebook_data, pool_size, template_name, theme, request_args):
@@ -68,17 +94,14 @@ class PageHandler(TornadoVoilaHandler):
     @tornado.web.authenticated
     async def get(self, path=None):
         self._notebook = self.notebook_path or path
+        if self._notebook == TABLE_PAGE and self.refuse_table_page():
+            return
         browser = self.get_cookie(settings.BROWSER_COOKIE, "")
         if not settings.BROWSER_ID.fullmatch(browser):
             browser = secrets.token_urlsafe(18)
             self.set_cookie(settings.BROWSER_COOKIE, browser, path=self.base_url, expires_days=400,
                             httponly=True, samesite="Lax")
         self.request.headers[settings.BROWSER_HEADER] = browser     # never the client's own
-        if self._notebook == TABLE_PAGE:
-            # before the page takes a ready kernel: its seat is awaited no more, so the
-            # pool is not refilled for it (playtest.tables.web.watch_awaited_pages)
-            from playtest.tables import web
-            web.page_requested(self.get_argument("table", ""), self.get_argument("token", ""))
         reaper = self.settings.get("playtest_kernel_reaper")
         kernel_id = None
         try:

@@ -19,6 +19,7 @@ from typing import Any, Callable
 import tornado.web
 import tornado.websocket
 
+from . import pages
 from .service import ServiceError, TableService
 
 PREFIX = "playtest/api"
@@ -64,13 +65,32 @@ def pages_without_browser(kernel_ids) -> None:
         _awaited_changed()
 
 
-def page_requested(table_id: str, token: str) -> None:
-    """A table page was requested with these (unchecked) ``table`` and ``token`` query
-    values: its seat is no longer awaited (:meth:`TableService.page_requested`), told to
-    the watcher before the page takes a ready kernel, so that the pool is not refilled
-    for it. Anything that is not a seat's link changes nothing."""
-    if _service is not None and _service.page_requested(table_id, token):
-        _awaited_changed()
+def judge_table_page(query: str) -> pages.Refusal | None:
+    """Judge a table page's address (its raw query string) before the page takes a
+    kernel: None when it names one table of this server and every token it holds is one
+    of that table's (a seat's, the spectator's or the host's); else the refusal to
+    answer with (:mod:`playtest.tables.pages`: the table service's own words, 404 for no
+    such table, 403 for a wrong token). Creates the service if this server has none yet
+    (it restores the stored tables: a link opened after a restart is still good).
+
+    A seat's token ends that seat's wait (:meth:`TableService.authenticate`), told to
+    the watcher of awaited pages before the page takes a ready kernel, so that the pool
+    is not refilled for it."""
+    refusal = pages.malformed(query)
+    if refusal is not None:
+        return refusal
+    (table_id,), tokens = pages.parse_query(query)
+    seats = False
+    try:
+        for token in tokens:
+            _table, role, _seat = service().authenticate(table_id, token)
+            seats = seats or role == "seat"
+    except ServiceError as exc:
+        return pages.Refusal(exc.status, str(exc))
+    finally:
+        if seats:
+            _awaited_changed()
+    return None
 
 
 def watch_awaited_pages(callback: Callable[[int], None]) -> None:

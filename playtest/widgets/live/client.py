@@ -16,13 +16,14 @@ import secrets
 import sys
 import time
 from typing import Any, Awaitable, Callable, Mapping
-from urllib.parse import parse_qs, quote
+from urllib.parse import quote
 
 import tornado.httpclient
 import tornado.iostream
 import tornado.websocket
 
 from ...engine import Move, PlaytestError
+from ...tables.pages import parse_query
 
 URL_VARIABLE, KEY_VARIABLE = "PLAYTEST_TABLES_URL", "PLAYTEST_TABLES_KEY"
 """The environment variables the server sets before any kernel starts (see
@@ -362,7 +363,5 @@ class TableLink:
 def parse_table_query(query: str) -> tuple[str, list[str]]:
     """``table=ID&token=T1,T2`` -> ``("ID", ["T1", "T2"])`` ("" and [] where missing;
     tokens may also repeat: ``token=T1&token=T2``)."""
-    fields = parse_qs(query.lstrip("?"), keep_blank_values=True)
-    table = (fields.get("table") or [""])[0].strip()
-    tokens = [t.strip() for value in fields.get("token", []) for t in value.split(",") if t.strip()]
-    return table, list(dict.fromkeys(tokens))
+    tables, tokens = parse_query(query)        # as playtest serve's page handler reads it
+    return (tables[0] if tables else ""), tokens

@@ -33,6 +33,7 @@ from typing import Sequence
 import ipywidgets as w
 
 from ...engine import Move, PlaytestError, get_game
+from ...tables import pages
 from ..app import GameBoard, builder_kinds
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from ..debugger import board_class
@@ -231,8 +232,7 @@ class SeatApp:
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-live")
         if not table_id or not self.tokens:
-            self.refuse("This page needs a table and a token in its address "
-                        "(<code>table.ipynb?table=…&amp;token=…</code>): open the link the table's host gave you.")
+            self.refuse(html.escape(pages.sentence(pages.NEEDS_BOTH)))
         elif not self.api.available:
             self.refuse("This page was not opened from a playtest server, so there is no table to join. "
                         "Start one with <code>playtest serve</code> and open the lobby.")
@@ -249,7 +249,12 @@ class SeatApp:
                 :func:`~playtest.widgets.live.client.query_string`). kwargs: as the class.
         """
         table_id, tokens = parse_table_query(query)
-        return cls(table_id, tokens, **kwargs)
+        refusal = pages.malformed(query)        # several tables, too many tokens: as playtest serve says
+        if refusal is None:
+            return cls(table_id, tokens, **kwargs)
+        app = cls(table_id, tokens, **{**kwargs, "connect": False})
+        app.refuse(html.escape(pages.sentence(refusal.reason)))
+        return app
 
     def connect(self) -> None:
         """Open one websocket per token (tasks on the running loop).
@@ -284,10 +289,10 @@ class SeatApp:
 
     def refuse(self, text_html: str) -> None:
         """Show a plain message page instead of the table (``text_html``: HTML, escaped
-        by the caller)."""
+        by the caller), in the words ``playtest serve`` answers a bad link with before any
+        kernel (:func:`playtest.tables.pages.refusal_html`)."""
         self.refused = text_html
-        self.message.value = (f"<h3>This table page cannot open</h3><p>{text_html}</p>"
-                              "<p>Tables are made in the <a href='lobby.ipynb'>lobby</a>.</p>")
+        self.message.value = pages.refusal_html(text_html)
         self.message_box.layout.display = "flex"
         self.content.layout.display = "none"
 
@@ -463,7 +468,7 @@ class SeatApp:
     def _link_changed(self, link: TableLink) -> None:
         if link.status == "closed" and not link.welcomed:
             if all(t.status == "closed" and not t.welcomed for t in self.links):
-                self.refuse(html.escape(link.reason[:1].upper() + link.reason[1:]) + ".")
+                self.refuse(html.escape(pages.sentence(link.reason)))
             else:
                 self.banner.show(f"one of this page's links was refused: {link.reason}")
         self.refresh()
