@@ -28,6 +28,7 @@ def test_dask_executor_gives_the_same_rows_as_one_worker():
         workers_used = len(client.scheduler_info()["workers"])
         with Runner(client) as runner:
             assert runner.capacity() == 2     # the cluster's worker threads, read from the client
+            assert runner.chunk_seconds == simulation.DASK_CHUNK_SECONDS   # chunks grow (see below)
     alone = simulate(**args, workers=1)
     pd.testing.assert_frame_equal(on_dask, alone)
     pd.testing.assert_frame_equal(through_client, alone)
@@ -94,3 +95,31 @@ def test_chunks_in_flight_follow_a_thread_pools_capacity(monkeypatch):
         df = simulate("lazy_sunday", 2, "random", games=400, seed=1, executor=pool, progress=False)
     assert len(df) == 400 and most == 4            # every worker busy ...
     assert sent >= 12 and in_flight <= 4 + 4 + 1   # ... with at most as many again queued, not every chunk at once
+
+
+@pytest.mark.parametrize("seconds", [1e-9, 1000.0])
+def test_chunks_grow_to_the_seconds_asked_but_shrink_as_the_run_ends(seconds, monkeypatch):
+    """As on a Dask client (each chunk costs the worker, the scheduler and the client ~10 ms of
+    CPU): once chunks are back, the next are sized from the measured rate, capped by half a
+    worker's share of the games left; slow games (a tiny bound) keep the first chunks' size."""
+    monkeypatch.setattr(simulation.os, "cpu_count", lambda: 2)
+    plan = simulation.make_plan("lazy_sunday", 2, "random", None, 5)
+    sent, frames = [], []
+    original_submit = ThreadPoolExecutor.submit
+
+    def submit(self, fn, plan, first, last):
+        sent.append((first, last))
+        return original_submit(self, fn, plan, first, last)
+
+    with ThreadPoolExecutor(2) as pool:
+        pool.submit = submit.__get__(pool)
+        cancelled = simulation._run_chunks(pool, plan, 0, 1000, lambda: 2, frames, lambda n: None, None, seconds)
+    sizes = [last - first for first, last in sent]
+    assert not cancelled and [first for first, _ in sent] == [0, *(last for _, last in sent[:-1])]
+    assert sent[-1][1] == 1000 and sizes[:4] == [50] * 4     # MAX_CHUNK (1000 / (2 workers * 8) = 63) at first
+    if seconds < 1:
+        assert set(sizes[:-1]) == {50}   # never past the first size (the last may be short)
+    else:   # by the games left alone: (1000 - 200) / 4 = 200, then 150, 113, ... down to 50
+        assert sizes[4:7] == [200, 150, 113] and sizes[-2] == 50 and len(sizes) < 1000 // 50
+    pd.testing.assert_frame_equal(simulation._assemble(frames, plan, 1000, False),
+                                  simulation._assemble([simulation.play_games(plan, 0, 1000)], plan, 1000, False))

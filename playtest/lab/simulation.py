@@ -50,6 +50,15 @@ MAX_CHUNK = 50
 """Most games per chunk sent to a worker (bounds a chunk's memory and cancel latency)."""
 MIN_CHUNK = 20
 """Fewest games per chunk (except the last): building a chunk's rows costs about 1 ms."""
+DASK_CHUNK_SECONDS = 0.5
+"""On a Dask cluster (through its client), chunks grow past :data:`MAX_CHUNK` to about
+this many seconds of play each, at the rate measured on the chunks back so far: a chunk
+costs about 10 ms of CPU in the worker, the scheduler and the client together (messages,
+task states), 15% of a 50-game chunk of heuristic Lazy Sunday (~70 ms), and on a small
+machine those processes share the cores with the workers (2026-12-02: 4,000 games on 2
+workers took 6.4 s of CPU in 80 chunks, 5.8 s in 21; one process 5.4 s). The bound in
+seconds keeps Cancel as quick for slow bots as for fast ones; chunks shrink again as the
+run nears its end."""
 CARD_COLUMN = "seat{seat}_{counter}:{card}"
 """Name of a per-card counter column, e.g. ``seat2_played:Excuse``."""
 PROBE_SECONDS = 20.0
@@ -124,10 +133,10 @@ class _Rows:
     per column: with Lazy Sunday's 122 columns (most of them card counters) about 1 ms a
     call, 8% of a Dask worker's CPU on 50-game chunks (py-spy, 2026-12-02)."""
 
-    __slots__ = ("frame", "nbytes")
+    __slots__ = ("frame", "nbytes", "seconds")
 
-    def __init__(self, frame: pd.DataFrame):
-        self.frame = frame
+    def __init__(self, frame: pd.DataFrame, seconds: float = 0.0):
+        self.frame, self.seconds = frame, seconds   # seconds: the worker's time on the chunk
         records = frame["record"] if "record" in frame.columns else ()
         self.nbytes = 8 * frame.size + sum(len(r) for r in records)   # numbers, or the records' text
 
@@ -137,7 +146,9 @@ class _Rows:
 
 def _play_chunk(plan: Plan, start: int, stop: int) -> _Rows:
     """:func:`play_games` as sent to an executor's workers (see :class:`_Rows`)."""
-    return _Rows(play_games(plan, start, stop))
+    started = time.perf_counter()
+    frame = play_games(plan, start, stop)
+    return _Rows(frame, time.perf_counter() - started)
 
 
 def match_row(match: Match, step: Callable[[], Move | None], players: Sequence[str],
@@ -484,6 +495,7 @@ class Runner:
         self.given, self.workers = executor, None if workers is None else int(workers)
         self.pool: Executor | None = None
         self.capacity: Callable[[], int] | str = "running"   # or "all" (see the class notes)
+        self.chunk_seconds: float | None = None   # grow chunks to this long (a Dask client)
         self._checked: set = set()
 
     def __enter__(self) -> Runner:
@@ -495,6 +507,7 @@ class Runner:
             _probe_dask(client)
             self.pool = client.get_executor()
             self.capacity = lambda: sum(client.nthreads().values())
+            self.chunk_seconds = DASK_CHUNK_SECONDS
         elif self.given is not None:
             if _is_dask(self.given):
                 _probe_dask(self.given)
@@ -530,7 +543,8 @@ class Runner:
         if id(plan) not in self._checked and isinstance(self.pool, ProcessPoolExecutor):
             _check_picklable(plan)   # before a worker fails on it (Dask pickles with cloudpickle: not checked)
             self._checked.add(id(plan))
-        return frames, _run_chunks(self.pool, plan, start, stop, self.capacity, frames, report, cancel)
+        return frames, _run_chunks(self.pool, plan, start, stop, self.capacity, frames, report, cancel,
+                                   self.chunk_seconds)
 
 
 def _probe_dask(executor: Any) -> None:
@@ -586,12 +600,17 @@ def _start_worker() -> None:
 
 
 def _run_chunks(pool: Executor, plan: Plan, start: int, stop: int, capacity: Callable[[], int] | str,
-                frames: list, report, cancel: threading.Event | None) -> bool:
+                frames: list, report, cancel: threading.Event | None, chunk_seconds: float | None = None) -> bool:
     """Play games ``start`` .. ``stop - 1`` in chunks on ``pool``, as many in flight as
     ``capacity`` allows: a callable giving the workers (two chunks each; read again
     every second, as a cluster grows or shrinks), ``"running"`` (more while every chunk
     sent is running: ``Future.running()``), or ``"all"`` (every chunk at once). Returns
     whether ``cancel`` stopped it (chunks already running are still collected).
+
+    With ``chunk_seconds`` (and a callable ``capacity``), once chunks are back the next
+    ones are sized to take about that long at the rate measured so far, but no more than
+    half of a worker's share of the games not yet sent (so the workers finish together),
+    and never smaller than the first chunks. Which games a chunk holds never changes a row.
 
     Raises:
         WorkerError: a chunk failed to import the kit on its worker.
@@ -599,10 +618,18 @@ def _run_chunks(pool: Executor, plan: Plan, start: int, stop: int, capacity: Cal
     games = stop - start
     known = capacity() if callable(capacity) else 0
     size = min(MAX_CHUNK, max(MIN_CHUNK, math.ceil(games / (max(known, os.cpu_count() or 2) * 8))))
-    chunks = iter(range(start, stop, size))
+    first = start                   # the next game to send
+    played, seconds = 0, 0.0        # games back, and the workers' time on them
     pending: set = set()
     cancelled = False
     limit, read_at = 2 * max(1, known), time.monotonic()
+
+    def next_size() -> int:
+        if chunk_seconds is None or not callable(capacity) or not seconds:
+            return size
+        by_time = int(chunk_seconds * played / seconds)
+        by_balance = math.ceil((stop - first) / limit)   # limit: two chunks per worker
+        return max(size, min(by_time, by_balance))
 
     def room() -> bool:
         if capacity == "all":
@@ -620,11 +647,10 @@ def _run_chunks(pool: Executor, plan: Plan, start: int, stop: int, capacity: Cal
                     future.cancel()  # chunks not started yet are dropped; running ones finish
             if callable(capacity) and time.monotonic() - read_at >= 1:
                 limit, read_at = 2 * max(1, capacity()), time.monotonic()
-            while not cancelled and room():
-                first = next(chunks, None)
-                if first is None:
-                    break
-                pending.add(pool.submit(_play_chunk, plan, first, min(first + size, stop)))
+            while not cancelled and first < stop and room():
+                last = min(first + next_size(), stop)
+                pending.add(pool.submit(_play_chunk, plan, first, last))
+                first = last
             if not pending:
                 return cancelled
             # "running": chunks start without finishing one, so look again soon
@@ -632,10 +658,12 @@ def _run_chunks(pool: Executor, plan: Plan, start: int, stop: int, capacity: Cal
             for future in done:
                 if not future.cancelled():
                     try:
-                        frames.append(future.result().frame)
+                        rows = future.result()
                     except ImportError as exc:   # a worker without the kit (another executor than Dask's)
                         raise WorkerError(_import_problem(exc)) from None
-                    report(len(frames[-1]))
+                    frames.append(rows.frame)
+                    played, seconds = played + len(rows.frame), seconds + rows.seconds
+                    report(len(rows.frame))
     finally:
         for future in pending:   # an error above: nothing more is started
             future.cancel()
