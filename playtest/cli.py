@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import socket
 import sys
 from pathlib import Path
@@ -26,15 +27,17 @@ def dashboards_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "dashboards"
 
 
-def server_arguments(folder: Path, port: int, ip: str, crowd: int = 0) -> list[str]:
+def server_arguments(folder: Path, port: int, ip: str, crowd: int = 0, base_url: str = "/") -> list[str]:
     """The command line (Voilà's options) that ``serve`` gives the dashboard server
     (shapes: folder is a directory of ``.ipynb`` dashboards; port an int 1..65535; ip an
     address to bind; crowd the pages expected at once, 0 for the defaults, see
-    :attr:`playtest.server.app.PlaytestVoila.crowd`). Kernel pools, transport, timeouts
-    and the clean-up of kernels whose page is gone are the server's own settings
-    (:mod:`playtest.server.settings`)."""
+    :attr:`playtest.server.app.PlaytestVoila.crowd`; base_url the path every address
+    starts with, "/" or e.g. "/user/ab/playtest/" behind Binder's proxy). Kernel pools,
+    transport, timeouts and the clean-up of kernels whose page is gone are the server's
+    own settings (:mod:`playtest.server.settings`)."""
     return [str(folder), "--no-browser", f"--port={port}", f"--Voila.ip={ip}",
-            "--Voila.port_retries=0", *([f"--PlaytestVoila.crowd={crowd}"] if crowd else [])]
+            "--Voila.port_retries=0", *([f"--PlaytestVoila.crowd={crowd}"] if crowd else []),
+            *([f"--Voila.base_url={base_url}"] if base_url != "/" else [])]
 
 
 def port_problem(ip: str, port: int) -> str | None:
@@ -52,6 +55,17 @@ def port_number(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number 1..65535")
     return int(text)
+
+
+def base_url_path(text: str) -> str:
+    """argparse type: a URL path such as ``/user/ab/playtest/`` (slashes added at both
+    ends; letters, digits and ``-._~/%`` only, as Jupyter's base URLs are, and no ``.``
+    or ``..`` part)."""
+    path = "/" + text.strip("/") + "/" if text.strip("/") else "/"
+    if (not re.fullmatch(r"[A-Za-z0-9/._~%-]{1,200}", path) or "//" in path
+            or {".", ".."} & set(path.split("/"))):
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a URL path like /user/ab/playtest/")
+    return path
 
 
 def crowd_size(text: str) -> int:
@@ -76,7 +90,7 @@ def serve(args: argparse.Namespace) -> int:
     from playtest.server import main as run_server
 
     # in this process, so that a signal to it (Ctrl+C, kill) stops the server itself
-    return run_server(server_arguments(folder, args.port, args.ip, args.crowd))
+    return run_server(server_arguments(folder, args.port, args.ip, args.crowd, args.base_url))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--crowd", type=crowd_size, default=0, metavar="N",
                    help="pages you expect to open at once (a class, a playtest of N people): each dashboard "
                         "opened keeps N kernels ready, about 110 MB each (default: 1-2 per dashboard)")
+    p.add_argument("--base-url", type=base_url_path, default="/", metavar="PATH",
+                   help="the path every address starts with (default /), e.g. behind a proxy as on Binder")
     p.set_defaults(run=serve)
     from playtest.scenarios.replay import add_parser as add_replay
     add_replay(commands)

@@ -51,3 +51,17 @@ def test_serve_crowd_keeps_that_many_pages_ready_and_refuses_a_bad_number(tmp_pa
         with pytest.raises(SystemExit) as exit_:
             main(["serve", "--crowd", bad])
         assert exit_.value.code == 2 and "is not a number of pages 0..32" in capsys.readouterr().err
+
+
+def test_serve_base_url_puts_every_address_under_a_path_and_refuses_a_bad_one(tmp_path, capsys):
+    import pytest
+
+    from playtest.cli import base_url_path
+    assert "--Voila.base_url=/user/ab/playtest/" in server_arguments(tmp_path, 9123, "127.0.0.1",
+                                                                       base_url="/user/ab/playtest/")
+    assert not any(a.startswith("--Voila.base_url") for a in server_arguments(tmp_path, 9123, "127.0.0.1"))
+    assert base_url_path("user/ab/playtest") == "/user/ab/playtest/" and base_url_path("/") == "/"
+    for bad in ("/a b/", "/<script>/", "/x?y=1", "/../"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["serve", "--base-url", bad])
+        assert exit_.value.code == 2 and "is not a URL path like /user/ab/playtest/" in capsys.readouterr().err

@@ -187,8 +187,7 @@ def test_under_jupyter_server_only_voilas_kernels_are_reaped_never_a_notebooks(f
     # JupyterLab and friends only slow the start here
     (config_dir / "jupyter_server_config.d").mkdir()
     (config_dir / "jupyter_server_config.d" / "off.json").write_text(json.dumps({"ServerApp": {"jpserver_extensions": {
-        **{name: False for name in ("jupyterlab", "jupyter_lsp", "jupyter_server_terminals", "notebook_shim")},
-        "playtest.tables.extension": True}}}))     # as the installed package's jupyter_server_config.d does
+        name: False for name in ("jupyterlab", "jupyter_lsp", "jupyter_server_terminals", "notebook_shim")}}}))
     # a page that shows the link another device would open (the lobby's copyable addresses)
     links = json.loads(json.dumps(TRIVIAL))
     links["cells"][0]["source"] = ["from playtest.widgets.page import address_for_others, page_folder\n",

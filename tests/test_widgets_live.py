@@ -961,10 +961,11 @@ def test_links_for_other_devices_log_in_to_a_jupyter_server_with_a_token(monkeyp
     from playtest.widgets.page import address_for_others
     folder, path = "https://hub.example.org/user/ab/voila/render/dashboards/", "table.ipynb?table=t1&token=S,E"
     monkeypatch.delenv("PLAYTEST_SERVER_TOKEN", raising=False)
+    monkeypatch.delenv("PLAYTEST_SERVER_LOGIN", raising=False)
     assert address_for_others(folder, path) == folder + path           # playtest serve: no login
     assert address_for_others("", path) == ""
     monkeypatch.setenv("PLAYTEST_SERVER_TOKEN", "j&t")
-    monkeypatch.setenv("VOILA_BASE_URL", "/user/ab/")
+    monkeypatch.setenv("PLAYTEST_SERVER_LOGIN", "/user/ab/login")
     link = urlsplit(address_for_others(folder, path))
     assert (link.scheme, link.netloc, link.path) == ("https", "hub.example.org", "/user/ab/login")
     assert parse_qs(link.query) == {"next": ["/user/ab/voila/render/dashboards/" + path], "token": ["j&t"]}

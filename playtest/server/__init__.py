@@ -15,6 +15,7 @@ Modules: :mod:`~playtest.server.settings` (the settings, and why),
 """
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -30,6 +31,20 @@ def skip_iri_format_checker() -> None:
     """
     if "jsonschema" not in sys.modules:
         sys.modules.setdefault("rfc3987_syntax", None)     # None: "import rfc3987_syntax" raises ImportError
+
+
+def publish_login(server_app) -> None:
+    """Put a Jupyter Server's login token and login page path in this process's
+    environment (:data:`~playtest.server.settings.SERVER_TOKEN_ENV`, ``SERVER_LOGIN_ENV``),
+    which kernels and a proxied ``playtest serve`` started afterwards inherit; nothing
+    when the server has no token. Called by both of playtest's server extensions."""
+    from jupyter_server.utils import url_path_join
+
+    from .settings import SERVER_LOGIN_ENV, SERVER_TOKEN_ENV
+    token = getattr(getattr(server_app, "identity_provider", None), "token", "") or ""
+    if token:
+        os.environ[SERVER_TOKEN_ENV] = token
+        os.environ[SERVER_LOGIN_ENV] = url_path_join(server_app.web_app.settings.get("base_url", "/"), "login")
 
 
 def _jupyter_server_extension_points():

@@ -50,11 +50,13 @@ BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What a browser name looks like (``secrets.token_urlsafe(18)`` makes 24 characters);
 anything else is replaced by a new one, so it is always safe as a folder name."""
 
-SERVER_TOKEN_ENV = "PLAYTEST_SERVER_TOKEN"
-"""Under Jupyter Server with a login token (Binder), the table service's extension puts
-that token here for the dashboards' kernels: the lobby's links for other devices then
-pass through the server's login (:func:`playtest.widgets.page.address_for_others`),
-since a browser without the server's cookie is refused every page."""
+SERVER_TOKEN_ENV, SERVER_LOGIN_ENV = "PLAYTEST_SERVER_TOKEN", "PLAYTEST_SERVER_LOGIN"
+"""Under Jupyter Server with a login token (Binder), playtest's server extensions put that
+token and the path of the server's login page (e.g. ``/user/ab/login``) here, for the
+dashboards' kernels and for a ``playtest serve`` the server starts behind its proxy: the
+lobby's links for other devices then pass through the server's login
+(:func:`playtest.widgets.page.address_for_others`), since a browser without the server's
+cookie is refused every page (:func:`playtest.server.publish_login`)."""
 
 POOL_SIZES = {
     "index.ipynb": 1,
@@ -85,15 +87,32 @@ VOILA = {
     "VoilaKernelManager": {"kernel_pools_config": {"default": {"pool_size": 0}}, "fill_delay": 10},
     "PlaytestVoila": {"pool_sizes": POOL_SIZES},
     "MappingKernelManager": {"cull_idle_timeout": 1800, "cull_interval": 300},
+    # behind Binder's proxy the browser's Host is the Jupyter server's: with the default name
+    # (username-<host>) this server read that server's login cookie, found it invalid
+    # (another secret) and cleared it, logging the browser out of the whole session
+    "IdentityProvider": {"cookie_name": "playtest-serve-user"},
 }
 """Configuration of ``playtest serve`` (lowest priority: a ``voila.json`` in the working
 directory or a Jupyter config folder, then the command line, override it)."""
 
+PROXY_NAME = "playtest"
+"""Where Binder's Jupyter Server serves ``playtest serve`` (``<base_url>playtest/``)."""
+
 JUPYTER_SERVER = {
     **SHARED,
-    # Voilà's server extension has no kernel pool; the template adds the message shown
-    # when a page's kernel dies (installed by binder/postBuild as a Voilà template)
+    # Voilà's server extension (voila/render/...) has no kernel pool; the template adds the
+    # message shown when a page's kernel dies (installed by binder/postBuild as a Voilà template)
     "VoilaConfiguration": {**SHARED["VoilaConfiguration"], "template": "playtest"},
-    "ServerApp": {"jpserver_extensions": {"playtest.server": True}},
+    # the live tables are playtest serve's, behind the proxy: one server holds a data folder
+    "ServerApp": {"jpserver_extensions": {"playtest.server": True, "playtest.tables.extension": False}},
+    # playtest serve behind jupyter-server-proxy, started on the first request to
+    # <base_url>playtest/: its ready kernels, browser names and table service, on Binder too;
+    # absolute_url: it sees the public path, so its pages' addresses are the ones to share
+    "ServerProxy": {"servers": {PROXY_NAME: {
+        "command": ["playtest", "serve", "--port={port}", "--base-url={base_url}" + PROXY_NAME + "/"],
+        "absolute_url": True, "timeout": 120,
+        "launcher_entry": {"title": "Playtest dashboards", "path_info": PROXY_NAME + "/voila/render/index.ipynb"},
+    }}},
 }
-"""Configuration for Jupyter Server with Voilà's server extension (Binder)."""
+"""Configuration for Jupyter Server (Binder): Voilà's server extension, the kernel reaper,
+and ``playtest serve`` behind jupyter-server-proxy."""

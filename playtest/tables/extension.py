@@ -6,7 +6,7 @@ handlers as ``playtest serve`` (:func:`playtest.tables.web.table_handlers`) on t
 server's own port under its base URL. There the lobby needs the server's login: the
 Jupyter token (``Authorization: token <t>`` or ``?token=``) or the server key that
 dashboard kernels inherit; a table's own addresses need one of its tokens, as anywhere.
-The server's login token is handed to dashboard kernels too (``$PLAYTEST_SERVER_TOKEN``),
+The server's login token is handed to dashboard kernels too (:func:`playtest.server.publish_login`),
 so that the lobby's links open on a device that has not logged in to the server.
 When the server's root holds the checkout's ``dashboards/`` folder (Binder), its
 ``dashboards/scenarios/`` is the scenarios folder for the server and its kernels alike
@@ -15,12 +15,11 @@ When the server's root holds the checkout's ``dashboards/`` folder (Binder), its
 from __future__ import annotations
 
 import hmac
-import os
 from pathlib import Path
 
 from tornado.ioloop import IOLoop
 
-from ..server.settings import SERVER_TOKEN_ENV
+from ..server import publish_login
 from . import web
 
 
@@ -48,9 +47,7 @@ def _load_jupyter_server_extension(server_app) -> None:
 
     server_app.web_app.add_handlers(".*$", web.table_handlers(base_url, login))
     web.publish(server_app.ip, server_app.port, base_url)
-    # a player's device has no login cookie: the lobby's links log it in (Binder's trust model)
-    if getattr(identity, "token", ""):
-        os.environ[SERVER_TOKEN_ENV] = identity.token
+    publish_login(server_app)     # a player's device has no login cookie: the lobby's links log it in
     # the checkout's dashboards folder (Binder): kernels run there, this server at the root
     dashboards = Path(server_app.root_dir) / "dashboards"
     if (dashboards / "lobby.ipynb").is_file():

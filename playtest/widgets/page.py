@@ -13,7 +13,7 @@ import os
 from urllib.parse import quote, urlsplit
 
 from ..server import skip_iri_format_checker
-from ..server.settings import BROWSER_ENV, BROWSER_ID, SERVER_TOKEN_ENV
+from ..server.settings import BROWSER_ENV, BROWSER_ID, SERVER_LOGIN_ENV, SERVER_TOKEN_ENV
 
 
 _request_arrived = False
@@ -80,23 +80,22 @@ def address_for_others(folder: str, path: str) -> str:
         path: the page and its query, relative to the folder, e.g. ``table.ipynb?table=..&token=..``.
 
     Returns:
-        ``folder + path``; under Jupyter Server with a login token (Binder: the table
-        service's extension sets ``$PLAYTEST_SERVER_TOKEN``), the server's login address
-        that logs the device in and then opens the page,
-        ``<origin><base_url>login?next=<the page, quoted>&token=<login token>``: a browser
+        ``folder + path``; under Jupyter Server with a login token (Binder, directly or
+        behind its proxy: :func:`playtest.server.publish_login` sets
+        ``$PLAYTEST_SERVER_TOKEN`` and ``$PLAYTEST_SERVER_LOGIN``), the server's login
+        address that logs the device in and then opens the page,
+        ``<origin><login path>?next=<the page, quoted>&token=<login token>``: a browser
         without the server's cookie is refused every page, and the page's own ``token``
         (a seat's) cannot share its query with the server's. "" when ``folder`` is "".
     """
     if not folder:
         return ""
-    login = os.environ.get(SERVER_TOKEN_ENV, "")
-    if not login:
+    token, login = os.environ.get(SERVER_TOKEN_ENV, ""), os.environ.get(SERVER_LOGIN_ENV, "")
+    if not (token and login.startswith("/")):
         return folder + path
     parts = urlsplit(folder)
-    base = "/" + os.environ.get("VOILA_BASE_URL", "/").strip("/")
-    base = base.rstrip("/") + "/"
-    return (f"{parts.scheme}://{parts.netloc}{base}login?next={quote(parts.path + path, safe='/')}"
-            f"&token={quote(login, safe='')}")
+    return (f"{parts.scheme}://{parts.netloc}{login}?next={quote(parts.path + path, safe='/')}"
+            f"&token={quote(token, safe='')}")
 
 
 def browser_id() -> str:
