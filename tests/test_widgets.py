@@ -147,6 +147,53 @@ def test_builder_plays_argument_free_move_at_once_and_ignores_stale_clicks():
     assert played == [Move(0, "go"), Move(0, "take", (2,))]
 
 
+def test_a_click_acts_only_on_the_decision_its_button_was_drawn_for(monkeypatch):
+    """#11: a button's clicks are for the decision it was drawn for. Clicks queued while
+    the kernel played the move (the same button clicked again, the page not redrawn)
+    are ignored however many decisions came since: a pool of buttons is drawn again only
+    after RETIRE seconds off screen (a new pool meanwhile, at most MAX_POOLS)."""
+    from playtest.widgets import moves as move_controls
+    clock = [100.0]
+    monkeypatch.setattr(move_controls.time, "monotonic", lambda: clock[0])
+    b, played = builder([Move(0, "go")])
+    first = kind_button(b, "GO")
+    first.click()
+    for decision in range(1, 4):                 # three decisions within a second (bots, a hand-over)
+        clock[0] += 0.2
+        b.show(0, [Move(0, "go")], {}, decision=decision)
+        first.click()                            # queued: made for the first decision
+    assert played == [Move(0, "go")] and b.ignored == 3
+    assert len(b._pools) == 4 and first not in kind_buttons(b)
+    kind_button(b, "GO").click()                 # deliberate, on the decision shown: at once
+    assert played == [Move(0, "go")] * 2
+    clock[0] += 0.2
+    b.show(0, [Move(0, "go")], {}, decision=4)   # at MAX_POOLS: the pool off screen longest
+    assert len(b._pools) == move_controls.MAX_POOLS and first in kind_buttons(b)
+    clock[0] += move_controls.RETIRE
+    b.show(0, [Move(0, "go")], {}, decision=5)   # a pool off screen RETIRE seconds is drawn again
+    b.show(0, [Move(0, "go")], {}, decision=6)
+    assert len(b._pools) == move_controls.MAX_POOLS
+    # every pool holds a (blank when hidden) button of every kind: nothing tells which were offered
+    assert all(set(pool) == set(b.move_args) for pool in b._pools)
+    assert all(not x.description for pool in b._pools for x in pool.values() if x not in kind_buttons(b))
+
+
+def test_play_pressed_again_after_it_sent_the_move_is_ignored_without_a_word():
+    b, played = builder([Move(0, "take", (1,)), Move(0, "take", (2,))])
+    kind_button(b, "TAKE").click()
+    b.arg_box.children[0].value = 2
+    b.play_button.click()
+    b.play_button.click()                        # queued before Play was disabled
+    assert played == [Move(0, "take", (2,))] and b.ignored == 1 and b.hint.value == ""
+    b.show(0, [Move(0, "take", (1,))], {}, decision=1)
+    b.play_button.click()                        # still that press, now on the next decision
+    assert played == [Move(0, "take", (2,))] and b.ignored == 2 and b.hint.value == ""
+
+
+def kind_buttons(b: MoveBuilder) -> list:
+    return list(b.kind_box.children)
+
+
 def test_card_click_fills_card_arguments_and_plays():
     moves = [Move(0, "trade", (p, s, q)) for p in (0, 1) for s in (1, 2) for q in (0, 1)]
     moves += [Move(0, "claim", (s, p, 9)) for s in (0, 1) for p in (0, 1)]
@@ -472,7 +519,10 @@ def test_every_app_page_carries_the_click_guard():
     style = app.widget.children[0]
     assert any(isinstance(c, ClickGuard) for c in style.children)
     assert "pt-guarded" in app.moves.widget._dom_classes and "pt-guarded" in app.board.widget._dom_classes
-    assert "event.detail > 1" in ClickGuard._esm and "previous === button" in ClickGuard._esm
+    assert "pt-guarded" in app.privacy.widget._dom_classes     # a burst never confirms the next seat
+    # a later click of a burst on another button is dropped, and the burst stays with the
+    # button it began on (a dropped click is not "the last click")
+    assert "event.detail > 1" in ClickGuard._esm and "last === button" in ClickGuard._esm
 
 
 def test_new_seats_default_to_the_heuristic_bot_and_seat_0_to_human():

@@ -564,3 +564,18 @@ def test_a_card_click_no_rule_allows_is_explained():
     chore(app, 1, 1).click()
     assert app.banner.message.startswith("Not allowed (CR-13)"), app.banner.message
     assert app.match.fingerprint() == before
+
+
+def test_end_play_step_pressed_ten_times_on_a_hotseat_ends_one_step():
+    """#11, as in Night Shift: ten quick presses of a move button (the page not redrawn
+    between them) act once; seat 1 taking the device meanwhile does not let the queued
+    presses end its play step."""
+    app = make_app(2, players={0: "human", 1: "human"}, seed=1, autosave=False)
+    app.unlock(app.control)
+    end = next(b for b in app.moves.kind_box.children if b.description == "End play step")
+    for _ in range(10):
+        end.click()
+        if app.unlocked != app.control:
+            app.privacy.button.click()
+    ended = [m for m in app.match.moves if m.kind == "end"]
+    assert ended == [Move(0, "end")] and app.moves.ignored == 9 and app.banner.message == ""

@@ -417,3 +417,31 @@ def test_cards_can_be_lit_up_by_their_view_path():
     app.light(())
     assert not any("pt-lit" in c._dom_classes for c in lit)
     assert app.board.card_at("players.0.hand.99") is None and app.board.card_at("nowhere") is None
+
+
+@pytest.mark.parametrize("players", [{0: "human", 1: "heuristic"}, {0: "human", 1: "human"}],
+                         ids=["against a bot", "hotseat"])
+def test_end_shift_pressed_ten_times_ends_one_shift(players):
+    """#11: End Shift pressed ten times quickly, the page not redrawn between the presses
+    (the same button, as the browser sent them): the first ends seat 0's Shift; the other
+    nine were made for that decision and are dropped, whatever happened since: the bot's
+    whole Shift, or (hotseat) seat 1 taking the device, whose Shift is not ended for it.
+    A press on the new decision's button then plays at once."""
+    app = make_app(players, seed=0, autosave=False)
+    app.unlock(app.control)
+    end = next(b for b in app.moves.kind_box.children if b.description.startswith("End Shift"))
+    for _ in range(10):
+        end.click()
+        if app.unlocked != app.control:
+            app.privacy.button.click()          # hotseat: seat 1 confirms it holds the device
+    assert app.match.moves.count(Move(0, "end")) == 1 and app.moves.ignored == 9
+    assert app.banner.message == ""
+    if players[1] == "human":
+        assert app.match.moves == [Move(0, "end")] and app.viewer == 1      # seat 1's Shift, untouched
+    else:
+        assert app.match.moves[-1] == Move(1, "end") and app.viewer == 0    # the bot's Shift, then seat 0's
+    played = len(app.match.moves)
+    again = next(b for b in app.moves.kind_box.children if b.description.startswith("End Shift"))
+    assert again is not end
+    again.click()                               # deliberate, on the decision it shows
+    assert len(app.match.moves) > played and app.match.moves[played] == Move(app.match.moves[played].seat, "end")

@@ -8,10 +8,15 @@ click message carries nothing but "click"), and a time window drops deliberate f
 clicks too. The browser can: it counts the clicks of a double click (``event.detail``
 is 2 for the second), and a click after the pointer moved, or after the system's
 double-click time, counts as a first click again. So, in the page, a click with
-``detail`` of 2 or more on a button inside a ``pt-guarded`` box (the move controls and
-the boards' cards) is dropped when the click before it landed on another element. A
-repeated click on the same button goes through (the kernel ignores a click on a button
-of an earlier decision, :class:`~playtest.widgets.moves.MoveBuilder`).
+``detail`` of 2 or more on a button inside a ``pt-guarded`` box (the move controls, the
+boards' cards and the hotseat privacy screen) is dropped when the last click that went
+through landed on another element: a burst of clicks stays with the button it began on.
+Pressing "End Shift" ten times in a row plays it once: the clicks made before the page
+redrew reach the old button, which the kernel ignores (a click acts only on the decision
+its button was drawn for, :class:`~playtest.widgets.moves.MoveBuilder`), and those made
+after it land on the next decision's button (or on the next hotseat seat's "show my
+cards") and are dropped here, all of them, not only the first. A repeated click on the
+same button goes through.
 
 The front end is a few lines of JavaScript run by ``anywidget`` (as the upload button's,
 :mod:`playtest.widgets.upload`); the listener is installed once per page, however many
@@ -27,14 +32,16 @@ function render({ model, el }) {
   el.style.display = "none";
   if (window.__ptClickGuard) return;
   window.__ptClickGuard = { dropped: 0 };
-  let last = null;      // the element the previous click landed on
+  let last = null;      // the element the last click that went through landed on
   document.addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target : null;
     const button = target && target.closest(".pt-guarded button");
-    const previous = last;
-    last = button || target;
-    if (!button || !(event.detail > 1) || previous === button) return;
-    // the second click of a double click, on a button drawn after the first click
+    if (!button || !(event.detail > 1) || last === button) {
+      last = button || target;
+      return;
+    }
+    // a later click of a double click or burst, on a button drawn after its first click:
+    // dropped, and the burst stays with the element it began on
     event.stopImmediatePropagation();
     event.preventDefault();
     window.__ptClickGuard.dropped += 1;

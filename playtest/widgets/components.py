@@ -251,6 +251,9 @@ class PrivacyScreen:
         self.button.on_click(lambda _b: self.seat is not None and on_unlock(self.seat))
         self.widget = w.VBox([self.text, self.button], layout=w.Layout(display="none"))
         self.widget.add_class("pt-privacy")
+        # a burst of clicks on the last seat's move that lands here is not the next person
+        # confirming (playtest.widgets.clickguard)
+        self.widget.add_class("pt-guarded")
 
     @property
     def shown(self) -> bool:

@@ -10,19 +10,25 @@ cards, a Family Meeting's three cards) are picked in any order (``unordered_args
 Double clicks are guarded on the identity of what was clicked, never on time, so no
 deliberate click is ever dropped however fast it comes:
 
-* in the kernel, each decision gets its own pool of buttons: a click on a button of an
-  earlier decision (the second click of a double click that reached the old button) is
-  ignored (:attr:`MoveBuilder.ignored` counts them);
-* in the page, :class:`~playtest.widgets.clickguard.ClickGuard` drops the second click of
-  a double click (the browser's own click count, ``event.detail`` 2 or more) when it
-  lands on another button than the first: the next decision's button drawn in the same
-  spot (e.g. "Discard it" then "Draw from the deck"). A click after the pointer moved,
-  or after the system's double-click time, is a first click and always goes through.
+* in the kernel, each decision gets its own pool of buttons, and a click acts only on
+  the decision its button was drawn for: a click on a button of an earlier decision (a
+  click queued while the kernel played the move, e.g. "End Shift" pressed ten times) is
+  ignored (:attr:`MoveBuilder.ignored` counts them). A pool is not drawn again for a
+  new decision until it has been off screen for :data:`RETIRE` seconds (a new pool is
+  made meanwhile, at most :data:`MAX_POOLS`), so clicks queued over several decisions
+  (the bots' moves, a hotseat hand-over) never reach a later decision's button;
+* in the page, :class:`~playtest.widgets.clickguard.ClickGuard` drops the clicks of a
+  double click or a burst (the browser's own click count, ``event.detail`` 2 or more)
+  that land on another button than the first: the next decision's button drawn in the
+  same spot (e.g. "Discard it" then "Draw from the deck"). A click after the pointer
+  moved, or after the system's double-click time, is a first click and always goes
+  through.
 """
 from __future__ import annotations
 
 import html
 import itertools
+import math
 import time
 from typing import Callable, Mapping, NamedTuple, Sequence
 
@@ -43,6 +49,16 @@ the person was looking at: no one sees a new position and reacts faster, so the 
 meant for the old one. The table then judges the move as made on that position (a quick
 discard slapped on a DONE top that has just left is returned with no penalty, LS-5; it is
 not judged against whatever card has moved under the pointer)."""
+
+RETIRE = 5.0
+"""Seconds a pool of move buttons stays off screen before it may be drawn for another
+decision: clicks on its buttons that were queued in the page meanwhile (made for the
+decision it showed) arrive and are ignored first. Never a limit on deliberate clicks:
+a new decision's buttons take clicks at once."""
+
+MAX_POOLS = 4
+"""At most this many pools of move buttons (each one button per kind of the builder);
+beyond it, the pool off screen the longest is drawn again."""
 
 CardArgs = Mapping[str, Sequence[tuple[str | None, str | None]]]
 """kind -> the (seat argument, position argument) pairs a card click can fill, in order.
@@ -119,18 +135,20 @@ class MoveBuilder:
         self._earlier: _Offer | None = None     # the offer a move in progress was begun on
         self.enabled = True
         self._busy = False
-        # two pools of kind buttons, one per kind each, used in turn: a new decision
-        # switches pools, so a click meant for the previous decision lands on a button
-        # that is no longer shown and is ignored (double clicks)
-        # Every kind of move_args gets its buttons up front, and a button not on show
-        # is blanked: which buttons exist, and what hidden ones say, must not tell
-        # another hotseat player which moves (e.g. which drawn action) a seat had.
-        self._pools: tuple[dict[str, w.Button], dict[str, w.Button]] = ({}, {})
+        self._sent = False              # the last move built here was sent (a repeated Play is ignored)
+        # pools of kind buttons, one per kind each: a new decision is drawn on another
+        # pool, so a click meant for an earlier decision lands on a button that is no
+        # longer shown and is ignored (double clicks, a burst of clicks); a pool is drawn
+        # again only once it has been off screen RETIRE seconds (see the module docstring)
+        # Every kind of move_args gets its buttons when its pool is made, and a button
+        # not on show is blanked: which buttons exist, and what hidden ones say, must not
+        # tell another hotseat player which moves (e.g. which drawn action) a seat had.
+        self._pools: list[dict[str, w.Button]] = []
+        self._left: list[float] = []        # per pool: time.monotonic() it went off screen
         self._pool = 0
         self._decision = object()
-        for pool in (0, 1):
-            for kind in move_args:
-                self._button(pool, kind)
+        for _ in range(2):
+            self._new_pool()
         self.dropdowns: list[w.Dropdown] = []           # pool, one per argument position
         self.kind_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.play_button = w.Button(description="Play", button_style="success", disabled=True,
@@ -172,7 +190,7 @@ class MoveBuilder:
         keep = seat == self.seat and decision == self._decision
         same = keep and list(moves) == self.moves
         if decision != self._decision:
-            self._pool, self._decision = 1 - self._pool, decision
+            self._pool, self._decision = self._next_pool(), decision
         self.seat, self.moves, self.view, self.enabled = seat, list(moves), view, enabled
         if keep and enabled and not same and self.kind is not None:
             self._earlier = _Offer(self.kind, list(self.prefix), self.choices, self._canonical,
@@ -201,6 +219,26 @@ class MoveBuilder:
         self._note = f"<i>{html.escape(note)}</i>" if note else ""
         self.hint.value = self._note
         self._sync()
+
+    def _new_pool(self) -> int:
+        self._pools.append({})
+        self._left.append(-math.inf)
+        for kind in self.move_args:
+            self._button(len(self._pools) - 1, kind)
+        return len(self._pools) - 1
+
+    def _next_pool(self) -> int:
+        """The pool to draw a new decision on: one off screen for :data:`RETIRE` seconds
+        (the longest), else a new one, else (at :data:`MAX_POOLS`) the one off screen the
+        longest."""
+        now = time.monotonic()
+        self._left[self._pool] = now
+        others = sorted((left, pool) for pool, left in enumerate(self._left) if pool != self._pool)
+        if others and now - others[0][0] >= RETIRE:
+            return others[0][1]
+        if len(self._pools) < MAX_POOLS:
+            return self._new_pool()
+        return others[0][1]
 
     def _button(self, pool: int, kind: str) -> w.Button:
         button = self._pools[pool].get(kind)
@@ -241,7 +279,7 @@ class MoveBuilder:
         if self._earlier is not None and self._earlier.kind != kind:
             self._earlier = None    # another move started (re-selecting the same kind keeps it)
         self.hint.value = self._note
-        self.kind, self.prefix = kind, []
+        self.kind, self.prefix, self._sent = kind, [], False
         if kind is not None:
             self._advance()
             if self._complete() and not self._next_values():
@@ -280,7 +318,7 @@ class MoveBuilder:
         if earlier is not None and earlier.kind == self.kind and time.monotonic() - earlier.at < REACTION:
             move = self._finish_on(earlier, seat, pos)
             if move is not None:            # meant for the position shown before the change
-                self.kind, self.prefix = None, []
+                self.kind, self.prefix, self._sent = None, [], True
                 self.hint.value = self._note
                 self._sync()
                 self.on_move(move)
@@ -456,13 +494,17 @@ class MoveBuilder:
             self._emit()
         elif self.enabled and self._earlier is not None and self._earlier.finished is not None:
             move, self._earlier = self._earlier.finished, None  # pressed on the form just before it changed
+            self._sent = True
             self.on_move(move)
+        elif self.enabled and self.kind is None and self._sent:
+            self.ignored += 1       # Play pressed again after it sent the move (it was disabled since)
         elif self.enabled:
             self.hint.value = ("<i>The table changed before your move was sent, and the move you were "
                                "building is no longer on offer: nothing was played; choose again.</i>")
 
     def _emit(self) -> None:
         move = self._canonical[self._complete()]     # the game's own order of unordered arguments
+        self._sent = True
         self.kind, self.prefix, self._earlier = None, [], None
         self.hint.value = self._note
         self._sync()
