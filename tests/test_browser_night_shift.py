@@ -159,3 +159,41 @@ def test_play_a_short_game_in_the_browser(dashboards):
     assert not leaked, f"websocket carried {leaked}, which seat 0 never saw"
     assert not names_in(page_html) - entitled, f"page showed {names_in(page_html) - entitled}"
     assert len(entitled) < len(NAMES), "the check needs names seat 0 never saw"
+
+
+def test_end_shift_pressed_ten_times_ends_one_shift(dashboards):
+    """#11 in the browser: a burst of ten presses on End Shift (the browser counts them,
+    event.detail 1..10), the last nine after the page redrew seat 0's next Shift, on its
+    End Shift button. The first ends Shift 1 (the bot plays Shift 2); the nine land on a
+    button drawn after the first press and are dropped by the page's click guard, all of
+    them: Shift 3 is not ended."""
+    with dashboard_page(dashboards, None, ".ns-actions button", path=f"night_shift.ipynb?seed={SEED}",
+                        timeout=180) as (page, _frames, errors, _base):
+        guard_wait(page)
+        end = page.locator(".ns-actions").get_by_role("button", name="End Shift (no cost)", exact=True)
+        end.evaluate("b => { b.dataset.ptOld = '1'; }")
+        box = end.bounding_box()
+        dropped = page.evaluate("window.__ptClickGuard.dropped")
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down(click_count=1)
+        page.mouse.up(click_count=1)
+        page.wait_for_function("document.querySelector('.pt-status').innerText.includes('Shift 3 of 50')",
+                               timeout=60_000)
+        new = page.locator(".ns-actions button:not([data-pt-old])", has_text="End Shift")
+        new.wait_for(state="visible", timeout=30_000)          # seat 0's Shift 3, drawn after the press
+        log = page.locator(".pt-log").inner_text()
+        box = new.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        for count in range(2, 11):      # the rest of the burst, as quick as a person mashes
+            page.mouse.down(click_count=count)
+            page.mouse.up(click_count=count)
+            page.wait_for_timeout(60)
+        page.wait_for_timeout(2000)
+        assert page.evaluate("window.__ptClickGuard.dropped") == dropped + 9
+        assert "Shift 3 of 50" in page.locator(".pt-status").inner_text()
+        assert page.locator(".pt-log").inner_text() == log, "a press of the burst played a move"
+        assert not page.locator(".pt-error").is_visible() and not errors
+        guard_wait(page)
+        new.click()                     # a deliberate press, a moment later: plays
+        page.wait_for_function("document.querySelector('.pt-status').innerText.includes('Shift 5 of 50')",
+                               timeout=60_000)
