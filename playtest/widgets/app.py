@@ -15,9 +15,10 @@ Who sees what (the security boundary, DESIGN "view"):
 
 Double clicks: a click arriving after the position changed must not act on the new
 position. Each decision gets its own move buttons, so a click on a button of an earlier
-decision is ignored; the page's click guard drops the second click of a double click
-that lands on another button (:mod:`playtest.widgets.clickguard`); there is no time
-window, so no deliberate click is ever dropped. A card click that has to guess the kind
+decision is ignored, however many decisions came since (:mod:`playtest.widgets.moves`);
+the page's click guard drops the later clicks of a double click or a burst that land on
+another button (:mod:`playtest.widgets.clickguard`): End Shift pressed ten times ends one
+Shift. There is no time window, so no deliberate click is ever dropped. A card click that has to guess the kind
 among several only selects it (Play confirms); a card click that completes a chosen
 kind, or the only kind on offer, plays at once. A card click no move can use is
 explained: the move it would make and the ruling that forbids it (``Match.refusal``).
