@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -60,15 +61,17 @@ def api(base, method, path, body=None, token=None):
         return json.loads(response.read())
 
 
-def kernel_rss_mb() -> float:
-    """Resident memory of every ipykernel process on this machine, in MB."""
+def kernel_rss_mb(kernel_ids) -> float:
+    """Resident memory of the ipykernel processes of these kernels (by the connection file
+    named in their command line), in MB."""
+    wanted = {f"kernel-{k}.json".encode() for k in kernel_ids}
     total = 0
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
         try:
             cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
-            if b"ipykernel" not in cmd:
+            if b"ipykernel" not in cmd or not any(w in cmd for w in wanted):
                 continue
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -83,8 +86,9 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] if values else float("nan")
 
 
-async def play_table(browser, base, made, moves, latencies, errors):
-    """Four players at one table: peeks through the API, then draw/discard by clicking."""
+async def play_table(browser, base, made, moves, latencies, errors, kernels):
+    """Four players at one table: peeks through the API, then draw/discard by clicking.
+    Appends each seat page's kernel id to ``kernels``."""
     tokens = {s["seat"]: s["token"] for s in made["seats"]}
     pages = {}
     for seat, token in tokens.items():
@@ -95,6 +99,9 @@ async def play_table(browser, base, made, moves, latencies, errors):
         pages[seat] = page
     for page in pages.values():
         await page.wait_for_selector(".pt-live .pt-table .pt-card", timeout=300_000)
+        found = re.search(r'"kernelId": "([0-9a-f-]{36})"', await page.content())
+        if found:
+            kernels.append(found[1])
     tid = made["id"]
     for seat, token in tokens.items():                       # setup (LS-3), as a script plays it
         for text in (f"{seat} peek 0 1", f"{seat} done"):
@@ -167,11 +174,12 @@ async def run(args):
                 made = [await asyncio.to_thread(api, base, "POST", "tables",
                                                 {"game": "lazy_sunday", "seats": 4, "players": ["human"] * 4,
                                                  "pace": "instant", "seed": 100 + i}) for i in range(count)]
-                before = kernel_rss_mb()
+                kernels = []
                 started = time.perf_counter()
-                await asyncio.gather(*(play_table(browser, base, m, args.moves, latencies, errors) for m in made))
-                rss = kernel_rss_mb()
-                rows.append((count, latencies, errors, (rss - before) / (4 * count), time.perf_counter() - started))
+                await asyncio.gather(*(play_table(browser, base, m, args.moves, latencies, errors, kernels)
+                                       for m in made))
+                per_seat = kernel_rss_mb(kernels) / len(kernels) if kernels else float("nan")
+                rows.append((count, latencies, errors, per_seat, time.perf_counter() - started))
                 for m in made:
                     await asyncio.to_thread(api, base, "POST", f"tables/{m['id']}/host", {"action": "end"},
                                             m["host_token"])
