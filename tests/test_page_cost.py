@@ -16,7 +16,7 @@ import ipywidgets as w
 import pytest
 
 from playtest.tables import service as service_module
-from playtest.tables.service import TableService
+from playtest.tables.service import ServiceError, TableService
 from playtest.widgets import GameApp
 from playtest.widgets.app import builder_kinds
 from playtest.widgets.autosave import saved_paths
@@ -98,12 +98,15 @@ def test_awaited_pages_count_the_human_seats_no_page_has_joined(tmp_path, monkey
     try:
         made = service.create({"game": "lazy_sunday", "seats": 4, "players": ["human", "human", "heuristic", "human"]})
         assert service.awaited_pages() == 3
-        assert not service.page_requested(made["id"], "forged") and not service.page_requested("nosuch", "x")
-        assert service.page_requested(made["id"], made["seats"][0]["token"])
+        for table_id, token in ((made["id"], "forged"), ("nosuch", made["seats"][0]["token"])):
+            with pytest.raises(ServiceError):
+                service.authenticate(table_id, token)
+        assert service.awaited_pages() == 3                      # a bad link ends no wait
+        service.authenticate(made["id"], made["seats"][0]["token"])
         assert service.awaited_pages() == 2                      # seat 0's page is on its way
         service.authenticate(made["id"], made["seats"][1]["token"])
-        assert service.awaited_pages() == 1                      # seat 1's page joined
-        assert not service.page_requested(made["id"], made["spectator_token"])
+        assert service.awaited_pages() == 1
+        service.authenticate(made["id"], made["spectator_token"])
         assert service.awaited_pages() == 1                      # a spectator is no seat
         service.close()
         service = TableService(tmp_path)                         # a restart: everyone reloads

@@ -341,19 +341,6 @@ class TableService:
         raise ServiceError("this link's token is not valid for this table: ask the table's host for your "
                            "seat link", 403)
 
-    def page_requested(self, table_id: str, token: str) -> bool:
-        """A page of ``table_id`` was requested with ``token``: if that is a seat's link,
-        the seat is no longer awaited (its page is on its way; :meth:`authenticate` ends
-        the wait); returns whether it was a seat's link. Any other value, a bad one
-        included, is ignored (nothing raised)."""
-        if table_id not in self._awaited:
-            return False
-        try:
-            _table, role, _seat = self.authenticate(table_id, token)
-        except ServiceError:
-            return False
-        return role == "seat"
-
     def awaited_pages(self) -> int:
         """How many seat pages are on their way: the human seats of tables still playing,
         created (or restored by a server start) in the last :data:`AWAIT_WINDOW`
