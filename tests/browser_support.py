@@ -4,6 +4,8 @@ work here). Without /usr/bin/chromium the tests skip, except under CI=true, wher
 they fail."""
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import os
 import signal
@@ -21,6 +23,19 @@ from playtest.widgets.moves import CLICK_GUARD
 GUARD_MS = CLICK_GUARD * 1000
 """The double-click guard in ms (read at import, before the test suite's fixtures turn
 it off for Python-side widget tests; the dashboard server runs with the real one)."""
+
+def run_coroutine(coro):
+    """``asyncio.run(coro)``, also in a test process whose session-scoped Chromium (the
+    ``chromium`` fixture) keeps Playwright's event loop running in this thread, where
+    asyncio.run refuses to start ("cannot be called from a running event loop"): then in
+    a thread of its own. Returns the coroutine's result."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -11,6 +11,7 @@ import random
 import pandas as pd
 import pytest
 
+from browser_support import run_coroutine
 from playtest import Match, RecordError, simulate
 from playtest.lab import (compare_people_and_bots, metrics, plot_card_impact, plot_compare, plot_lengths,
                           plot_win_rates, read_tables, seat_win_rates)
@@ -72,7 +73,7 @@ def session(tmp_path_factory):
     """A real TableService with five finished or ended tables, and its export written as
     the server sends it (JSON object), as a list, and as CSV."""
     folder = tmp_path_factory.mktemp("tables")
-    service, ids = asyncio.run(build_session(folder / "data"))
+    service, ids = run_coroutine(build_session(folder / "data"))
     export = service.export()
     files = {"object": folder / "export.json", "list": folder / "list.json", "csv": folder / "export.csv"}
     files["object"].write_text(json.dumps({"tables": export}), encoding="utf-8")

@@ -15,6 +15,7 @@ import warnings
 import ipywidgets as w
 import pytest
 
+from browser_support import run_coroutine
 from playtest.tables import service as service_module
 from playtest.tables.service import ServiceError, TableService
 from playtest.widgets import GameApp
@@ -163,7 +164,7 @@ def test_the_table_page_pool_grows_for_awaited_seats_and_shrinks_once_they_joine
         assert len(manager._pools["table.ipynb"]) == 2 and manager.shut == ["k6", "k5", "k4", "k3"]
         assert manager.kernel_pools_config["table.ipynb"] == {"pool_size": 2}
 
-    asyncio.run(scenario())
+    run_coroutine(scenario())
 
 
 def test_crowd_raises_every_listed_pool_and_never_starts_an_unlisted_one():

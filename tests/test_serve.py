@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from browser_support import run_coroutine
 from playtest.server import app as server_app
 from playtest.server import settings
 from playtest.server.reaper import KernelReaper, Watch, due, pooled_kernel_ids, started_by_voila
@@ -153,9 +154,9 @@ def test_reaper_shuts_down_only_the_kernel_whose_page_left():
     assert reaper.check() == []
     km.models["left"]["connections"] = 0
     clock.now = 44.0
-    assert asyncio.run(reaper.reap()) == []
+    assert run_coroutine(reaper.reap()) == []
     clock.now = 45.0
-    assert asyncio.run(reaper.reap()) == ["left"]
+    assert run_coroutine(reaper.reap()) == ["left"]
     assert km.shut == ["left"] and set(km.models) == {"open"} and set(reaper.watches) == {"open"}
 
 
@@ -176,7 +177,7 @@ def test_a_kernel_that_will_not_shut_down_is_logged_and_the_check_goes_on(caplog
     reaper, clock = reaper_for(km)
     reaper.check()
     clock.now = 61.0
-    assert sorted(asyncio.run(reaper.reap())) == ["gone", "stuck"]
+    assert sorted(run_coroutine(reaper.reap())) == ["gone", "stuck"]
     assert km.shut == ["gone"]
     assert "stuck did not shut down: no answer" in caplog.text
 
@@ -243,7 +244,7 @@ def test_the_tables_hear_of_a_closed_page_the_moment_its_websocket_closes(monkey
         finally:
             reaper.stop()
 
-    asyncio.run(scenario())
+    run_coroutine(scenario())
 
 
 def test_a_slow_kernel_shutdown_does_not_hold_back_the_other_shutdowns():
@@ -263,7 +264,7 @@ def test_a_slow_kernel_shutdown_does_not_hold_back_the_other_shutdowns():
     km.models["slow"]["connections"] = km.models["quick"]["connections"] = 0
     clock.now = 45.0
     started = time.monotonic()
-    assert sorted(asyncio.run(reaper.reap())) == ["quick", "slow"]
+    assert sorted(run_coroutine(reaper.reap())) == ["quick", "slow"]
     assert shut_at["quick"] - started < 0.1 < shut_at["slow"] - started
 
 
@@ -315,7 +316,7 @@ def test_kernels_waiting_in_voilas_pool_are_known_by_their_finished_start_tasks(
         pending.cancel()
         return ids
 
-    assert asyncio.run(scenario()) == {"k1"}
+    assert run_coroutine(scenario()) == {"k1"}
     assert pooled_kernel_ids(object()) == set()           # no pool at all (Jupyter Server)
 
 
@@ -456,7 +457,7 @@ def test_a_page_takes_a_preheated_kernel_only_when_one_is_ready():
         waiting.cancel()
         return answers
 
-    assert asyncio.run(scenario()) == [True, False, False, False]
+    assert run_coroutine(scenario()) == [True, False, False, False]
 
 
 def test_the_page_handler_finds_the_kernel_id_voilas_page_config_carries():

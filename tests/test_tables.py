@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from browser_support import run_coroutine
 from playtest import Move
 
 from playtest.engine import Match, Table
@@ -158,7 +159,7 @@ def test_a_connected_persons_seat_goes_to_a_bot_only_when_forced():
 
 
 def run(coro):
-    return asyncio.run(coro)
+    return run_coroutine(coro)
 
 
 def test_a_person_who_spots_the_match_first_beats_a_paced_bot_to_it():

@@ -12,6 +12,7 @@ import tornado.websocket
 from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 
+from browser_support import run_coroutine
 from playtest.tables import web
 from playtest.tables.service import TableService
 
@@ -136,7 +137,7 @@ def test_lobby_api_tables_moves_and_websockets(server):
         assert code == 200 and export["tables"][0]["table"] == tid
         http.stop()
 
-    asyncio.run(scenario())
+    run_coroutine(scenario())
 
 
 def test_a_page_joining_with_its_kernel_id_shows_disconnected_while_that_kernel_has_no_browser(server):
@@ -161,7 +162,7 @@ def test_a_page_joining_with_its_kernel_id_shows_disconnected_while_that_kernel_
         assert (await receive(sockets[1], "state"))["players"][1]["connected"] is True   # its full state
         http.stop()
 
-    asyncio.run(scenario())
+    run_coroutine(scenario())
 
 
 def test_a_login_protected_lobby_asks_for_the_login_or_the_key(server):
@@ -174,7 +175,7 @@ def test_a_login_protected_lobby_asks_for_the_login_or_the_key(server):
         assert (await call(address, "GET", "tables", headers={"X-Playtest-Key": "wrong"}))[0] == 403
         http.stop()
 
-    asyncio.run(scenario())
+    run_coroutine(scenario())
 
 
 @pytest.mark.parametrize("body, status, words", [
@@ -193,7 +194,7 @@ def test_bad_requests_get_one_sentence(server, body, status, words):
         http.stop()
         return response
 
-    response = asyncio.run(scenario())
+    response = run_coroutine(scenario())
     assert response.code == status and words in json.loads(response.body)["error"]
 
 
@@ -219,7 +220,7 @@ def test_fields_of_the_wrong_type_get_a_sentence_never_a_server_error(server):
         assert web.service().tables[made["id"]].match.moves == []             # nothing was played
         http.stop()
 
-    asyncio.run(scenario())
+    run_coroutine(scenario())
 
 
 def test_the_server_and_its_kernels_read_one_scenarios_folder(tmp_path, monkeypatch):

@@ -25,6 +25,7 @@ from tornado.netutil import bind_sockets
 import toy_game  # noqa: F401  (registers the "toy" game, which has no board: the view as JSON)
 from widget_support import fresh_widgets  # noqa: F401  (autouse: every test starts with no widget)
 
+from browser_support import run_coroutine
 from playtest import Match, Move
 from playtest.scenarios import example
 from playtest.tables import pages, web
@@ -71,7 +72,7 @@ async def until(condition, timeout: float = 15.0, what: str = "") -> None:
 
 def run(scenario):
     """Run a test's coroutine on a fresh loop (the kernel's loop, in a page)."""
-    asyncio.run(asyncio.wait_for(scenario(), 60))
+    run_coroutine(asyncio.wait_for(scenario(), 60))
 
 
 async def make_table(api: TableApi, **spec) -> dict:
