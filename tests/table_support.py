@@ -155,6 +155,18 @@ class Player:
         self.context.close()
 
 
+def create_in_lobby(host: Player) -> tuple[str, str]:
+    """The host's lobby page: Create table with the default form (seat 0 a person, bots
+    in the others); returns seat 0's link (relative to the lobby) and the full address
+    the lobby shows beside it, the one to send to the player."""
+    create = host.page.get_by_role("button", name="Create table")
+    create.wait_for(timeout=150_000)
+    create.click()
+    link = host.page.locator(".pt-lobby-links a", has_text="Seat 0")
+    link.wait_for(timeout=60_000)
+    return link.get_attribute("href"), host.page.locator(".pt-lobby-links .pt-address").first.inner_text()
+
+
 def seat_url(base, made, seat):
     return f"{base}/voila/render/{next(s['path'] for s in made['seats'] if s['seat'] == seat)}"
 

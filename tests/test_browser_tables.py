@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from table_support import (LS_PATTERNS, RULES, Player, api, browser, claim_button, create,  # noqa: F401 (fixtures)
+from table_support import (LS_PATTERNS, RULES, Player, api, browser, claim_button, create, create_in_lobby,  # noqa: F401 (fixtures)
                            entitled_names, my_card, seat_token, seat_url, server, state, stored_moves, wait_version)
 
 from playtest import Match
@@ -114,14 +114,8 @@ def test_the_lobby_creates_a_table_whose_seat_link_opens_it_in_another_browser(s
     host = Player(browser, f"{base}/voila/render/lobby.ipynb")
     guest = None
     try:
-        create = host.page.get_by_role("button", name="Create table")
-        create.wait_for(timeout=120_000)
-        create.click()
-        link = host.page.locator(".pt-lobby-links a", has_text="Seat 0")
-        link.wait_for(timeout=60_000)
-        href = link.get_attribute("href")
+        href, address = create_in_lobby(host)
         assert href.startswith("table.ipynb?table=") and "&token=" in href, href
-        address = host.page.locator(".pt-lobby-links .pt-address").first.inner_text()
         assert address == f"{base}/voila/render/{href}", address        # the full address to send
         guest = Player(browser, f"{base}/voila/render/{href}")
         guest.wait(".pt-live .pt-table .pt-card")

@@ -116,6 +116,47 @@ def kernel_id_of(page: bytes) -> str:
     return re.search(rb'"kernelId": "([0-9a-f-]{36})"', page).group(1).decode()
 
 
+@contextlib.contextmanager
+def standalone(folder: Path, tmp_path: Path, *options: str):
+    """``python -m playtest.server`` (what ``playtest serve`` runs) on ``folder`` with the
+    fast reaper, its data in ``tmp_path``, until the block ends: yields ``(process, base
+    URL, log file)``."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")}
+    command = [sys.executable, "-m", "playtest.server", str(folder), "--no-browser", f"--port={port}",
+               "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *FAST_REAPER, *options]
+    log = tmp_path / "server.log"
+    with running(command, folder, env, f"{base}/voila/tree", log) as proc:
+        yield proc, base, log
+
+
+def binder_server_command(tmp_path: Path, request, root: Path, token: str, *options: str):
+    """Jupyter Server as Binder runs it (what binder/postBuild installs: its settings and
+    the page template), without JupyterLab and friends, which only slow the start here:
+    ``(command, env, base URL)``."""
+    config_dir, data_dir = tmp_path / "config", tmp_path / "data"
+    config_dir.mkdir()
+    shutil.copy(ROOT / "binder/jupyter_server_config.json", config_dir)
+    (config_dir / "jupyter_server_config.d").mkdir()
+    (config_dir / "jupyter_server_config.d" / "off.json").write_text(json.dumps({"ServerApp": {"jpserver_extensions": {
+        name: False for name in ("jupyterlab", "jupyter_lsp", "jupyter_server_terminals", "notebook_shim")}}}))
+    shutil.copytree(ROOT / "playtest/server/templates/playtest", data_dir / "voila/templates/playtest")
+    # the kernels' Unix sockets live in the runtime folder: a socket's path has at most 107
+    # bytes, which pytest's temporary folders can pass (Binder's ~/.local/... is short)
+    runtime = tempfile.mkdtemp(prefix="pt-rt-")
+    request.addfinalizer(lambda: shutil.rmtree(runtime, ignore_errors=True))
+    port = free_port()
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config_dir), "JUPYTER_PATH": str(data_dir),
+           "JUPYTER_RUNTIME_DIR": runtime, "PLAYTEST_DATA_DIR": str(tmp_path / "tables"),
+           # Binder's proxy starts the `playtest` script of this Python
+           "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}
+    command = [sys.executable, "-m", "jupyter_server", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+               f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}", "--ServerApp.port_retries=0",
+               "--allow-root", *options]
+    return command, env, f"http://127.0.0.1:{port}"
+
+
 def kernel_processes(server_pid: int) -> list:
     import psutil
     return [p for p in psutil.Process(server_pid).children(recursive=True)
@@ -132,13 +173,7 @@ def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_pa
     # a pool of one preheated kernel for the trivial dashboard, filled after its first
     # page (a voila.json in the working directory adds to playtest's own settings)
     (folder / "voila.json").write_text(json.dumps({"PlaytestVoila": {"pool_sizes": {"trivial.ipynb": 1}}}))
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")}
-    command = [sys.executable, "-m", "playtest.server", str(folder), "--no-browser", f"--port={port}",
-               "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *FAST_REAPER]
-    log = tmp_path / "server.log"
-    with running(command, folder, env, f"{base}/voila/tree", log) as proc:
+    with standalone(folder, tmp_path) as (proc, base, log):
         assert kernel_processes(proc.pid) == []                      # no kernel before a page asks
         # the live-table service answers on the same port, before Voilà's catch-all handlers
         status, body = get(f"{base}/playtest/api/games")
@@ -180,32 +215,14 @@ def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_pa
 
 
 def test_under_jupyter_server_only_voilas_kernels_are_reaped_never_a_notebooks(folder, tmp_path, request):
-    # what binder/postBuild installs: the server settings and the page template
-    config_dir, data_dir = tmp_path / "config", tmp_path / "data"
-    config_dir.mkdir()
-    shutil.copy(ROOT / "binder/jupyter_server_config.json", config_dir)
-    # JupyterLab and friends only slow the start here
-    (config_dir / "jupyter_server_config.d").mkdir()
-    (config_dir / "jupyter_server_config.d" / "off.json").write_text(json.dumps({"ServerApp": {"jpserver_extensions": {
-        name: False for name in ("jupyterlab", "jupyter_lsp", "jupyter_server_terminals", "notebook_shim")}}}))
     # a page that shows the link another device would open (the lobby's copyable addresses)
     links = json.loads(json.dumps(TRIVIAL))
     links["cells"][0]["source"] = ["from playtest.widgets.page import address_for_others, page_folder\n",
                                    "print('LINK', address_for_others(page_folder(), 'trivial.ipynb?x=1&token=seat'))"]
     (folder / "links.ipynb").write_text(json.dumps(links))
-    shutil.copytree(ROOT / "playtest/server/templates/playtest", data_dir / "voila/templates/playtest")
-    port, token = free_port(), "t0ken"
-    base = f"http://127.0.0.1:{port}"
+    token = "t0ken"
+    command, env, base = binder_server_command(tmp_path, request, folder, token, *FAST_REAPER)
     auth = {"Authorization": f"token {token}"}
-    # the kernels' Unix sockets live in the runtime folder: a socket's path has at most 107
-    # bytes, which pytest's temporary folders can pass (Binder's ~/.local/... is short)
-    runtime = tempfile.mkdtemp(prefix="pt-rt-")
-    request.addfinalizer(lambda: shutil.rmtree(runtime, ignore_errors=True))
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config_dir), "JUPYTER_PATH": str(data_dir),
-           "JUPYTER_RUNTIME_DIR": runtime, "PLAYTEST_DATA_DIR": str(tmp_path / "tables")}
-    command = [sys.executable, "-m", "jupyter_server", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
-               f"--ServerApp.token={token}", f"--ServerApp.root_dir={folder}", "--ServerApp.port_retries=0", "--allow-root",
-               *FAST_REAPER]
     log = tmp_path / "server.log"
     with running(command, folder, env, f"{base}/api/status", log):
         # a notebook's kernel, started as JupyterLab starts one, with no websocket open
@@ -268,13 +285,7 @@ def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp
     shutil.copy(ROOT / "dashboards/table.ipynb", folder)
     (folder / "voila.json").write_text(json.dumps({"PlaytestVoila": {"pool_sizes": {"table.ipynb": 0},
                                                                      "awaited_cap": 0}}))
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")}
-    command = [sys.executable, "-m", "playtest.server", str(folder), "--no-browser", f"--port={port}",
-               "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *FAST_REAPER]
-    log = tmp_path / "server.log"
-    with running(command, folder, env, f"{base}/voila/tree", log) as proc:
+    with standalone(folder, tmp_path) as (proc, base, log):
         request = urllib.request.Request(f"{base}/playtest/api/tables", method="POST", data=json.dumps(
             {"game": "night_shift", "seats": 2, "players": ["human", "human"], "seed": 5}).encode())
         with urllib.request.urlopen(request, timeout=60) as answer:
