@@ -7,7 +7,10 @@
 * Under Jupyter Server (Binder, JupyterLab), this package is also a server extension
   (``"ServerApp": {"jpserver_extensions": {"playtest.server": true}}``, as
   ``binder/jupyter_server_config.json`` enables it): it runs the
-  kernel reaper over the kernels Voilà started, never over a notebook's kernel.
+  kernel reaper over the kernels Voilà started, never over a notebook's kernel, and
+  hands the server's login to kernels (:func:`publish_login`).
+* On Binder, Jupyter Server runs ``playtest serve`` behind jupyter-server-proxy at
+  ``<base_url>playtest/`` (``ServerProxy`` in :data:`~playtest.server.settings.JUPYTER_SERVER`).
 
 Modules: :mod:`~playtest.server.settings` (the settings, and why),
 :mod:`~playtest.server.reaper`, :mod:`~playtest.server.app`,
