@@ -2,9 +2,12 @@
 ``playtest serve`` behind jupyter-server-proxy at ``<base_url>playtest/``. The host opens
 the lobby there (logged in by the session's token), and a friend's device, which has no
 login cookie, opens the address the lobby shows for a seat: it passes through the
-server's login and lands on that seat's board, widgets and table websocket included."""
+server's login and lands on that seat's board, widgets and table websocket included. When
+the server behind the proxy crashes, the page says so at once and stops reconnecting; the
+proxy starts the server again and a reload gives the seat back."""
 from __future__ import annotations
 
+import psutil
 import pytest
 from table_support import Player, browser, create_in_lobby  # noqa: F401 (fixture)
 from test_serve_server import ROOT, binder_server_command, running
@@ -18,7 +21,7 @@ def test_binder_serves_the_lobby_behind_its_proxy_and_a_seat_address_opens_on_an
     token = "b1nder-t0ken"
     command, env, base = binder_server_command(tmp_path, request, ROOT, token)
     log = tmp_path / "server.log"
-    with running(command, ROOT, env, f"{base}/api/status", log):
+    with running(command, ROOT, env, f"{base}/api/status", log) as proc:
         host = Player(browser, f"{base}/playtest/voila/render/lobby.ipynb?token={token}")
         guest = None
         try:
@@ -31,6 +34,23 @@ def test_binder_serves_the_lobby_behind_its_proxy_and_a_seat_address_opens_on_an
             assert guest.page.url == base + seat_page
             assert "Seat 0 · connected · you" in guest.page.locator(".pt-players").inner_text()
             assert not guest.page.locator(".pt-error").is_visible()
+
+            # the server behind the proxy crashes: the proxy opens each websocket and drops it
+            # at once, many times a second; the page says so within seconds and stops trying
+            sockets = []
+            guest.page.on("websocket", lambda ws: sockets.append(ws.url))
+            (server,) = [p for p in psutil.Process(proc.pid).children(recursive=True)
+                         if "serve" in p.cmdline() and "--base-url=/playtest/" in p.cmdline()]
+            server.kill()
+            guest.page.locator("#pt-kernel-lost").wait_for(timeout=30_000)
+            tries = len(sockets)
+            guest.page.wait_for_timeout(3000)
+            assert len(sockets) == tries <= 6, sockets
+            # a crash is not a clean exit: the proxy starts the server again, and the same
+            # address gives the seat back (its table restored from the store)
+            guest.page.reload()
+            guest.wait(".pt-live .pt-table .pt-card", timeout=150)
+            assert "Seat 0 · connected · you" in guest.page.locator(".pt-players").inner_text()
         finally:
             host.close()
             if guest is not None:
