@@ -948,8 +948,16 @@ def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(da
 
 def test_a_lobby_without_a_table_service_says_how_to_get_one(monkeypatch):
     monkeypatch.delenv(live_client.URL_VARIABLE, raising=False)
+    monkeypatch.delenv("PLAYTEST_SERVER_LOGIN", raising=False)
     lobby = LobbyApp()
     assert "playtest serve" in lobby.message.value and lobby.body.layout.display == "none"
+    assert "Binder" not in lobby.message.value
+    # Voilà inside Binder's Jupyter Server: the playtest server runs behind its proxy
+    monkeypatch.setenv("PLAYTEST_SERVER_LOGIN", "/user/ab/login")
+    lobby = LobbyApp()
+    assert "its lobby is at <a href='/user/ab/playtest/voila/render/lobby.ipynb'>" in lobby.message.value
+    seat = SeatApp("t1", ["tok"], connect=False)
+    assert "<a href='/user/ab/playtest/voila/render/lobby.ipynb'>" in seat.message.value
 
 
 # --- page addresses ----------------------------------------------------------------------

@@ -13,7 +13,7 @@ import os
 from urllib.parse import quote, urlsplit
 
 from ..server import skip_iri_format_checker
-from ..server.settings import BROWSER_ENV, BROWSER_ID, SERVER_LOGIN_ENV, SERVER_TOKEN_ENV
+from ..server.settings import BROWSER_ENV, BROWSER_ID, PROXY_NAME, SERVER_LOGIN_ENV, SERVER_TOKEN_ENV
 
 
 _request_arrived = False
@@ -96,6 +96,18 @@ def address_for_others(folder: str, path: str) -> str:
     parts = urlsplit(folder)
     return (f"{parts.scheme}://{parts.netloc}{login}?next={quote(parts.path + path, safe='/')}"
             f"&token={quote(token, safe='')}")
+
+
+def proxied_page(page: str) -> str:
+    """The path at which this Jupyter Server's proxy serves ``playtest serve``'s ``page``
+    (e.g. ``lobby.ipynb`` -> ``/user/ab/playtest/voila/render/lobby.ipynb``, as Binder runs
+    it: :data:`~playtest.server.settings.JUPYTER_SERVER`), for a page opened with Voilà
+    inside Jupyter Server, where there are no live tables; "" elsewhere (no
+    ``$PLAYTEST_SERVER_LOGIN``: not a Jupyter Server with playtest's extension and a token)."""
+    login = os.environ.get(SERVER_LOGIN_ENV, "")
+    if not login.startswith("/") or not login.endswith("/login"):
+        return ""
+    return f"{login[:-len('login')]}{PROXY_NAME}/voila/render/{quote(page)}"
 
 
 def browser_id() -> str:

@@ -38,6 +38,7 @@ from ..app import GameBoard, builder_kinds
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from ..debugger import board_class
 from ..moves import MoveBuilder
+from ..page import proxied_page
 from .client import TableApi, TableLink, parse_table_query, spawn
 from .host import HostControls
 from .style import STYLE
@@ -234,8 +235,11 @@ class SeatApp:
         if not table_id or not self.tokens:
             self.refuse(html.escape(pages.sentence(pages.NEEDS_BOTH)))
         elif not self.api.available:
+            lobby = proxied_page("lobby.ipynb")
             self.refuse("This page was not opened from a playtest server, so there is no table to join. "
-                        "Start one with <code>playtest serve</code> and open the lobby.")
+                        "Start one with <code>playtest serve</code> and open the lobby."
+                        + (f" On Binder the playtest server runs beside this one: its lobby is at "
+                           f"<a href='{html.escape(lobby)}'>{html.escape(lobby)}</a>." if lobby else ""))
         elif connect:
             self.connect()
 
