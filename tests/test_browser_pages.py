@@ -31,7 +31,7 @@ pytestmark = pytest.mark.browser
 GRACE = 4.0
 PAGE = "/voila/render/lazy_sunday.ipynb"
 FIRST_BUTTON = "button.widget-button:visible"
-MESSAGE = "The game's server process stopped. Reload the page: your game resumes from its last move."
+MESSAGE = "The game's server process stopped. Reload the page to get your game back from its last move (a single game through its Resume button)."
 
 
 class ModuleServer:

@@ -474,7 +474,7 @@ def test_the_page_template_extends_voilas_lab_page_with_the_kernel_message(voila
     source, filename, _ = env.loader.get_source(env, "index.html.j2")
     assert filename.startswith(str(server_app.TEMPLATE_DIR))
     assert "{%- extends 'lab/index.html.j2' -%}" in source
-    assert "Reload the page: your game resumes from its last move." in source
+    assert "Reload the page to get your game back from its last move (a single game through its Resume button)." in source
     assert env.loader.get_source(env, "lab/index.html.j2")           # what it extends is found
 
 
