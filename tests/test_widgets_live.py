@@ -909,6 +909,25 @@ def test_the_lobby_offers_your_scenario_files_and_the_service_starts_a_table_fro
     run(scenario)
 
 
+def test_a_join_that_loses_the_seat_says_so_and_the_list_shows_it_taken(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, listed=True, open_seats=[1])
+        lobby = LobbyApp(api=api, refresh_every=0)            # no polling: only what a click fetches
+        await until(lambda: len(lobby.listing) == 1, what="the list")
+        _, text, join = lobby.rows[0]
+        assert "free seats: 1" in text.value
+        web.service().join(made["id"])                         # someone quicker, from another lobby
+        join.click()
+        await until(lambda: lobby.banner.message, what="the refusal")
+        assert "every seat at this table is taken" in lobby.banner.message
+        await until(lambda: "no free seat" in lobby.rows[0][1].value, what="the list refreshed")
+        assert lobby.rows[0][2].layout.display == "none"       # no Join button left
+        server.stop()
+    run(scenario)
+
+
 def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(data):
     async def scenario():
         server, port = serve()

@@ -38,7 +38,7 @@ from ...tables.service import REACTION_LIMITS
 from ..components import ErrorBanner, download_link, safe, style_widget
 from ..newgame import NewGamePanel, option_label
 from ..page import address_for_others, proxied_page
-from .client import TableApi, spawn
+from .client import ApiError, TableApi, spawn
 from .style import STYLE
 
 REFRESH_EVERY = 10.0
@@ -502,7 +502,11 @@ class LobbyApp:
 
     async def _join(self, table_id: str, seat: int | None) -> None:
         body = {} if seat is None else {"seat": seat}
-        got = await self.api.call("POST", f"tables/{table_id}/join", body, key=True)
+        try:
+            got = await self.api.call("POST", f"tables/{table_id}/join", body, key=True)
+        except ApiError:
+            await self._refresh()       # e.g. the seat went to someone quicker: the list says so
+            raise
         seat = got["seat"]
         self.links.value = (f"<h3>Your seat at table {html.escape(table_id)}: seat {seat}</h3>"
                             "<p>Open it (a new tab), or copy the address to the device you play on. The link "
