@@ -43,6 +43,8 @@ def start_server(port: int, data: str) -> subprocess.Popen:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
+        if proc.poll() is not None:      # e.g. the port is taken: never measure another server
+            raise SystemExit(f"playtest serve exited ({proc.returncode}): is port {port} free? (--port)")
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/playtest/api/games", timeout=2).read()
             return proc

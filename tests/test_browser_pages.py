@@ -146,6 +146,9 @@ def test_a_killed_kernel_says_so_on_the_page_and_a_reload_resumes_the_game(brows
         bar.wait_for(state="visible", timeout=60_000)
         assert bar.get_attribute("role") == "alert"
         assert MESSAGE in bar.inner_text()
+        # the game under the message is greyed out and takes no clicks: it says "Connected" no more
+        assert page.evaluate("getComputedStyle(document.querySelector('.pt-app').closest('.jp-OutputArea'))"
+                             ".pointerEvents") == "none"
 
         bar.get_by_role("button", name="Reload the page").click()
         resume = page.locator(".pt-resume button", has_text="Resume your unfinished game")
