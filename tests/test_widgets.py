@@ -474,6 +474,7 @@ def test_load_refuses_another_games_record_and_keeps_the_game():
                                  "content": memoryview(other.to_json().encode()),
                                  "last_modified": datetime.datetime.now(datetime.timezone.utc)},)
     assert "Chore Race record" in app.banner.message and app.match is old
+    assert "Not loaded:" in app.records.note.value and "Chore Race record" in app.records.note.value   # beside the button
     assert [b.description for b in app.moves.kind_box.children] == ["Done looking"]
     kind_button(app.moves, "Done looking").click()
     assert len(app.match.moves) > len(moves)

@@ -281,10 +281,21 @@ class RecordPanel(BuiltOnUse):
             return
         name = str(files[0].get("name") or "the uploaded file")
         self.upload.value = ()
+        self.note.value = ""
         try:
             text = limits.decode(files[0]["content"], name)   # size, UTF-8 and NUL checks
+            self.on_load(text, name)
         except limits.LimitError as exc:
-            if exc.limit == "MAX_BYTES":                       # said beside the button too
+            if exc.limit == "MAX_BYTES":                       # said beside the button (its own refusal)
                 self.upload.message = self.upload.refusal(name, limits.human_size(len(files[0]["content"])))
+            else:
+                self._not_loaded(exc)
             raise
-        self.on_load(text, name)
+        except Exception as exc:
+            self._not_loaded(exc)
+            raise                                              # and in the page's banner, as every error
+
+    def _not_loaded(self, error: Exception) -> None:
+        """Say beside the upload button why a file was not loaded (the banner at the top of
+        the page may be out of sight)."""
+        self.note.value = f"<b>Not loaded:</b> {html.escape(str(error) or type(error).__name__)}"
