@@ -495,6 +495,23 @@ def test_hotseat_page_hides_a_seats_cards_until_the_next_person_confirms(data):
     run(scenario)
 
 
+def test_a_table_of_people_only_offers_no_bot_controls(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api, game="chore_race", seats=2, players=["human", "human"], options={})
+        host = await seat_page(api, made, made["host_token"])
+        controls = host.host
+        assert controls.pause.description == "Pause the table" and controls.pace.layout.display == "none"
+        assert "bot" not in host.status.value
+        controls.pause.click()
+        await until(lambda: host.links[0].state["paused"], what="pause")
+        assert controls.pause.description == "Resume the table" and "paused by the host" in host.status.value
+        assert "bots" not in host.status.value
+        server.stop()
+    run(scenario)
+
+
 def test_spectator_and_host_pages_and_the_host_controls(data):
     async def scenario():
         server, port = serve()

@@ -91,7 +91,11 @@ class HostControls:
         self._busy = True
         try:
             paused = state.get("paused", False)
-            self.pause.description = "Resume the bots" if paused else "Pause the bots"
+            # a table of people only: the pause holds a reaction window's time limit, no bots
+            bots = any(p["player"] != HUMAN for p in state.get("players", []))
+            what = "the bots" if bots else "the table"
+            self.pause.description = f"Resume {what}" if paused else f"Pause {what}"
+            self.pace.layout.display = None if bots else "none"
             self.pause.button_style = "warning" if paused else ""
             if state.get("pace") in PACES and self.pace.value != state["pace"]:
                 self.pace.value = state["pace"]

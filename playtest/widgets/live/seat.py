@@ -619,7 +619,11 @@ class SeatApp:
             status = latest.get("status")
             text = {"over": "Game over", "ended": "The host ended this table"}.get(status, "Connected")
             if status == "playing":
-                text += " · bots paused by the host" if latest.get("paused") else f" · bot pace: {latest.get('pace')}"
+                bots = any(p.get("player") != HUMAN for p in latest.get("players", []))
+                if latest.get("paused"):
+                    text += " · bots paused by the host" if bots else " · paused by the host"
+                elif bots:
+                    text += f" · bot pace: {latest.get('pace')}"
             if closed:
                 text += f" · {closed[0].reason}"
                 classes = ["pt-closed"]
