@@ -232,7 +232,7 @@ def test_a_move_that_lost_the_race_shows_the_tables_reason_in_the_banner(data):
         await until(lambda: any(m["type"] == "result" for m in replies), what="the answer")
         result = next(m for m in replies if m["type"] == "result")
         assert result["ok"] is False and result["error"].startswith("too late")
-        assert page.banner.message.startswith("too late") and "seat 1" in page.banner.message
+        assert page.banner.message.startswith("seat 1 moved first") and "<b>Too late:</b>" in page.banner.text.value
         assert page.banner.widget.layout.display == "flex"
         assert len(table.match.moves) == 5 and table.match.moves[-1].seat == 1        # nothing of seat 0's
         # a move the rules refuse names its ruling

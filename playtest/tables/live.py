@@ -26,6 +26,8 @@ from typing import Any, Callable, Protocol
 from ..engine import Match, Move, MoveSyntaxError, OptionError, PlaytestError, Table, make_bot
 
 HUMAN = "human"
+TOO_LATE = "too late: "
+"""How a refusal of a move another seat beat begins (a race lost: nobody's mistake)."""
 
 PACES: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
     "instant": ((0.0, 0.0), (0.0, 0.0)),
@@ -304,13 +306,13 @@ class LiveTable:
         if (version is not None and version != current and move.kind not in self.match.game.OPEN_MOVES
                 and not self._simultaneous(seat, version)):
             who = self.last_move["seat"] if self.last_move else None
-            return Result(False, f"too late: {'seat ' + str(who) if who is not None else 'another seat'} "
+            return Result(False, f"{TOO_LATE}{'seat ' + str(who) if who is not None else 'another seat'} "
                                  "moved first; choose again on the new position")
         problem = self.match.refusal(move)
         if problem is not None:
             late = version is not None and version != current
             reason = problem.reason if problem.reason else str(problem)
-            return Result(False, ("too late: the table moved on before your move arrived; " if late else "")
+            return Result(False, (f"{TOO_LATE}the table moved on before your move arrived; " if late else "")
                           + reason, problem.ruling)
         return self._play(move, by_bot=False)
 

@@ -225,10 +225,11 @@ class ErrorBanner:
         self.widget.add_class("pt-error")
         self.message = ""
 
-    def show(self, error: BaseException | str) -> None:
-        """Show an exception's message (or a text); kept in :attr:`message`."""
+    def show(self, error: BaseException | str, label: str = "Error") -> None:
+        """Show an exception's message (or a text) after ``label`` (e.g. "Too late" for a
+        move another seat beat: nobody's mistake); the message is kept in :attr:`message`."""
         self.message = str(error) or type(error).__name__
-        self.text.value = f"<b>Error:</b> {html.escape(self.message)}"
+        self.text.value = f"<b>{html.escape(label)}:</b> {html.escape(self.message)}"
         self.widget.layout.display = "flex"
 
     def clear(self) -> None:

@@ -34,6 +34,7 @@ import ipywidgets as w
 
 from ...engine import Move, PlaytestError, get_game
 from ...tables import pages
+from ...tables.live import HUMAN, TOO_LATE
 from ..app import GameBoard, builder_kinds
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from ..debugger import board_class
@@ -67,9 +68,6 @@ HOST_INTRO = ("<b>You are the host: the public view (no hand is shown) and the h
               "host link to yourself.")
 """The intro above a live table page, by what its links are (:meth:`SeatApp.intro_html`):
 ``{who}`` is "seat 2" or "seats 0 and 1"."""
-
-HUMAN = "human"
-
 
 class FeedbackForm:
     """The short form a player gets when the game is over: a 1-5 rating, "what
@@ -395,7 +393,9 @@ class SeatApp:
         elif kind == "result" and not message.get("ok"):
             error = str(message.get("error") or "the table refused the move")
             ruling = message.get("ruling")
-            self.banner.show(f"{error} ({ruling})" if ruling and ruling not in error else error)
+            text = f"{error} ({ruling})" if ruling and ruling not in error else error
+            late = text.startswith(TOO_LATE)    # a race lost to a quicker seat: no mistake of this one's
+            self.banner.show(text[len(TOO_LATE):] if late else text, label="Too late" if late else "Error")
         elif kind == "error":
             self.banner.show(str(message.get("error")))
         elif kind == "state":
