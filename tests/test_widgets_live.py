@@ -594,6 +594,27 @@ def test_a_bots_last_move_is_never_told_as_yours_once_the_seat_is_handed_back(da
     run(scenario)
 
 
+def test_a_persons_last_move_is_not_told_as_a_bots_once_the_seat_is_handed_to_one(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        table = live_table(made)
+        page = await seat_page(api, made, made["spectator_token"])
+        seat = table.match.to_act()[0]
+        assert table.submit(seat, str(table.match.decision_moves(seat)[0])).ok     # that seat's person moves
+        table.set_paused(True)                                     # so that no bot moves after the hand-over
+        table.set_player(seat, "random", force=True)
+        version = len(table.match.moves)
+        await until(lambda: page.links[0].state["version"] == version
+                    and page.links[0].state["players"][seat]["player"] == "random", what="the hand-over")
+        assert not table.last_move["by_bot"] and table.last_move["seat"] == seat
+        assert f"Seat {seat} (a person)" in page.last_move.value and "bot" not in page.last_move.value, page.last_move.value
+        page.close()
+        server.stop()
+    run(scenario)
+
+
 def test_a_reaction_window_with_a_time_limit_counts_down_on_every_page(data):
     """CR-7 with the table's reaction limit: the target's page counts its seconds down,
     the other pages see which seat has how long; the page clock is faked (no sleeping)."""

@@ -667,8 +667,11 @@ class SeatApp:
             return
         number, seat = last.get("number"), last["seat"]
         who = self.seat_name(seat)
-        if last.get("by_bot") and "bot)" not in who:     # a bot's move on a seat handed back since
+        # the seat may have changed hands since the move: name who made it
+        if last.get("by_bot") and "bot)" not in who:
             who = f"Seat {seat} (a bot)"
+        elif not last.get("by_bot") and "bot)" in who:
+            who = f"Seat {seat} (a person)"
         lines = [text for n, text in shown["log"] if n == number] if shown is not None and number else []
         if lines:
             what = " ".join(lines)
