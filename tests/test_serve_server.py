@@ -181,6 +181,7 @@ def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_pa
 
         page, cookie = get_page(f"{base}/voila/render/trivial.ipynb")
         assert b"pt-kernel-lost" in page                              # the playtest page template
+        assert b"@jupyterhub/jupyter-server-proxy" not in page
         first = kernel_id_of(page)
         # a browser gets a name of its own (its autosaves are its own), unreadable by scripts
         name = re.fullmatch(r"playtest_browser=([A-Za-z0-9_-]{24}); .*", cookie)
@@ -231,6 +232,7 @@ def test_under_jupyter_server_only_voilas_kernels_are_reaped_never_a_notebooks(f
             notebook_kernel = json.loads(answer.read())["id"]
         status, page = get(f"{base}/voila/render/trivial.ipynb?token={token}")
         assert status == 200 and b"pt-kernel-lost" in page           # Binder's template is the playtest one
+        assert b"@jupyterhub/jupyter-server-proxy" not in page        # its Lab extension only errs in a Voilà page
         voila_kernel = kernel_id_of(page)
 
         def kernels():

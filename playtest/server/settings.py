@@ -76,7 +76,10 @@ A page that finds no preheated kernel ready starts its own at once; the pool ref
 SHARED = {
     "KernelManager": {"transport": "ipc"},
     "VoilaExecutor": {"iopub_timeout": 60, "startup_timeout": 180},
-    "VoilaConfiguration": {"strip_sources": True, "show_tracebacks": False},
+    # jupyter-server-proxy (Binder) ships a JupyterLab extension that needs JupyterLab's
+    # file browser: in a Voilà page it only logs an error on every page
+    "VoilaConfiguration": {"strip_sources": True, "show_tracebacks": False,
+                           "extension_denylist": ["@jupyterhub/jupyter-server-proxy"]},
 }
 
 VOILA = {
