@@ -574,43 +574,32 @@ def test_ready_waits_until_the_board_is_built_or_the_link_refused(data):
     run(scenario)
 
 
-def test_a_bots_last_move_is_never_told_as_yours_once_the_seat_is_handed_back(data):
+def test_the_last_move_names_who_made_it_when_the_seat_has_changed_hands_since(data):
     async def scenario():
         server, port = serve()
         api = api_for(port)
-        made = await make_table(api)
-        table = live_table(made)
-        page = await seat_page(api, made, seat_token(made, 0))
-        table.set_player(0, "random", force=True)                  # the host hands the seat to a bot...
-        await until(lambda: table.by_bot and table.by_bot[-1], what="the bot's move")
-        table.set_player(0, "human")                               # ...and back, before anyone moves
-        version = len(table.match.moves)
-        await until(lambda: page.links[0].state["version"] == version
-                    and page.links[0].state["players"][0]["player"] == "human", what="the hand back")
-        assert table.last_move["by_bot"] and table.last_move["seat"] == 0
-        assert "Seat 0 (a bot)" in page.last_move.value and "(you)" not in page.last_move.value, page.last_move.value
-        page.close()
-        server.stop()
-    run(scenario)
-
-
-def test_a_persons_last_move_is_not_told_as_a_bots_once_the_seat_is_handed_to_one(data):
-    async def scenario():
-        server, port = serve()
-        api = api_for(port)
-        made = await make_table(api)
-        table = live_table(made)
-        page = await seat_page(api, made, made["spectator_token"])
-        seat = table.match.to_act()[0]
-        assert table.submit(seat, str(table.match.decision_moves(seat)[0])).ok     # that seat's person moves
-        table.set_paused(True)                                     # so that no bot moves after the hand-over
-        table.set_player(seat, "random", force=True)
-        version = len(table.match.moves)
-        await until(lambda: page.links[0].state["version"] == version
-                    and page.links[0].state["players"][seat]["player"] == "random", what="the hand-over")
-        assert not table.last_move["by_bot"] and table.last_move["seat"] == seat
-        assert f"Seat {seat} (a person)" in page.last_move.value and "bot" not in page.last_move.value, page.last_move.value
-        page.close()
+        handed_back, handed_over = await make_table(api), await make_table(api)
+        tables = live_table(handed_back), live_table(handed_over)
+        # a bot's move on a seat handed back to its person: never told as that person's
+        back = await seat_page(api, handed_back, seat_token(handed_back, 0))
+        tables[0].set_player(0, "random", force=True)              # the host hands the seat to a bot...
+        await until(lambda: tables[0].by_bot and tables[0].by_bot[-1], what="the bot's move")
+        tables[0].set_player(0, "human")                           # ...and back, before anyone moves
+        # a person's move on a seat handed to a bot since: not told as the bot's
+        over = await seat_page(api, handed_over, handed_over["spectator_token"])
+        seat = tables[1].match.to_act()[0]
+        assert tables[1].submit(seat, str(tables[1].match.decision_moves(seat)[0])).ok
+        tables[1].set_paused(True)                                 # so that no bot moves after the hand-over
+        tables[1].set_player(seat, "random", force=True)
+        for page, table, (who, player) in ((back, tables[0], (0, "human")), (over, tables[1], (seat, "random"))):
+            version = len(table.match.moves)
+            await until(lambda: page.links[0].state["version"] == version
+                        and page.links[0].state["players"][who]["player"] == player, what="the change of hands")
+            assert table.last_move["seat"] == who and table.last_move["by_bot"] == (player == "human")
+        assert "Seat 0 (a bot)" in back.last_move.value and "(you)" not in back.last_move.value, back.last_move.value
+        assert f"Seat {seat} (a person)" in over.last_move.value and "bot" not in over.last_move.value, over.last_move.value
+        back.close()
+        over.close()
         server.stop()
     run(scenario)
 
