@@ -403,8 +403,9 @@ def test_a_file_refused_for_its_size_clears_the_error_of_the_file_before():
     assert "big.json is 1.9 MiB" in app.records.upload.message and app.banner.text.value == ""
     app.records.upload._received(None, {"event": "file", "name": "deep.json", "size": 9}, [b"{not json"])
     assert "not valid JSON" in app.banner.text.value              # a file read and refused by the game
+    assert "not valid JSON" in app.records.note.value              # beside the button too
     app.records.upload._received(None, {"event": "too_large", "name": "big.json", "size": 2_000_000}, [])
-    assert app.banner.text.value == ""                            # the same big file again: heard again
+    assert app.banner.text.value == "" and app.records.note.value == ""   # the same big file again: heard again
 
 
 def test_a_record_of_an_unknown_game_is_not_named_as_if_it_were_a_game():

@@ -27,7 +27,8 @@ from ..engine import Match, Move, MoveSyntaxError, OptionError, PlaytestError, T
 
 HUMAN = "human"
 TOO_LATE = "too late: "
-"""How a refusal of a move another seat beat begins (a race lost: nobody's mistake)."""
+"""How a refusal of a move another seat beat begins (a race lost, nobody's mistake: "first tap
+registered by the server wins", seed 002 edge case 6; a late quick discard is returned, LS-5)."""
 
 PACES: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
     "instant": ((0.0, 0.0), (0.0, 0.0)),

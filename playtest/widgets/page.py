@@ -9,6 +9,7 @@ in a preheated kernel, where the wait happens before any page is waiting on it.
 """
 from __future__ import annotations
 
+import html
 import os
 from urllib.parse import quote, urlsplit
 
@@ -98,16 +99,17 @@ def address_for_others(folder: str, path: str) -> str:
             f"&token={quote(token, safe='')}")
 
 
-def proxied_page(page: str) -> str:
-    """The path at which this Jupyter Server's proxy serves ``playtest serve``'s ``page``
-    (e.g. ``lobby.ipynb`` -> ``/user/ab/playtest/voila/render/lobby.ipynb``, as Binder runs
-    it: :data:`~playtest.server.settings.JUPYTER_SERVER`), for a page opened with Voilà
-    inside Jupyter Server, where there are no live tables; "" elsewhere (no
+def proxied_lobby_note() -> str:
+    """For a page opened with Voilà inside Jupyter Server, where there are no live tables:
+    a sentence (HTML) linking the lobby of the ``playtest serve`` that this server's proxy
+    runs (``<base_url>playtest/voila/render/lobby.ipynb``, as Binder does:
+    :data:`~playtest.server.settings.JUPYTER_SERVER`); "" elsewhere (no
     ``$PLAYTEST_SERVER_LOGIN``: not a Jupyter Server with playtest's extension and a token)."""
     login = os.environ.get(SERVER_LOGIN_ENV, "")
     if not login.startswith("/") or not login.endswith("/login"):
         return ""
-    return f"{login[:-len('login')]}{PROXY_NAME}/voila/render/{quote(page)}"
+    lobby = html.escape(f"{login[:-len('login')]}{PROXY_NAME}/voila/render/lobby.ipynb")
+    return f"On Binder the playtest server runs beside this one: its lobby is at <a href='{lobby}'>{lobby}</a>."
 
 
 def browser_id() -> str:

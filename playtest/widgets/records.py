@@ -227,8 +227,7 @@ class RecordPanel(BuiltOnUse):
         self.upload = LimitedUpload(accept=".json,.toml", description="Load record or scenario",
                                     hint=f"Records and scenarios up to {limits.SIZE_TEXT}")
         self.upload.observe(safe(self._uploaded, report), "value")
-        if self.on_refused is not None:     # an earlier file's error must not stand beside this refusal
-            self.upload.observe(lambda change: change["new"] is None or self.on_refused(), "refused")
+        self.upload.observe(self._refused, "refused")
         self.widget.children = (w.HBox([self.save, self.save_scenario, self.share], layout=w.Layout(flex_flow="row wrap")),
                                  w.HBox([self.anyway, self.link]), self.note, self.upload)
 
@@ -294,6 +293,14 @@ class RecordPanel(BuiltOnUse):
         except Exception as exc:
             self._not_loaded(exc)
             raise                                              # and in the page's banner, as every error
+
+    def _refused(self, change) -> None:
+        # the browser refused a file for its size (said beside the button): an earlier
+        # file's error must not stand beside it, here or in the page's banner
+        if change["new"] is not None:
+            self.note.value = ""
+            if self.on_refused is not None:
+                self.on_refused()
 
     def _not_loaded(self, error: Exception) -> None:
         """Say beside the upload button why a file was not loaded (the banner at the top of

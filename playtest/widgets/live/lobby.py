@@ -37,7 +37,7 @@ from ...tables.live import DEFAULT_PACE, HUMAN, PACES
 from ...tables.service import REACTION_LIMITS
 from ..components import ErrorBanner, download_link, safe, style_widget
 from ..newgame import NewGamePanel, option_label
-from ..page import address_for_others, proxied_page
+from ..page import address_for_others, proxied_lobby_note
 from .client import ApiError, TableApi, spawn
 from .style import STYLE
 
@@ -102,14 +102,6 @@ def playable_scenarios(game: str) -> tuple[tuple[str, Scenario], ...]:
     """Where a table of ``game`` can start: :func:`shipped_scenarios`, then
     :func:`user_scenarios`."""
     return shipped_scenarios(game) + user_scenarios(game)
-
-
-def _proxied_lobby() -> str:
-    """Under Jupyter Server (Binder), where the playtest server runs behind the proxy: a
-    paragraph with its lobby's link (HTML); "" elsewhere."""
-    lobby = proxied_page("lobby.ipynb")
-    return (f"<p>On Binder the playtest server runs beside this one: its lobby is at "
-            f"<a href='{html.escape(lobby)}'>{html.escape(lobby)}</a>.</p>" if lobby else "")
 
 
 def _link_row(label: str, path: str, folder: str) -> str:
@@ -228,7 +220,8 @@ class LobbyApp:
         if not self.api.available:
             self.message.value = ("<h3>No table service here</h3><p>Live tables live in a playtest server: start "
                                   "one with <code>playtest serve</code> (add <code>--ip 0.0.0.0</code> to let "
-                                  "other devices on your network join) and open its lobby.</p>" + _proxied_lobby())
+                                  "other devices on your network join) and open its lobby.</p>"
+                                  + (f"<p>{note}</p>" if (note := proxied_lobby_note()) else ""))
             self.message.layout.display = None
             self.body.layout.display = "none"
         elif start:

@@ -39,7 +39,7 @@ from ..app import GameBoard, builder_kinds
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from ..debugger import board_class
 from ..moves import MoveBuilder
-from ..page import proxied_page
+from ..page import proxied_lobby_note
 from .client import TableApi, TableLink, parse_table_query, spawn
 from .host import HostControls
 from .style import STYLE
@@ -233,11 +233,9 @@ class SeatApp:
         if not table_id or not self.tokens:
             self.refuse(html.escape(pages.sentence(pages.NEEDS_BOTH)))
         elif not self.api.available:
-            lobby = proxied_page("lobby.ipynb")
             self.refuse("This page was not opened from a playtest server, so there is no table to join. "
                         "Start one with <code>playtest serve</code> and open the lobby."
-                        + (f" On Binder the playtest server runs beside this one: its lobby is at "
-                           f"<a href='{html.escape(lobby)}'>{html.escape(lobby)}</a>." if lobby else ""))
+                        + (f" {note}" if (note := proxied_lobby_note()) else ""))
         elif connect:
             self.connect()
 
@@ -329,10 +327,13 @@ class SeatApp:
             return []
         return [Move.parse(t) for t in link.state["moves"] or link.state["open_moves"]]
 
+    def _player(self, seat: int) -> dict | None:
+        """The latest state's entry for ``seat`` (``{"seat", "player", "connected", ...}``), or None."""
+        return next((p for p in (self._latest() or {}).get("players", []) if p["seat"] == seat), None)
+
     def seat_name(self, seat: int) -> str:
         """A seat's label: "Seat 2 (you)", "Seat 1 (heuristic bot)", "Seat 3 (away)"."""
-        latest = self._latest()
-        player = next((p for p in (latest or {}).get("players", []) if p["seat"] == seat), None)
+        player = self._player(seat)
         if player is not None and player["player"] != HUMAN:
             return f"Seat {seat} ({player['player']} bot)"
         if seat == self.viewer:
@@ -666,12 +667,10 @@ class SeatApp:
             self.last_move.value = ""
             return
         number, seat = last.get("number"), last["seat"]
-        who = self.seat_name(seat)
-        # the seat may have changed hands since the move: name who made it
-        if last.get("by_bot") and "bot)" not in who:
-            who = f"Seat {seat} (a bot)"
-        elif not last.get("by_bot") and "bot)" in who:
-            who = f"Seat {seat} (a person)"
+        player, by_bot = self._player(seat), bool(last.get("by_bot"))
+        # the seat may have changed hands since the move: then name who made it
+        who = (self.seat_name(seat) if by_bot == (player is not None and player["player"] != HUMAN)
+               else f"Seat {seat} ({'a bot' if by_bot else 'a person'})")
         lines = [text for n, text in shown["log"] if n == number] if shown is not None and number else []
         if lines:
             what = " ".join(lines)
