@@ -140,6 +140,7 @@ def dashboard_page(dashboards, link: str | None, ready: str, height: int = 1100,
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         if path is None:
             page.goto(f"{base}/voila/render/index.ipynb", timeout=timeout * 1000)
+            assert page.locator(".anchor-link").count() and not page.locator(".anchor-link").first.is_visible()  # no "¶"
             page.get_by_role("link", name=link, exact=True).click()   # "Lazy Sunday", not "Learn Lazy Sunday"
         else:
             page.goto(f"{base}/voila/render/{path}", timeout=timeout * 1000)

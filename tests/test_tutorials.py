@@ -119,8 +119,10 @@ def test_the_tutorial_plays_through_on_the_real_board(game):
             break
         assert text.startswith("Hint: ") and app.hinted in app.match.legal_moves(tutorial.seat)
         make_move(app, app.hinted)
+        assert "Hint:" not in app.feedback.value                 # the hint was for the position before
     assert app.match.outcome() is not None, "the finale did not end by following the hints"
     assert app.again_button.layout.display != "none" and app.banner.message == ""
+    assert app.feedback.value.startswith("Game over: ") and "the tutorial&#x27;s last game" in app.feedback.value
 
 
 def test_wrong_moves_are_refused_in_the_coach_with_why():

@@ -82,7 +82,8 @@ class Timeline:
     def _ask(self) -> None:
         dropped = self.total - self.cursor
         self.question.value = (f"Playing on from move {self.cursor} drops the {dropped} later "
-                               f"move{'s' if dropped != 1 else ''} of this line (save the record first to keep them). ")
+                               f"move{'s' if dropped != 1 else ''} of this line (save the record first to keep "
+                               f"{'them' if dropped != 1 else 'it'}). ")
         self.confirm_box.layout.display = "flex"
 
     def _confirmed(self) -> None:

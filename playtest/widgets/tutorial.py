@@ -241,7 +241,11 @@ class TutorialApp(GameApp):
         """
         if self.in_finale:
             self.light(())
-            return super().play(move)
+            self.feedback.value = ""              # a hint was for the position before this move
+            try:
+                return super().play(move)
+            finally:
+                self._finale_ended()
         step = self.current
         refusal = self.match.refusal(move)
         if refusal is not None:
@@ -272,6 +276,17 @@ class TutorialApp(GameApp):
         text = refusal_text(refusal)
         self._refused(text)
         return text
+
+    def _finale_ended(self) -> None:
+        """Once the finale's game is over: how it ended, and where to go from here."""
+        outcome = self.match.outcome()
+        if outcome is None:
+            return
+        title = self.game.title
+        self.feedback.add_class("pt-good")
+        self.feedback.value = html.escape(
+            f"Game over: {outcome.reason}. That was the tutorial's last game: Play again starts another, "
+            f"and the {title} dashboard on the index has the whole game, with its options and bots.")
 
     def _refused(self, text: str) -> None:
         self.refusals += 1

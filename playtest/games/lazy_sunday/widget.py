@@ -47,7 +47,9 @@ _TIPS = {
 RULES_HTML = """
 <p><b>Goal.</b> End each round with the lowest total effort in your chore list: 6 face-down
 cards, each worth its effort (Nap 0 … Clean the Oven 9; action cards 1–13, LS-1, LS-2).
-Lowest cumulative score wins (LS-10).</p>
+Lowest cumulative score wins (LS-10). A game here is one round unless you choose more: New
+game, Preset "match to 100" plays rounds until a score reaches 100 (option <code>match_to</code>,
+LS-10), or set <code>rounds</code>.</p>
 <p><b>Setup and peeking.</b> Before the first turn you peek at 2 of your own cards, once
 (LS-3). After that you see a card only while you look at it (LS-11): remember it by its
 position. Positions count from 0 at the left; a card leaving a list (Done it!, Knock It
