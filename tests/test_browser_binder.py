@@ -46,9 +46,10 @@ def test_binder_serves_the_lobby_behind_its_proxy_and_a_seat_address_opens_on_an
             tries = len(sockets)
             guest.page.wait_for_timeout(3000)
             assert len(sockets) == tries <= 6, sockets
-            # a crash is not a clean exit: the proxy starts the server again, and the same
-            # address gives the seat back (its table restored from the store)
-            guest.page.reload()
+            # a crash is not a clean exit: the proxy starts the server again, and the page's
+            # Reload (which waits until the server answers: reloading before would show the
+            # proxy's error page) gives the seat back, its table restored from the store
+            guest.page.locator("#pt-kernel-lost").get_by_role("button", name="Reload the page").click()
             guest.wait(".pt-live .pt-table .pt-card", timeout=150)
             assert "Seat 0 · connected · you" in guest.page.locator(".pt-players").inner_text()
         finally:

@@ -202,5 +202,14 @@ def test_a_page_whose_server_stopped_says_so_within_half_a_minute(browser, modul
         bar.wait_for(state="visible", timeout=45_000)
         assert MESSAGE in bar.inner_text() and time.monotonic() - start < 40
         assert bar.get_attribute("data-reason") in ("no connection", "disconnected", "no answer", "dead")
+        # the page keeps asking whether the server is back; Reload waits for it (reloading now
+        # would show the browser's "This site can't be reached" instead of the game)
+        page.wait_for_function("document.getElementById('pt-kernel-lost').dataset.server === 'waiting'",
+                               timeout=10_000)
+        assert "Waiting for the server to answer again." in bar.inner_text()
+        address = page.url
+        bar.get_by_role("button", name="Reload the page").click()
+        page.wait_for_timeout(2500)                  # a poll or more: still not answering
+        assert "the page reloads as soon as it does" in bar.inner_text() and page.url == address
     finally:
         context.close()
