@@ -34,7 +34,7 @@ def test_a_saved_variant_is_played_by_option_cards_and_the_default_is_untouched(
     section = next(iter(editor.sections))
     first = editor.sections[section][0]
     count = editor.inputs[(section, 0, "count")]
-    count.value += 2
+    count.value = str(int(count.value) + 2)
     editor.inputs[(section, 0, "name")].value = "Renamed Card"
     editor.name.value = "mine"
     assert editor.save() == "mine" and "card_variant" in editor.note.value
@@ -62,7 +62,7 @@ def _card_names(match: Match) -> list[str]:
 def test_simulate_and_the_lab_ab_play_a_variant(variants_folder):
     editor = CardEditor("lazy_sunday")
     nap = next(i for i, e in enumerate(editor.sections["card"]) if e["name"] == "Nap")
-    editor.inputs[("card", nap, "count")].value = 12          # many Naps: lower lists
+    editor.inputs[("card", nap, "count")].value = "12"         # many Naps: lower lists
     editor.name.value = "nap_heavy"
     editor.save()
     rows = simulate("lazy_sunday", 3, "heuristic", games=4, seed=1, options={"card_variant": "nap_heavy"},
@@ -79,7 +79,7 @@ def test_simulate_and_the_lab_ab_play_a_variant(variants_folder):
 def test_a_new_game_panel_plays_a_variant():
     from playtest.games.night_shift.widget import make_app
     editor = CardEditor("night_shift")
-    editor.inputs[("card", 0, "count")].value = 9
+    editor.inputs[("card", 0, "count")].value = "9"
     editor.name.value = "laundry9"
     editor.save()
     app = make_app(seed=1, autosave=False)
@@ -92,14 +92,18 @@ def test_a_new_game_panel_plays_a_variant():
 
 
 @pytest.mark.parametrize("game, edit, message", [
-    ("lazy_sunday", lambda e: [e.inputs[("card", i, "count")].__setattr__("value", 0) for i in range(12)],
+    ("lazy_sunday", lambda e: [e.inputs[("card", i, "count")].__setattr__("value", "0") for i in range(12)],
      "cannot deal 6 to each"),
-    ("lazy_sunday", lambda e: e.inputs[("card", 1, "count")].__setattr__("value", -1),
+    ("lazy_sunday", lambda e: e.inputs[("card", 1, "count")].__setattr__("value", "-1"),
      "[[card]] #2 ('Water the Plants'): count"),
     ("lazy_sunday", lambda e: e.inputs[("card", 1, "name")].__setattr__("value", "Nap"), "the name is used twice"),
-    ("chore_race", lambda e: e.inputs[("chore", 0, "level")].__setattr__("value", 0), "field 'level'"),
+    ("chore_race", lambda e: e.inputs[("chore", 0, "level")].__setattr__("value", "0"), "field 'level'"),
     ("night_shift", lambda e: e.inputs[("card", 0, "cost")].__setattr__("value", "two"),
-     "cost must be a whole number or blank"),
+     "cost: 'two' is not a whole number: use a whole number or blank (none)"),
+    ("lazy_sunday", lambda e: e.inputs[("card", 1, "count")].__setattr__("value", "1e3"),     # not cut to 1
+     "[[card]] #2 ('Water the Plants'): count: '1e3' is not a whole number"),
+    ("night_shift", lambda e: e.inputs[("card", 0, "cost")].__setattr__("value", "²"),        # int() would fail
+     "cost: '²' is not a whole number"),
     ("night_shift", lambda e: e.inputs[("card", 0, "health")].__setattr__("value", "3"), "only structures have health"),
 ])
 def test_bad_card_data_is_refused_with_the_games_own_message(game, edit, message, variants_folder):
@@ -126,3 +130,13 @@ def test_a_missing_variant_lists_the_saved_ones():
     with pytest.raises(OptionError, match=r"saved variants: same\)") as caught:
         Match("chore_race", 2, {"card_variant": "other"})
     assert str(variants.variants_dir("chore_race")) not in str(caught.value)     # no server folder in a message
+
+
+def test_the_deck_total_follows_the_counts_and_says_when_one_is_not_a_number():
+    editor = CardEditor("lazy_sunday")
+    total = sum(e["count"] for e in editor.sections["card"])
+    assert f"card: {total} cards" in editor.totals.value
+    editor.inputs[("card", 0, "count")].value = str(editor.sections["card"][0]["count"] + 5)
+    assert f"card: {total + 5} cards" in editor.totals.value
+    editor.inputs[("card", 0, "count")].value = "1e3"               # being typed, or a mistake
+    assert "card: ? cards" in editor.totals.value

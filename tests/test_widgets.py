@@ -329,7 +329,7 @@ def test_new_game_panel_builds_inputs_from_options():
     assert len(panel.player_box.children) == 4
     panel.seats.value = 2
     assert len(panel.player_box.children) == 2
-    panel.inputs["rounds"].value = 3
+    panel.inputs["rounds"].value = "3"
     panel.inputs["match_to"].value = "100"
     panel.inputs["first_player"].value = "random"
     panel.seed.value = "42"
@@ -343,13 +343,34 @@ def test_new_game_from_panel_and_bad_option():
     app = toy_app({1: "random", 2: "random"})
     app.new_game.seats.value = 2
     app.new_game.players[1].value = "human"
-    app.new_game.inputs["max_turns"].value = 50
+    app.new_game.inputs["max_turns"].value = "50"
     app.new_game.start.click()
     assert app.match.game.seats == 2 and app.humans == [0, 1] and app.match.game.options.max_turns == 50
     old = app.match
     app.new_game.inputs["first_player"].value = "7"
     app.new_game.start.click()
     assert "first_player" in app.banner.message and app.match is old
+
+
+@pytest.mark.parametrize("typed", ["1e9", "5.5", "0x10", "٣", "", "1" * 21])
+def test_a_number_typed_in_new_game_is_taken_whole_or_refused_never_cut(typed):
+    # a browser number box would read "1e9" as 1 and start a one-turn game without a word
+    app = toy_app({1: "random"})
+    old = app.match
+    box = app.new_game.inputs["max_turns"]
+    box.value = typed
+    assert box.value == typed                                  # kept as typed: the message matches the screen
+    row_help = next(c for row in app.new_game.widget.children if isinstance(row, w.HBox) and box in row.children
+                    for c in row.children if c is not box)
+    assert "is not a whole number" in row_help.value           # said at once, beside the box
+    app.new_game.start.click()
+    assert app.match is old                                    # no game started
+    assert "Max turns" in app.banner.message and "is not a whole number: use 1 or more, in the digits 0-9" \
+        in app.banner.message
+    box.value = " 12 "
+    assert "is not a whole number" not in row_help.value
+    app.new_game.start.click()
+    assert app.match is not old and app.match.game.options.max_turns == 12
 
 
 def test_privacy_screen_between_two_human_seats():

@@ -198,11 +198,11 @@ def test_defaults_three_seats_one_human_two_heuristic_bots():
 def test_presets_fill_the_new_game_panel():
     app = make_app(2, seed=1)
     app.presets.value = "Quick Game"
-    assert app.new_game.inputs["target_vp"].value == 10
+    assert app.new_game.inputs["target_vp"].value == "10"
     app.new_game.start.click()
     assert app.match.game.options.target_vp == 10 and app.banner.message == ""
     app.presets.value = "2-Player Variant"
-    assert app.new_game.inputs["target_vp"].value == 15 and app.new_game.inputs["tableau_size"].value == 4
+    assert app.new_game.inputs["target_vp"].value == "15" and app.new_game.inputs["tableau_size"].value == "4"
     app.new_game.start.click()
     assert all(len(t) == 4 for t in app.match.view(0)["tableaus"])
     assert "first to <b>15 VP</b>" in app.board.status.value

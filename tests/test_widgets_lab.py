@@ -186,9 +186,11 @@ def test_out_of_range_numbers_are_refused_not_clamped(box, value, message):
 
 
 @pytest.mark.parametrize("option, value, message", [
-    ("max_turns", 0, "max_turns: Input should be greater than or equal to 1 (got 0)"),
-    ("target_vp", -3, "target_vp: Input should be greater than or equal to 1 (got -3)"),
-    ("tableau_size", 0, "tableau_size: Input should be greater than or equal to 1 (got 0)"),
+    ("max_turns", "0", "max_turns: Input should be greater than or equal to 1 (got 0)"),
+    ("target_vp", "-3", "target_vp: Input should be greater than or equal to 1 (got -3)"),
+    ("tableau_size", "0", "tableau_size: Input should be greater than or equal to 1 (got 0)"),
+    ("max_turns", "1e9", "Max turns: '1e9' is not a whole number: use 1 or more, in the digits 0-9"),
+    ("target_vp", "5.5", "Target VP: '5.5' is not a whole number"),
     ("action_deck", "{bad", "action_deck: Value error, CR-1"),
 ])
 def test_a_bad_option_is_refused_with_its_own_message_only(option, value, message):

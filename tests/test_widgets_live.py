@@ -864,28 +864,31 @@ def test_the_lobby_shows_each_games_default_options_and_a_scenarios_own_values(d
     assert lobby.panel.presets.dropdown.value == "one round"
     lobby.game.value = "chore_race"          # its defaults (15 VP) are none of its presets
     assert lobby.panel.presets.dropdown.value == "(the game's defaults)" and lobby.panel.presets.value is None
-    assert lobby.panel.inputs["target_vp"].value == 15
+    assert lobby.panel.inputs["target_vp"].value == "15"
     lobby.game.value = "night_shift"
     panel = lobby.panel
     assert panel.presets.dropdown.value == "as written"
-    panel.seed.value, panel.inputs["turn_limit"].value = "42", 6
+    panel.inputs["turn_limit"].value = "1e9"           # a number box would have cut it to 1, silently
+    panel.start.click()
+    assert "Turn limit: '1e9' is not a whole number" in lobby.banner.message
+    panel.seed.value, panel.inputs["turn_limit"].value = "42", "6"
     assert panel.presets.dropdown.value == "(custom options)"
     # a scenario's seats, options and seed are shown, locked
     lobby.scenario.value = "night_shift_with_reshuffle"
-    assert panel.inputs["reshuffle"].value is True and panel.inputs["turn_limit"].value == 50
+    assert panel.inputs["reshuffle"].value is True and panel.inputs["turn_limit"].value == "50"
     assert panel.presets.dropdown.value == "with reshuffle" and panel.seed.value == "1" and panel.seats.value == 2
     assert panel.inputs["reshuffle"].disabled and panel.seed.disabled and panel.presets.dropdown.disabled
     lobby.scenario.value = "night_shift_no_reshuffle_stall"
     assert panel.inputs["reshuffle"].value is False and panel.presets.dropdown.value == "as written"
     # back to a new game: the form as it was before the first scenario
     lobby.scenario.value = ""
-    assert panel.inputs["turn_limit"].value == 6 and panel.seed.value == "42" and not panel.inputs["reshuffle"].value
+    assert panel.inputs["turn_limit"].value == "6" and panel.seed.value == "42" and not panel.inputs["reshuffle"].value
     assert panel.presets.dropdown.value == "(custom options)" and not panel.inputs["turn_limit"].disabled
     # leaving a game on a scenario and coming back: a new game, its form as it was
     lobby.scenario.value = "night_shift_with_reshuffle"
     lobby.game.value = "lazy_sunday"
     lobby.game.value = "night_shift"
-    assert lobby.scenario.value == "" and panel.inputs["turn_limit"].value == 6 and panel.seed.value == "42"
+    assert lobby.scenario.value == "" and panel.inputs["turn_limit"].value == "6" and panel.seed.value == "42"
     assert not panel.inputs["reshuffle"].value and not panel.inputs["reshuffle"].disabled
 
 

@@ -282,9 +282,9 @@ def test_preset_picker_sets_reshuffle():
     panel = app.new_game
     app.presets.dropdown.label = "with reshuffle"
     assert panel.inputs["reshuffle"].value is True
-    panel.inputs["turn_limit"].value = 6            # a change by hand: no preset matches now
+    panel.inputs["turn_limit"].value = "6"            # a change by hand: no preset matches now
     assert app.presets.value is None and app.presets.dropdown.label == "(custom options)"
-    panel.inputs["turn_limit"].value = 50
+    panel.inputs["turn_limit"].value = "50"
     assert app.presets.value == "with reshuffle"
     panel.start.click()
     assert app.match.game.options.reshuffle is True and app.banner.message == ""

@@ -16,10 +16,11 @@ from typing import Any
 import ipywidgets as w
 import tomli_w
 
-from ..engine import OptionError, get_game
+from ..engine import OptionError, get_game, limits
 from ..engine.registry import games as all_games
 from ..games import variants
 from .components import ErrorBanner, safe, style_widget
+from .newgame import read_whole_number
 
 try:
     import tomllib
@@ -159,8 +160,8 @@ class CardEditor:
             box = w.Text(value=str(value or ""))
         elif optional:              # blank: the entry has no such field (no printed cost, NS-2; no health)
             box = w.Text(value="" if value is None else str(value), placeholder="none")
-        else:
-            box = w.IntText(value=value if isinstance(value, int) else 0)
+        else:                       # text, read whole by data(): a number box cuts "1e3" to 1 unseen
+            box = w.Text(value=str(value) if isinstance(value, int) else "0")
             if field == "count":
                 box.observe(lambda _c: self._count(), "value")
         box.layout.width = "auto"
@@ -171,10 +172,11 @@ class CardEditor:
         """The number of cards per section, as the counts now say."""
         parts = []
         for section, entries in self.sections.items():
-            counts = [self.inputs[(section, i, "count")].value for i in range(len(entries))
+            counts = [self.inputs[(section, i, "count")].value.strip() for i in range(len(entries))
                       if (section, i, "count") in self.inputs]
-            if counts:
-                parts.append(f"{section}: {sum(counts)} cards")
+            if counts:              # a count being typed ("", "-") is not a number yet: "?"
+                numbers = [int(c) for c in counts if limits.is_number(c.removeprefix("-"))]
+                parts.append(f"{section}: {sum(numbers) if len(numbers) == len(counts) else '?'} cards")
         self.totals.value = "<b>Deck</b>: " + ", ".join(parts) if parts else ""
 
     # --- saving -------------------------------------------------------------------------
@@ -183,8 +185,8 @@ class CardEditor:
         from its input (a blank cost: no cost).
 
         Raises:
-            OptionError: an optional number (a cost, a health) that is neither blank
-                nor a whole number.
+            OptionError: a number that is not a whole number in the digits 0-9
+                (an optional one, a cost or a health, may be blank).
         """
         data = {key: value for key, value in self._data.items()}
         for section, entries in self.sections.items():
@@ -196,15 +198,13 @@ class CardEditor:
                     if box is None:
                         continue
                     value = box.value
-                    if isinstance(box, w.Text) and field != "name":
-                        text = value.strip()
-                        if not text or text.lower() == "none":
+                    if field != "name":
+                        optional = box.placeholder == "none"
+                        if optional and value.strip().lower() in ("", "none"):
                             entry.pop(field, None)
                             continue
-                        if not text.lstrip("-").isdigit():
-                            raise OptionError(f"[[{section}]] #{i + 1} ({entry.get('name', '?')!r}): {field} must "
-                                              f"be a whole number or blank (none), not {text!r}")
-                        value = int(text)
+                        value = read_whole_number(value, f"[[{section}]] #{i + 1} ({entry.get('name', '?')!r}): "
+                                                  f"{field}", "a whole number" + " or blank (none)" * optional)
                     entry[field] = value
                 edited.append(entry)
             data[section] = edited

@@ -32,7 +32,7 @@ from tqdm.auto import tqdm
 from ..engine import OptionError, get_game
 from ..engine.registry import games as all_games
 from .components import ErrorBanner, download_link, safe, style_widget
-from .newgame import PresetPicker, _bound, default_bot, option_input
+from .newgame import PresetPicker, default_bot, option_input
 
 MAX_GAMES = 100_000
 """The most games one run may ask for (the simulation keeps one row per game)."""
@@ -77,11 +77,6 @@ class OptionsForm:
         rows = []
         for name, field in game.Options.model_fields.items():
             self.inputs[name], self._readers[name] = option_input(name, field)
-            if isinstance(self.inputs[name], w.BoundedIntText):   # it clamps silently: take any
-                box = self.inputs[name]                           # number and say what is allowed
-                self.inputs[name] = w.IntText(value=box.value, description=box.description, style=box.style,
-                                              tooltip=f"{box.tooltip} ({_range(field)})")
-                self._readers[name] = lambda box=self.inputs[name]: box.value
             rows.append(self.inputs[name])
         self.widget = w.VBox([self.player_box, *rows], layout=w.Layout(margin="0 16px 0 0"))
         self.presets = PresetPicker(self) if getattr(game, "PRESETS", None) else None
@@ -711,14 +706,6 @@ def _table_html(title: str, table, name: str) -> str:
 
 def _games(n: int) -> str:
     return f"{n:,} game{'' if n == 1 else 's'}"
-
-
-def _range(field) -> str:
-    """The numbers an int option takes, e.g. "1 to 500" (from its ge / le bounds)."""
-    low, high = _bound(field, "ge"), _bound(field, "le")
-    if low is not None and high is not None:
-        return f"{low} to {high}"
-    return f"{low} or more" if low is not None else f"{high} or less" if high is not None else "any whole number"
 
 
 def _check_options(game, seats: int, options: Mapping[str, Any]) -> None:

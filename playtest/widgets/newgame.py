@@ -124,6 +124,28 @@ def read_option(text: str, annotation, name: str = "option") -> Any:
     return text
 
 
+def read_whole_number(text: str, label: str, allowed: str = "a whole number") -> int:
+    """The whole number typed in a box: ASCII digits (at most
+    :data:`~playtest.engine.limits.MAX_DIGITS`) with an optional minus, spaces around
+    allowed; out-of-range values are returned as typed (the caller or the game refuses
+    them with its own message).
+
+    Args:
+        text: what the box holds. label: the box's label, for the message ("Max turns").
+        allowed: the values the box takes, for the message ("1 or more").
+
+    Raises:
+        OptionError: anything else ("1e9", "5.5", "0x10", "٣", "", 21+ digits), e.g.
+            "Max turns: '1e9' is not a whole number: use 1 or more, in the digits 0-9".
+    """
+    typed = text.strip()
+    if not limits.is_number(typed[1:] if typed.startswith("-") else typed):
+        shown = reprlib.repr(typed) if typed else "nothing"
+        raise OptionError(f"{label}: {shown} is not a whole number: use {allowed}, in the digits 0-9 "
+                          f"(at most {limits.MAX_DIGITS} of them)")
+    return int(typed)
+
+
 def allowed_range(field) -> str:
     """The whole numbers an int option field allows, from its ``ge``/``le`` bounds:
     ``"1 to 6"``, ``"1 or more"``, ``"9 or less"`` or ``"any whole number"``."""
@@ -156,12 +178,17 @@ def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
     """An input widget for one pydantic option field, and a function reading its value.
     Its label is :func:`option_label`; its tooltip the field's description (RULINGS id).
 
-    bool -> Checkbox; a finite set (Literal, None) -> Dropdown; int -> IntText (any
-    whole number: a value out of the field's ``ge``/``le`` bounds is read as typed, never
-    clamped, so that the game refuses it with a message; :func:`out_of_range` words a
-    warning beforehand); anything else -> Text, shown by :func:`show_option` (a mapping
-    as JSON) and read by :func:`read_option` (JSON, a Python literal, ``name=count``
-    pairs, ``none``, or the text itself: the first that fits the field's annotation).
+    bool -> Checkbox; a finite set (Literal, None) -> Dropdown; int -> Text read by
+    :func:`read_whole_number` (a number box would cut "1e9" to 1 and "5.5" to 5 in the
+    browser without a word; a value out of the field's ``ge``/``le`` bounds is read as
+    typed, never clamped, so that the game refuses it with a message; :func:`out_of_range`
+    words a warning beforehand); anything else -> Text, shown by :func:`show_option` (a
+    mapping as JSON) and read by :func:`read_option` (JSON, a Python literal,
+    ``name=count`` pairs, ``none``, or the text itself: the first that fits the field's
+    annotation).
+
+    Raises (from the reader): OptionError: an int option's text is not a whole number, or
+    any option's text is over an input limit.
     """
     tip = field.description or ""
     common = dict(description=option_label(name, field), tooltip=tip, style={"description_width": "initial"})
@@ -174,8 +201,8 @@ def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
                          index=choices.index(field.default), **common)
         return box, lambda: choices[box.index]
     if field.annotation is int:
-        box = w.IntText(value=field.default, **common)
-        return box, lambda: box.value
+        box = w.Text(value=str(field.default), placeholder=allowed_range(field), **common)
+        return box, lambda: read_whole_number(box.value, option_label(name, field), allowed_range(field))
     box = w.Text(value=show_option(field.default), **common)
     if _takes_mapping(field.annotation):
         box.placeholder = '{"Done": 40} or Done=40, Excuse=2'
@@ -254,8 +281,8 @@ class NewGamePanel(BuiltOnUse):
             self.inputs[name], self._readers[name] = box, read
             help_line = w.HTML(html.escape(field.description or ""))
             help_line.add_class("pt-help")
-            if isinstance(box, w.IntText):      # say at once that a number is out of range
-                box.observe(lambda ch, f=field, line=help_line: self._warn(f, ch["new"], line), "value")
+            if field.annotation is int:         # say at once that a number is wrong or out of range
+                box.observe(lambda ch, n=name, f=field, line=help_line: self._warn(n, f, ch["new"], line), "value")
             rows.append(w.HBox([box, help_line], layout=w.Layout(align_items="center", flex_flow="row wrap")))
         self.seed = w.Text(description="Seed", placeholder="blank = random",
                            tooltip="G-3: the seed of the game's random stream; blank draws a random one")
@@ -270,10 +297,13 @@ class NewGamePanel(BuiltOnUse):
         self.player_box.children = tuple(self.players[:self.seats.value])
 
     @staticmethod
-    def _warn(field, value, line: w.HTML) -> None:
-        """Show beside an int option whether ``value`` is out of its range (Start will
-        refuse it with the game's message), else its description."""
-        problem = out_of_range(field, value)
+    def _warn(name: str, field, text: str, line: w.HTML) -> None:
+        """Show beside an int option whether ``text`` is not a whole number or out of its
+        range (Start will refuse it with that message or the game's), else its description."""
+        try:
+            problem = out_of_range(field, read_whole_number(text, option_label(name, field), allowed_range(field)))
+        except OptionError as exc:
+            problem = str(exc)
         line.value = (f"<b class='pt-warn'>⚠ {html.escape(problem)}</b> " if problem else "") + html.escape(
             field.description or "")
 
