@@ -541,6 +541,13 @@ def test_scenario_with_an_illegal_move_opens_at_the_move_before_it():
     assert "Move 3 cannot be played" in debugger.failing.value
     upload(debugger.upload, "unreadable.toml", illegal_at_move_3().replace('"1 draw"', '"1"').encode())
     assert debugger.failure.number == 3 and "cannot read move" in debugger.failing.value
+    # a move written wrong tells nothing its seat holds: every view reads why, as replay says it
+    debugger.set_view(None)
+    upload(debugger.upload, "typo.toml", illegal_at_move_3().replace('"1 draw"', '"1 dnoe"').encode())
+    assert debugger.failure.number == 3 and debugger.viewer is None
+    shown = html.unescape(debugger.failing.value)
+    assert "no move 'dnoe'; did you mean 'done'?" in shown and "switch the view" not in shown
+    assert "Legal moves" not in debugger.failing.value        # those would tell seat 1's cards
 
 
 def test_scenario_with_an_illegal_move_opens_from_the_address(tmp_path, monkeypatch):

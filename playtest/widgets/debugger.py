@@ -43,6 +43,7 @@ from ..engine.game import Game
 from ..scenarios import (Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples,
                          find_scenario)
 from ..scenarios.lines import short_repr
+from ..scenarios.scenario import move_mistake
 from ..scenarios.replay import zone_lines
 from . import moves as move_controls
 from .app import GameBoard
@@ -336,7 +337,7 @@ class ScenarioDebugger:
         self.viewer: int | None = None
         self.results: dict[int, list[Failure]] = {}
         self.failure: ScenarioMoveError | None = None
-        self._failure_reason = ""
+        self._failure_reason, self._failure_public = "", False
         self.guard = click_guard
         self._changed_at = float("-inf")
         self._drawing = False
@@ -469,7 +470,7 @@ class ScenarioDebugger:
         game = type(line.game)
         self.scenario, self.source, self.line, self.match = scenario, source, line, line
         self.branch_point, self.viewer, self.results, self.failure = None, None, results, failure
-        self._failure_reason = failure and _refusal(line, failure.move)
+        self._failure_reason, self._failure_public = _refusal(line, failure.move) if failure else ("", False)
         if self._game is not game:
             self._game = game
             self.board = board_class(game)(self)
@@ -874,11 +875,11 @@ class ScenarioDebugger:
         head = (f"<span class='pt-fail'>✗ Move {number} cannot be played</span>: "
                 f"'{html.escape(self._failing_move_text())}'"
                 + (f" breaks <b>{html.escape(failure.ruling)}</b>" if failure.ruling else ""))
-        if seat is None or seat == self.viewer or self.viewer == ALL_CARDS or not 0 <= seat < self.line.game.seats:
-            reason = self._failure_reason
-            legal = ", ".join(map(str, failure.legal))
-            detail = f": {html.escape(reason)}" + (f"<br>Legal moves for seat {seat} instead: {html.escape(legal)}"
-                                                    if legal else "")
+        seen = seat is None or seat == self.viewer or self.viewer == ALL_CARDS or not 0 <= seat < self.line.game.seats
+        if seen or self._failure_public:
+            legal = ", ".join(map(str, failure.legal)) if seen else ""
+            detail = f": {html.escape(self._failure_reason)}" + (
+                f"<br>Legal moves for seat {seat} instead: {html.escape(legal)}" if legal else "")
         else:
             detail = (f". <i>The reason and seat {seat}'s legal moves can tell what seat {seat} holds: switch "
                       f"the view to Seat {seat} to read them.</i>")
@@ -968,13 +969,15 @@ class ScenarioDebugger:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
-def _refusal(match: Match, text: str) -> str:
-    """Why ``text`` cannot be played at the end of ``match`` (the game's own words)."""
-    try:
-        problem = match.refusal(text)
-    except MoveSyntaxError as exc:
-        return str(exc)
-    return (problem.reason or str(problem)) if problem else "it was refused when the scenario was loaded"
+def _refusal(match: Match, text: str) -> tuple[str, bool]:
+    """Why ``text`` cannot be played at the end of ``match`` (the game's own words), and
+    whether every view may read it: a move written wrong (unreadable, a typo in its kind:
+    "did you mean 'done'?", see :func:`~playtest.scenarios.scenario.move_mistake`) tells
+    nothing its seat holds; why a move is not legal may (CR-7: an Excuse in hand)."""
+    if mistake := move_mistake(match.game, text):
+        return mistake, True
+    problem = match.refusal(text)
+    return ((problem.reason or str(problem)) if problem else "it was refused when the scenario was loaded"), False
 
 
 def _readable_part(load: Callable[[], Scenario]) -> Scenario:
