@@ -302,6 +302,7 @@ def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp
             "table=%3Cscript%3Ealert(1)%3C/script%3E&token=x": (404, "There is no table with this id"),
             f"table={tid}&token=%3Cscript%3Ealert(1)%3C/script%3E": (403, "not valid for this table"),
             f"table={tid}&token=%FF": (403, "not valid for this table"),       # Tornado's bare 400 before
+            f"table={tid}&token={'x' * 70_000}": (403, "This link has no valid table token"),   # empty reply before
         }
         for query, (status, words) in refused.items():
             started = time.monotonic()
@@ -312,8 +313,17 @@ def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp
             assert took < 2, (query, took)
             assert "This table page cannot open" in text and 'href="lobby.ipynb"' in text and "<script" not in text
             assert "kernelId" not in text
+        # an address too long to hand to a kernel (it failed the kernel's start: a bare 500),
+        # as long as a browser sends (a bare "empty response" before), on any page
+        for query in (f"table={tid}&token={'x' * 150_000}", "record=" + "x" * 2_000_000):
+            code, body = get(f"{page}?{query}")
+            assert code == 414 and "This page address is too long" in body.decode(), (code, body[:300])
+            assert f"It holds {len(query):,} characters" in body.decode() and "at most 100,000" in body.decode()
         # no refusal used a kernel (Voilà lists none; its started kernels are in its log)
         assert kernel_processes(proc.pid) == [] and "Kernel started" not in log.read_text()
+        logged = log.read_text()
+        assert f"({len('record=') + 2_000_000 + len('/voila/render/table.ipynb?'):,} characters)" in logged
+        assert max(map(len, logged.splitlines())) < 1000                # the addresses are cut in the log
 
         # the right links still get the table page, each with its kernel: a seat, and
         # hotseat (the spectator's token with both seats', as the lobby makes it)

@@ -14,6 +14,7 @@ It is Voilà (``voila.app.Voila``) with four additions:
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import secrets
@@ -23,11 +24,13 @@ from pathlib import Path
 
 import tornado.web
 from tornado.ioloop import IOLoop
+from tornado.log import access_log
 from traitlets import Dict, Float, Int, default
 from traitlets.config import Config
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
+from playtest.tables import pages
 from playtest.tables.service import TABLE_PAGE
 
 from . import settings
@@ -36,6 +39,20 @@ from .reaper import KernelReaper, page_alive_handlers
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates" / "playtest"
 """The page template: Voilà's ``lab`` template plus the kernel-status message."""
 
+
+MAX_QUERY = 100_000
+"""Characters a page address may hold after its "?": Voilà hands the query to a new
+kernel in an environment variable, which Linux caps at 128 KiB (a longer one failed the
+kernel's start: a bare "500" page). Over it, :meth:`PageHandler.refuse_long_address`."""
+
+MAX_HEADER_BYTES = 4 << 20
+"""The most a request's head may hold. Tornado's default, 64 KiB, closes the connection
+unanswered ("empty response"); this passes the longest address Chromium sends (2 MB),
+so that every address over :data:`MAX_QUERY` is answered with a sentence."""
+
+MAX_LOGGED = 300
+"""Characters of a request's address written in the access log (a hostile address of
+megabytes would otherwise be written whole, once per request)."""
 
 KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
 """The page's kernel id in the page configuration that Voilà's template writes (the
@@ -54,6 +71,7 @@ class PageHandler(TornadoVoilaHandler):
     * after a page, it asks the app to keep that dashboard's pool (``playtest_start_pool``);
     * a table page's link (table and tokens) is judged before any kernel is used: a
       wrong, missing or malformed one gets a plain page at once (:meth:`refuse_table_page`);
+      so does an address too long to hand to a kernel (:meth:`refuse_long_address`);
     * it names the browser (cookie :data:`~playtest.server.settings.BROWSER_COOKIE`, made
       on its first page) and hands the name to the page's kernel, so that a dashboard
       offers to resume only the games saved from this browser, never another person's.
@@ -67,7 +85,7 @@ class PageHandler(TornadoVoilaHandler):
         :func:`playtest.tables.pages.refusal_page`): returns True. A page whose link is
         good is left to Voilà (False); so is every page if the table service fails, as
         the page then says itself."""
-        from playtest.tables import pages, web
+        from playtest.tables import web
         try:
             refusal = web.judge_table_page(self.request.query)
         except Exception:  # noqa: BLE001 - the page's own kernel reports a broken service
@@ -91,9 +109,25 @@ class PageHandler(TornadoVoilaHandler):
         # (started, and not failed: a failed start would fail the page)
         return bool(pool) and pool[0].done() and not pool[0].cancelled() and pool[0].exception() is None
 
+    def refuse_long_address(self) -> None:
+        """Answer a page address longer than :data:`MAX_QUERY` after its "?" with a plain
+        page (414) saying so and what to do instead, before any kernel is used."""
+        length = len(self.request.query)
+        body = (f"<h3>This page address is too long</h3><p>It holds {length:,} characters after its "
+                f"\u201c?\u201d, and a page address may hold at most {MAX_QUERY:,}. A record or scenario that "
+                "long does not fit in a link: open the dashboard without it and load the file with its "
+                "upload button (files up to 1 MiB).</p>")
+        self.set_status(414)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(pages.PAGE.format(title="This page address is too long", status=414, body=body))
+
     @tornado.web.authenticated
     async def get(self, path=None):
         self._notebook = self.notebook_path or path
+        if len(self.request.query) > MAX_QUERY:
+            self.refuse_long_address()
+            return
         if self._notebook == TABLE_PAGE and self.refuse_table_page():
             return
         browser = self.get_cookie(settings.BROWSER_COOKIE, "")
@@ -119,6 +153,17 @@ class PageHandler(TornadoVoilaHandler):
             start_pool = self.settings.get("playtest_start_pool")
             if start_pool is not None and path:
                 start_pool(path)
+
+
+def log_request(handler: tornado.web.RequestHandler) -> None:
+    """Tornado's access log line ("200 GET /path (ip) 1.23ms"), at info, warning (4xx)
+    or error (5xx), with the address cut to :data:`MAX_LOGGED` characters."""
+    status, request = handler.get_status(), handler.request
+    log = access_log.info if status < 400 else access_log.warning if status < 500 else access_log.error
+    uri = request.uri or ""
+    if len(uri) > MAX_LOGGED:
+        uri = f"{uri[:MAX_LOGGED]}... ({len(uri):,} characters)"
+    log("%d %s %s (%s) %.2fms", status, request.method, uri, request.remote_ip, 1000.0 * request.request_time())
 
 
 def loopback_for(ip: str) -> str:
@@ -191,6 +236,7 @@ class PlaytestVoila(Voila):
         self.reaper = KernelReaper(kernel_manager=self.kernel_manager, parent=self)
         tornado_settings["playtest_kernel_reaper"] = self.reaper
         tornado_settings["playtest_start_pool"] = self.start_pool
+        tornado_settings["log_function"] = log_request
         return tornado_settings
 
     def pool_size(self, notebook: str) -> int:
@@ -264,6 +310,10 @@ class PlaytestVoila(Voila):
         self.reaper.start()
         IOLoop.current().add_callback(web.watch_awaited_pages, self.await_table_pages)
         IOLoop.current().add_callback(self._publish_final_port)
+        # Tornado closes the connection without a word on a request whose head passes 64 KiB;
+        # a page address may hold a record of up to limits.MAX_BYTES (?record=), refused
+        # with a sentence beyond that
+        self.app.listen = functools.partial(self.app.listen, max_header_size=MAX_HEADER_BYTES)
         super().listen()
 
     def _publish_final_port(self) -> None:
