@@ -13,7 +13,7 @@ import pytest
 from browser_support import run_coroutine
 from playtest import Move
 
-from playtest.engine import Match, Table
+from playtest.engine import Match, OptionError, Table
 from playtest.scenarios import example
 from playtest.tables.live import LiveTable, SeatConnected
 from playtest.tables.service import ServiceError, TableService
@@ -391,12 +391,72 @@ def test_the_list_shows_the_tables_being_played_unless_asked_for_others(service)
     ({"game": "lazy_sunday", "preset": "nope"}, "unknown preset"),
     ({"game": "lazy_sunday", "colour": "red"}, "unknown field(s) colour"),
     ([1, 2], "JSON object"),
+    ({}, 'the body needs a "game": one of chore_race, lazy_sunday, night_shift'),
+    ({"game": None, "seats": 2}, 'the body needs a "game": one of chore_race, lazy_sunday, night_shift'),
+    # a scenario brings its game and seats: others sent with it were silently replaced
+    ({"game": "lazy_sunday", "seats": 3, "scenario": "chore_race_winning_chore"},
+     'this is a Chore Race scenario, not a Lazy Sunday one; leave "game" out or send "game": "chore_race"'),
+    ({"game": "chore_race", "seats": 3, "scenario": "chore_race_winning_chore"},
+     "the scenario 'chore_race_winning_chore' has 2 seats, not 3; leave \"seats\" out or send \"seats\": 2"),
+    ({"seats": "2", "scenario": "chore_race_winning_chore"}, "has 2 seats, not '2'"),
+    ({"game": "chess", "scenario": "chore_race_winning_chore"}, "unknown game 'chess'; games: chore_race"),
 ])
 def test_a_bad_table_is_refused_in_one_sentence(service, spec, words):
     with pytest.raises(ServiceError) as error:
         service.create(spec)
-    assert words in str(error.value)
-    assert service.listing() == []
+    assert words in str(error.value) and error.value.status == 400
+    assert service.listing() == [] and service.tables == {} and list(service.store.tables()) == []
+
+
+def test_a_scenario_table_may_name_the_scenarios_own_game_and_seats(service):
+    made = service.create({"game": "chore_race", "seats": 2, "scenario": "chore_race_winning_chore",
+                           "players": ["human", "heuristic"]})
+    table = service.tables[made["id"]]
+    assert table.match.game.name == "chore_race" and table.players == ["human", "heuristic"]
+
+
+def test_the_scenario_refusal_is_worded_as_the_dashboards(service):
+    """One sentence for a scenario of another game, wherever it is opened."""
+    from playtest.engine.registry import other_game
+    with pytest.raises(ServiceError) as error:
+        service.create({"game": "night_shift", "scenario": "chore_race_winning_chore"})
+    assert str(error.value).startswith(other_game("chore_race", "night_shift", "scenario") + ";")
+
+
+def test_the_host_hands_seats_only_to_a_player_who_can_play_them(tmp_path):
+    """Found by a fresh user: handing a seat made for a bot to "human" made it a person's
+    seat with no link, listed as free (anyone could join it) and the game waited on it;
+    handing a seat to the player it has already did nothing, silently."""
+    service = TableService(tmp_path)
+    made = service.create({"game": "lazy_sunday", "seats": 3, "players": ["human", "human", "heuristic"],
+                           "open_seats": [1]})
+    tid = made["id"]
+    table = service.tables[tid]
+    page = FakePage(None, "spectator")
+    table.attach(page)
+    before = (service.listing(), len(page.sent))
+    for seat, player, words in [
+            (2, "human", "seat 2 was made for a bot and has no person's link, so no person can play it; it may "
+                         "be handed to another bot (random, heuristic, ismcts)"),
+            (2, "heuristic", "seat 2 is already played by the heuristic bot"),
+            (0, "human", "seat 0 is already played by its person"),
+            (3, "random", "seat 3 is not a seat of this table; seats are 0 to 2")]:
+        with pytest.raises(OptionError) as refused:
+            table.set_player(seat, player)
+        assert str(refused.value) == words
+        assert (service.listing(), len(page.sent)) == before      # nothing changed, nobody was told anything
+    table.set_player(2, "random")                 # another bot: allowed
+    table.set_player(1, "heuristic")              # the open seat (nobody joined it yet) to a bot...
+    assert service.listing()[0]["free"] == []
+    service.close()
+    again = TableService(tmp_path)                # a restart keeps which seats are made for a person
+    table = again.tables[tid]
+    assert table.players == ["human", "heuristic", "random"]
+    with pytest.raises(OptionError, match="seat 2 was made for a bot"):
+        table.set_player(2, "human")
+    table.set_player(1, "human")                  # ...and back to the lobby
+    assert again.listing()[0]["free"] == [1] and table.players == ["human", "human", "random"]
+    again.close()
 
 
 def test_a_restarted_server_restores_every_table_at_its_move(tmp_path):

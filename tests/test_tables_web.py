@@ -184,6 +184,14 @@ def test_a_login_protected_lobby_asks_for_the_login_or_the_key(server):
     (b'{"game": "lazy_sunday", "seats": 2, "players": ["human", 3]}', 400, "players must be a list"),
     (b'{"game": "lazy_sunday", "seats": 2, "options": {"max_turns": 99999999999999999999999}}', 400, "digits"),
     (b'{"game": ' + b"[" * 200 + b"]" * 200 + b"}", 400, "nested"),
+    # a sentence about the request, not a file's "the request body: it has ..."
+    (b'{"game": "lazy_sunday", "seed": 12345678901234567890123456}', 400,
+     "the request body has a number of 26 digits; numbers may have at most 20 digits"),
+    (b'{"game":\n\n' + b"[" * 40 + b"]" * 40 + b"}", 400,
+     "the request body (line 3) is nested more than 32 levels deep; at most 32 levels"),
+    (b"", 400, 'the body needs a "game": one of chore_race, lazy_sunday, night_shift'),
+    (b'{"game": "lazy_sunday", "seats": 3, "scenario": "chore_race_winning_chore"}', 400,
+     'this is a Chore Race scenario, not a Lazy Sunday one; leave "game" out or send "game": "chore_race"'),
 ])
 def test_bad_requests_get_one_sentence(server, body, status, words):
     async def scenario():
@@ -196,6 +204,41 @@ def test_bad_requests_get_one_sentence(server, body, status, words):
 
     response = run_coroutine(scenario())
     assert response.code == status and words in json.loads(response.body)["error"]
+    assert web.service().tables == {}                  # nothing was created
+
+
+def test_host_refusals_say_what_is_missing_and_change_nothing(server):
+    """Found by a fresh user: refusals said "unknown action None" and "seat None is not a
+    seat", and {"action": "bot", "seat": 2} made the bot's seat 2 a person's seat with no
+    link, free in the lobby."""
+    async def scenario():
+        http, address = await start()
+        made = (await call(address, "POST", "tables", {"game": "lazy_sunday", "seats": 3,
+                                                       "players": ["human", "human", "heuristic"]}))[1]
+        host = lambda body: call(address, "POST", f"tables/{made['id']}/host", body, token=made["host_token"])
+        before = await call(address, "GET", "tables")
+        answers = []
+        for body in [{}, [], {"action": None}, {"action": "fly"}, {"action": "pace"}, {"action": "bot"},
+                     {"action": "bot", "seat": 2}, {"action": "bot", "seat": 2, "bot": "heuristic"},
+                     {"action": "bot", "seat": 2, "bot": "human"}]:
+            answers.append(await host(body))
+            assert await call(address, "GET", "tables") == before, body          # nothing changed
+        http.stop()
+        return answers
+
+    answers = run_coroutine(scenario())
+    actions = "one of pause, resume, pace, bot, continue, end"
+    assert answers == [(400, {"error": error}) for error in [
+        f'the body needs an "action": {actions}', f'the body needs an "action": {actions}',
+        f'the body needs an "action": {actions}', f'unknown action \'fly\'; "action" is {actions}',
+        'the body needs a "pace": one of instant, fast, human, slow',
+        'the body needs a "seat": a whole number 0 to 2',
+        'the body needs a "bot": one of random, heuristic, ismcts, or "human" to hand a person\'s seat back to them',
+        "seat 2 is already played by the heuristic bot",
+        "seat 2 was made for a bot and has no person's link, so no person can play it; it may be handed to "
+        "another bot (random, heuristic, ismcts)"]]
+    players = web.service().tables[next(iter(web.service().tables))].players
+    assert players == ["human", "human", "heuristic"]
 
 
 def test_fields_of_the_wrong_type_get_a_sentence_never_a_server_error(server):

@@ -58,6 +58,22 @@ def get_game(name: str | type[Game]) -> type[Game]:
     return game
 
 
+def other_game(name: str, here: str | type[Game], what: str = "record") -> str:
+    """How a refusal names a thing of another game than the one expected, in one
+    clause: ``"this is a Chore Race scenario, not a Lazy Sunday one"``. The single-game
+    dashboards say it of a record, scenario or shared position opened in the wrong
+    dashboard; the table service of a scenario whose game is not the one sent.
+
+    Args:
+        name: the registry name of the game the thing is of. here: the game expected
+            (a registry name or a Game class). what: the thing ("record", "scenario").
+
+    Raises:
+        OptionError: ``name`` or ``here`` is no game's name.
+    """
+    return f"this is a {get_game(name).title} {what}, not a {get_game(here).title} one"
+
+
 def games() -> dict[str, type[Game]]:
     """Every game that loads: name -> Game class. A game whose package fails to import
     is left out with a warning saying why."""

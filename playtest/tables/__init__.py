@@ -53,7 +53,8 @@ Create body: ``{"game": "lazy_sunday", "seats": 4, "players": ["human", "human",
 "listed": true}``; ``players`` defaults to seat 0 human and the game's first bot
 elsewhere; ``pace`` is one of :data:`playtest.tables.live.PACES`; optional
 ``"scenario"`` (start where a shipped scenario stops: its game, seats, options and
-deal), ``"reaction_limit"`` (seconds, CR-7) and ``"open_seats"``: see
+deal; ``game`` and ``seats`` may be left out, and when sent must be the scenario's),
+``"reaction_limit"`` (seconds, CR-7) and ``"open_seats"``: see
 :meth:`playtest.tables.service.TableService.create`. Answer: ``{"id",
 "host_token", "spectator_token", "seats": [{"seat": 0, "player": "human", "token": T,
 "path": "table.ipynb?table=<id>&token=T"}, ...], "spectator_path", "host_path"}``. Paths
@@ -62,9 +63,10 @@ are relative to the dashboards folder's address (``.../voila/render/``).
 Host body: ``{"action": "pause" | "resume" | "pace" | "bot" | "continue" | "end",
 "pace": "instant" | "fast" | "human" | "slow", "seat": n, "bot": "heuristic", "force":
 false}``: pause or resume the bots, set their pace, hand seat ``n`` to a bot (a
-disconnected player; ``"bot": "human"`` hands it back), start the next round for everyone
-(``continue``), end the table. A seat whose page is connected is not handed to a bot
-unless the body says ``"force": true`` (409 otherwise: a person is playing it); its page
+disconnected player, or a bot's seat to another bot; ``"bot": "human"`` hands a person's
+seat back: a seat made for a bot has no link and stays a bot's), start the next round for
+everyone (``continue``), end the table. A seat whose page is connected is not handed to a
+bot unless the body says ``"force": true`` (409 otherwise: a person is playing it); its page
 stays connected, sees its seat played by the bot in ``players`` and says "The host
 handed your seat to a bot".
 

@@ -120,6 +120,7 @@ class LiveTable:
         check_pace(pace)
         self.id, self.match, self.pace, self.paused, self.status = id, match, pace, paused, status
         self.players = list(players)
+        self.person_seats = set(self.humans)  # seats made for a person (a link, or open to the lobby)
         self.table = self._table()
         self.on_move = on_move or (lambda *args: None)
         self.on_change = on_change or (lambda table, **fields: None)
@@ -144,6 +145,10 @@ class LiveTable:
         for seat, name in bots.items():
             make_bot(self.match.game, name, 0)            # raises OptionError for an unknown bot
         return Table(self.match, bots)
+
+    def bot_names(self) -> list[str]:
+        """The names of the game's bots, which :meth:`set_player` may seat."""
+        return list(getattr(self.match.game, "BOTS", None) or ["random"])
 
     # --- who is here -----------------------------------------------------------------
     @property
@@ -394,20 +399,32 @@ class LiveTable:
 
     def set_player(self, seat: int, player: str, force: bool = False) -> None:
         """Seat a bot (a name of the game's bots) or a person (``"human"``) at ``seat``:
-        the host hands a disconnected player's seat to a bot, or back. The seat's pages
-        stay connected and see the seat played by the bot (they say so).
+        the host hands a disconnected player's seat to a bot, or back, or a bot's seat to
+        another bot. The seat's pages stay connected and see the seat played by the bot
+        (they say so). Only a seat made for a person (:attr:`person_seats`: it has a
+        link, or the lobby hands it out) goes back to a person: a seat made for a bot
+        has no link, so nobody could play it.
 
         Args:
             seat: the seat (int). player: ``"human"`` or a bot name. force: hand the
                 seat to a bot even while a person's page of it is connected.
 
         Raises:
-            OptionError: a seat out of range or an unknown bot.
+            OptionError: a seat out of range, an unknown bot, the seat's own player, or
+                a person for a seat made for a bot (nothing changed).
             SeatConnected: a person's page of the seat is connected and ``force`` is
                 not set (nothing changed).
         """
         if type(seat) is not int or not 0 <= seat < len(self.players):
-            raise OptionError(f"seat {seat!r} is not a seat of this table: 0..{len(self.players) - 1}")
+            raise OptionError(f"seat {reprlib.repr(seat)} is not a seat of this table; seats are 0 to "
+                              f"{len(self.players) - 1}")
+        current = self.players[seat]
+        if player == current:
+            raise OptionError(f"seat {seat} is already played by "
+                              + ("its person" if current == HUMAN else f"the {current} bot"))
+        if player == HUMAN and seat not in self.person_seats:
+            raise OptionError(f"seat {seat} was made for a bot and has no person's link, so no person can play "
+                              f"it; it may be handed to another bot ({', '.join(self.bot_names())})")
         if player != HUMAN and self.players[seat] == HUMAN and self.connected(seat) and not force:
             raise SeatConnected(f"seat {seat} is connected: a person is playing it on their page right now; "
                                 'send "force": true to hand it to a bot anyway (their page is told)')

@@ -11,12 +11,14 @@ import csv
 import hmac
 import io
 import json
+import reprlib
 import secrets
 import time
 from pathlib import Path
 from typing import Any, Mapping
 
 from ..engine import Match, OptionError, PlaytestError, get_game, games
+from ..engine.registry import other_game
 from ..scenarios import find_scenario
 from .live import DEFAULT_PACE, HUMAN, LiveTable, check_pace
 from .store import DB_NAME, StoredTable, StoreInUse, TableStore, data_dir, token_hash
@@ -86,6 +88,7 @@ class TableService:
         table = self._live(stored.id, match, stored.players, stored.pace, stored.paused, stored.status,
                            stored.reaction_limit)
         table.by_bot = [bot for _t, _s, bot in stored.moves]
+        table.person_seats = set(stored.seat_hashes)      # made for a person, whoever plays them now
         self._hashes[stored.id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
         self._claimed[stored.id] = set(stored.claimed)
         self._listed[stored.id] = stored.listed
@@ -118,7 +121,8 @@ class TableService:
                 ``scenario`` (the
                 name of a shipped scenario example or of ``NAME.toml`` in the scenarios
                 folder: the table starts where it stops, with its setup; ``game``,
-                ``seats``, ``options`` and ``seed`` then come from it), ``reaction_limit``
+                ``seats``, ``options`` and ``seed`` then come from it: ``game`` and
+                ``seats`` may be left out, and when sent must be the scenario's), ``reaction_limit``
                 (seconds a person's reaction window stays open, :data:`REACTION_LIMITS`, CR-7; default
                 none: a window waits for its answer).
 
@@ -145,13 +149,11 @@ class TableService:
                 scenario = find_scenario(str(spec["scenario"])[:200])
             except PlaytestError as exc:
                 raise ServiceError(str(exc)) from None
+            _check_scenario_fields(spec, scenario)
             spec = {**spec, "game": scenario.game, "seats": scenario.seats}
         if sum(t.status == "playing" for t in self.tables.values()) >= MAX_TABLES:
             raise ServiceError(f"this server already runs {MAX_TABLES} tables; end some first", 503)
-        try:
-            game = get_game(spec.get("game"))
-        except Exception:  # noqa: BLE001 - any unknown name, or not a string
-            raise ServiceError(f"unknown game {spec.get('game')!r}; games: {', '.join(games())}") from None
+        game = _game(spec.get("game"))
         seats = spec.get("seats", game.min_seats)
         if type(seats) is not int:
             raise ServiceError(f"seats must be a whole number ({game.title}: {game.min_seats} to {game.max_seats})")
@@ -421,6 +423,36 @@ class TableService:
         for row in rows:
             writer.writerow({k: json.dumps(v) if isinstance(v, (list, dict)) else v for k, v in row.items()})
         return out.getvalue()
+
+
+def _game(name: Any):
+    """The game a create body names (``"game"``).
+
+    Raises:
+        ServiceError: no ``"game"``, or no game of that name (400), saying which are."""
+    if name is None:
+        raise ServiceError(f'the body needs a "game": one of {", ".join(games())}')
+    try:
+        return get_game(name)
+    except Exception:  # noqa: BLE001 - any unknown name, or not a string
+        raise ServiceError(f"unknown game {reprlib.repr(name)}; games: {', '.join(games())}") from None
+
+
+def _check_scenario_fields(spec: Mapping[str, Any], scenario) -> None:
+    """Refuse a create body whose ``"game"`` or ``"seats"`` disagrees with its
+    scenario's (a scenario brings its own: they may be left out, or sent as they are),
+    in the words the dashboards use for a scenario of another game.
+
+    Raises:
+        ServiceError: the game or the seat count is not the scenario's (400)."""
+    game, seats = spec.get("game"), spec.get("seats")
+    if game is not None and game != scenario.game:
+        _game(game)                 # an unknown game is refused as such
+        raise ServiceError(f'{other_game(scenario.game, game, "scenario")}; leave "game" out or send '
+                           f'"game": "{scenario.game}"')
+    if seats is not None and (type(seats) is not int or seats != scenario.seats):
+        raise ServiceError(f"the scenario {spec['scenario']!r} has {scenario.seats} seats, not "
+                           f'{reprlib.repr(seats)}; leave "seats" out or send "seats": {scenario.seats}')
 
 
 def page_path(table_id: str, token: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import json
 import os
+import reprlib
 import secrets
 from typing import Any, Callable
 
@@ -178,7 +179,7 @@ class ApiHandler(tornado.web.RequestHandler):
         try:
             return limits.load_json(self.request.body, "the request body")     # nesting, digits, ...
         except limits.LimitError as exc:
-            raise ServiceError(str(exc)) from None
+            raise ServiceError(_limit_sentence(exc)) from None
         except (ValueError, UnicodeDecodeError):
             raise ServiceError("the request body is not JSON") from None
 
@@ -198,6 +199,15 @@ class ApiHandler(tornado.web.RequestHandler):
             self.send_error(e.status, exc_info=(type(e), e, None))
         else:
             super()._handle_request_exception(e)
+
+
+def _limit_sentence(exc) -> str:
+    """A :class:`~playtest.engine.limits.LimitError` about a request as one sentence
+    whose subject is the request: "the request body has a number of 26 digits; numbers
+    may have at most 20 digits" (its own message, "the request body: it has ...", is
+    worded for a file, and other callers keep it)."""
+    what = f"{exc.what} (line {exc.line})" if exc.line and exc.line > 1 else exc.what
+    return f"{what}{exc.reason[2:]}" if exc.reason.startswith("it ") else str(exc)
 
 
 def _json_safe(data):
@@ -274,15 +284,20 @@ class HostHandler(ApiHandler):
 
 def host_action(table, body: Any) -> None:
     """Apply one host control to a table (see :mod:`playtest.tables` for the body).
+    ``bot`` seats ``"bot"`` at ``"seat"``: a bot's name, or ``"human"`` to hand a
+    seat made for a person back to them (see :meth:`LiveTable.set_player`).
 
     Raises:
-        ServiceError: an unknown action or a bad field (400); ``bot`` on a seat whose
-            person's page is connected, without ``"force": true`` (409).
+        ServiceError: a missing or unknown action or field (400), saying what is
+            allowed; ``bot`` naming the seat's own player, or a person for a seat made
+            for a bot (400); ``bot`` on a seat whose person's page is connected, without
+            ``"force": true`` (409). Nothing changed.
     """
     from ..engine import OptionError
-    from .live import SeatConnected
-    if not isinstance(body, dict):
-        raise ServiceError("send an object with an action")
+    from .live import HUMAN, PACES, SeatConnected
+    actions = "pause, resume, pace, bot, continue, end"
+    if not isinstance(body, dict) or body.get("action") is None:
+        raise ServiceError(f'the body needs an "action": one of {actions}')
     action = body.get("action")
     try:
         if action == "pause":
@@ -290,9 +305,16 @@ def host_action(table, body: Any) -> None:
         elif action == "resume":
             table.set_paused(False)
         elif action == "pace":
+            if body.get("pace") is None:
+                raise ServiceError(f'the body needs a "pace": one of {", ".join(PACES)}')
             table.set_pace(body.get("pace"))
         elif action == "bot":
-            table.set_player(body.get("seat"), body.get("bot") or "human", force=body.get("force") is True)
+            if body.get("seat") is None:
+                raise ServiceError(f'the body needs a "seat": a whole number 0 to {len(table.players) - 1}')
+            if body.get("bot") is None:
+                raise ServiceError(f'the body needs a "bot": one of {", ".join(table.bot_names())}, or "{HUMAN}" to '
+                                   "hand a person's seat back to them")
+            table.set_player(body.get("seat"), body.get("bot"), force=body.get("force") is True)
         elif action == "continue":
             table.press_continue(None)
         elif action == "end":
@@ -300,7 +322,7 @@ def host_action(table, body: Any) -> None:
             for page in list(table.pages):
                 page.leave("the host ended this table")
         else:
-            raise ServiceError(f"unknown action {action!r}; actions: pause, resume, pace, bot, continue, end")
+            raise ServiceError(f'unknown action {reprlib.repr(action)}; "action" is one of {actions}')
     except OptionError as exc:
         raise ServiceError(str(exc)) from None
     except SeatConnected as exc:

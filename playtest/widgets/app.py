@@ -51,6 +51,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 import ipywidgets as w
 
 from ..engine import IllegalMove, Match, Move, PlaytestError, RecordError, Table, get_game, limits
+from ..engine.registry import other_game
 from ..scenarios import Scenario, find_scenario
 from . import autosave
 from .components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
@@ -584,7 +585,7 @@ class GameApp:
         except Exception:  # noqa: BLE001 - a name no game has: never repeated back as if it were one
             return (f"this file names the game {reprlib.repr(name)}, which this kit does not have; "
                     f"a {here} record says \"game\": \"{self.game.name}\" (the {here} game on the table is unchanged)")
-        return (f"this is a {title} record, not a {here} one; open it in the {title} dashboard "
+        return (f"{other_game(name, self.game)}; open it in the {title} dashboard "
                 f"(the {here} game on the table is unchanged)")
 
     def _seat(self, match: Match, players: Mapping[int, str], seed_chosen: bool, paused: bool = False,
