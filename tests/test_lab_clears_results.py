@@ -27,7 +27,7 @@ def test_results_of_another_game_or_set_up_are_cleared():
     assert cleared(lab)
     ran(lab)
     name = next(n for n, box in lab.variant_a.inputs.items() if n == "turn_limit")
-    lab.variant_a.inputs[name].value = 30                # another option
+    lab.variant_a.inputs[name].value = "30"              # another option
     assert cleared(lab)
     lab = ran(BalanceLab("chore_race", seats=2, games=4))
     lab.seats.value = 3                                  # another seat count

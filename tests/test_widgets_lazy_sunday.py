@@ -371,14 +371,14 @@ def test_the_reveal_shows_each_total_and_how_LS9_scored_it(seed):
 def test_an_out_of_range_new_game_value_gets_a_message_not_a_clamp():
     app = make_app(3, seed=2, autosave=False)
     rounds = app.new_game.inputs["rounds"]
-    rounds.value = 0
-    assert rounds.value == 0                     # kept as typed, never clamped
+    rounds.value = "0"
+    assert rounds.value == "0"                    # kept as typed, never clamped
     warned = [c for c in app.new_game.widget.children if isinstance(c, w.HBox) and rounds in c.children]
     assert "0 is not allowed: use 1 or more" in warned[0].children[1].value
     old = app.match
     app.new_game.start.click()
     assert "rounds" in app.banner.message and app.match is old
-    rounds.value = 2
+    rounds.value = "2"
     assert "not allowed" not in warned[0].children[1].value
     app.new_game.start.click()
     assert app.match is not old and app.match.game.options.rounds == 2
