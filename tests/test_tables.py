@@ -341,7 +341,12 @@ def test_create_list_join_and_tokens(service):
     assert service.authenticate(tid, made["seats"][0]["token"])[1:] == ("seat", 0)
     with pytest.raises(ServiceError) as linked:        # the host holds seat 0's link: never free
         service.join(tid, 0)
-    assert linked.value.status == 409
+    assert linked.value.status == 409 and str(linked.value) == "seat 0 is taken; free seats: 1"
+    for seat in ("x", 2, [0]):                         # in words, not Python's list
+        with pytest.raises(ServiceError) as wrong:
+            service.join(tid, seat)
+        assert str(wrong.value) == (f"seat {seat!r} is not a person's seat of this table; its people's seats "
+                                    "are 0 and 1") and wrong.value.status == 400
     joined = service.join(tid)
     assert joined["seat"] == 1
     assert service.authenticate(tid, joined["token"])[1:] == ("seat", 1)

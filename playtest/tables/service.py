@@ -306,9 +306,10 @@ class TableService:
                 raise ServiceError("every seat at this table is taken", 409)
             seat = free[0]
         if type(seat) is not int or seat not in table.humans:
-            raise ServiceError(f"seat {seat!r} is not a human seat of this table: {table.humans}")
+            raise ServiceError(f"seat {reprlib.repr(seat)} is not a person's seat of this table; its people's "
+                               f"seats are {_seat_list(table.humans)}")
         if seat not in free or not self.store.claim_seat(table_id, seat):
-            raise ServiceError(f"seat {seat} is taken; free seats: {free or 'none'}", 409)
+            raise ServiceError(f"seat {seat} is taken; free seats: {_seat_list(free)}", 409)
         self._claimed[table_id].add(seat)
         token = _new_token()
         self._hashes[table_id][1][seat] = token_hash(token)
@@ -458,3 +459,9 @@ def _check_scenario_fields(spec: Mapping[str, Any], scenario) -> None:
 def page_path(table_id: str, token: str) -> str:
     """A table page's address relative to the dashboards' folder address."""
     return f"{TABLE_PAGE}?table={table_id}&token={token}"
+
+
+def _seat_list(seats: list[int]) -> str:
+    """Seats in words: "0, 2 and 3", "1", or "none"."""
+    words = [str(s) for s in seats]
+    return "none" if not words else words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
