@@ -405,6 +405,11 @@ def test_the_list_shows_the_tables_being_played_unless_asked_for_others(service)
      "the scenario 'chore_race_winning_chore' has 2 seats, not 3; leave \"seats\" out or send \"seats\": 2"),
     ({"seats": "2", "scenario": "chore_race_winning_chore"}, "has 2 seats, not '2'"),
     ({"game": "chess", "scenario": "chore_race_winning_chore"}, "unknown game 'chess'; games: chore_race"),
+    # ...and its options and seed: others sent with it were silently ignored
+    ({"scenario": "chore_race_winning_chore", "seed": 7, "options": {"target_vp": 5}},
+     'a scenario brings its own options and seed: leave "options" and "seed" out (the scenario '
+     "'chore_race_winning_chore' plays seed 1 with options {})"),
+    ({"scenario": "chore_race_winning_chore", "preset": "quick game"}, 'leave "preset" out'),
 ])
 def test_a_bad_table_is_refused_in_one_sentence(service, spec, words):
     with pytest.raises(ServiceError) as error:
@@ -415,7 +420,7 @@ def test_a_bad_table_is_refused_in_one_sentence(service, spec, words):
 
 def test_a_scenario_table_may_name_the_scenarios_own_game_and_seats(service):
     made = service.create({"game": "chore_race", "seats": 2, "scenario": "chore_race_winning_chore",
-                           "players": ["human", "heuristic"]})
+                           "players": ["human", "heuristic"], "options": {}, "seed": None})   # nothing sent
     table = service.tables[made["id"]]
     assert table.match.game.name == "chore_race" and table.players == ["human", "heuristic"]
 

@@ -610,7 +610,7 @@ def test_a_reaction_window_with_a_time_limit_counts_down_on_every_page(data):
     async def scenario():
         server, port = serve()
         api = api_for(port)
-        made = await make_table(api, game="chore_race", scenario="chore_race_reaction_window", options={},
+        made = await make_table(api, game="chore_race", scenario="chore_race_reaction_window", options={}, seed=None,
                                 reaction_limit=20)
         table = live_table(made)
         pages = target, other, spectator = [await seat_page(api, made, token) for token in

@@ -53,7 +53,8 @@ Create body: ``{"game": "lazy_sunday", "seats": 4, "players": ["human", "human",
 "listed": true}``; ``players`` defaults to seat 0 human and the game's first bot
 elsewhere; ``pace`` is one of :data:`playtest.tables.live.PACES`; optional
 ``"scenario"`` (start where a shipped scenario stops: its game, seats, options and
-deal; ``game`` and ``seats`` may be left out, and when sent must be the scenario's),
+deal; ``game`` and ``seats`` may be left out, and when sent must be the scenario's;
+``options``, ``preset`` and ``seed`` are refused),
 ``"reaction_limit"`` (seconds, CR-7) and ``"open_seats"``: see
 :meth:`playtest.tables.service.TableService.create`. Answer: ``{"id",
 "host_token", "spectator_token", "seats": [{"seat": 0, "player": "human", "token": T,

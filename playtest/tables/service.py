@@ -118,11 +118,11 @@ class TableService:
                 ``pace`` (a name of :data:`~playtest.tables.live.PACES`), ``listed``
                 (bool: the lobby lists it and offers its open seats), ``open_seats`` (human
                 seats that get no link now: a lobby join hands them out, default none),
-                ``scenario`` (the
-                name of a shipped scenario example or of ``NAME.toml`` in the scenarios
-                folder: the table starts where it stops, with its setup; ``game``,
-                ``seats``, ``options`` and ``seed`` then come from it: ``game`` and
-                ``seats`` may be left out, and when sent must be the scenario's), ``reaction_limit``
+                ``scenario`` (the name of a shipped scenario example or of ``NAME.toml`` in
+                the scenarios folder: the table starts where it stops, with its setup;
+                ``game``, ``seats``, ``options`` and ``seed`` then come from it: ``game`` and
+                ``seats`` may be left out, and when sent must be the scenario's; ``options``,
+                ``preset`` and ``seed`` are refused), ``reaction_limit``
                 (seconds a person's reaction window stays open, :data:`REACTION_LIMITS`, CR-7; default
                 none: a window waits for its answer).
 
@@ -442,10 +442,18 @@ def _game(name: Any):
 def _check_scenario_fields(spec: Mapping[str, Any], scenario) -> None:
     """Refuse a create body whose ``"game"`` or ``"seats"`` disagrees with its
     scenario's (a scenario brings its own: they may be left out, or sent as they are),
-    in the words the dashboards use for a scenario of another game.
+    in the words the dashboards use for a scenario of another game, or that sends
+    ``"options"``, ``"preset"`` or ``"seed"`` (the scenario's own are played: they would
+    be ignored without a word).
 
     Raises:
-        ServiceError: the game or the seat count is not the scenario's (400)."""
+        ServiceError: the game or the seat count is not the scenario's, or options, a
+            preset or a seed are sent with it (400)."""
+    sent = [f'"{key}"' for key in ("options", "preset", "seed") if spec.get(key) not in (None, {})]
+    if sent:
+        raise ServiceError(f"a scenario brings its own options and seed: leave {_and(sent)} out (the scenario "
+                           f"{spec['scenario']!r} plays seed {scenario.seed} with options "
+                           f"{json.dumps(scenario.options, ensure_ascii=False)})")
     game, seats = spec.get("game"), spec.get("seats")
     if game is not None and game != scenario.game:
         _game(game)                 # an unknown game is refused as such
@@ -461,7 +469,11 @@ def page_path(table_id: str, token: str) -> str:
     return f"{TABLE_PAGE}?table={table_id}&token={token}"
 
 
+def _and(words: list[str]) -> str:
+    """Words joined as in a sentence: "a, b and c", "a", or "none"."""
+    return "none" if not words else words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def _seat_list(seats: list[int]) -> str:
     """Seats in words: "0, 2 and 3", "1", or "none"."""
-    words = [str(s) for s in seats]
-    return "none" if not words else words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+    return _and([str(s) for s in seats])
