@@ -13,6 +13,7 @@ import re
 import socket
 import sys
 from pathlib import Path
+from typing import Callable
 
 DEFAULT_PORT = 8866
 CROWD_MAX = 32        # pages kept ready per dashboard at most (playtest serve --crowd)
@@ -50,11 +51,38 @@ def port_problem(ip: str, port: int) -> str | None:
         return exc.strerror or str(exc)
 
 
-def port_number(text: str) -> int:
-    """argparse type: a TCP port 1..65535."""
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number 1..65535")
-    return int(text)
+def whole_number(low: int, high: int | None = None, what: str = "") -> Callable[[str], int]:
+    """The argparse type of every integer option of the ``playtest`` command: a whole
+    number ``low`` to ``high`` (no upper bound when None) written in ASCII digits, at most
+    :data:`~playtest.engine.limits.MAX_DIGITS` of them (``int()`` would also read ``'٣'``
+    as 3 and refuse ``'²'`` with a traceback).
+
+    Args:
+        low, high: the range allowed. what: what the number counts, added to the
+            message, e.g. ``" (a TCP port)"``.
+
+    Returns:
+        ``read(text) -> int``, raising ``argparse.ArgumentTypeError`` with one sentence
+        naming the text and what is allowed, e.g. "'٣' is not a whole number 0 or more:
+        use the digits 0-9 (at most 20 of them)".
+    """
+    allowed = f"{low} or more" if high is None else f"{low} to {high}"
+
+    def read(text: str) -> int:
+        from playtest.engine.limits import MAX_DIGITS, is_number
+        typed = text.strip()
+        if not is_number(typed):
+            raise argparse.ArgumentTypeError(f"{text[:40]!r}{'...' if len(text) > 40 else ''} is not a whole number "
+                                             f"{allowed}{what}: use the digits 0-9 (at most {MAX_DIGITS} of them)")
+        if int(typed) < low or (high is not None and int(typed) > high):
+            raise argparse.ArgumentTypeError(f"{typed} is not allowed: use a whole number {allowed}{what}")
+        return int(typed)
+    read.__name__ = "whole number"   # argparse names the type by it in a few messages
+    return read
+
+
+port_number = whole_number(1, 65535, " (a TCP port)")
+"""argparse type: a TCP port 1..65535."""
 
 
 def base_url_path(text: str) -> str:
@@ -68,12 +96,8 @@ def base_url_path(text: str) -> str:
     return path
 
 
-def crowd_size(text: str) -> int:
-    """argparse type: pages expected at once, 0..CROWD_MAX."""
-    if not text.isdigit() or int(text) > CROWD_MAX:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of pages 0..{CROWD_MAX} "
-                                         "(each ready page holds a kernel of about 110 MB)")
-    return int(text)
+crowd_size = whole_number(0, CROWD_MAX, " (pages at once; each ready page holds a kernel of about 110 MB)")
+"""argparse type: pages expected at once, 0..CROWD_MAX."""
 
 
 def serve(args: argparse.Namespace) -> int:

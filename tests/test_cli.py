@@ -31,7 +31,7 @@ def test_serve_refuses_a_port_out_of_range(capsys):
     import pytest
     with pytest.raises(SystemExit) as exit_:
         main(["serve", "--port", "99999"])
-    assert exit_.value.code == 2 and "not a port number 1..65535" in capsys.readouterr().err
+    assert exit_.value.code == 2 and "use a whole number 1 to 65535 (a TCP port)" in capsys.readouterr().err
 
 
 def test_serve_refuses_a_busy_port_before_printing_its_address(capsys):
@@ -47,10 +47,10 @@ def test_serve_crowd_keeps_that_many_pages_ready_and_refuses_a_bad_number(tmp_pa
     import pytest
     assert "--PlaytestVoila.crowd=8" in server_arguments(tmp_path, 9123, "127.0.0.1", crowd=8)
     assert not any(a.startswith("--PlaytestVoila.crowd") for a in server_arguments(tmp_path, 9123, "127.0.0.1"))
-    for bad in ("-1", "many", "33"):
+    for bad in ("-1", "many", "33", "\u0663"):
         with pytest.raises(SystemExit) as exit_:
             main(["serve", "--crowd", bad])
-        assert exit_.value.code == 2 and "is not a number of pages 0..32" in capsys.readouterr().err
+        assert exit_.value.code == 2 and "whole number 0 to 32 (pages at once;" in capsys.readouterr().err
 
 
 def test_serve_base_url_puts_every_address_under_a_path_and_refuses_a_bad_one(tmp_path, capsys):

@@ -33,5 +33,5 @@ def test_results_of_another_game_or_set_up_are_cleared():
     lab.seats.value = 3                                  # another seat count
     assert cleared(lab)
     ran(lab)
-    lab.games.value = 5                                  # the number of games is no set-up: kept
+    lab.games.value = "5"                                 # the number of games is no set-up: kept
     assert lab.result is not None

@@ -1,6 +1,7 @@
 """`playtest simulate` and `playtest report`: output, CSV, options, sweeps, A/B, until, exit codes."""
 import io
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -64,7 +65,8 @@ def test_until_stops_once_the_interval_is_narrow(capsys):
     (["--sweep", "rounds=1", "--until", "AdvantageP1=0.1"], "one kind of run at a time"),
     (["--sweep", "rounds"], "NAME=V1,V2"),
     (["--sweep", "no_such_option=1,2"], "no option 'no_such_option'"),
-    (["--until", "AdvantageP1=wide"], "METRIC=WIDTH"),
+    (["--until", "AdvantageP1"], "METRIC=WIDTH"),
+    (["--until", "AdvantageP1=wide"], "AdvantageP1: the width: 'wide' is not a decimal number"),
     (["--until", "Fun=0.1"], "unknown metric 'Fun'"),
     (["--b-preset", "best of 3"], "no preset 'best of 3'"),
 ])
@@ -152,9 +154,9 @@ def test_ctrl_c_stops_reports_and_writes_the_games_finished(signals, tmp_path, c
     code = main(["simulate", "lazy_sunday", "-n", "500", "--workers", "1", "--csv", str(csv), "--no-progress"])
     captured = capsys.readouterr()
     assert code == 130
-    assert "interrupted (Ctrl-C) after 20 of 500 games" in captured.err
-    assert "Lazy Sunday, 2 seats, 20 games" in captured.out and "AdvantageP1" in captured.out
-    assert pd.read_csv(csv)["game"].tolist() == list(range(20))
+    assert "interrupted (Ctrl-C) after 1 of 500 games" in captured.err   # the first chunk is one game
+    assert "Lazy Sunday, 2 seats, 1 games" in captured.out and "AdvantageP1" in captured.out
+    assert pd.read_csv(csv)["game"].tolist() == [0]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # the usual Ctrl-C again
 
 
@@ -210,3 +212,113 @@ def test_csv_dash_writes_the_rows_to_stdout_and_the_report_to_stderr(capsys):
     rows = pd.read_csv(io.StringIO(captured.out))
     assert rows["game"].tolist() == [0, 1, 2, 3]
     assert "Night Shift, 2 seats, 4 games" in captured.err and "Metrics" in captured.err
+
+
+# --- fresh-user findings: limits, integer arguments, notes, wording ---------------------------------------------
+DIGITS_600 = "1" * 600
+SAID_600 = "the option rounds: it has a number of 600 digits; numbers may have at most 20 digits"
+
+
+@pytest.fixture
+def nothing_is_played(monkeypatch):
+    """Every way the command plays games fails the test."""
+    from playtest.lab import sequential, simulation, stats, sweeps
+
+    def played(*_args, **_kwargs):
+        raise AssertionError("a game was played")
+    import playtest.cli
+    for module, name in ((simulation, "simulate"), (sweeps, "sweep"), (sequential, "simulate_until"),
+                         (stats, "ab_test"), (simulation, "play_games"), (playtest.cli, "serve")):
+        monkeypatch.setattr(module, name, played)
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--option", "rounds=99999999999999999999999"],
+     "the option rounds: it has a number of 23 digits; numbers may have at most 20 digits"),
+    (["--option", f"rounds={DIGITS_600}"], SAID_600),
+    (["--sweep", f"rounds=1,{DIGITS_600}"], SAID_600),
+    (["--sweep", "rounds=1,99999999999999999999999"],
+     "the option rounds: it has a number of 23 digits; numbers may have at most 20 digits"),
+    (["--sweep", "rounds=1,2.0000000000000000000001"],
+     "the option rounds: it has a number of 22 digits; numbers may have at most 20 digits"),
+    (["--option", "first_player=" + "x" * 501],
+     "the option first_player: it is 501 characters long; at most 500 are allowed"),
+    (["--b-option", "rounds=123456789012345678901"],
+     "the option rounds: it has a number of 21 digits; numbers may have at most 20 digits"),
+])
+def test_option_and_sweep_values_over_the_limits_are_refused_before_any_game(argv, said, nothing_is_played,
+                                                                             capsys):
+    assert main(["simulate", "lazy_sunday", "-n", "20", "--no-progress", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"playtest simulate: {said}\n" and captured.out == ""      # one line, no traceback
+
+
+def test_values_within_the_limits_are_read_as_before():
+    assert parse_options(["rounds=12345678901234567890", "first_player=" + "x" * 500]) == {
+        "rounds": 12345678901234567890, "first_player": "x" * 500}
+    assert parse_values("1, 2.5, -3, x") == [1, 2.5, -3, "x"]
+    assert parse_values('{"Done": 38},{"Done": 30}') == [{"Done": 38}, {"Done": 30}]
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "lazy_sunday", "--seed", "\u0663"], ["simulate", "lazy_sunday", "--seats", "\u0663"],
+    ["simulate", "lazy_sunday", "-n", "\u00b2"], ["simulate", "lazy_sunday", "--workers", "\u0661"],
+    ["simulate", "lazy_sunday", "--seed", "9" * 25], ["report", "night_shift", "--explore-games", "\uff15"],
+    ["skill", "lazy_sunday", "--games", "\u0663"], ["serve", "--port", "\u0668\u0660\u0668\u0660"],
+    ["serve", "--crowd", "\u00b2"], ["tables-report", "x.json", "--seats", "\u0663"],
+])
+def test_every_integer_argument_takes_ascii_digits_only(argv, nothing_is_played, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "Traceback" not in err
+    assert "is not a whole number" in err and "use the digits 0-9 (at most 20 of them)" in err
+
+
+def test_the_integer_type_names_the_range_and_reads_ascii_digits():
+    import argparse
+
+    from playtest.cli import whole_number
+    read = whole_number(1, 6, " (seats)")
+    assert read("3") == 3 and read(" 6 ") == 6
+    for bad, said in (("\u0663", "'\u0663' is not a whole number 1 to 6 (seats): use the digits 0-9"),
+                      ("7", "7 is not allowed: use a whole number 1 to 6 (seats)"),
+                      ("1e3", "'1e3' is not a whole number 1 to 6"), ("-1", "'-1' is not a whole number")):
+        with pytest.raises(argparse.ArgumentTypeError, match=re.escape(said)):
+            read(bad)
+
+
+@pytest.mark.parametrize("width", ["2e3", "nan", "inf", "-0.1", "\u0663", "0x10", "1.2.3", "1" * 21])
+def test_until_takes_a_plain_decimal_width(width, nothing_is_played, capsys):
+    assert main(["simulate", "lazy_sunday", "-n", "20", "--no-progress", "--until", f"AdvantageP1={width}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a decimal number: use a number above 0 such as 0.05" in err
+
+
+def test_too_few_games_are_said_under_the_metrics(capsys):
+    assert main(["simulate", "lazy_sunday", "-n", "4", "--workers", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "Note: only 4 games: too few to say anything; play more." in out
+    assert out.index("ScoreMargin") < out.index("Note: only 4 games") < out.index("Win rate per seat")
+    assert main(["simulate", "lazy_sunday", "-n", "12", "--workers", "1", "--no-progress"]) == 0
+    assert "Note" not in capsys.readouterr().out
+
+
+def test_a_note_about_some_metrics_names_them():
+    from playtest.lab.cli import metric_notes
+    table = pd.DataFrame({"interval": ["Wilson score", "Student t", ""], "note": ["", "only 3 games: x", "y"]},
+                         index=["AdvantageP1", "ScoreMargin", "Plain"])
+    assert metric_notes(table) == ["Note (ScoreMargin): only 3 games: x.", "Note (Plain): y."]
+
+
+def test_skill_help_and_table_print_plain_numbers(capsys):
+    with pytest.raises(SystemExit):
+        main(["skill", "--help"])
+    out = capsys.readouterr().out
+    assert "95% Wilson" in " ".join(out.split()) and "%%" not in out
+    assert main(["skill", "lazy_sunday", "--games", "6", "--ladder", "random,heuristic", "--no-progress",
+                 "--workers", "1"]) == 0
+    row = capsys.readouterr().out.splitlines()[2].split()
+    assert row[:3] == ["heuristic", "vs", "random"] and row[3] == "6" and re.fullmatch(r"\d(\.5)?", row[4]), row
+    from playtest.lab.skill import count_text
+    assert [count_text(x) for x in (20.0, 19.5, 19 + 1 / 3, 0.0, 1000.0)] == ["20", "19.5", "19.33", "0", "1,000"]

@@ -92,7 +92,7 @@ def test_a_flat_skill_gradient_is_a_finding():
     report = health_report("lazy_sunday", 2, "random", games=20, explore_games=0, skill=["random", AnotherRandom],
                            skill_games=60, workers=1, progress=False)
     flat = [f for f in report.findings if f.check == "skill"]
-    assert flat and "AnotherRandom" in flat[0].evidence and "vs fair 50.0%" in flat[0].evidence
+    assert flat and "AnotherRandom" in flat[0].evidence and "vs fair share 50.0% (every game had a winner, split over 2 seats)" in flat[0].evidence
     assert "explore" not in report.headline() and report.explored is None
 
 

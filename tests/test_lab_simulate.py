@@ -268,3 +268,27 @@ def test_every_card_has_its_columns_even_when_nobody_played_it(game, seats, opti
     assert len(stats) == len(declared) // seats and (stats["per_game"] >= 0).all()
     never = stats[stats["seat_games"] == 0]
     assert never["win_rate"].isna().all()           # no seat did it: no rate, but the row is there
+
+
+def test_in_this_process_chunks_of_slow_games_are_one_game_so_cancel_is_seen_soon(monkeypatch):
+    """Chunks start at one game and grow to LOCAL_CHUNK_SECONDS of play: fast games soon
+    go 20 or more at a time, slow ones (here: every chunk counts as too slow) one at a
+    time, so a Cancel waits for one game, not twenty; the rows are the same."""
+    import threading
+
+    from playtest.lab import simulation
+    chunks = []
+    play = simulation.play_games
+    monkeypatch.setattr(simulation, "play_games", lambda plan, a, b: (chunks.append(b - a), play(plan, a, b))[1])
+    fast = simulate("lazy_sunday", 2, "heuristic", games=100, seed=3, workers=1, progress=False)
+    assert chunks[0] == 1 and max(chunks) >= 20 and sum(chunks) == 100
+    chunks.clear()
+    monkeypatch.setattr(simulation, "LOCAL_CHUNK_SECONDS", 0.0)
+    slow = simulate("lazy_sunday", 2, "heuristic", games=30, seed=3, workers=1, progress=False)
+    assert chunks == [1] * 30
+    pd.testing.assert_frame_equal(slow, fast.iloc[:30], check_like=True)
+    cancel = threading.Event()
+    chunks.clear()
+    df = simulate("lazy_sunday", 2, "heuristic", games=30, seed=3, workers=1, cancel=cancel,
+                  progress=lambda done, total: cancel.set())
+    assert len(df) == 1 and df.attrs["cancelled"] and chunks == [1]

@@ -260,6 +260,7 @@ def test_playtest_tables_report_prints_the_lab_report_of_an_export(session, caps
     out, err = capsys.readouterr()
     assert out.startswith("Lazy Sunday, 3 seats, 3 finished tables, 4 seats played by people")
     assert "AdvantageP1" in out and "Win rate per bot:" in out
+    assert "Note: only 3 games: too few to say anything; play more." in out   # as the Python table's note
     per_bot = {line.split()[0]: line.split()[1:3] for line in out.split("Win rate per bot:")[1].splitlines()[3:]}
     rates = seat_win_rates(lazy_sunday_rows(files["csv"]), by="bot")
     assert per_bot == {bot: [str(rates.at[bot, "wins"]), str(rates.at[bot, "games"])] for bot in rates.index}

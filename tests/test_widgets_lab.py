@@ -79,7 +79,7 @@ def test_a_sweep_plays_every_value_on_the_same_seeds():
 def test_until_decided_stops_at_the_width_and_says_so():
     lab = BalanceLab("lazy_sunday", seats=2, games=400, seed=1)
     lab.mode.value = "until"
-    lab.until_metric.value, lab.until_width.value = "DurationTurns", 3.0
+    lab.until_metric.value, lab.until_width.value = "DurationTurns", "3.0"
     shown = []
     original = lab._tick
     lab._tick = lambda done, t0: (original(done, t0), shown.append(lab.status.value))
@@ -88,7 +88,7 @@ def test_until_decided_stops_at_the_width_and_says_so():
     rows = lab.result["rows"]
     assert len(rows) < 400 and "Decided after" in lab.status.value and "<table" in lab.tables["metrics"].value
     assert any("DurationTurns" in s and "[" in s for s in shown)        # the current interval beside the bar
-    lab.until_width.value = 0
+    lab.until_width.value = "0"
     lab.run_button.click()
     assert "width must be above 0" in lab.banner.message
 
@@ -174,8 +174,9 @@ def test_changing_game_rebuilds_seats_bots_and_options():
 
 
 @pytest.mark.parametrize("box, value, message", [
-    ("games", 0, "Games must be 1 to 100,000"), ("games", -5, "Games must be 1 to 100,000"),
-    ("seed", -1, "Seed must be 0 or more"), ("workers", 0, "Workers must be 1 to"), ("workers", 64, "Workers must be 1 to"),
+    ("games", "0", "Games must be 1 to 100,000"), ("games", "-5", "Games must be 1 to 100,000"),
+    ("seed", "-1", "Seed must be 0 or more"), ("workers", "0", "Workers must be 1 to"),
+    ("workers", "64", "Workers must be 1 to"),
 ])
 def test_out_of_range_numbers_are_refused_not_clamped(box, value, message):
     lab = BalanceLab("lazy_sunday", games=5)
@@ -186,12 +187,12 @@ def test_out_of_range_numbers_are_refused_not_clamped(box, value, message):
 
 
 @pytest.mark.parametrize("option, value, message", [
-    ("max_turns", "0", "max_turns: Input should be greater than or equal to 1 (got 0)"),
-    ("target_vp", "-3", "target_vp: Input should be greater than or equal to 1 (got -3)"),
-    ("tableau_size", "0", "tableau_size: Input should be greater than or equal to 1 (got 0)"),
+    ("max_turns", "0", "max_turns: must be 1 or more (got 0)"),
+    ("target_vp", "-3", "target_vp: must be 1 or more (got -3)"),
+    ("tableau_size", "0", "tableau_size: must be 1 or more (got 0)"),
     ("max_turns", "1e9", "Max turns: '1e9' is not a whole number: use 1 or more, in the digits 0-9"),
     ("target_vp", "5.5", "Target VP: '5.5' is not a whole number"),
-    ("action_deck", "{bad", "action_deck: Value error, CR-1"),
+    ("action_deck", "{bad", "action_deck: CR-1"),
 ])
 def test_a_bad_option_is_refused_with_its_own_message_only(option, value, message):
     lab = BalanceLab("chore_race", seats=3, games=5)
@@ -321,3 +322,118 @@ def test_the_skill_ladder_button_shows_each_step_and_the_sentence(monkeypatch):
     assert "<table" in shown and "heuristic vs random" in shown and table.attrs["sentence"].capitalize() in shown
     assert lab.progress.value == lab.progress.max == 8 and "Played 8 games" in lab.status.value
     assert not lab.run_button.disabled and not lab.skill_button.disabled
+
+
+# --- fresh-user findings: limits, strict boxes, plain wording, Cancel -------------------------------------------
+def cli_error(capsys, *argv) -> str:
+    """What `playtest simulate` says on standard error for ``argv`` (exit 2), without its prefix."""
+    from playtest.cli import main
+    assert main(["simulate", *argv, "--no-progress"]) == 2
+    return capsys.readouterr().err.removeprefix("playtest simulate: ").rstrip("\n")
+
+
+def refused(lab: BalanceLab) -> str:
+    """Run is pressed: the message shown; nothing ran (no thread, no result, no progress)."""
+    lab.run_button.click()
+    assert lab._thread is None and lab.result is None and lab.progress.value == 0
+    return lab.banner.message
+
+
+@pytest.mark.parametrize("values, digits", [("1" * 600, 600), ("1, 2, " + "9" * 25, 25)])
+def test_sweep_values_over_the_digit_limit_are_refused_before_any_game_as_the_cli_says(values, digits, capsys,
+                                                                                       monkeypatch):
+    from playtest.lab import simulation, sweeps
+    monkeypatch.setattr(sweeps, "sweep", lambda *a, **k: pytest.fail("a sweep was played"))
+    monkeypatch.setattr(simulation, "play_games", lambda *a, **k: pytest.fail("a game was played"))
+    lab = BalanceLab("lazy_sunday", seats=2, games=20)
+    lab.mode.value = "sweep"
+    lab.sweep_option.value, lab.sweep_values.value = "rounds", values
+    message = refused(lab)
+    assert message == f"the option rounds: it has a number of {digits} digits; numbers may have at most 20 digits"
+    assert message == cli_error(capsys, "lazy_sunday", "-n", "20", "--sweep", f"rounds={values.replace(' ', '')}")
+
+
+def test_a_sweep_with_no_option_picked_says_to_pick_one():
+    lab = BalanceLab("lazy_sunday", seats=2, games=5)
+    lab.mode.value = "sweep"
+    lab.sweep_option.value, lab.sweep_values.value = None, "1, 2"
+    message = refused(lab)
+    assert message == "pick the option to sweep (the Sweep list), then give its values" and "None" not in message
+
+
+@pytest.mark.parametrize("box, typed, said", [
+    ("games", "2e3", "Games: '2e3' is not a whole number: use 1 to 100,000, in the digits 0-9"),
+    ("games", "5.5", "Games: '5.5' is not a whole number"),
+    ("workers", "\u0662", "Workers: '\u0662' is not a whole number: use 1 to"),
+    ("seed", "9" * 25, "Seed: '9999999999999999999999999' is not a whole number: use 0 or more, in the digits 0-9 "
+                       "(at most 20 of them)"),
+    ("seed", "0x10", "Seed: '0x10' is not a whole number"),
+])
+def test_number_boxes_are_text_read_whole_never_cut(box, typed, said):
+    lab = BalanceLab("lazy_sunday", games=5)
+    assert isinstance(getattr(lab, box), w.Text)
+    getattr(lab, box).value = typed
+    message = refused(lab)
+    assert said in message and "10000000000000000905969664" not in message
+
+
+def test_a_seed_of_twenty_digits_is_taken_whole():
+    lab = BalanceLab("lazy_sunday", games=5)
+    lab.seed.value = " " + "9" * 20 + " "
+    assert lab.plan()["seed"] == 10**20 - 1 and lab.plan()["games"] == 5
+
+
+@pytest.mark.parametrize("typed", ["2e3", "nan", "inf", "-1", "\u0663", "", "0.05.1", "1" * 21])
+def test_the_until_width_is_a_plain_decimal_number(typed):
+    lab = BalanceLab("lazy_sunday", games=5)
+    lab.mode.value = "until"
+    lab.until_width.value = typed
+    message = refused(lab)
+    assert message.startswith("is within: the width: ") and "is not a decimal number: use a number above 0" in message
+    lab.until_width.value = ".5"
+    assert lab.plan()["until"] == ("AdvantageP1", 0.5)
+
+
+def test_a_bad_option_reads_as_the_command_line_says_it(capsys):
+    lab = BalanceLab("chore_race", seats=2, games=5)
+    lab.variant_a.inputs["max_turns"].value = "0"
+    message = refused(lab)
+    assert message == cli_error(capsys, "chore_race", "-n", "5", "--option", "max_turns=0")
+    assert "must be 1 or more (got 0)" in message and "Input should" not in message
+    lab.variant_a.inputs["max_turns"].value = "1000"
+    lab.variant_a.inputs["action_deck"].value = "{bad"
+    assert "Value error" not in refused(lab)
+
+
+def test_cancel_says_what_it_waits_for(monkeypatch):
+    lab = BalanceLab("lazy_sunday", games=5)
+    lab._running_workers = 1
+    lab.cancel()
+    assert lab.status.value == "Cancelling… (the game being played finishes first)"
+    lab._running_workers = 4
+    lab.cancel()
+    assert "the 4 worker processes finish the games they hold first" in lab.status.value
+
+
+def test_cancel_of_slow_games_in_this_kernel_ends_after_the_game_being_played():
+    """Night Shift with ismcts bots: most of a second a game. In this kernel chunks of
+    slow games are one game each, so Cancel ends the run within that game (a 20-game
+    chunk made it wait 17 s)."""
+    import time
+    lab = BalanceLab("night_shift", games=40, seed=0, workers=1)
+    for bot in lab.bots[:2]:
+        bot.value = "ismcts"
+    lab.run()
+    lab.cancel_button.click()
+    started = time.monotonic()
+    assert lab.wait(60)
+    assert time.monotonic() - started < 8 and len(lab.result["rows"]) <= 2
+    assert "Cancelled after" in lab.status.value
+
+
+def test_an_option_box_over_the_digit_limit_says_what_the_command_line_says(capsys):
+    lab = BalanceLab("chore_race", seats=2, games=5)
+    lab.variant_a.inputs["action_deck"].value = '{"Done": ' + "9" * 24 + "}"
+    message = refused(lab)
+    assert message == "the option action_deck: it has a number of 24 digits; numbers may have at most 20 digits"
+    assert message == cli_error(capsys, "chore_race", "-n", "5", "--option", 'action_deck={"Done": ' + "9" * 24 + "}")

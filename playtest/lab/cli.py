@@ -17,11 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
-from playtest.engine import OptionError, PlaytestError, get_game
+from playtest.cli import whole_number
+from playtest.engine import OptionError, PlaytestError, get_game, limits
 
 
 def add_simulate_command(commands) -> None:
@@ -57,64 +60,129 @@ def add_simulate_command(commands) -> None:
 
 
 def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number 1 or more")
-    return int(text)
-
-
-def _workers(text: str) -> int:
-    cores = os.cpu_count() or 1
-    if not text.isdigit() or not 1 <= int(text) <= cores:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number 1 to {cores} (the CPUs of this machine; "
-                                         "more processes than CPUs only wait for each other)")
-    return int(text)
+    """argparse type: a whole number 1 or more (games, seats)."""
+    return _POSITIVE(text)
 
 
 def _whole(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number 0 or more")
-    return int(text)
+    """argparse type: a whole number 0 or more (a seed, games of a check)."""
+    return _WHOLE(text)
 
 
-def parse_values(text: str) -> list:
-    """``"10,15,20"`` -> ``[10, 15, 20]``: a sweep's values, read as a JSON list where the
-    whole parses (so ``{"Done": 38},{"Done": 30}`` keeps its commas), else split on commas
-    and each read as JSON where it parses, else kept as text.
+def _workers(text: str) -> int:
+    """argparse type: local worker processes, 1 to this machine's CPUs."""
+    cores = os.cpu_count() or 1
+    return whole_number(1, cores, f" (the CPUs of this machine; more processes than CPUs only wait for each "
+                                  f"other)")(text)
+
+
+_POSITIVE, _WHOLE = whole_number(1), whole_number(0)
+
+def check_value(text: str, name: str, max_chars: int = limits.MAX_OPTION) -> None:
+    """Refuse an option's value as typed over the kit's input limits (as the new-game
+    panel's option boxes do, :func:`playtest.widgets.newgame.read_option`): at most
+    ``max_chars`` characters, every number at most
+    :data:`~playtest.engine.limits.MAX_DIGITS` digits, nesting at most
+    :data:`~playtest.engine.limits.MAX_DEPTH` deep.
+
+    Args:
+        text: the value's text (or a sweep's values). name: the option's name.
+        max_chars: :data:`~playtest.engine.limits.MAX_OPTION` for one value.
 
     Raises:
-        OptionError: no value.
+        OptionError: one sentence naming the limit, e.g. "the option rounds: it has a
+            number of 23 digits; numbers may have at most 20 digits".
     """
     try:
-        values = json.loads(f"[{text}]")
+        limits.check_json(text, f"the option {name}")      # a number's digits first: the more telling
+        limits.check_line(text, f"the option {name}", max_chars)
+    except limits.LimitError as exc:
+        raise OptionError(str(exc)) from None
+
+
+def read_value(text: str, name: str) -> Any:
+    """One option value as typed (``--option name=TEXT``, one value of a sweep, from the
+    command line or the lab dashboard): read as JSON where it parses (``2``, ``true``,
+    ``null``, ``{"Done": 20}``), else kept as text; within the kit's limits
+    (:mod:`playtest.engine.limits`: at most ``MAX_OPTION`` characters, every number at
+    most ``MAX_DIGITS`` digits), checked before anything is played.
+
+    Args:
+        text: the value's text. name: the option's name, for the message.
+
+    Raises:
+        OptionError: over a limit, one sentence naming it (see :func:`check_value`).
+    """
+    check_value(text, name)
+    try:
+        return json.loads(text)
     except json.JSONDecodeError:
-        values = []
-        for piece in text.split(","):
-            try:
-                values.append(json.loads(piece))
-            except json.JSONDecodeError:
-                values.append(piece.strip())
+        return text
+
+
+def parse_values(text: str, name: str = "to sweep") -> list:
+    """``"10,15,20"`` -> ``[10, 15, 20]``: a sweep's values, read as a JSON list where the
+    whole parses (so ``{"Done": 38},{"Done": 30}`` keeps its commas), else split on commas
+    and each read by :func:`read_value`; every value within the kit's limits.
+
+    Args:
+        text: the values, separated by commas. name: the swept option, for messages.
+
+    Raises:
+        OptionError: no value, or one over a limit (see :func:`read_value`).
+    """
+    check_value(text, name, limits.MAX_STRING)      # every number in them, and their length
+    try:
+        values = json.loads(f"[{text}]")
+        for value in values:      # each value as its own text, within the limit of one value
+            check_value(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False), name)
+    except json.JSONDecodeError:
+        values = [read_value(piece, name) for piece in text.split(",")]
+        values = [value.strip() if isinstance(value, str) else value for value in values]
     if not values or values == [""]:
-        raise OptionError(f"--sweep takes NAME=V1,V2,... with one value or more, not {text!r}")
+        raise OptionError(f"{name}: give one value or more, separated by commas (e.g. 1, 2, 3), not {text!r}")
     return values
 
 
 def parse_options(pairs: list[str]) -> dict:
     """``["rounds=2", "great_escape=true", "first_player=random"]`` -> option dict; each
-    value is read as JSON where it parses (2, true, null, {"Done": 20}), else kept as text.
+    value read by :func:`read_value` (JSON where it parses: 2, true, null, {"Done": 20};
+    else text; within the kit's limits).
 
     Raises:
-        OptionError: a pair without ``=`` or with an empty key.
+        OptionError: a pair without ``=`` or with an empty key, or a value over a limit.
     """
     options = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise OptionError(f"--option takes KEY=VALUE (e.g. rounds=2), not {pair!r}")
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
+        options[key.strip()] = read_value(value, key.strip())
     return options
+
+
+def read_width(text: str, label: str = "the width") -> float:
+    """The width of an interval to reach (a run until decided), as typed: a decimal number
+    above 0 in ASCII digits with at most one point (``0.05``, ``3``, ``.5``), at most
+    :data:`~playtest.engine.limits.MAX_DIGITS` digits; no exponent, sign, ``inf`` or ``nan``.
+
+    Raises:
+        OptionError: anything else, one sentence saying what was typed and what is
+            allowed.
+    """
+    typed = text.strip()
+    digits = sum(ch.isdigit() for ch in typed)
+    if not (_DECIMAL.fullmatch(typed) and digits <= limits.MAX_DIGITS):
+        shown = repr(typed[:40] + ("..." if len(typed) > 40 else "")) if typed else "nothing"
+        raise OptionError(f"{label}: {shown} is not a decimal number: use a number above 0 such as 0.05, in the "
+                          f"digits 0-9 with at most one point (at most {limits.MAX_DIGITS} digits)")
+    width = float(typed)
+    if not width > 0:
+        raise OptionError(f"{label} must be above 0 (the interval's width to reach), not {typed}")
+    return width
+
+
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 
 
 def add_tables_report_command(commands) -> None:
@@ -226,14 +294,31 @@ def print_report(df, say, per_bot: bool) -> None:
     with ``say(text)``."""
     from .stats import metrics, seat_win_rates
 
-    table = metrics(df)[["value", "low", "high", "interval"]]
+    found = metrics(df)
+    table = found[["value", "low", "high", "interval"]]
     say("\nMetrics (95% intervals):")
     say(table.to_string(float_format=lambda x: f"{x:.4g}", na_rep=""))
+    for line in metric_notes(found):
+        say(line)
     say("\nWin rate per seat (95% Wilson intervals):")
     say(seat_win_rates(df).to_string(float_format=lambda x: f"{x:.3f}"))
     if per_bot:
         say("\nWin rate per bot:")
         say(seat_win_rates(df, by="bot").to_string(float_format=lambda x: f"{x:.3f}"))
+
+
+def metric_notes(table) -> list[str]:
+    """The notes of a :func:`~playtest.lab.metrics` table as lines to print under it, each
+    note once: ``"Note: only 4 games: too few to say anything; play more."`` (the Python
+    table's and the dashboard's ``note`` column); the metrics it is about are named
+    when it is not about every metric with an interval."""
+    lines = []
+    with_interval = table.index[table["interval"] != ""]
+    for note in dict.fromkeys(n for n in table["note"] if n):
+        about = table.index[table["note"] == note]
+        names = "" if set(with_interval) <= set(about) else f" ({', '.join(about)})"
+        lines.append(f"Note{names}: {note}.")
+    return lines
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -325,7 +410,7 @@ def _other_run(kind: str, args: argparse.Namespace, game, seats: int, bots, opti
             name, sep, values = pair.partition("=")
             if not sep or not name.strip():
                 raise OptionError(f"--sweep takes NAME=V1,V2,... (e.g. rounds=1,2,3), not {pair!r}")
-            grid[name.strip()] = parse_values(values)
+            grid[name.strip()] = parse_values(values, name.strip())
         result = sweep(game, seats, bots, args.games, grid, options=options, seed=args.seed, progress=progress,
                        cancel=interrupted, workers=args.workers)
         frames = [df.assign(**dict(zip(result.options, combo))) for combo, df in result.runs.items()]
@@ -335,10 +420,9 @@ def _other_run(kind: str, args: argparse.Namespace, game, seats: int, bots, opti
     elif kind == "--until":
         from .sequential import simulate_until
         metric, sep, width = args.until.partition("=")
-        try:
-            width = float(width)
-        except ValueError:
-            raise OptionError(f"--until takes METRIC=WIDTH (e.g. AdvantageP1=0.04), not {args.until!r}") from None
+        if not sep:
+            raise OptionError(f"--until takes METRIC=WIDTH (e.g. AdvantageP1=0.04), not {args.until!r}")
+        width = read_width(width, f"--until {metric.strip()}: the width")
         df = simulate_until(game, seats, bots, metric.strip(), width, max_games=args.games, options=options,
                             seed=args.seed, progress=progress, cancel=interrupted, workers=args.workers)
         until = df.attrs["until"]

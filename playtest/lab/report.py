@@ -431,6 +431,15 @@ def _check_stalls(rows, limits, found, checks) -> None:
         checks.append(("stalls", f"ok: {evidence}"))
 
 
+def fair_share_text(fair: float, seats: int) -> str:
+    """What a skill step's fair share is, in words: ``"the 98.4% of games with a winner,
+    split over 2 seats"`` (:func:`~playtest.lab.skill_ladder`'s ``fair``: the games
+    nobody won, draws and unfinished ones, are no seat's share)."""
+    if fair * seats >= 1 - 1e-9:
+        return f"every game had a winner, split over {seats} seats"
+    return f"the {fair * seats:.1%} of games with a winner, split over {seats} seats"
+
+
 def _check_skill(game_type, seats, options, seed, skill, skill_games, executor, workers, found, checks):
     if skill is False:
         checks.append(("skill gradient", "not run (skill=False)"))
@@ -447,8 +456,8 @@ def _check_skill(game_type, seats, options, seed, skill, skill_games, executor, 
         return None
     table = skill_ladder(game_type, seats, games=skill_games, ladder=ladder, options=options, seed=seed,
                          executor=executor, workers=workers)
-    steps = "; ".join(f"{name}: {row['rate']:.1%} [{row['low']:.1%}, {row['high']:.1%}] vs fair {row['fair']:.1%}"
-                      for name, row in table.iterrows())
+    steps = "; ".join(f"{name}: {row['rate']:.1%} [{row['low']:.1%}, {row['high']:.1%}] vs fair share "
+                      f"{row['fair']:.1%} ({fair_share_text(row['fair'], seats)})" for name, row in table.iterrows())
     if not ((table["low"] > table["fair"]) & (table["points"] > 0)).any():
         found(2, Finding("skill", "Skill gradient flat: no stronger bot wins measurably more than its fair share",
                          f"{skill_games:,} games per step: {steps}"))

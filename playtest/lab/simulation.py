@@ -50,6 +50,11 @@ MAX_CHUNK = 50
 """Most games per chunk sent to a worker (bounds a chunk's memory and cancel latency)."""
 MIN_CHUNK = 20
 """Fewest games per chunk (except the last): building a chunk's rows costs about 1 ms."""
+LOCAL_CHUNK_SECONDS = 0.25
+"""In this process (``workers=1``), chunks of games slower than this in all are made
+smaller, down to one game, so Cancel is seen between them this soon (a game of search
+bots, e.g. Night Shift's ismcts, takes most of a second: a 20-game chunk made Cancel
+wait 17 s)."""
 DASK_CHUNK_SECONDS = 0.5
 """On a Dask cluster (through its client), chunks grow past :data:`MAX_CHUNK` to about
 this many seconds of play each, at the rate measured on the chunks back so far: a chunk
@@ -532,12 +537,19 @@ class Runner:
         """
         frames: list[pd.DataFrame] = []
         if self.pool is None:
-            # ~100 progress updates, but never a DataFrame for a handful of games (it costs ~1 ms)
-            size = min(MAX_CHUNK, max(MIN_CHUNK, math.ceil((stop - start) / 100)))
-            for first in range(start, stop, size):
+            # ~100 progress updates, but never a DataFrame for a handful of fast games (it
+            # costs ~1 ms); slow games (a search bot: a second each) go in chunks of about
+            # LOCAL_CHUNK_SECONDS, starting with one game, so Cancel is seen that soon
+            most = min(MAX_CHUNK, max(MIN_CHUNK, math.ceil((stop - start) / 100)))
+            first, size, played, seconds = start, 1, 0, 0.0
+            while first < stop:
                 if cancel is not None and cancel.is_set():
                     return frames, True
+                began = time.perf_counter()
                 frames.append(play_games(plan, first, min(first + size, stop)))
+                played, seconds = played + len(frames[-1]), seconds + time.perf_counter() - began
+                first += size
+                size = max(1, min(most, int(LOCAL_CHUNK_SECONDS * played / seconds) if seconds > 0 else most))
                 report(len(frames[-1]))
             return frames, False
         if id(plan) not in self._checked and isinstance(self.pool, ProcessPoolExecutor):

@@ -112,6 +112,12 @@ def skill_sentence(table) -> str:
     return "no measurable effect of skill"
 
 
+def count_text(count: float) -> str:
+    """A count of games or wins as printed: ``"20"``, ``"19.5"`` (a shared win counts as
+    its share), ``"6.33"``; never ``"20.000"``."""
+    return f"{count:,.2f}".rstrip("0").rstrip(".")
+
+
 # --- playtest skill ---------------------------------------------------------------------------
 def add_skill_command(commands) -> None:
     """Add the ``skill`` subcommand to the ``playtest`` argument parser's subparsers
@@ -120,7 +126,7 @@ def add_skill_command(commands) -> None:
     from .cli import _positive, _whole, _workers
     p = commands.add_parser("skill", help="the skill ladder: each bot against the one below it",
                             description="Each bot of the ladder (weakest first) against the one below it: win rates "
-                                        "with 95%% Wilson intervals beside the fair share, and whether skill matters.")
+                                        "with 95% Wilson intervals beside the fair share, and whether skill matters.")
     p.add_argument("game", help="game name, e.g. lazy_sunday")
     p.add_argument("--seats", type=_positive, help="seat count (default: the game's smallest)")
     p.add_argument("-n", "--games", type=_positive, default=100, help="games per step (default 100)")
@@ -154,6 +160,6 @@ def run_skill(args: argparse.Namespace) -> int:
     print(f"{game.title}, {seats} seats, {args.games:,} games per step, seed {args.seed}: "
           f"each bot in one seat, the one below it in the others (rotating seats)")
     print(table[["games", "wins", "rate", "low", "high", "fair", "ratio", "points"]].to_string(
-        float_format=lambda x: f"{x:.3f}"))
+        float_format=lambda x: f"{x:.3f}", formatters={"games": count_text, "wins": count_text}))
     print(table.attrs["sentence"])
     return 0

@@ -32,7 +32,7 @@ from tqdm.auto import tqdm
 from ..engine import OptionError, get_game
 from ..engine.registry import games as all_games
 from .components import ErrorBanner, download_link, safe, style_widget
-from .newgame import PresetPicker, default_bot, option_input
+from .newgame import PresetPicker, default_bot, option_input, read_whole_number
 
 MAX_GAMES = 100_000
 """The most games one run may ask for (the simulation keeps one row per game)."""
@@ -164,17 +164,20 @@ class BalanceLab:
         from ..lab.stats import SPECS
         self.until_metric = w.Dropdown(options=list(SPECS), value="AdvantageP1", description="Until",
                                        tooltip="the metric whose interval decides")
-        self.until_width = w.FloatText(value=0.05, description="is within", step=0.01,
-                                       tooltip="stop once its 95% interval is at most this wide; Games is the cap")
+        # text boxes, read strictly by plan(): a browser's number box cuts "2e3" to 2 without a word
+        self.until_width = w.Text(value="0.05", description="is within",
+                                  tooltip="stop once its 95% interval is at most this wide (a decimal number above "
+                                          "0, e.g. 0.05); Games is the cap")
         self.sweep_box = w.VBox([w.HTML("<b>Sweep</b>"), self.sweep_option, self.sweep_values])
         self.until_box = w.VBox([w.HTML("<b>Until decided</b>"), self.until_metric, self.until_width])
-        # plain IntText: a Bounded one clamps a wrong number silently; plan() refuses it instead
-        self.games = w.IntText(value=games, description="Games", tooltip=f"games per variant, 1 to {MAX_GAMES:,}")
-        self.seed = w.IntText(value=seed, description="Seed",
-                              tooltip="0 or more (G-3: the same seed gives the same games)")
+        # text read whole by plan() (newgame.read_whole_number): a browser's number box cuts
+        # "2e3" to 2 without a word, and a bounded one clamps; a wrong number is refused instead
+        self.games = w.Text(value=str(games), description="Games", tooltip=f"games per variant, 1 to {MAX_GAMES:,}")
+        self.seed = w.Text(value=str(seed), description="Seed",
+                           tooltip="0 or more (G-3: the same seed gives the same games)")
         self.cores = os.cpu_count() or 1
-        self.workers = w.IntText(value=min(workers, self.cores), description="Workers",
-                                 tooltip=f"local worker processes, 1 to {self.cores} (1 = in this kernel)")
+        self.workers = w.Text(value=str(min(workers, self.cores)), description="Workers",
+                              tooltip=f"local worker processes, 1 to {self.cores} (1 = in this kernel)")
         self.run_button = w.Button(description="Run", button_style="primary", icon="play")
         self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
         self.skill_button = w.Button(description="Skill ladder", icon="signal",
@@ -196,6 +199,7 @@ class BalanceLab:
         self._thread: threading.Thread | None = None
         self._cancel = threading.Event()
         self._until_text = ""   # a run until decided: its current interval, shown with the progress
+        self._running_workers = 1   # the run's worker processes (what Cancel waits for)
         self._last_shown = 0.0
 
         self.game.observe(safe(lambda _c: self._build_game(), report), "value")
@@ -286,18 +290,25 @@ class BalanceLab:
         decided ``until`` (``(metric, width)``).
 
         Raises:
-            OptionError: a number out of range, a bad option (the message names it, the
-                problem and that option's RULINGS description), two variants with the
-                same options, no sweep values or one the game refuses, a width not above 0.
+            OptionError: a box's text that is not a whole number in ASCII digits (Games,
+                Seed, Workers: :func:`~playtest.widgets.newgame.read_whole_number`) or a
+                decimal number (the width: :func:`playtest.lab.cli.read_width`), a number
+                out of range, a bad option (the command line's words, see
+                ``Game.validate_options``), two variants with the same options, no sweep
+                option, no sweep values, one over the input limits
+                (:func:`playtest.lab.cli.parse_values`) or one the game refuses, a width not
+                above 0.
         """
         mode = mode or self.mode.value
         game, seats = self.game_class, self.seats.value
+        numbers = {}
         for box, low, high, what in ((self.games, 1, MAX_GAMES, "games per variant"),
-                                     (self.seed, 0, 2**63 - 1, "a whole number"),
+                                     (self.seed, 0, None, "a whole number"),
                                      (self.workers, 1, self.cores, "worker processes on this machine")):
-            if not low <= box.value <= high:
-                allowed = f"{low} or more" if high == 2**63 - 1 else f"{low:,} to {high:,}"
-                raise OptionError(f"{box.description} must be {allowed} ({what}), not {box.value}")
+            allowed = f"{low} or more" if high is None else f"{low:,} to {high:,}"
+            numbers[box] = value = read_whole_number(box.value, box.description, allowed)
+            if value < low or (high is not None and value > high):
+                raise OptionError(f"{box.description} must be {allowed} ({what}), not {value}")
         forms = [self.variant_a] + ([self.variant_b] if mode == "ab" else [])
         variants = {}
         for form, letter in zip(forms, "AB"):
@@ -310,12 +321,14 @@ class BalanceLab:
         if len(forms) > 1 and len({repr(sorted(o.items())) for o in variants.values()}) == 1:
             raise OptionError("variants A and B have the same options: change one of them to compare")
         plan = {"mode": mode, "game": game.name, "seats": seats, "bots": [b.value for b in self.bots[:seats]],
-                "games": self.games.value, "seed": self.seed.value, "workers": self.workers.value,
+                "games": numbers[self.games], "seed": numbers[self.seed], "workers": numbers[self.workers],
                 "variants": variants}
         if mode == "sweep":
             from ..lab.cli import parse_values
             name, options = self.sweep_option.value, next(iter(variants.values()))
-            values = parse_values(self.sweep_values.value) if self.sweep_values.value.strip() else []
+            if name is None:
+                raise OptionError("pick the option to sweep (the Sweep list), then give its values")
+            values = parse_values(self.sweep_values.value, name) if self.sweep_values.value.strip() else []
             if not values:
                 raise OptionError(f"give the values of {name} to sweep, separated by commas (e.g. 1, 2, 3)")
             for value in values:
@@ -325,10 +338,8 @@ class BalanceLab:
                     raise OptionError(f"sweep value {name}={value!r}: {exc}") from None
             plan["sweep"] = (name, values)
         elif mode == "until":
-            if not self.until_width.value > 0:
-                raise OptionError(f"the width must be above 0 (the interval's width to reach), not "
-                                  f"{self.until_width.value}")
-            plan["until"] = (self.until_metric.value, float(self.until_width.value))
+            from ..lab.cli import read_width
+            plan["until"] = (self.until_metric.value, read_width(self.until_width.value, "is within: the width"))
         return plan
 
     # --- running -------------------------------------------------------------------
@@ -363,6 +374,7 @@ class BalanceLab:
         self.progress.max, self.progress.value, self.progress.bar_style = total, 0, ""
         self.status.value = f"Playing {_games(total)}…"
         self._cancel = threading.Event()
+        self._running_workers = plan["workers"]
         self._set_running(True)
         self._thread = threading.Thread(target=self._work, args=(plan,), daemon=True, name="balance-lab")
         self._thread.start()
@@ -383,6 +395,7 @@ class BalanceLab:
         self.progress.max, self.progress.value, self.progress.bar_style = total, 0, ""
         self.status.value = f"Skill ladder: {_games(total)} ({' < '.join(ladder)})…"
         self._cancel = threading.Event()
+        self._running_workers = plan["workers"]
         self._set_running(True)
         self._thread = threading.Thread(target=self._skill_work, args=(plan, ladder), daemon=True,
                                         name="balance-lab skill ladder")
@@ -428,6 +441,7 @@ class BalanceLab:
         self.report_out.value = self.report_download.value = ""
         self.report_status.value = f"Playing {_games(plan['games'])} and the checks' own games…"
         self._cancel = threading.Event()
+        self._running_workers = plan["workers"]
         self._set_running(True)
         self.report_button.disabled, self.report_cancel.disabled = True, False
         self._thread = threading.Thread(target=self._report_work, args=(plan,), daemon=True,
@@ -471,9 +485,14 @@ class BalanceLab:
         self.progress.value, self.progress.bar_style = 0, ""
 
     def cancel(self) -> None:
-        """Ask the run to stop; it shows the games played so far."""
+        """Ask the run to stop; it shows the games played so far. In this kernel (1
+        worker) the game being played finishes first; worker processes finish the games
+        they hold (up to 50 each), which with slow bots takes a while: the status says so."""
         self._cancel.set()
-        self.status.value = "Cancelling…"
+        workers = self._running_workers
+        self.status.value = ("Cancelling… (the game being played finishes first)" if workers <= 1 else
+                             f"Cancelling… (the {workers} worker processes finish the games they hold first, up to "
+                             f"50 each: with slow bots this takes a while)")
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for the run to end; returns False if it is still going after ``timeout``
@@ -709,23 +728,14 @@ def _games(n: int) -> str:
 
 
 def _check_options(game, seats: int, options: Mapping[str, Any]) -> None:
-    """Validate ``options`` for ``seats`` seats of ``game``.
+    """Validate ``options`` for ``seats`` seats of ``game``, as the command line does.
 
     Raises:
-        OptionError: naming each bad option, the problem and that option's RULINGS
-            description (not every option's, as ``Game.validate_options`` lists them).
+        OptionError: ``Game.validate_options``'s message (the command line's, in plain
+            words: "max_turns: must be 1 or more (got 0). Allowed: max_turns (default
+            1000) ..."), naming each bad option and only that option's RULINGS line.
     """
-    from pydantic import ValidationError
-    try:
-        game.Options(**options)
-    except ValidationError as exc:
-        fields = game.Options.model_fields
-        problems = []
-        for error in exc.errors():
-            name = str(error["loc"][0]) if error["loc"] else "options"
-            about = f" ({name}: {fields[name].description})" if name in fields and fields[name].description else ""
-            problems.append(f"{name}: {error['msg']} (got {error.get('input')!r}){about}")
-        raise OptionError(f"bad {game.title} option: " + "; ".join(dict.fromkeys(problems))) from None
+    game.validate_options(options)
     game(seats, options)   # the seat count, and options that depend on it (first_player)
 
 
