@@ -276,6 +276,11 @@ def test_CR8_everyone_passes_3_secretly_to_the_left_including_short_hands():
     m = meeting_match()
     m.play("0 meeting")
     assert m.to_act() == (0, 1)                                      # seat 2 passed its 2 cards
+    # ...and every seat reads why it was not asked; only seat 2 reads which cards went
+    said = [t for _, t in m.log_for(2)]
+    assert "You hold 3 cards or fewer, so all of them pass, with no choice (CR-8): Done, I'll Do It Later " \
+           "to seat 0." in said
+    assert "Seat 2 holds 3 cards or fewer and passes them all (CR-8)." in [t for _, t in m.log_for(0)]
     m.play("1 give teamwork delegate swap")                          # any order is accepted
     for seat in (0, 2, SPECTATOR):
         view = m.view(seat)

@@ -993,11 +993,17 @@ class ChoreRace(Game):
     def _do_stop(self, s, seat, args, ev):
         s.placing[1] = 0
 
-    def _do_give(self, s, seat, args, ev):
+    def _do_give(self, s, seat, args, ev, whole_hand=False):
         s.meeting[seat] = [self._take(s, seat, key) for key in args]
         if self.keep_log:
-            ev.append(Event(f"Seat {seat} has chosen the cards to pass.",
-                            {seat: f"You pass {self._names(s.meeting[seat]) or 'nothing'} to seat {(seat + 1) % self.seats}."}))
+            to = (seat + 1) % self.seats
+            if whole_hand:      # no choice to make, and the log says why none was asked for
+                ev.append(Event(f"Seat {seat} holds {MEETING_PASS} cards or fewer and passes them all (CR-8).",
+                                {seat: f"You hold {MEETING_PASS} cards or fewer, so all of them pass, with no choice "
+                                       f"(CR-8): {self._names(s.meeting[seat]) or 'nothing'} to seat {to}."}))
+            else:
+                ev.append(Event(f"Seat {seat} has chosen the cards to pass.",
+                                {seat: f"You pass {self._names(s.meeting[seat]) or 'nothing'} to seat {to}."}))
 
     def _do_score(self, s, seat, args, ev):
         self._score(s, seat, args[0], ev)
@@ -1066,7 +1072,7 @@ class ChoreRace(Game):
                 # only a hand of 3 or fewer is forced; anything else could leak its makeup
                 for seat, chosen in enumerate(s.meeting):
                     if chosen is None and len(s.hands[seat]) <= MEETING_PASS:
-                        self._do_give(s, seat, tuple(self.akey[c] for c in s.hands[seat]), ev)
+                        self._do_give(s, seat, tuple(self.akey[c] for c in s.hands[seat]), ev, whole_hand=True)
                 if any(c is None for c in s.meeting):
                     return
                 self._pass_cards(s, ev)
