@@ -986,6 +986,7 @@ def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(da
         text = base64.b64decode(re.search(r"base64,([^']+)'", lobby.export_link.value).group(1)).decode()
         rows = list(csv.DictReader(io.StringIO(text)))
         assert [r["table"] for r in rows] == [made["id"]] and "more bots" in rows[0]["feedback"]
+        assert "1 table (CSV)" in lobby.export_link.value                  # not "1 tables"
         lobby.export_json.click()
         await until(lambda: "data:application/json" in lobby.export_link.value, what="the JSON")
         exported = json.loads(base64.b64decode(re.search(r"base64,([^']+)'", lobby.export_link.value).group(1)))

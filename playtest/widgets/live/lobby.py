@@ -531,4 +531,4 @@ class LobbyApp:
         count = len(list(csv.reader(io.StringIO(text)))) - 1 if fmt == "csv" else len(data.get("tables", []))
         self.export_link.value = download_link(text, f"playtest_tables.{fmt}", mime,
                                                "Every finished or ended table, with its feedback",
-                                               f"{max(count, 0)} tables ({fmt.upper()})")
+                                               f"{max(count, 0)} table{'' if count == 1 else 's'} ({fmt.upper()})")
