@@ -274,7 +274,8 @@ def test_inspection_answered_by_excuse_from_human_target_in_hotseat():
     assert all("pt-back" in c._dom_classes for s in (0, 1) for c in hand(app, s))
     assert_no_leak(app)
     unlock(app)
-    assert "plays Inspection against you" in app.board.prompt.value
+    assert "plays Inspection against you" in app.board.prompt.value and "under Your move" in app.board.prompt.value
+    assert "to answer: seat 1 <b>(you)</b>" in app.board.status.value        # on a phone the buttons are far below
     assert "pt-looking" in chore(app, 1, 0)._dom_classes
     assert set(labels(app)) >= {"Let the Inspection happen", "Excuse: cancel it"}
     click_kind(app, "Excuse: cancel it")

@@ -319,7 +319,8 @@ class ChoreRaceBoard(GameBoard):
         else:
             parts.append(f"seat {turn}'s turn: {_PHASE.get(view['phase'], view['phase'])}")
             if view["phase"] in ("react", "meeting"):
-                parts.append("to answer: " + ", ".join(f"seat {s}" for s in view["to_act"]))
+                parts.append("to answer: " + ", ".join(f"seat {s}" + (" <b>(you)</b>" if s == view["viewer"] else "")
+                                                      for s in view["to_act"]))
             slots = view["slots"]
             parts.append("slots (CR-4): " + " ".join(
                 f"<span class='cr-badge {'cr-used' if slots[s] else 'cr-free'}'>{s} {'used' if slots[s] else 'free'}"
@@ -349,7 +350,7 @@ class ChoreRaceBoard(GameBoard):
                           f"{detail.replace(' on', '')}")
             if me == pending["target"]:
                 parts.append(f"<b>Seat {pending['by']} plays {what} against you{detail}.</b> "
-                             "React or let it happen (CR-7).")
+                             "React or let it happen: your buttons are under Your move (CR-7).")
             else:
                 parts.append(f"Seat {pending['by']} plays {what} against seat {pending['target']}{detail}; "
                              f"seat {pending['target']} may react (CR-7).")
