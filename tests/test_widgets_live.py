@@ -286,6 +286,7 @@ def test_game_over_shows_the_result_and_a_feedback_form_that_is_stored(data):
         api = api_for(port)
         made = await make_table(api, options={"rounds": 1})
         page = await seat_page(api, made, seat_token(made, 0))
+        host = await seat_page(api, made, made["host_token"])
         table = live_table(made)
         assert page.over_box.layout.display == "none"
         drive(table, lambda: table.match.outcome() is not None or table.hold() is not None)
@@ -294,6 +295,13 @@ def test_game_over_shows_the_result_and_a_feedback_form_that_is_stored(data):
             drive(table, lambda: table.match.outcome() is not None)
         await until(lambda: page.links[0].state["outcome"] is not None, what="the end")
         assert page.over_box.layout.display == "flex" and "Game over" in page.over_text.value
+        # the host's controls of a running table are off once the game is over; the record is on
+        await until(lambda: host.links[0].state["status"] == "over", what="the host's page")
+        controls = host.host
+        assert all(c.disabled for c in (controls.pause, controls.pace, controls.seat, controls.player, controls.hand,
+                                        controls.next_round, controls.end)) and not controls.record.disabled
+        assert all(part.layout.display == "none" for part in controls.running)      # not even shown
+        host.close()
         form = page.forms[0]
         assert "pt-feedback" in form.widget._dom_classes and form.widget in page.over_forms.children
         form.send.click()                                 # nothing filled in: said beside the button, not sent

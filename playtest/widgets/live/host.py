@@ -32,7 +32,8 @@ class HostControls:
         widget: the box (class ``pt-host``). pause, pace, seat, player, hand, next_round,
         end, confirm_end, cancel_end, record, record_link, note: its parts; hand_box
         (class ``pt-host-force``) with hand_question, confirm_hand and cancel_hand: the
-        question before a connected seat is handed to a bot. state: the last state shown.
+        question before a connected seat is handed to a bot. running: the parts shown
+        only while the table is played. state: the last state shown.
     """
 
     def __init__(self, api: TableApi, table_id: str, token: str, game, report: Callable[[Exception], None]):
@@ -74,10 +75,13 @@ class HostControls:
                              tip="The game's record (open it in the scenario debugger); once the game is over")
         self.record_link = w.HTML()
         self.note = w.HTML()
+        # the controls of a table being played: hidden once its game is over or it has ended
+        self.running = [w.HBox([self.pause, self.pace], layout=w.Layout(align_items="center", flex_flow="row wrap")),
+                        w.HBox([self.seat, self.player, self.hand],
+                               layout=w.Layout(align_items="center", flex_flow="row wrap")),
+                        self.next_round, self.end]
         self.widget = w.VBox([
-            w.HTML("<b>Host controls</b>"),
-            w.HBox([self.pause, self.pace], layout=w.Layout(align_items="center", flex_flow="row wrap")),
-            w.HBox([self.seat, self.player, self.hand], layout=w.Layout(align_items="center", flex_flow="row wrap")),
+            w.HTML("<b>Host controls</b>"), *self.running[:2],
             self.hand_box,
             w.HBox([self.next_round, self.end, self.record, self.record_link],
                    layout=w.Layout(align_items="center", flex_flow="row wrap")),
@@ -113,6 +117,8 @@ class HostControls:
         playing = state.get("status") == "playing"
         for control in (self.pause, self.pace, self.seat, self.player, self.hand, self.end):
             control.disabled = not playing
+        for part in self.running:
+            part.layout.display = None if playing else "none"
         self.next_round.disabled = not (playing and state.get("hold"))
         self.record.disabled = playing
         if not playing:
