@@ -95,7 +95,7 @@ def test_until_decided_stops_at_the_width_and_says_so():
 
 def test_the_health_report_tab_shows_the_findings_and_a_download():
     lab = BalanceLab("night_shift", games=30, seed=0)
-    assert lab.tabs.titles == ("Runs", "Health report")
+    assert lab.tabs.titles == ("Runs", "Health report", "People's games")
     lab.report_button.click()
     finished(lab, 300)
     report = lab.result["report"]

@@ -15,24 +15,31 @@ metric), and **until decided** plays batches until a metric's interval is as nar
 asked (:func:`playtest.lab.simulate_until`; Games is the cap, the status shows the current
 interval). The **Health report** tab runs the design health report on the same set-up
 (:func:`playtest.lab.health_report`): its findings with their evidence, its plots, and
-the report as one HTML file to download.
+the report as one HTML file to download. The **People's games** tab reads the live
+tables' export (the lobby's Results, JSON or CSV) for the Runs tab's game and seat count
+(:func:`playtest.lab.read_tables`): the report ``playtest tables-report`` prints, and bot
+games played beside them (:func:`playtest.lab.compare_people_and_bots`).
 """
 from __future__ import annotations
 
 import html
 import io
+import json
 import os
 import threading
 import time
+import warnings
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import ipywidgets as w
 from tqdm.auto import tqdm
 
-from ..engine import OptionError, get_game
+from ..engine import OptionError, RecordError, get_game, limits
 from ..engine.registry import games as all_games
 from .components import ErrorBanner, download_link, safe, style_widget
 from .newgame import PresetPicker, default_bot, option_input, read_whole_number
+from .upload import LimitedUpload
 
 MAX_GAMES = 100_000
 """The most games one run may ask for (the simulation keeps one row per game)."""
@@ -44,6 +51,7 @@ SHOWN_COLUMNS = {
     "bots": ["wins", "games", "rate", "low", "high"],
     "cards": ["per_game", "share_of_games", "seat_games", "win_rate", "low", "high", "vs_overall"],
     "skill": ["games", "wins", "rate", "low", "high", "fair", "ratio", "points"],
+    "people": ["bots", "people", "people − bots", "low", "high", "n", "interval", "note"],
 }
 """The columns of each result table shown on the page (the CSV and ``result`` keep all)."""
 
@@ -110,6 +118,49 @@ class OptionsForm:
         return ", ".join(f"{k}={v}" for k, v in self.options().items()) or "defaults"
 
 
+class ExportUpload(LimitedUpload):
+    """The kit's upload button (:class:`~playtest.widgets.upload.LimitedUpload`: a file
+    over the limit is refused in the browser, never sent) for the live tables' export,
+    whose refusal names table exports and says what reads a bigger one."""
+
+    def refusal(self, name: str, size: str) -> str:
+        """The message for an export ``name`` of ``size`` over ``max_bytes``: one sentence
+        with the limit and where a bigger export is read."""
+        limit = limits.SIZE_TEXT if self.max_bytes == limits.MAX_BYTES else limits.human_size(self.max_bytes)
+        return (f"{name} is {size}: the dashboard reads table exports of at most {limit} ({self.max_bytes:,} "
+                "bytes), nothing was loaded; read a bigger one with playtest tables-report FILE or read_tables.")
+
+
+def read_export(content: bytes | memoryview, name: str) -> Any:
+    """The live tables' export in an uploaded file, parsed as
+    :func:`playtest.lab.read_tables` parses a file: JSON (a name ending ``.json``, or
+    text starting with ``{`` or ``[``) or the export's CSV.
+
+    Args:
+        content: the file's bytes. name: the file's name, for the format and the messages.
+
+    Returns:
+        What :func:`~playtest.lab.read_tables` reads: the parsed JSON, or the CSV's tables.
+
+    Raises:
+        RecordError: over the input limits (a ``LimitError``: size, not UTF-8 text), empty,
+            not valid JSON, or not the export's CSV; the message names the file.
+    """
+    from ..lab.tables import _from_csv   # the export's CSV, as read_tables reads a file
+    text = limits.decode(content, name)
+    if not text.strip():
+        raise RecordError(f"the tables export {name!r} is empty")
+    suffix = Path(name).suffix.lower()
+    if suffix == ".json" or (suffix != ".csv" and text.lstrip()[:1] in "{["):
+        try:
+            return json.loads(text)
+        except RecursionError:
+            raise RecordError(f"the tables export {name!r} is nested too deeply to be a table export") from None
+        except ValueError as exc:
+            raise RecordError(f"the tables export {name!r} is not valid JSON ({exc})") from None
+    return _from_csv(text, Path(name))
+
+
 class BalanceLab:
     """The balance-lab app (``.widget``) for every installed game.
 
@@ -130,6 +181,12 @@ class BalanceLab:
             ``"compare"`` in an A/B run, where the other tables hold both variants, indexed
             by variant label first); None before, and after a refused Run.
         variant_a, variant_b: the :class:`OptionsForm` of each variant.
+        people_result: after an export is loaded on the People's games tab
+            (:meth:`load_export`), a dict with ``"rows"`` (people's games, from
+            :func:`~playtest.lab.read_tables`), ``"notes"`` (the tables left out, in
+            words) and, with rows, the tables shown (``"metrics"``, ``"seats"``,
+            ``"bots"``), then ``"compare"`` and ``"bot_rows"`` after
+            :meth:`run_people_beside_bots`; None before.
 
     Numbers out of range (games, seed, workers, options) are refused with a message
     saying what is allowed, never clamped.
@@ -233,12 +290,46 @@ class BalanceLab:
         about.add_class("pt-help")
         self.report_tab = w.VBox([about, w.HBox([self.report_button, self.report_cancel]), self.report_status,
                                   self.report_download, self.report_out])
-        self.tabs = w.Tab(children=[w.VBox([self.setup, results]), self.report_tab])
-        self.tabs.titles = ("Runs", "Health report")
+        # people's games: the live tables' export, read for the Runs tab's game and seats
+        self.people_upload = ExportUpload(accept=".json,.csv", description="Load tables export",
+                                          hint=f"The lobby's Results export (JSON or CSV), up to {limits.SIZE_TEXT}")
+        self.people_upload.observe(safe(self._people_uploaded, report), "value")
+        self.people_upload.observe(lambda c: c["new"] is not None and self.banner.clear(), "refused")
+        self.people_button = w.Button(description="Play bot games beside them", icon="balance-scale", disabled=True,
+                                      tooltip="Games games of the Runs tab's bots and seed, with the tables' options; "
+                                              "then game length and first-seat results, bots against people")
+        self.people_button.on_click(safe(lambda _b: self.run_people_beside_bots(), report))
+        self.people_cancel = w.Button(description="Cancel", icon="stop", disabled=True)
+        self.people_cancel.on_click(safe(lambda _b: self._cancel_people(), report))
+        self.people_status = w.HTML()
+        self.people_notes = w.HTML()
+        self.people_tables = {name: w.HTML() for name in ("compare", "metrics", "seats", "bots", "feedback")}
+        for table in self.people_tables.values():
+            table.add_class("pt-lab-table")
+        self.people_plots = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.people_result: dict | None = None
+        self._export: tuple[str, Any] | None = None   # the export loaded: (file name, parsed)
+        self._people_read_as: tuple[str, int] | None = None   # the (game, seats) its rows are of
+        about = w.HTML("Load the live tables' export (the lobby's <b>Results</b>, JSON or CSV) to measure people's "
+                       "games as the lab measures bot games: its finished tables of the <b>Game</b> and <b>Seats</b> "
+                       "set on the <b>Runs</b> tab (change them there to read other tables), with 'human' beside the "
+                       "bots. <b>Play bot games beside them</b> plays <b>Games</b> games of the Runs tab's bots and "
+                       "seed with the tables' options, and sets bots beside people.")
+        about.add_class("pt-help")
+        self.people_tab = w.VBox([about, self.people_upload, w.HBox([self.people_button, self.people_cancel]),
+                                  self.people_status, self.people_notes, self.people_tables["compare"],
+                                  self.people_plots, self.people_tables["metrics"], self.people_tables["seats"],
+                                  self.people_tables["bots"], self.people_tables["feedback"]])
+        self.people_tab.add_class("pt-lab-people")
+        self.tabs = w.Tab(children=[w.VBox([self.setup, results]), self.report_tab, self.people_tab])
+        self.tabs.titles = ("Runs", "Health report", "People's games")
         self.widget = w.VBox([style_widget(), w.HTML(LAB_STYLE), self.banner.widget, self.tabs])
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-lab")
         self._build_game(seats)
+        # after _build_game's own observers: an export loaded is read again for the new game or seats
+        self.game.observe(safe(lambda _c: self._reread_people(), report), "value")
+        self.seats.observe(safe(lambda _c: self._reread_people(), report), "value")
         if preset is not None:
             self.variant_a.use_preset(preset)
 
@@ -476,6 +567,175 @@ class BalanceLab:
         finally:
             self._set_running(False)
             self.report_button.disabled, self.report_cancel.disabled = False, True
+
+    # --- people's games ------------------------------------------------------------
+    def load_export(self, content: bytes | memoryview, name: str = "the tables export") -> None:
+        """Read the live tables' export (the bytes of its JSON or CSV file) for the Runs
+        tab's game and seat count, and show the report ``playtest tables-report`` prints
+        on the People's games tab: the tables left out (other games, other seat counts,
+        ended early) in plain words, the metrics with their intervals and notes, the win
+        rates per seat and per player ("human" beside the bots), and the feedback.
+        ``people_result`` then holds ``"rows"`` (:func:`~playtest.lab.read_tables`'s),
+        ``"notes"``, ``"metrics"``, ``"seats"`` and ``"bots"``. A later change of game or
+        seats reads the same export again.
+
+        Raises:
+            RecordError: the file is not a table export, or a table of this game and seat
+                count does not replay (see :func:`read_export` and
+                :func:`~playtest.lab.read_tables`); the results on show stay.
+            OptionError: a run is going on.
+        """
+        if self.running:
+            raise OptionError("a run is going on: wait for it to finish, or press Cancel, then load the export")
+        data = read_export(content, name)
+        df, notes = self._read_people(data)    # a bad file raises here: nothing has changed yet
+        self._export = (name, data)
+        self.banner.clear()
+        self._show_people(df, notes)
+
+    def _people_uploaded(self, change) -> None:
+        files = change["new"]
+        if not files:
+            return
+        name = str(files[0].get("name") or "the uploaded file")
+        self.people_upload.value = ()
+        try:
+            self.load_export(files[0]["content"], name)
+        except limits.LimitError as exc:
+            if exc.limit == "MAX_BYTES":     # said beside the button too, as the browser says it
+                self.people_upload.message = self.people_upload.refusal(
+                    name, limits.human_size(len(files[0]["content"])))
+            self.banner.show(exc, label=f"{name} was not loaded")
+        except Exception as exc:  # noqa: BLE001 - any refusal of a hostile file: one sentence, nothing changed
+            self.banner.show(exc, label=f"{name} was not loaded")
+
+    def _read_people(self, data) -> tuple[Any, list[str]]:
+        """The rows of the export's tables of the game and seats picked, and what
+        read_tables said about the others (its warnings, in its words)."""
+        from ..lab.tables import read_tables
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            df = read_tables(data, game=self.game.value, seats=self.seats.value)
+        return df, list(dict.fromkeys(str(c.message) for c in caught))
+
+    def _reread_people(self) -> None:
+        """Game or seats changed: the export loaded is read again for them."""
+        if self._export is None or (self.game.value, self.seats.value) == self._people_read_as:
+            return
+        self._clear_people()
+        self._show_people(*self._read_people(self._export[1]))
+
+    def _show_people(self, df, notes: list[str]) -> None:
+        from .. import lab
+        from ..lab.cli import metric_notes
+        self._clear_people()
+        name = self._export[0] if self._export else "the export"
+        game, seats = self.game_class, self.seats.value
+        self._people_read_as = (self.game.value, seats)
+        notes = [n.replace(" (include_unfinished=True keeps them)", "") for n in notes]   # a Python argument
+        self.people_result = {"rows": df, "notes": notes}
+        hint = (" Set Game and Seats on the Runs tab to read the tables of another game or seat count."
+                if any("of other" in n for n in notes) else "")
+        self.people_notes.value = (("<p>" + "<br>".join(html.escape(n[0].upper() + n[1:]) + "." for n in notes)
+                                    + html.escape(hint) + "</p>") if notes else "")
+        if not len(df):
+            self.people_status.value = (f"{html.escape(name)}: no finished table of {html.escape(game.title)} with "
+                                        f"{seats} seats: nothing to measure.")
+            return
+        tables = {"metrics": lab.metrics(df), "seats": lab.seat_win_rates(df), "bots": lab.seat_win_rates(df, by="bot")}
+        self.people_result.update(tables)
+        self.people_status.value = (f"{html.escape(name)}: {html.escape(game.title)}, {seats} seats, "
+                                    f"{len(df):,} finished table{'s' if len(df) != 1 else ''}, "
+                                    f"{int(df['humans'].sum()):,} seat{'s' if int(df['humans'].sum()) != 1 else ''} "
+                                    f"played by people.")
+        said = "".join(f"<p>{html.escape(line)}</p>" for line in metric_notes(tables["metrics"]))
+        self.people_tables["metrics"].value = _table_html("Metrics of people's games (95% intervals)",
+                                                          tables["metrics"], "metrics") + said
+        self.people_tables["seats"].value = _table_html("Win rate per seat (95% Wilson intervals)",
+                                                        tables["seats"], "seats")
+        self.people_tables["bots"].value = _table_html("Win rate per player: human (people) and each bot, every "
+                                                       "seat it played", tables["bots"], "bots")
+        self.people_tables["feedback"].value = _feedback_html(df)
+        self.people_button.disabled = self.running
+
+    def _clear_people(self) -> None:
+        self.people_result, self._people_read_as = None, None
+        for table in self.people_tables.values():
+            table.value = ""
+        self.people_plots.children, self.people_status.value, self.people_notes.value = (), "", ""
+        self.people_button.disabled = True
+
+    def run_people_beside_bots(self) -> None:
+        """Play bot games beside the people's games loaded (:meth:`load_export`): Games
+        games of the Runs tab's bots, seed and workers, for the same game and seat count,
+        with the options the tables played (variant A's when they played several), in a
+        background thread; then :func:`~playtest.lab.compare_people_and_bots` shows game
+        length and first-seat results, bots beside people, with the difference and its
+        interval. ``people_result`` gains ``"compare"`` (its table: A = bots, B = people)
+        and ``"bot_rows"``.
+
+        Raises:
+            OptionError: no export with finished tables of this game and seat count is
+                loaded, a run is going on, or a bad number or option (nothing is run).
+        """
+        if self.running:
+            raise OptionError("a run is going on already: wait for it to finish, or press Cancel")
+        people = (self.people_result or {}).get("rows")
+        if people is None or not len(people):
+            raise OptionError("load a tables export with finished tables of this game and seat count first "
+                              "(Load tables export): the bot games are set beside them")
+        plan = self.plan(mode="one")
+        options = people.attrs.get("options")
+        said = "the tables' options"
+        if options is None:
+            options, said = next(iter(plan["variants"].values())), "the Runs tab's options (the tables played several)"
+        self.banner.clear()
+        self.people_tables["compare"].value, self.people_plots.children = "", ()
+        self.people_status.value = f"Playing {_games(plan['games'])} of bots beside the people's…"
+        self._cancel = threading.Event()
+        self._running_workers = plan["workers"]
+        self._set_running(True)
+        self.people_button.disabled = self.people_upload.disabled = True
+        self.people_cancel.disabled = False
+        self._thread = threading.Thread(target=self._people_work, args=(plan, options, said, people), daemon=True,
+                                        name="balance-lab people beside bots")
+        self._thread.start()
+
+    def _cancel_people(self) -> None:
+        self.cancel()
+        self.people_status.value = self.status.value
+
+    def _people_work(self, plan: dict, options: dict, said: str, people) -> None:
+        from .. import lab
+        started = time.monotonic()
+
+        def progress(done: int, total: int) -> None:
+            self.people_status.value = f"Playing bot games: {done:,} of {total:,}…"
+        try:
+            bots = self._simulate(plan, options, progress)
+            cancelled = self._cancel.is_set() or bool(bots.attrs.get("cancelled"))
+            if not len(bots):
+                self.people_status.value = "Cancelled before any bot game finished: no comparison."
+                return
+            table = lab.compare_people_and_bots(people, bots)
+            shown = table.rename(columns={"A": "bots", "B": "people", "difference": "people − bots"})
+            self.people_tables["compare"].value = _table_html(
+                f"Bots ({_games(len(bots))}) beside people ({len(people):,} table{'s' if len(people) != 1 else ''}):"
+                " people − bots, 95% intervals (independent samples, never paired by seed)", shown, "people")
+            self.people_plots.children = (w.Image(value=png(lab.plot_compare(table)), format="png",
+                                                  layout=w.Layout(max_width="540px")),)
+            self.people_result.update(compare=table, bot_rows=bots)
+            self.people_status.value = (f"{'Cancelled after' if cancelled else 'Played'} {_games(len(bots))} of "
+                                        f"bots in {tqdm.format_interval(time.monotonic() - started)}, with "
+                                        f"{html.escape(said)}; bots in the first game: "
+                                        f"{html.escape(', '.join(plan['bots']))} (then rotating).")
+        except Exception as exc:  # noqa: BLE001 - the thread's errors must reach the screen
+            self.banner.show(exc)
+            self.people_status.value = "The bot games failed: see the error above."
+        finally:
+            self._set_running(False)
+            self.people_upload.disabled, self.people_cancel.disabled = False, True
+            self.people_button.disabled = self.people_result is None or not len(self.people_result["rows"])
 
     def _clear_results(self) -> None:
         self.result = None
@@ -721,6 +981,24 @@ def _table_html(title: str, table, name: str) -> str:
     """A result table as HTML under an ``<h4>`` title, only its :data:`SHOWN_COLUMNS`."""
     shown = table[[c for c in SHOWN_COLUMNS[name] if c in table.columns]]
     return f"<h4>{title}</h4>" + shown.to_html(float_format=lambda x: f"{x:.3f}", na_rep="")
+
+
+def _feedback_html(df) -> str:
+    """The people's feedback of the tables read: how many answers and ratings, the mean
+    rating, and what confused them and their notes (each with its table), escaped."""
+    answers = [(table, entry) for table, text in zip(df["table"], df["feedback"]) for entry in json.loads(text)]
+    if not answers:
+        return "<h4>Feedback</h4><p>No feedback was given at these tables.</p>"
+    ratings = [a["rating"] for _, a in answers if a.get("rating") is not None]
+    mean = f", mean rating {sum(ratings) / len(ratings):.1f} of 5 ({len(ratings)} rated)" if ratings else ", no rating"
+    lines = [f"<p>{len(answers)} answer{'s' if len(answers) != 1 else ''}{mean}.</p>"]
+    for key, title in (("confused", "What confused them"), ("notes", "Notes")):
+        said = [(table, str(a[key]).strip()) for table, a in answers if str(a.get(key) or "").strip()]
+        if said:
+            lines.append(f"<p><b>{title}:</b></p><ul>" + "".join(
+                f"<li>{html.escape(text)} <i>(table {html.escape(str(table))})</i></li>" for table, text in said[:30])
+                + (f"<li>… and {len(said) - 30} more</li>" if len(said) > 30 else "") + "</ul>")
+    return "<h4>Feedback</h4>" + "".join(lines)
 
 
 def _games(n: int) -> str:
