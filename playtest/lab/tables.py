@@ -204,26 +204,46 @@ def _entries(source: Any) -> list[tuple[str, Mapping]]:
 
 
 def _read_file(path: Path) -> Any:
-    """The export in a file: JSON (``.json``, or any file starting with ``{`` or ``[``)
-    or the CSV (``.csv``, or anything else)."""
+    """The export in a file, read as :func:`parse_export` reads its text."""
     try:
         text = path.read_text(encoding="utf-8-sig")   # a CSV saved by a spreadsheet may start with a BOM
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not a text file"
         raise RecordError(f"cannot read the tables export {str(path)!r}: {reason}") from None
+    return parse_export(text, str(path))
+
+
+def parse_export(text: str, name: str) -> Any:
+    """The live tables' export from its text: JSON (``name`` ending ``.json``, or text
+    starting with ``{`` or ``[``) or the export's CSV (``.csv``, or anything else).
+
+    Args:
+        text: the file's text (a leading byte-order mark is ignored). name: the file's
+            name or path, for the format and the messages.
+
+    Returns:
+        What :func:`read_tables` reads: the parsed JSON, or the CSV's tables (a list of
+        table dicts, their JSON text columns parsed).
+
+    Raises:
+        RecordError: empty, not valid JSON (or nested too deeply), or not the export's CSV;
+            the message names the file.
+    """
+    text = text.removeprefix("\ufeff")
     if not text.strip():
-        raise RecordError(f"the tables export {str(path)!r} is empty")
-    if path.suffix.lower() == ".json" or (path.suffix.lower() != ".csv" and text.lstrip()[:1] in "{["):
+        raise RecordError(f"the tables export {name!r} is empty")
+    suffix = Path(name).suffix.lower()
+    if suffix == ".json" or (suffix != ".csv" and text.lstrip()[:1] in "{["):
         try:
             return json.loads(text)
         except RecursionError:
-            raise RecordError(f"the tables export {str(path)!r} is nested too deeply to be a table export") from None
+            raise RecordError(f"the tables export {name!r} is nested too deeply to be a table export") from None
         except ValueError as exc:     # not JSON, or a number of more digits than int() reads
-            raise RecordError(f"the tables export {str(path)!r} is not valid JSON ({exc})") from None
-    return _from_csv(text, path)
+            raise RecordError(f"the tables export {name!r} is not valid JSON ({exc})") from None
+    return _from_csv(text, name)
 
 
-def _from_csv(text: str, path: Path) -> list[dict]:
+def _from_csv(text: str, name: str) -> list[dict]:
     """The tables of the export's CSV (see ``TableService.export_csv``), its JSON text
     columns parsed."""
     try:
@@ -231,7 +251,7 @@ def _from_csv(text: str, path: Path) -> list[dict]:
         header = reader.fieldnames or []
         missing = [c for c in ("table", "players", "record") if c not in header]
         if missing:
-            raise RecordError(f"the tables export {str(path)!r} is not the export's CSV: no {', '.join(missing)} "
+            raise RecordError(f"the tables export {name!r} is not the export's CSV: no {', '.join(missing)} "
                               f"column (found {', '.join(header[:8]) or 'none'})")
         rows = []
         for row in reader:
@@ -247,7 +267,7 @@ def _from_csv(text: str, path: Path) -> list[dict]:
                 row["finished"] = row["finished"] == "True"
             rows.append(row)
     except csv.Error as exc:    # e.g. a field longer than the csv module's limit
-        raise RecordError(f"the tables export {str(path)!r} is not a readable CSV ({exc})") from None
+        raise RecordError(f"the tables export {name!r} is not a readable CSV ({exc})") from None
     return rows
 
 

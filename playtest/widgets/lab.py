@@ -146,19 +146,8 @@ def read_export(content: bytes | memoryview, name: str) -> Any:
         RecordError: over the input limits (a ``LimitError``: size, not UTF-8 text), empty,
             not valid JSON, or not the export's CSV; the message names the file.
     """
-    from ..lab.tables import _from_csv   # the export's CSV, as read_tables reads a file
-    text = limits.decode(content, name)
-    if not text.strip():
-        raise RecordError(f"the tables export {name!r} is empty")
-    suffix = Path(name).suffix.lower()
-    if suffix == ".json" or (suffix != ".csv" and text.lstrip()[:1] in "{["):
-        try:
-            return json.loads(text)
-        except RecursionError:
-            raise RecordError(f"the tables export {name!r} is nested too deeply to be a table export") from None
-        except ValueError as exc:
-            raise RecordError(f"the tables export {name!r} is not valid JSON ({exc})") from None
-    return _from_csv(text, Path(name))
+    from ..lab.tables import parse_export
+    return parse_export(limits.decode(content, name), name)
 
 
 class BalanceLab:
