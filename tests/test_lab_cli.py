@@ -155,7 +155,7 @@ def test_ctrl_c_stops_reports_and_writes_the_games_finished(signals, tmp_path, c
     captured = capsys.readouterr()
     assert code == 130
     assert "interrupted (Ctrl-C) after 1 of 500 games" in captured.err   # the first chunk is one game
-    assert "Lazy Sunday, 2 seats, 1 games" in captured.out and "AdvantageP1" in captured.out
+    assert "Lazy Sunday, 2 seats, 1 game," in captured.out and "AdvantageP1" in captured.out
     assert pd.read_csv(csv)["game"].tolist() == [0]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # the usual Ctrl-C again
 
@@ -302,6 +302,8 @@ def test_too_few_games_are_said_under_the_metrics(capsys):
     assert out.index("ScoreMargin") < out.index("Note: only 4 games") < out.index("Win rate per seat")
     assert main(["simulate", "lazy_sunday", "-n", "12", "--workers", "1", "--no-progress"]) == 0
     assert "Note" not in capsys.readouterr().out
+    assert main(["simulate", "lazy_sunday", "-n", "1", "--workers", "1", "--no-progress"]) == 0
+    assert "Lazy Sunday, 2 seats, 1 game, bots" in capsys.readouterr().out          # not "1 games"
 
 
 def test_a_note_about_some_metrics_names_them():

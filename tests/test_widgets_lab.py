@@ -254,8 +254,8 @@ def test_the_preset_picker_opens_on_the_preset_the_default_options_are():
 
 
 def test_one_game_is_counted_as_one_game_not_one_games():
-    from playtest.widgets.lab import _games
-    assert _games(1) == "1 game" and _games(2) == "2 games" and _games(10_000) == "10,000 games"
+    from playtest.lab.cli import games_text
+    assert games_text(1) == "1 game" and games_text(2) == "2 games" and games_text(10_000) == "10,000 games"
 
 
 def test_ab_run_shows_seat_card_and_plot_results_for_both_variants_labelled():

@@ -27,6 +27,11 @@ from playtest.cli import whole_number
 from playtest.engine import OptionError, PlaytestError, get_game, limits
 
 
+def games_text(count: int) -> str:
+    """A count of games in words: "1 game", "2,000 games"."""
+    return f"{count:,} game{'' if count == 1 else 's'}"
+
+
 def add_simulate_command(commands) -> None:
     """Add the ``simulate`` subcommand to the ``playtest`` argument parser's subparsers."""
     p = commands.add_parser("simulate", help="play many bot games and print balance metrics",
@@ -362,7 +367,7 @@ def _simulate_and_report(args: argparse.Namespace, interrupted: threading.Event)
     say = _sayer(args)
 
     line_up = ", ".join(df.attrs["bots"])
-    say(f"{game.title}, {seats} seats, {len(df):,} games, bots {line_up} (rotating seats), seed {args.seed}")
+    say(f"{game.title}, {seats} seats, {games_text(len(df))}, bots {line_up} (rotating seats), seed {args.seed}")
     say(f"Options: {describe_options(game, df.attrs['options'])}")
     if not len(df):
         say("No game finished before the interrupt: nothing to measure.")
@@ -427,7 +432,7 @@ def _other_run(kind: str, args: argparse.Namespace, game, seats: int, bots, opti
                             seed=args.seed, progress=progress, cancel=interrupted, workers=args.workers)
         until = df.attrs["until"]
         say(f"{game.title}, {seats} seats, until {metric.strip()}'s interval is {width:g} wide, at most "
-            f"{args.games:,} games, seed {args.seed}; options: {describe_options(game, df.attrs['options'])}")
+            f"{games_text(args.games)}, seed {args.seed}; options: {describe_options(game, df.attrs['options'])}")
         say(until["reason"])
         if len(df):
             print_report(df, say, per_bot=len(set(df.attrs["bots"])) > 1)
@@ -439,7 +444,7 @@ def _other_run(kind: str, args: argparse.Namespace, game, seats: int, bots, opti
         result = ab_test(game, seats, bots, args.games, options, options_b, seed=args.seed, progress=progress,
                          cancel=interrupted, workers=args.workers)
         table = result.comparison
-        say(f"{game.title}, {seats} seats, {len(result.a):,} games per variant on the same seeds, seed {args.seed}")
+        say(f"{game.title}, {seats} seats, {games_text(len(result.a))} per variant on the same seeds, seed {args.seed}")
         say(f"A: {table.attrs['A']}\nB: {table.attrs['B']}\n{table.attrs['pairing'].capitalize()}.")
         say("\nB - A (95% intervals):")
         say(table[["A", "B", "difference", "low", "high", "interval"]].to_string(

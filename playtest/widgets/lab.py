@@ -37,6 +37,7 @@ from tqdm.auto import tqdm
 
 from ..engine import OptionError, RecordError, get_game, limits
 from ..engine.registry import games as all_games
+from ..lab.cli import games_text
 from .components import ErrorBanner, download_link, safe, style_widget
 from .newgame import PresetPicker, default_bot, option_input, read_whole_number
 from .upload import LimitedUpload
@@ -452,7 +453,7 @@ class BalanceLab:
         plan = self._fresh_plan()
         total = plan["games"] * (len(plan["sweep"][1]) if plan["mode"] == "sweep" else len(plan["variants"]))
         self.progress.max, self.progress.value, self.progress.bar_style = total, 0, ""
-        self.status.value = f"Playing {_games(total)}…"
+        self.status.value = f"Playing {games_text(total)}…"
         self._cancel = threading.Event()
         self._running_workers = plan["workers"]
         self._set_running(True)
@@ -473,7 +474,7 @@ class BalanceLab:
         ladder = list(skill.LADDER)
         total = plan["games"] * (len(ladder) - 1)
         self.progress.max, self.progress.value, self.progress.bar_style = total, 0, ""
-        self.status.value = f"Skill ladder: {_games(total)} ({' < '.join(ladder)})…"
+        self.status.value = f"Skill ladder: {games_text(total)} ({' < '.join(ladder)})…"
         self._cancel = threading.Event()
         self._running_workers = plan["workers"]
         self._set_running(True)
@@ -496,7 +497,8 @@ class BalanceLab:
             self.result = {"skill": table}
             cancelled = table.attrs["cancelled"]
             self.progress.bar_style = "warning" if cancelled else "success"
-            self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {_games(int(table['games'].sum()))}"
+            played = games_text(int(table['games'].sum()))
+            self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {played}"
                                  f" in {tqdm.format_interval(time.monotonic() - started)}.")
         except Exception as exc:  # noqa: BLE001 - the thread's errors must reach the screen
             self.banner.show(exc)
@@ -519,7 +521,7 @@ class BalanceLab:
         plan = self.plan(mode="one")
         self.banner.clear()
         self.report_out.value = self.report_download.value = ""
-        self.report_status.value = f"Playing {_games(plan['games'])} and the checks' own games…"
+        self.report_status.value = f"Playing {games_text(plan['games'])} and the checks' own games…"
         self._cancel = threading.Event()
         self._running_workers = plan["workers"]
         self._set_running(True)
@@ -680,7 +682,7 @@ class BalanceLab:
             options, said = next(iter(plan["variants"].values())), "the Runs tab's options (the tables played several)"
         self.banner.clear()
         self.people_tables["compare"].value, self.people_plots.children = "", ()
-        self.people_status.value = f"Playing {_games(plan['games'])} of bots beside the people's…"
+        self.people_status.value = f"Playing {games_text(plan['games'])} of bots beside the people's…"
         self._cancel = threading.Event()
         self._running_workers = plan["workers"]
         self._set_running(True)
@@ -709,12 +711,13 @@ class BalanceLab:
             table = lab.compare_people_and_bots(people, bots)
             shown = table.rename(columns={"A": "bots", "B": "people", "difference": "people − bots"})
             self.people_tables["compare"].value = _table_html(
-                f"Bots ({_games(len(bots))}) beside people ({len(people):,} table{'s' if len(people) != 1 else ''}):"
+                f"Bots ({games_text(len(bots))}) beside people ({len(people):,} "
+                f"table{'s' if len(people) != 1 else ''}):"
                 " people − bots, 95% intervals (independent samples, never paired by seed)", shown, "people")
             self.people_plots.children = (w.Image(value=png(lab.plot_compare(table)), format="png",
                                                   layout=w.Layout(max_width="540px")),)
             self.people_result.update(compare=table, bot_rows=bots)
-            self.people_status.value = (f"{'Cancelled after' if cancelled else 'Played'} {_games(len(bots))} of "
+            self.people_status.value = (f"{'Cancelled after' if cancelled else 'Played'} {games_text(len(bots))} of "
                                         f"bots in {tqdm.format_interval(time.monotonic() - started)}, with "
                                         f"{html.escape(said)}; bots in the first game: "
                                         f"{html.escape(', '.join(plan['bots']))} (then rotating).")
@@ -826,7 +829,7 @@ class BalanceLab:
 
                 def look(at) -> None:   # the current interval, beside the bar, at once
                     self._until_text = (f"{metric} {at.value:.4g} [{at.low:.4g}, {at.high:.4g}] after "
-                                        f"{_games(at.games)} (stops at a width of {width:g})")
+                                        f"{games_text(at.games)} (stops at a width of {width:g})")
                     self._last_shown = 0.0
                     self._tick(at.games, started)
                 df = lab.simulate_until(plan["game"], plan["seats"], plan["bots"], metric, width,
@@ -867,7 +870,7 @@ class BalanceLab:
         self.result = {"rows": rows, "sweep": result.table, "text": sweep_text(result)}
         self.progress.value = played
         self.progress.bar_style = "warning" if cancelled else "success"
-        self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {_games(played)} in "
+        self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {games_text(played)} in "
                              f"{tqdm.format_interval(seconds)}: {len(result.runs)} value"
                              f"{'s' if len(result.runs) != 1 else ''} of {html.escape(name)}.")
 
@@ -944,7 +947,7 @@ class BalanceLab:
         self.result = {"rows": rows, **tables}
         self.progress.value = played
         self.progress.bar_style = "warning" if cancelled else "success"
-        self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {_games(played)} in "
+        self.status.value = (f"{'Cancelled after' if cancelled else 'Played'} {games_text(played)} in "
                              f"{tqdm.format_interval(seconds)}, bots in the first game: "
                              f"{html.escape(', '.join(plan['bots']))} (then rotating)."
                              + (" No game finished under both variants: no comparison." if ab and len(ran) < 2 else ""))
@@ -990,10 +993,6 @@ def _feedback_html(df) -> str:
     return "<h4>Feedback</h4>" + "".join(lines)
 
 
-def _games(n: int) -> str:
-    return f"{n:,} game{'' if n == 1 else 's'}"
-
-
 def _check_options(game, seats: int, options: Mapping[str, Any]) -> None:
     """Validate ``options`` for ``seats`` seats of ``game``, as the command line does.
 
@@ -1018,7 +1017,7 @@ def csv_link(rows, filename: str) -> str:
     """An HTML download link (a ``data:`` URI) of ``rows`` (a DataFrame) as the lab's CSV
     (:func:`playtest.lab.write_csv`: lists as JSON, the run's game, seed and options)."""
     from ..lab.csvfile import write_csv
-    return download_link(write_csv(rows), filename, "text/csv", "One row per game", f"CSV ({_games(len(rows))})")
+    return download_link(write_csv(rows), filename, "text/csv", "One row per game", f"CSV ({games_text(len(rows))})")
 
 
 def make_lab(**kwargs) -> BalanceLab:
