@@ -150,6 +150,10 @@ def test_a_killed_kernel_says_so_on_the_page_and_a_reload_resumes_the_game(brows
         assert page.evaluate("getComputedStyle(document.querySelector('.pt-app').closest('.jp-OutputArea'))"
                              ".pointerEvents") == "none"
 
+        # the server itself is up: the page finds it answering, and says that Reload works now
+        page.wait_for_function("document.getElementById('pt-kernel-lost').dataset.server === 'answering'",
+                               timeout=10_000)
+        assert "The server is answering: Reload gets your game back." in bar.inner_text()
         bar.get_by_role("button", name="Reload the page").click()
         resume = page.locator(".pt-resume button", has_text="Resume your unfinished game")
         resume.wait_for(state="visible", timeout=180_000)
