@@ -798,6 +798,12 @@ def test_the_lobby_creates_a_table_and_shows_its_links(data):
         lobby.panel.presets.apply("Quick Game")
         spec = lobby.spec(*lobby.panel.config())
         assert spec["preset"] == "Quick Game" and spec["options"] == {}
+        # a second table: its links go above the first's, which stay (the service shows them nowhere else)
+        lobby.panel.start.click()
+        await until(lambda: lobby.made["id"] != made["id"], what="the second table")
+        second = lobby.links.value
+        assert second.index(f"Table {lobby.made['id']} is ready") < second.index(f"Table {made['id']} is ready")
+        assert made["host_path"].replace("&", "&amp;") in second and len(lobby.shown_links) == 2
         lobby.panel.players[0].value = "random"
         lobby.panel.players[1].value = "random"
         lobby.panel.start.click()

@@ -147,6 +147,7 @@ class LobbyApp:
         self.folder = folder
         self.refresh_every = refresh_every
         self.made: dict | None = None
+        self.shown_links: list[str] = []     # the links this page was given, newest first (HTML blocks)
         self.listing: list[dict] = []
         self._active = time.monotonic()
         self._poller = None
@@ -388,12 +389,19 @@ class LobbyApp:
         made = await self.api.call("POST", "tables", spec, key=True)
         self.panel.start.disabled = False
         self.made = made
-        self.links.value = self.links_html(made)
+        self._show_links(self.links_html(made))
         await self._refresh()
 
     def _create_failed(self, exc: Exception) -> None:
         self.panel.start.disabled = False
         self.banner.show(exc)
+
+    def _show_links(self, block: str) -> None:
+        """Show a new block of links above those this page was given before: a second
+        table made (or seat joined) never hides the first one's links, which the
+        service shows nowhere else."""
+        self.shown_links.insert(0, block)
+        self.links.value = "<hr>".join(self.shown_links)
 
     def links_html(self, made: dict) -> str:
         """The links of a table just made (the service's create answer): one per human
@@ -412,7 +420,8 @@ class LobbyApp:
         open_seats = [str(s["seat"]) for s in made["seats"] if s["player"] == HUMAN and not s.get("token")]
         return (f"<h3>Table {html.escape(tid)} is ready</h3>"
                 "<p>Send each player their own seat's link (a link <i>is</i> the seat: whoever opens it plays "
-                "it). These links are shown only now: keep the host link.</p>"
+                "it). These links are shown only on this page, while it is open (a later table's go above "
+                "them): keep the host link.</p>"
                 f"<table>{''.join(rows)}</table>"
                 + (f"<p>Open in the lobby (Join): seat{'s' * (len(open_seats) > 1)} {', '.join(open_seats)}.</p>"
                    if open_seats else "")
@@ -501,10 +510,10 @@ class LobbyApp:
             await self._refresh()       # e.g. the seat went to someone quicker: the list says so
             raise
         seat = got["seat"]
-        self.links.value = (f"<h3>Your seat at table {html.escape(table_id)}: seat {seat}</h3>"
-                            "<p>Open it (a new tab), or copy the address to the device you play on. The link "
-                            "is the seat: keep it to yourself.</p>"
-                            f"<table>{_link_row(f'Seat {seat}', got['path'], self.folder)}</table>")
+        self._show_links(f"<h3>Your seat at table {html.escape(table_id)}: seat {seat}</h3>"
+                         "<p>Open it (a new tab), or copy the address to the device you play on. The link "
+                         "is the seat: keep it to yourself.</p>"
+                         f"<table>{_link_row(f'Seat {seat}', got['path'], self.folder)}</table>")
         await self._refresh()
 
     # --- export -------------------------------------------------------------------
