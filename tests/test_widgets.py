@@ -7,7 +7,9 @@ number per seat) and view dicts written by hand.
 from __future__ import annotations
 
 import datetime
+import html
 import json
+import reprlib
 
 import ipywidgets as w
 from ipywidgets.widgets.widget import _instances
@@ -362,13 +364,13 @@ def test_a_number_typed_in_new_game_is_taken_whole_or_refused_never_cut(typed):
     assert box.value == typed                                  # kept as typed: the message matches the screen
     row_help = next(c for row in app.new_game.widget.children if isinstance(row, w.HBox) and box in row.children
                     for c in row.children if c is not box)
-    assert "is not a whole number" in row_help.value           # said at once, beside the box
+    said = ("Max turns is empty: type a whole number, 1 or more" if not typed else
+            f"Max turns: {reprlib.repr(typed)} is not a whole number: use 1 or more, in the digits 0-9")
+    assert said in html.unescape(row_help.value)               # said at once, beside the box
     app.new_game.start.click()
-    assert app.match is old                                    # no game started
-    assert "Max turns" in app.banner.message and "is not a whole number: use 1 or more, in the digits 0-9" \
-        in app.banner.message
+    assert app.match is old and said in app.banner.message     # no game started
     box.value = " 12 "
-    assert "is not a whole number" not in row_help.value
+    assert "⚠" not in row_help.value
     app.new_game.start.click()
     assert app.match is not old and app.match.game.options.max_turns == 12
 

@@ -112,10 +112,13 @@ def test_a_bad_file_is_refused_in_one_sentence_and_changes_nothing(exports, name
     upload(lab, name, content if content is not None else corrupt_move(files))
     assert said in lab.banner.message, lab.banner.message
     assert "\n" not in lab.banner.message and f"{name} was not loaded" in lab.banner.text.value
+    # beside the button too, above the last export's report, which stays
+    assert lab.people_upload.message.startswith(f"{name} was not loaded: ") and said in lab.people_upload.message
     assert (lab.people_result, {k: t.value for k, t in lab.people_tables.items()}, lab.people_status.value) == before
     assert lab.people_result["rows"] is before[0]["rows"]
     upload(lab, "tables.json", files["json"])                 # a good file after it: the banner goes
     assert lab.banner.message == "" and "tables.json: Lazy Sunday" in lab.people_status.value
+    assert lab.people_upload.message == ""
 
 
 def test_a_file_over_the_limit_is_refused_with_the_upload_components_message(exports):

@@ -593,12 +593,18 @@ class BalanceLab:
         try:
             self.load_export(files[0]["content"], name)
         except limits.LimitError as exc:
-            if exc.limit == "MAX_BYTES":     # said beside the button too, as the browser says it
+            if exc.limit == "MAX_BYTES":     # said beside the button, as the browser says it
                 self.people_upload.message = self.people_upload.refusal(
                     name, limits.human_size(len(files[0]["content"])))
+            else:
+                self.people_upload.message = f"{name} was not loaded: {exc}"
             self.banner.show(exc, label=f"{name} was not loaded")
         except Exception as exc:  # noqa: BLE001 - any refusal of a hostile file: one sentence, nothing changed
+            # beside the button too: the tab still shows the last export's report below it
+            self.people_upload.message = f"{name} was not loaded: {exc}"
             self.banner.show(exc, label=f"{name} was not loaded")
+        else:
+            self.people_upload.message = ""
 
     def _read_people(self, data) -> tuple[Any, list[str]]:
         """The rows of the export's tables of the game and seats picked, and what

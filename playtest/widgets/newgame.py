@@ -135,13 +135,15 @@ def read_whole_number(text: str, label: str, allowed: str = "a whole number") ->
         allowed: the values the box takes, for the message ("1 or more").
 
     Raises:
-        OptionError: anything else ("1e9", "5.5", "0x10", "٣", "", 21+ digits), e.g.
-            "Max turns: '1e9' is not a whole number: use 1 or more, in the digits 0-9".
+        OptionError: anything else ("1e9", "5.5", "0x10", "٣", 21+ digits), e.g.
+            "Max turns: '1e9' is not a whole number: use 1 or more, in the digits 0-9";
+            an empty box: "Max turns is empty: type a whole number, 1 or more".
     """
     typed = text.strip()
+    if not typed:
+        raise OptionError(f"{label} is empty: type a whole number, {allowed}")
     if not limits.is_number(typed[1:] if typed.startswith("-") else typed):
-        shown = reprlib.repr(typed) if typed else "nothing"
-        raise OptionError(f"{label}: {shown} is not a whole number: use {allowed}, in the digits 0-9 "
+        raise OptionError(f"{label}: {reprlib.repr(typed)} is not a whole number: use {allowed}, in the digits 0-9 "
                           f"(at most {limits.MAX_DIGITS} of them)")
     return int(typed)
 
