@@ -295,15 +295,17 @@ def test_until_takes_a_plain_decimal_width(width, nothing_is_played, capsys):
     assert err.count("\n") == 1 and "is not a decimal number: use a number above 0 such as 0.05" in err
 
 
-def test_too_few_games_are_said_under_the_metrics(capsys):
+def test_too_few_games_are_said_under_the_metrics(capsys, tmp_path):
     assert main(["simulate", "lazy_sunday", "-n", "4", "--workers", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "Note: only 4 games: too few to say anything; play more." in out
     assert out.index("ScoreMargin") < out.index("Note: only 4 games") < out.index("Win rate per seat")
     assert main(["simulate", "lazy_sunday", "-n", "12", "--workers", "1", "--no-progress"]) == 0
     assert "Note" not in capsys.readouterr().out
-    assert main(["simulate", "lazy_sunday", "-n", "1", "--workers", "1", "--no-progress"]) == 0
-    assert "Lazy Sunday, 2 seats, 1 game, bots" in capsys.readouterr().out          # not "1 games"
+    assert main(["simulate", "lazy_sunday", "-n", "1", "--workers", "1", "--no-progress", "--csv",
+                 str(tmp_path / "one.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "Lazy Sunday, 2 seats, 1 game, bots" in out and "Wrote 1 row to" in out     # not "1 games", "1 rows"
 
 
 def test_a_note_about_some_metrics_names_them():

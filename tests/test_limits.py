@@ -173,7 +173,7 @@ def test_size_is_measured_in_utf8_bytes():
     (b"\xff\xfe" + "x = 1".encode("utf-16-le"), "UTF-16 text, not a UTF-8 text file"),
     (b"\xfe\xff" + "x = 1".encode("utf-16-be"), "UTF-16 text"),
     (b"\xff\xfe\x00\x00" + "x".encode("utf-32-le"), "UTF-32 text"),
-    (b'x = "\xe9t\xe9"', "not a UTF-8 text file (byte 6 is 0xE9)"),
+    (b'x = "\xe9t\xe9"', "not a UTF-8 text file (byte 6 is 0xE9): the kit reads text files in UTF-8"),
     (b"x = 1\n\x00\x00", "holds a NUL character"),
 ])
 def test_decode_explains_files_that_are_not_utf8(data, words):

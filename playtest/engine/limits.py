@@ -153,7 +153,7 @@ def decode(data: bytes | bytearray | memoryview, what: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LimitError(what, "encoding", f"it is not a UTF-8 text file (byte {exc.start + 1:,} is "
-                                           f"0x{data[exc.start]:02X}): records and scenarios are UTF-8 text") from None
+                                           f"0x{data[exc.start]:02X}): the kit reads text files in UTF-8") from None
     return _no_nul(text.removeprefix("\ufeff"), what)
 
 
@@ -161,7 +161,7 @@ def _no_nul(text: str, what: str) -> str:
     at = text.find("\x00")
     if at >= 0:
         raise LimitError(what, "encoding", "it holds a NUL character, so it is a binary file, not a UTF-8 text "
-                                           "file: records and scenarios are UTF-8 text",
+                                           "file: the kit reads text files in UTF-8",
                          text.count("\n", 0, at) + 1)
     return text
 

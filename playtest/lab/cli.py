@@ -374,7 +374,7 @@ def _simulate_and_report(args: argparse.Namespace, interrupted: threading.Event)
         return 130
     print_report(df, say, per_bot=len(set(df.attrs["bots"])) > 1)
     if args.csv and args.csv != "-":
-        say(f"\nWrote {len(df):,} rows to {args.csv}")
+        say(f"\nWrote {len(df):,} row{'' if len(df) == 1 else 's'} to {args.csv}")
     return 130 if interrupted.is_set() else 0  # 130: the shell's code for a stop by Ctrl-C
 
 
@@ -455,7 +455,8 @@ def _other_run(kind: str, args: argparse.Namespace, game, seats: int, bots, opti
         if not _write_csv(pd.concat([run_columns(f) for f in frames], ignore_index=True), args.csv):
             return 2
         if args.csv != "-":
-            say(f"\nWrote {sum(len(f) for f in frames):,} rows to {args.csv}")
+            rows = sum(len(f) for f in frames)
+            say(f"\nWrote {rows:,} row{'' if rows == 1 else 's'} to {args.csv}")
     return 130 if interrupted.is_set() else 0
 
 
