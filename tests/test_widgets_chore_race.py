@@ -275,6 +275,7 @@ def test_inspection_answered_by_excuse_from_human_target_in_hotseat():
     assert_no_leak(app)
     unlock(app)
     assert "plays Inspection against you" in app.board.prompt.value and "under Your move" in app.board.prompt.value
+    assert "Let it happen and that chore loses 1 progress (CR-13)." in app.board.prompt.value  # what it costs
     assert "to answer: seat 1 <b>(you)</b>" in app.board.status.value        # on a phone the buttons are far below
     assert "pt-looking" in chore(app, 1, 0)._dom_classes
     assert set(labels(app)) >= {"Let the Inspection happen", "Excuse: cancel it"}

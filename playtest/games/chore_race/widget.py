@@ -54,6 +54,17 @@ _PHASE = {"play": "play step", "react": "reaction window (CR-7)", "place": "plac
           "meeting": "Family Meeting (CR-8)", "score": "score step (CR-14)", "trigger": "chore trigger (CR-2)",
           "over": "game over"}
 
+_IF_LET = {
+    "inspection": "Let it happen and that chore loses 1 progress (CR-13).",
+    "delegate": "Let it happen and, if you hold a Done, you place one on a chore of theirs (their choice); "
+                "if not, your hand is shown to everyone (CR-9).",
+    "teamwork": "Let it happen and both hands are shown; if you hold a Done, you each place one on their chores "
+                "(CR-10).",
+    "swap": "Let it happen and the two chores change hands, each with its progress (CR-11).",
+}
+"""What a targeted action does to its target if let happen (CR-7: Inspection, Delegate,
+Chore Swap, Teamwork), told to the target before it answers."""
+
 _TIPS = {
     "done": "CR-5: +1 progress on one of your chores (uses the progress slot)",
     "finally": "CR-5: +3 progress on one of your chores; nothing can react (progress slot)",
@@ -350,6 +361,7 @@ class ChoreRaceBoard(GameBoard):
                           f"{detail.replace(' on', '')}")
             if me == pending["target"]:
                 parts.append(f"<b>Seat {pending['by']} plays {what} against you{detail}.</b> "
+                             f"{_IF_LET.get(pending['key'], '')} "
                              "React or let it happen: your buttons are under Your move (CR-7).")
             else:
                 parts.append(f"Seat {pending['by']} plays {what} against seat {pending['target']}{detail}; "
