@@ -151,7 +151,7 @@ def test_a_connected_persons_seat_goes_to_a_bot_only_when_forced():
     table.set_player(2, "heuristic")                   # nobody's page is open there: no question
     table.set_player(1, "heuristic", force=True)
     assert table.players == ["human", "heuristic", "heuristic"] and pages[1].left is None   # it stays, watching
-    assert pages[1].state["players"][1] == {"seat": 1, "player": "heuristic", "connected": True}
+    assert pages[1].state["players"][1] == {"seat": 1, "player": "heuristic", "connected": True, "person": True}
     assert pages[1].state["moves"] == pages[1].state["open_moves"] == []
     table.set_player(1, "random")                      # a bot's seat: no person to protect
     table.set_player(1, "human")                       # back to the person, no force needed
@@ -231,7 +231,7 @@ def test_a_page_whose_browser_is_gone_shows_its_seat_disconnected_until_it_is_ba
     sent = len(pages[1].sent)
     assert table.browsers_gone({"kernel-1", "kernel-9"})
     assert not table.connected(1) and pages[1].away
-    assert pages[0].state["players"][1] == {"seat": 1, "player": "human", "connected": False}
+    assert pages[0].state["players"][1] == {"seat": 1, "player": "human", "connected": False, "person": True}
     assert script.state["players"][1]["connected"] is False
     assert len(pages[1].sent) == sent                  # nothing queues up in a page nobody sees
     assert table.public_summary()["connected"] == [0, 2]

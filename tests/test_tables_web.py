@@ -115,7 +115,7 @@ def test_lobby_api_tables_moves_and_websockets(server):
         seen = await receive(ws1, "state")
         while seen["players"][1]["player"] == "human":          # the states of the pause, then the handover
             seen = await receive(ws1, "state")
-        assert seen["players"][1] == {"seat": 1, "player": "random", "connected": True} and seen["moves"] == []
+        assert seen["players"][1] == {"seat": 1, "player": "random", "connected": True, "person": True} and seen["moves"] == []
 
         # the host ends the table: every page is told, the record is handed out
         code, _ = await call(address, "POST", f"tables/{tid}/host", {"action": "end"}, token=made["host_token"])

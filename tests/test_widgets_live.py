@@ -541,7 +541,12 @@ def test_spectator_and_host_pages_and_the_host_controls(data):
         await until(lambda: not table.paused, what="resume")
         controls.pace.value = "slow"
         await until(lambda: table.pace == "slow", what="pace")
+        # a seat made for a bot is offered bots only (it has no link a person could open)
+        controls.seat.value = 2
+        offered = lambda: [value for _, value in controls.player.options]     # noqa: E731
+        assert "human" not in offered() and "random" in offered()
         controls.seat.value = 1
+        assert "human" in offered()
         controls.player.value = "random"
         controls.hand.click()
         await until(lambda: table.players[1] == "random" and "Seat 1 · random bot" in host.players.value,

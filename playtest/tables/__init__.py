@@ -85,11 +85,12 @@ browser is back); then:
 * server -> client ``{"type": "state", "version": v, "view": {...}, "log": [[n, text],
   ...], "to_act": [...], "moves": [text, ...], "open_moves": [text, ...], "outcome":
   null | {"finished", "winners", "scores", "reason"}, "last_move": null | {"seat", "kind",
-  "text", "by_bot"}, "players": [{"seat", "player", "connected"}, ...], "hold": null |
+  "text", "by_bot"}, "players": [{"seat", "player", "connected", "person"}, ...], "hold": null |
   {"reason": text, "waiting": [seats]}, "paused": bool, "pace": name, "reaction_seconds": null |
   seconds, "status": text}`` after every change (``version`` = moves in the record; ``moves``
   = the seat's decision moves, ``open_moves`` its open moves; both empty for spectators and
-  while a hold is on; ``reaction_seconds`` = on a table with a ``reaction_limit``, the
+  while a hold is on; a player's ``person``: its seat was made for a person, with a link;
+  ``reaction_seconds`` = on a table with a ``reaction_limit``, the
   seconds left when the message was sent before the open reaction window of the seat in
   ``to_act`` closes with its default answer, CR-7; null when no such window is open or
   the table is paused: a pause stops that clock, which goes on from where it stopped).

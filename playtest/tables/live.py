@@ -250,8 +250,8 @@ class LiveTable:
             "reaction_seconds": None if self.reaction_deadline is None else round(
                 max(0.0, self.reaction_deadline - asyncio.get_event_loop().time()), 1),
             "status": self.status,
-            "players": [{"seat": s, "player": p, "connected": p != HUMAN or self.connected(s)}
-                        for s, p in enumerate(self.players)],
+            "players": [{"seat": s, "player": p, "connected": p != HUMAN or self.connected(s),
+                         "person": s in self.person_seats} for s, p in enumerate(self.players)],
         }
 
     def broadcast(self) -> None:

@@ -20,6 +20,10 @@ from ..components import download_link, safe
 from .client import ApiError, TableApi, spawn
 
 
+PERSON = ("A person (its link)", HUMAN)
+"""The seat picker's entry that hands a seat back to the person with its link."""
+
+
 class HostControls:
     """The host controls, posting to ``tables/<id>/host`` with the host token.
 
@@ -53,8 +57,9 @@ class HostControls:
         self.pace.observe(safe(self._pace_picked, report), "value")
         self.seat = w.Dropdown(description="Seat", layout=w.Layout(width="320px"))
         bots = list(getattr(game, "BOTS", None) or ["random"])
-        self.player = w.Dropdown(options=[(f"Bot: {b}", b) for b in bots] + [("A person (its link)", HUMAN)],
-                                 layout=w.Layout(width="200px"))
+        self._bot_options = [(f"Bot: {b}", b) for b in bots]
+        self.player = w.Dropdown(options=self._bot_options + [PERSON], layout=w.Layout(width="200px"))
+        self.seat.observe(lambda _c: self._offer_players(), "value")
         self.hand = button("Seat it", self._hand_over, tip="Hand the seat to this bot (a player who left), or back "
                                                              "to the person with the seat's link")
         self.next_round = button("Start the next round for everyone", lambda: self._act({"action": "continue"}),
@@ -112,6 +117,7 @@ class HostControls:
                 keep = self.seat.value
                 self.seat.options = options
                 self.seat.value = keep if keep in [v for _, v in options] else (options[0][1] if options else None)
+            self._offer_players()
         finally:
             self._busy = False
         playing = state.get("status") == "playing"
@@ -151,6 +157,16 @@ class HostControls:
     def _pace_picked(self, change) -> None:
         if not self._busy and change["new"] != self.state.get("pace"):
             self._act({"action": "pace", "pace": change["new"]}, f"Bot pace: {change['new']}.")
+
+    def _offer_players(self) -> None:
+        """Offer the chosen seat the game's bots, and its person only if the seat was made
+        for one (a seat made for a bot has no link: the service refuses a person there)."""
+        entry = next((p for p in self.state.get("players", []) if p["seat"] == self.seat.value), None)
+        options = self._bot_options + ([PERSON] if entry is None or entry.get("person", True) else [])
+        if list(self.player.options) != options:
+            keep = self.player.value
+            self.player.options = options
+            self.player.value = keep if keep in [v for _, v in options] else options[0][1]
 
     def _hand_over(self) -> None:
         if self.seat.value is None:
