@@ -27,6 +27,12 @@ from playtest.cli import whole_number
 from playtest.engine import OptionError, PlaytestError, get_game, limits
 
 
+_positive = whole_number(1)
+"""argparse type: a whole number 1 or more (games, seats)."""
+_whole = whole_number(0)
+"""argparse type: a whole number 0 or more (a seed, games of a check)."""
+
+
 def games_text(count: int) -> str:
     """A count of games in words: "1 game", "2,000 games"."""
     return f"{count:,} game{'' if count == 1 else 's'}"
@@ -64,24 +70,12 @@ def add_simulate_command(commands) -> None:
     p.set_defaults(run=run_simulate)
 
 
-def _positive(text: str) -> int:
-    """argparse type: a whole number 1 or more (games, seats)."""
-    return _POSITIVE(text)
-
-
-def _whole(text: str) -> int:
-    """argparse type: a whole number 0 or more (a seed, games of a check)."""
-    return _WHOLE(text)
-
-
 def _workers(text: str) -> int:
     """argparse type: local worker processes, 1 to this machine's CPUs."""
     cores = os.cpu_count() or 1
     return whole_number(1, cores, f" (the CPUs of this machine; more processes than CPUs only wait for each "
                                   f"other)")(text)
 
-
-_POSITIVE, _WHOLE = whole_number(1), whole_number(0)
 
 def check_value(text: str, name: str, max_chars: int = limits.MAX_OPTION) -> None:
     """Refuse an option's value as typed over the kit's input limits (as the new-game

@@ -310,9 +310,8 @@ class PlaytestVoila(Voila):
         self.reaper.start()
         IOLoop.current().add_callback(web.watch_awaited_pages, self.await_table_pages)
         IOLoop.current().add_callback(self._publish_final_port)
-        # Tornado closes the connection without a word on a request whose head passes 64 KiB;
-        # a page address may hold a record of up to limits.MAX_BYTES (?record=), refused
-        # with a sentence beyond that
+        # Tornado closes the connection without a word on a request whose head passes its
+        # 64 KiB default: every address a browser sends must reach refuse_long_address
         self.app.listen = functools.partial(self.app.listen, max_header_size=MAX_HEADER_BYTES)
         super().listen()
 

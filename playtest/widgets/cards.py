@@ -16,7 +16,7 @@ from typing import Any
 import ipywidgets as w
 import tomli_w
 
-from ..engine import OptionError, get_game, limits
+from ..engine import OptionError, get_game
 from ..engine.registry import games as all_games
 from ..games import variants
 from .components import ErrorBanner, safe, style_widget
@@ -53,6 +53,8 @@ class CardEditor:
             game's ``cards.toml``, else a saved variant's name). name: the variant's
             name input. save_button. note: what was saved and how to play it.
         inputs: ``{(section, entry index, field): widget}`` of the table on show.
+        optional: section -> the editable fields some of its entries leave out (a cost,
+            a health): blank in their boxes means none.
         sections: section name (``"card"``, ``"action"``, ``"chore"``) -> its entries
             as read (dicts; the editable fields are taken from the inputs on save).
 
@@ -129,12 +131,13 @@ class CardEditor:
         for widget in self.inputs.values():     # the old table's inputs go with it
             widget.close()
         self.inputs = {}
+        self.optional: dict[str, set[str]] = {}    # section -> fields some entries leave out (blank allowed)
         boxes = []
         for section, entries in self.sections.items():
             fields = [f for f in EDITABLE if any(f in e for e in entries)]
             shown = [f for f in SHOWN if any(f in e for e in entries)]
             cells = [self._head(f) for f in fields + shown]
-            optional = {f for f in fields if not all(f in e for e in entries)}   # e.g. cost, health
+            optional = self.optional[section] = {f for f in fields if not all(f in e for e in entries)}  # cost, health
             for i, entry in enumerate(entries):
                 for field in fields:
                     cells.append(self._input(section, i, field, entry.get(field), field in optional))
@@ -172,11 +175,14 @@ class CardEditor:
         """The number of cards per section, as the counts now say."""
         parts = []
         for section, entries in self.sections.items():
-            counts = [self.inputs[(section, i, "count")].value.strip() for i in range(len(entries))
+            counts = [self.inputs[(section, i, "count")].value for i in range(len(entries))
                       if (section, i, "count") in self.inputs]
             if counts:              # a count being typed ("", "-") is not a number yet: "?"
-                numbers = [int(c) for c in counts if limits.is_number(c.removeprefix("-"))]
-                parts.append(f"{section}: {sum(numbers) if len(numbers) == len(counts) else '?'} cards")
+                try:
+                    total = str(sum(read_whole_number(c, "count") for c in counts))
+                except OptionError:
+                    total = "?"
+                parts.append(f"{section}: {total} cards")
         self.totals.value = "<b>Deck</b>: " + ", ".join(parts) if parts else ""
 
     # --- saving -------------------------------------------------------------------------
@@ -199,7 +205,7 @@ class CardEditor:
                         continue
                     value = box.value
                     if field != "name":
-                        optional = box.placeholder == "none"
+                        optional = field in self.optional[section]
                         if optional and value.strip().lower() in ("", "none"):
                             entry.pop(field, None)
                             continue
