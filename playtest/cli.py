@@ -3,7 +3,7 @@
 ``playtest serve`` runs the dashboard server (:class:`playtest.server.app.PlaytestVoila`,
 Voilà with the live tables, preheated kernels and kernel clean-up) over the dashboards
 folder, bound to 127.0.0.1 unless told otherwise, and prints the address of the
-dashboard index.
+dashboard index. ``playtest tables backup FILE`` copies the live tables' store.
 """
 from __future__ import annotations
 
@@ -117,6 +117,36 @@ def serve(args: argparse.Namespace) -> int:
     return run_server(server_arguments(folder, args.port, args.ip, args.crowd, args.base_url))
 
 
+def tables_backup(args: argparse.Namespace) -> int:
+    """``playtest tables backup FILE``: copy the data folder's table store to FILE with
+    SQLite's online backup (:func:`playtest.tables.store.backup`), a server running or
+    not; says how many tables the copy holds. Returns 0, or 2 with one sentence."""
+    from playtest.tables.store import DB_NAME, StoreProblem, backup, data_dir
+    source = data_dir() / DB_NAME
+    try:
+        count = backup(source, args.file)
+    except StoreProblem as exc:
+        print(f"playtest tables backup: {exc}", file=sys.stderr)
+        return 2
+    print(f"Copied {count} table{'s' * (count != 1)} from {source} to {args.file}")
+    return 0
+
+
+def add_tables_command(commands) -> None:
+    """Add the ``tables`` subcommand group: ``tables backup FILE``."""
+    p = commands.add_parser("tables", help="the live tables' store (backup)",
+                            description="The live tables' store, tables.sqlite3 in the data folder "
+                                        "($PLAYTEST_DATA_DIR, else ~/.local/share/playtest).")
+    actions = p.add_subparsers(dest="action", required=True)
+    backup = actions.add_parser("backup", help="copy the store to a new file, even while a server runs",
+                                description="Copy the live tables' store to FILE with SQLite's online backup "
+                                            "(every saved move, those in its -wal file too), even while a server "
+                                            "uses it. Restore: stop the server, move tables.sqlite3 and its -wal "
+                                            "and -shm files aside, copy FILE to tables.sqlite3.")
+    backup.add_argument("file", type=Path, metavar="FILE", help="the copy to write (a new file)")
+    backup.set_defaults(run=tables_backup)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``playtest`` console script; returns the exit code."""
     parser = argparse.ArgumentParser(prog="playtest", description="Teach and playtest card games in Jupyter.")
@@ -131,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--base-url", type=base_url_path, default="/", metavar="PATH",
                    help="the path every address starts with (default /), e.g. behind a proxy as on Binder")
     p.set_defaults(run=serve)
+    add_tables_command(commands)
     from playtest.scenarios.replay import add_parser as add_replay
     add_replay(commands)
     from .lab.cli import add_report_command, add_simulate_command, add_tables_report_command

@@ -54,6 +54,9 @@ MAX_LOGGED = 300
 """Characters of a request's address written in the access log (a hostile address of
 megabytes would otherwise be written whole, once per request)."""
 
+TOKEN_IN_ADDRESS = re.compile(r"(?i)((?:^|[?&;])token=)[^&;#]*")
+"""A table page's tokens in an address (``?table=ID&token=T1,T2``): never written to a log."""
+
 KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
 """The page's kernel id in the page configuration that Voilà's template writes (the
 ``jupyter-config-data`` script the page's scripts read)."""
@@ -155,12 +158,19 @@ class PageHandler(TornadoVoilaHandler):
                 start_pool(path)
 
 
+def redact(uri: str) -> str:
+    """``uri`` with every ``token=`` value replaced by ``[hidden]``: a table link's tokens
+    are the seats themselves, and a log is read by others."""
+    return TOKEN_IN_ADDRESS.sub(r"\1[hidden]", uri)
+
+
 def log_request(handler: tornado.web.RequestHandler) -> None:
     """Tornado's access log line ("200 GET /path (ip) 1.23ms"), at info, warning (4xx)
-    or error (5xx), with the address cut to :data:`MAX_LOGGED` characters."""
+    or error (5xx), with tokens hidden (:func:`redact`) and the address cut to
+    :data:`MAX_LOGGED` characters."""
     status, request = handler.get_status(), handler.request
     log = access_log.info if status < 400 else access_log.warning if status < 500 else access_log.error
-    uri = request.uri or ""
+    uri = redact(request.uri or "")
     if len(uri) > MAX_LOGGED:
         uri = f"{uri[:MAX_LOGGED]}... ({len(uri):,} characters)"
     log("%d %s %s (%s) %.2fms", status, request.method, uri, request.remote_ip, 1000.0 * request.request_time())
@@ -301,10 +311,16 @@ class PlaytestVoila(Voila):
         from playtest.tables import web
 
         try:
-            web.service()     # restore the stored tables now: a folder another server holds stops this one here
+            tables = web.service()     # restore the stored tables now: a folder another server holds stops this one here
         except web.ServiceError as exc:
             self.log.critical("playtest serve: %s", exc)
             raise SystemExit(2) from None
+        said = tables.status()["problem"]
+        if said:       # the store is damaged, read-only, full...: everything else is served
+            self.log.warning("playtest serve: %s", said)
+        for stored in tables.damaged.values():
+            self.log.warning("playtest serve: table %s is kept but cannot be played: %s (the lobby lists it and "
+                             "offers its record)", stored.id, stored.damage)
         print(f"Serving the playtest dashboards from {self.root_dir}", flush=True)
         print(f"Open http://{self.ip}:{self.port}{self.base_url}voila/render/index.ipynb  (Ctrl+C stops)", flush=True)
         self.reaper.start()

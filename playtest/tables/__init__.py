@@ -11,7 +11,8 @@ clients: a seat page's kernel (:mod:`playtest.widgets.live`) connects with the s
 token from the page address and renders what it is sent; it never holds the raw state.
 
 Addresses (all under ``<base_url>playtest/api``; JSON in and out; errors are
-``{"error": "one sentence"}`` with a 4xx status):
+``{"error": "one sentence"}`` with a 4xx status, or 503 when the store cannot save or
+live tables are off):
 
 ==========================================  =====================================================
 ``GET  games``                              the games: seats range, bots, presets, option defaults
@@ -19,7 +20,10 @@ Addresses (all under ``<base_url>playtest/api``; JSON in and out; errors are
                                             moves, status (``playing`` / ``over`` / ``ended``);
                                             by default (no ``status``) only those still being
                                             played; ``?status=over`` (game over), ``ended``
-                                            (ended by the host), ``over,ended`` or ``all``
+                                            (ended by the host), ``over,ended`` or ``all``; and ``store``: the store's
+                                            state (``available``, ``problem``: one sentence or
+                                            null, ``damaged``: tables that cannot be replayed,
+                                            with their ``reason``)
 ``POST tables``                             create (body below); 201 with the tokens
 ``POST tables/<id>/join``                   ``{"seat": n}`` (or ``{}``: the first free human seat)
                                             of a listed table: ``{"seat", "token", "path"}``;
@@ -29,7 +33,8 @@ Addresses (all under ``<base_url>playtest/api``; JSON in and out; errors are
                                             with a seat token: the move's result (below)
 ``POST tables/<id>/host``                   host controls with the host token (below)
 ``GET  tables/<id>/record``                 the record JSON, host token, once the game is over
-                                            or the table ended (LS-11: no record while it runs)
+                                            or the table ended (LS-11: no record while it runs);
+                                            a damaged table's stored record: server key or login
 ``POST tables/<id>/feedback``               a seat's feedback, seat token (below)
 ``GET  export?format=json|csv``             every finished or ended table's record and feedback
                                             (server key or Jupyter login)
@@ -87,7 +92,9 @@ browser is back); then:
   null | {"finished", "winners", "scores", "reason"}, "last_move": null | {"seat", "kind",
   "text", "by_bot"}, "players": [{"seat", "player", "connected", "person"}, ...], "hold": null |
   {"reason": text, "waiting": [seats]}, "paused": bool, "pace": name, "reaction_seconds": null |
-  seconds, "status": text}`` after every change (``version`` = moves in the record; ``moves``
+  seconds, "status": text, "store": null | text}`` after every change (``version`` = moves in
+  the record; ``store``: the server cannot save moves now, the sentence saying the table
+  waits; ``moves``
   = the seat's decision moves, ``open_moves`` its open moves; both empty for spectators and
   while a hold is on; a player's ``person``: its seat was made for a person, with a link;
   ``reaction_seconds`` = on a table with a ``reaction_limit``, the
@@ -98,7 +105,8 @@ browser is back); then:
   server -> client ``{"type": "result", "id": client id, "ok": true, "log": [text, ...]}``
   (the move's log lines in the sender's words, e.g. a claim "came too late: returned") after
   the move is stored and the new state sent, or ``{"ok": false, "error": text, "ruling": id}``
-  (nothing changed). A move sent against an older version is taken only if it is an open
+  (nothing changed; ``"unsaved": true`` when the store could not save it: it may be sent again,
+  and over HTTP the answer is 503). A move sent against an older version is taken only if it is an open
   move still legal now; a resend of an id already played answers ``ok`` again.
 * client -> server ``{"type": "continue"}``: this seat has seen the round's reveal.
 * server -> client ``{"type": "closed", "reason": text}`` before the server closes the

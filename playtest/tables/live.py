@@ -51,6 +51,7 @@ def check_pace(pace) -> None:
         raise OptionError(f"unknown bot pace {reprlib.repr(pace)}; paces: {', '.join(PACES)}")
 
 DEFAULT_PACE = "human"
+STORE_RETRY = 5.0       # seconds before bots try again after the store refused a move
 SEEN_IDS = 256          # client move ids remembered per seat, to answer a resend
 HTTP_PRESENCE = 60.0    # seconds an HTTP call of a seat counts as that player being here
 
@@ -72,6 +73,11 @@ class Page(Protocol):
     def leave(self, reason: str) -> None: ...
 
 
+class StoreRefused(PlaytestError):
+    """The store could not save a change (a full disk, say): nothing changed. The message
+    is the reason as a clause for pages, e.g. "its disk is full"."""
+
+
 class SeatConnected(PlaytestError):
     """The host tried to hand a seat to a bot while a person's page of that seat is
     connected, without saying ``force``: a person is never replaced silently."""
@@ -79,18 +85,21 @@ class SeatConnected(PlaytestError):
 
 @dataclass
 class Result:
-    """The answer to a move: ``ok``, or the ``error`` sentence and its ``ruling`` id."""
+    """The answer to a move: ``ok``, or the ``error`` sentence and its ``ruling`` id;
+    ``unsaved``: refused because the store could not save it (it may be made again)."""
 
     ok: bool
     error: str = ""
     ruling: str = ""
     log: tuple[str, ...] = ()
+    unsaved: bool = False
 
     def message(self, client_id: Any) -> dict:
         """The ``result`` message for the page that sent the move."""
         if self.ok:
             return {"type": "result", "id": client_id, "ok": True, "log": list(self.log)}
-        return {"type": "result", "id": client_id, "ok": False, "error": self.error, "ruling": self.ruling}
+        return {"type": "result", "id": client_id, "ok": False, "error": self.error, "ruling": self.ruling,
+                **({"unsaved": True} if self.unsaved else {})}
 
 
 class LiveTable:
@@ -101,7 +110,11 @@ class LiveTable:
         players: per seat, ``"human"`` or the name of one of the game's bots.
         pace: a name of :data:`PACES`. paused: bots hold while True.
         on_move: called as ``on_move(table, number, text, seat, by_bot)`` before a move
-            is acknowledged; it must store the move durably, or raise to refuse it.
+            is played; it must store the move durably, or raise :class:`StoreRefused` to
+            refuse it (the move is then not played: :attr:`unsaved` says why).
+        on_change: called as ``on_change(table, **fields)`` before a host's change is
+            made (and after a move ends the game); it stores it, or raises
+            :class:`StoreRefused` (the change is not made).
         status: ``"playing"``, ``"over"`` (the game ended) or ``"ended"`` (the host
             ended the table).
         reaction_limit: seconds a person's reaction window stays open (CR-7); when it
@@ -137,6 +150,7 @@ class LiveTable:
         self._reaction_left: tuple[int, float] | None = None   # (version, seconds) kept by a pause
         self._clock = random.Random()          # timing only: never a decision
         self._http_seen = -HTTP_PRESENCE       # loop time of the last HTTP call of a seat
+        self.unsaved = ""      # why the store refused the last move ("" since one was saved)
         if match.outcome() is not None and status == "playing":
             self.status = "over"
 
@@ -250,6 +264,8 @@ class LiveTable:
             "reaction_seconds": None if self.reaction_deadline is None else round(
                 max(0.0, self.reaction_deadline - asyncio.get_event_loop().time()), 1),
             "status": self.status,
+            "store": (f"The server cannot save moves now ({self.unsaved}): the table waits until it can."
+                      if self.unsaved else None),
             "players": [{"seat": s, "player": p, "connected": p != HUMAN or self.connected(s),
                          "person": s in self.person_seats} for s, p in enumerate(self.players)],
         }
@@ -342,7 +358,16 @@ class LiveTable:
     def _play(self, move: Move, by_bot: bool) -> Result:
         match = self.match
         number = len(match.moves) + 1
-        self.on_move(self, number, str(move), move.seat, by_bot)    # durable before it counts
+        try:
+            self.on_move(self, number, str(move), move.seat, by_bot)    # durable before it counts
+        except StoreRefused as exc:
+            told, self.unsaved = self.unsaved, str(exc)
+            if not told:
+                self.broadcast()           # every page: the table waits
+            self.schedule()                # bots try again after STORE_RETRY
+            return Result(False, f"the server cannot save moves now ({exc}): your move was not played; make it "
+                                 "again once the server can save", unsaved=True)
+        self.unsaved = ""
         events = match.play(move)
         self.by_bot.append(by_bot)
         self.last_move = {"number": number, "seat": move.seat, "kind": move.kind, "by_bot": by_bot,
@@ -351,7 +376,10 @@ class LiveTable:
             self.ready.clear()
         if match.outcome() is not None:
             self.status = "over"
-            self.on_change(self, status="over")
+            try:
+                self.on_change(self, status="over")
+            except StoreRefused:
+                pass        # the last move is stored: a restart finds the game over from it
         self.schedule()
         self.broadcast()
         return Result(True, log=tuple(e.for_seat(move.seat) for e in events))
@@ -379,9 +407,12 @@ class LiveTable:
     # --- host controls ---------------------------------------------------------------
     def set_paused(self, paused: bool) -> None:
         """Pause or resume the bots and the reaction windows' clock (see
-        :meth:`_clock_reaction`)."""
+        :meth:`_clock_reaction`).
+
+        Raises:
+            StoreRefused: the store could not save it (nothing changed)."""
+        self.on_change(self, paused=bool(paused))
         self.paused = bool(paused)
-        self.on_change(self, paused=self.paused)
         self.schedule()
         self.broadcast()
 
@@ -389,11 +420,12 @@ class LiveTable:
         """Set the bots' pace (a name of :data:`PACES`).
 
         Raises:
-            OptionError: an unknown pace.
+            OptionError: an unknown pace. StoreRefused: the store could not save it
+                (nothing changed).
         """
         check_pace(pace)
-        self.pace = pace
         self.on_change(self, pace=pace)
+        self.pace = pace
         self.schedule()
         self.broadcast()
 
@@ -413,7 +445,8 @@ class LiveTable:
             OptionError: a seat out of range, an unknown bot, the seat's own player, or
                 a person for a seat made for a bot (nothing changed).
             SeatConnected: a person's page of the seat is connected and ``force`` is
-                not set (nothing changed).
+                not set (nothing changed). StoreRefused: the store could not save it
+                (nothing changed).
         """
         if type(seat) is not int or not 0 <= seat < len(self.players):
             raise OptionError(f"seat {reprlib.repr(seat)} is not a seat of this table; seats are 0 to "
@@ -430,21 +463,24 @@ class LiveTable:
                                 'send "force": true to hand it to a bot anyway (their page is told)')
         players = list(self.players)
         players[seat] = player
-        old, self.players = self.players, players
+        old, old_table, self.players = self.players, self.table, players
         try:
             self.table = self._table()
-        except OptionError:
-            self.players = old
+            self.on_change(self, players=self.players)
+        except (OptionError, StoreRefused):
+            self.players, self.table = old, old_table
             raise
-        self.on_change(self, players=self.players)
         self.schedule()
         self.broadcast()
 
     def end(self) -> None:
-        """The host ends the table: no more moves; pages are told and closed."""
+        """The host ends the table: no more moves; pages are told and closed.
+
+        Raises:
+            StoreRefused: the store could not save it (nothing changed)."""
+        self.on_change(self, status="ended")
         self.status = "ended"
         self.cancel()
-        self.on_change(self, status="ended")
         self.broadcast()
 
     # --- bots on a clock --------------------------------------------------------------
@@ -522,6 +558,8 @@ class LiveTable:
         if not plans:
             return
         delay, move = min(plans, key=lambda plan: plan[0])
+        if self.unsaved:
+            delay = max(delay, STORE_RETRY)     # the store refused the last move: try again later
         version = len(self.match.moves)
         self._timer = loop.call_later(delay, self._bot_move, move, version)
 

@@ -13,15 +13,17 @@ import io
 import json
 import reprlib
 import secrets
+import sqlite3
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Mapping
 
 from ..engine import Match, OptionError, PlaytestError, get_game, games
 from ..engine.registry import other_game
 from ..scenarios import find_scenario
-from .live import DEFAULT_PACE, HUMAN, LiveTable, check_pace
-from .store import DB_NAME, StoredTable, StoreInUse, TableStore, data_dir, token_hash
+from .live import DEFAULT_PACE, HUMAN, LiveTable, StoreRefused, check_pace
+from .store import DB_NAME, StoredTable, StoreInUse, StoreProblem, TableStore, data_dir, token_hash
 
 MAX_TABLES = 200        # tables being played at once on one server
 STATUSES = ("playing", "over", "ended")   # a table's status: being played, game over, ended by the host
@@ -49,42 +51,93 @@ class TableService:
     Args:
         folder: the data folder holding the database (default :func:`data_dir`).
 
+    Attributes:
+        problem: "" or why live tables are off (the store cannot be used: damaged,
+            not playtest's, a read-only folder, a full disk), one sentence saying what
+            to do; every call about tables then answers it (503) and the server's other
+            pages work. notice: "" or one sentence about the store (emptied or
+            replaced, a full disk; see :attr:`TableStore.notice`). damaged: id -> the
+            stored table that cannot be replayed, kept with ``damage`` saying why.
+
     Raises:
         ServiceError: another server holds the folder's tables (503, saying which
             process and how to give this one its own folder).
-        OSError: the folder cannot be created or the database opened.
     """
 
     def __init__(self, folder: str | Path | None = None):
         self.folder = Path(folder) if folder is not None else data_dir()
+        self.problem = self.notice = ""
+        self.store: TableStore | None = None
         try:
             self.store = TableStore(self.folder / DB_NAME)
         except StoreInUse as exc:
             raise ServiceError(str(exc), 503) from None
+        except StoreProblem as exc:
+            self.problem = f"Live tables are off: {exc}."
+        self.damaged: dict[str, StoredTable] = {}
         self.tables: dict[str, LiveTable] = {}
         self._hashes: dict[str, tuple[str, dict[int, str], str]] = {}   # id -> host, seats, spectator
         self._claimed: dict[str, set[int]] = {}
         self._listed: dict[str, bool] = {}
         self._created: dict[str, float] = {}
         self._awaited: dict[str, tuple[float, set[int]]] = {}   # id -> (since, seats no page has joined)
-        self.restore_errors: list[str] = []
+        if self.store is None:
+            return
+        self.notice = f"{self.store.notice[:1].upper()}{self.store.notice[1:]}." if self.store.notice else ""
         for stored in self.store.tables():
             try:
+                if stored.damage:
+                    raise PlaytestError(stored.damage)
                 self._restore(stored)
             except Exception as exc:  # noqa: BLE001 - one damaged table must not stop the server
-                self.restore_errors.append(f"table {stored.id} could not be restored: {exc}")
+                stored.damage = stored.damage or str(exc)
+                self.damaged[stored.id] = stored
 
     def close(self) -> None:
         """Stop every bot clock and close the store (server shutdown)."""
         for table in self.tables.values():
             table.cancel()
-        self.store.close()
+        if self.store is not None:
+            self.store.close()
+
+    def status(self) -> dict:
+        """The store's state for the lobby: ``{"available": bool, "problem": sentence
+        or None, "damaged": [{"id", "game", "seats", "moves", "created", "reason"}]}``
+        (``problem``: why live tables are off, or the store's notice; ``damaged``: the
+        stored tables that cannot be replayed, oldest first, kept in the store)."""
+        damaged = [{"id": t.id, "game": t.game, "seats": t.seats, "moves": len(t.moves), "created": t.created,
+                    "reason": t.damage} for t in self.damaged.values()]
+        return {"available": self.store is not None, "problem": self.problem or self.notice or None,
+                "damaged": damaged}
+
+    def _usable(self) -> None:
+        """Raise the reason live tables are off (503), if they are."""
+        if self.store is None:
+            raise ServiceError(self.problem, 503)
+
+    @contextmanager
+    def _saving(self, what: str):
+        """Turn the store's refusal into a 503 sentence (nothing was saved)."""
+        try:
+            yield
+        except StoreRefused as exc:
+            raise ServiceError(f"the server cannot save {what} now ({exc}); nothing changed, try again once it "
+                               "can", 503) from None
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            raise ServiceError(f"the server cannot save {what} now ({_refusal(exc)}); nothing changed, try again "
+                               "once it can", 503) from None
 
     # --- tables ---------------------------------------------------------------------
     def _restore(self, stored: StoredTable) -> None:
         match = Match(stored.game, stored.seats, stored.options, stored.seed, setup=stored.setup)
-        for text, _seat, _bot in stored.moves:
-            match.play(text)
+        for number, (text, _seat, _bot) in enumerate(stored.moves, 1):
+            try:
+                match.play(text)
+            except PlaytestError as exc:
+                raise PlaytestError(f"its stored move {number} ({reprlib.repr(text)}) cannot be played: {exc}") \
+                    from None
         table = self._live(stored.id, match, stored.players, stored.pace, stored.paused, stored.status,
                            stored.reaction_limit)
         table.by_bot = [bot for _t, _s, bot in stored.moves]
@@ -102,10 +155,20 @@ class TableService:
         return table
 
     def _store_move(self, table: LiveTable, number: int, text: str, seat: int, by_bot: bool) -> None:
-        self.store.add_move(table.id, number, text, seat, by_bot)
+        try:
+            self.store.add_move(table.id, number, text, seat, by_bot)
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            raise StoreRefused(_refusal(exc)) from None
 
     def _store_change(self, table: LiveTable, **fields) -> None:
-        self.store.update(table.id, **fields)
+        try:
+            self.store.update(table.id, **fields)
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            raise StoreRefused(_refusal(exc)) from None
 
     def create(self, spec: Mapping[str, Any]) -> dict:
         """Create a table.
@@ -135,6 +198,7 @@ class TableService:
             ServiceError: anything wrong in ``spec``, said in one sentence (400), or too
                 many tables on this server (503).
         """
+        self._usable()
         if not isinstance(spec, Mapping):
             raise ServiceError("send a JSON object with game, seats, players, options, seed, pace, listed")
         fields = {"game", "seats", "players", "options", "preset", "seed", "pace", "listed", "scenario",
@@ -209,9 +273,10 @@ class TableService:
                              reaction_limit=limit, seat_hashes={s: token_hash(seat_tokens[s]) if s in seat_tokens
                                                                 else "" for s in table.humans})
         stored.claimed = {s for s in table.humans if s not in open_seats}
-        self.store.add_table(stored)
-        for number, move in enumerate(match.moves, 1):      # a scenario's moves: the table starts after them
-            self.store.add_move(table_id, number, str(move), move.seat, False)
+        with self._saving("a new table"):
+            self.store.add_table(stored)
+            for number, move in enumerate(match.moves, 1):      # a scenario's moves: the table starts after them
+                self.store.add_move(table_id, number, str(move), move.seat, False)
         table.by_bot = [False] * len(match.moves)
         self.tables[table_id] = table
         self._hashes[table_id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
@@ -272,9 +337,14 @@ class TableService:
         """The table with this id.
 
         Raises:
-            ServiceError: no such table (404).
+            ServiceError: no such table (404), a table the store holds but cannot
+                replay (409: :attr:`damaged`), or live tables are off (503).
         """
+        self._usable()
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None and table_id in self.damaged:
+            raise ServiceError(f"this table is damaged in the store and cannot be played ({self.damaged[table_id].damage}); "
+                               "its record can be downloaded from the lobby", 409)
         if table is None:
             raise ServiceError("there is no table with this id on this server (it may have been ended "
                                "long ago, or the link was cut short)", 404)
@@ -308,15 +378,12 @@ class TableService:
         if type(seat) is not int or seat not in table.humans:
             raise ServiceError(f"seat {reprlib.repr(seat)} is not a person's seat of this table; its people's "
                                f"seats are {_seat_list(table.humans)}")
-        if seat not in free or not self.store.claim_seat(table_id, seat):
-            raise ServiceError(f"seat {seat} is taken; free seats: {_seat_list(free)}", 409)
-        self._claimed[table_id].add(seat)
         token = _new_token()
+        with self._saving("a seat"):
+            if seat not in free or not self.store.claim_seat(table_id, seat, token_hash(token)):
+                raise ServiceError(f"seat {seat} is taken; free seats: {_seat_list(free)}", 409)
+        self._claimed[table_id].add(seat)
         self._hashes[table_id][1][seat] = token_hash(token)
-        with self.store.db:
-            self.store.db.execute("BEGIN")
-            self.store.db.execute("UPDATE seats SET token_hash=? WHERE table_id=? AND seat=?",
-                                  (token_hash(token), table_id, seat))
         return {"seat": seat, "token": token, "path": page_path(table_id, token)}
 
     def authenticate(self, table_id: str, token: Any) -> tuple[LiveTable, str, int | None]:
@@ -378,7 +445,8 @@ class TableService:
         texts = [body.get(k, "") for k in ("confused", "notes")]
         if not all(isinstance(t, str) and len(t) <= TEXT_LIMIT for t in texts):
             raise ServiceError(f"confused and notes must be texts of at most {TEXT_LIMIT} characters")
-        self.store.add_feedback(table_id, seat, rating, *texts)
+        with self._saving("feedback"):
+            self.store.add_feedback(table_id, seat, rating, *texts)
 
     def record(self, table_id: str) -> dict:
         """A table's record (plain data, as :meth:`Match.record`), once it is over or
@@ -392,10 +460,29 @@ class TableService:
             raise ServiceError("the record is handed out once the game is over or the host ended the table", 409)
         return table.match.record().model_dump()
 
+    def damaged_record(self, table_id: str) -> dict:
+        """The record of a table that cannot be replayed (:attr:`damaged`), as stored:
+        its game, seats, options, seed, setup and every stored move (the one that cannot
+        be played too), for the lobby's download. The table's game is over for good, so
+        its hidden cards are no secret worth keeping.
+
+        Raises:
+            ServiceError: no damaged table of this id (404)."""
+        stored = self.damaged.get(table_id) if isinstance(table_id, str) else None
+        if stored is None:
+            raise ServiceError("there is no damaged table with this id in this server's store", 404)
+        return {"format": "playtest.record", "version": 2, "game": stored.game, "seats": stored.seats,
+                "options": stored.options, "seed": stored.seed, "setup": stored.setup,
+                "moves": [text for text, _seat, _bot in stored.moves], "damage": stored.damage}
+
     # --- export ---------------------------------------------------------------------
     def export(self) -> list[dict]:
         """Every finished or ended table: its record, who sat where (people and bots),
-        how it ended and its feedback. The shape :func:`playtest.lab.read_tables` reads."""
+        how it ended and its feedback. The shape :func:`playtest.lab.read_tables` reads.
+
+        Raises:
+            ServiceError: live tables are off (503, :attr:`problem`)."""
+        self._usable()
         rows = []
         for table_id, table in self.tables.items():
             if table.status == "playing":
@@ -424,6 +511,16 @@ class TableService:
         for row in rows:
             writer.writerow({k: json.dumps(v) if isinstance(v, (list, dict)) else v for k, v in row.items()})
         return out.getvalue()
+
+
+def _refusal(exc: Exception) -> str:
+    """Why the store refused to save, as a clause for pages ("its disk is full")."""
+    text = str(exc)
+    if "full" in text:
+        return "its disk is full"
+    if "readonly" in text or "read-only" in text:
+        return "its data folder has become read-only"
+    return f"its table store failed: {text[:200]}"
 
 
 def _game(name: Any):

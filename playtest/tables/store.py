@@ -8,9 +8,18 @@ The database lives in the data folder (:func:`data_dir`): ``$PLAYTEST_DATA_DIR``
 ``$XDG_DATA_HOME/playtest``, else ``~/.local/share/playtest``. One server at a time holds
 it (:class:`StoreInUse`): two servers on one folder (JupyterLab's table service and
 ``playtest serve``, say) would each restore every table and run its bots.
+
+A store that cannot be used (damaged, not playtest's, a read-only folder, a full disk)
+raises :class:`StoreProblem`, whose message is one sentence saying what is wrong and
+what to do; the file is never changed before it has been checked, nor deleted. Beside
+the database, ``tables.seen.json`` keeps the store's identity and how many tables it
+held when last opened, so that an emptied or replaced store is noticed
+(:attr:`TableStore.notice`). :func:`backup` copies the store while a server runs.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -18,12 +27,15 @@ import os
 import sqlite3
 import sys
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 DB_NAME = "tables.sqlite3"
 LOCK_SUFFIX = ".lock"      # beside the database: who holds it ("<pid> <program>")
+SEEN_NAME = "tables.seen.json"   # beside the database: {"store": its id, "tables": how many it held}
+BACKUP_HINT = "put back a copy made with `playtest tables backup`"
 
 
 class StoreInUse(OSError):
@@ -35,6 +47,44 @@ class StoreInUse(OSError):
             f"the live tables in {folder} are served by another server ({who}); stop that "
             f"server, or give this one a data folder of its own (PLAYTEST_DATA_DIR=/some/folder)")
         self.holder = holder
+
+
+class StoreProblem(Exception):
+    """The table store cannot be used; the message is one sentence: what is wrong with it
+    and what to do (see :func:`problem_sentence`)."""
+
+
+class StoreDamaged(sqlite3.DatabaseError):
+    """An SQLite file that is not a playtest table store (another program's tables, or
+    ours with columns missing)."""
+
+
+def problem_sentence(exc: BaseException, path: Path) -> str:
+    """One sentence for a store that cannot be opened or written: what is wrong with the
+    database ``path`` (or its folder) and what to do.
+
+    Args:
+        exc: the OSError or sqlite3 error met. path: the database file.
+    """
+    folder, text = path.parent, str(exc)
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC or "disk is full" in text:
+        return (f"the disk holding the data folder {folder} is full, so live tables cannot be saved: free some "
+                "space, then restart the server")
+    if (isinstance(exc, OSError) and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM)
+            or "readonly" in text or "read-only" in text):
+        return (f"the data folder {folder} is read-only here, so live tables cannot be saved: make it writable, "
+                "or set PLAYTEST_DATA_DIR to a folder you may write, then restart the server")
+    if isinstance(exc, StoreDamaged):
+        what = text
+    elif "not a database" in text:
+        what = f"the table store {path} is not an SQLite database (damaged, or another file put in its place)"
+    elif isinstance(exc, sqlite3.DatabaseError) and ("malformed" in text or "corrupt" in text):
+        what = f"the table store {path} is damaged (SQLite says: {text})"
+    else:
+        return (f"the table store {path} cannot be opened ({text or type(exc).__name__}): check the data folder "
+                f"{folder}, or set PLAYTEST_DATA_DIR to another folder, then restart the server")
+    return (f"{what}: stop the server, move the file aside (keep it, do not delete it) and {BACKUP_HINT} "
+            f"in its place, or start with no tables")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -79,7 +129,28 @@ CREATE TABLE IF NOT EXISTS feedback (
     time REAL NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,           -- "store": this store's identity (a random id)
+    value TEXT NOT NULL
+);
 """
+_OPTIONAL = {("tables", "reaction_limit"), ("meta", "key"), ("meta", "value")}   # added later: migrated
+
+
+def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
+    names = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    return {name: {row[1] for row in db.execute(f'PRAGMA table_info("{name}")')} for name in names}
+
+
+def _schema_columns() -> dict[str, set[str]]:
+    memory = sqlite3.connect(":memory:")
+    memory.executescript(_SCHEMA)
+    columns = _columns(memory)
+    memory.close()
+    return columns
+
+
+_COLUMNS = _schema_columns()
 
 
 def data_dir() -> Path:
@@ -119,6 +190,7 @@ class StoredTable:
     seat_hashes: dict[int, str] = field(default_factory=dict)
     claimed: set[int] = field(default_factory=set)
     moves: list[tuple[str, int, bool]] = field(default_factory=list)
+    damage: str = ""      # why its stored set-up cannot be read ("": it can)
 
 
 class TableStore:
@@ -127,21 +199,37 @@ class TableStore:
     Args:
         path: the database file (its folder is created, readable by its owner only).
 
+    Attributes:
+        notice: "" or one sentence about the store found: it holds fewer tables than
+            when it was last opened, or is not the store last opened here (emptied,
+            replaced or deleted), or the disk is full (the store opened, but nothing
+            can be saved). count: the tables it holds.
+
     Raises:
-        StoreInUse: another process (or another open store in this one) holds it;
-            OSError: the folder cannot be created; sqlite3.DatabaseError: the file is not
-            a database.
+        StoreInUse: another process (or another open store in this one) holds it.
+        StoreProblem: the folder cannot be created or written, the file is not an
+            SQLite database, is damaged or is not playtest's, or the disk is full (one
+            sentence, :func:`problem_sentence`); the file was not changed.
     """
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self._lock = self._hold(self.path.with_name(self.path.name + LOCK_SUFFIX))
+        self.notice = ""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._lock = self._hold(self.path.with_name(self.path.name + LOCK_SUFFIX))
+        except StoreInUse:
+            raise
+        except OSError as exc:
+            raise StoreProblem(problem_sentence(exc, self.path)) from exc
         try:
             self._open()
-        except BaseException:
+        except BaseException as exc:
             self._lock.close()
+            if isinstance(exc, (OSError, sqlite3.Error)):
+                raise StoreProblem(problem_sentence(exc, self.path)) from exc
             raise
+        self._check_seen()
 
     @staticmethod
     def _hold(lock_path: Path):
@@ -163,13 +251,72 @@ class TableStore:
 
     def _open(self) -> None:
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")     # a stored move survives a power cut too
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(_SCHEMA)
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
-        if "reaction_limit" not in columns:       # a database made before reaction limits
-            self.db.execute("ALTER TABLE tables ADD COLUMN reaction_limit REAL")
+        try:
+            self._check()                              # reads only: a damaged file is left as it is
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")     # a stored move survives a power cut too
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(_SCHEMA)
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+            if "reaction_limit" not in columns:       # a database made before reaction limits
+                self.db.execute("ALTER TABLE tables ADD COLUMN reaction_limit REAL")
+            found = self.db.execute("SELECT value FROM meta WHERE key='store'").fetchone()
+            self.identity = found[0] if found else uuid.uuid4().hex
+            if not found:
+                self._write("INSERT INTO meta VALUES ('store', ?)", (self.identity,))
+            self.count = self.db.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _check(self) -> None:
+        """Refuse a file that is not a sound playtest store, before anything is written:
+        SQLite's quick check, then our tables' columns (an empty database passes).
+
+        Raises:
+            sqlite3.DatabaseError: not a database, or damaged. StoreDamaged: another
+                program's database, or ours with columns missing."""
+        verdict = self.db.execute("PRAGMA quick_check").fetchone()[0]
+        if verdict != "ok":
+            raise sqlite3.DatabaseError(f"database disk image is malformed ({verdict[:120]})")
+        found = _columns(self.db)
+        if found and "tables" not in found:
+            raise StoreDamaged(f"the table store {self.path} is an SQLite database of another program (its tables: "
+                               f"{', '.join(sorted(found))[:200]}), not playtest's")
+        for name, columns in found.items():
+            missing = sorted(c for c in _COLUMNS.get(name, set()) - columns if (name, c) not in _OPTIONAL)
+            if missing:
+                raise StoreDamaged(f"the table store {self.path} is not a playtest store that this version can read "
+                                   f"(its {name!r} table has no column {', '.join(missing)})")
+
+    def _check_seen(self) -> None:
+        """Compare the store with what ``tables.seen.json`` says it held when last opened,
+        set :attr:`notice` if tables are gone, then record what it holds now (a notice is
+        given once). A full disk here is said too: the store opened but saves nothing."""
+        seen_path = self.path.with_name(SEEN_NAME)
+        try:
+            seen = json.loads(seen_path.read_text(encoding="utf-8"))
+            store, held = str(seen["store"]), int(seen["tables"])
+        except (OSError, ValueError, KeyError, TypeError):
+            store, held = self.identity, 0          # never seen (or unreadable): nothing to compare
+        if store != self.identity and held:
+            self.notice = (f"the table store {self.path} is not the one this server used last (that one held {held} "
+                           f"table{'s' * (held != 1)}): it was replaced or deleted; if that was not meant, stop the "
+                           f"server and {BACKUP_HINT}")
+        elif self.count < held:
+            self.notice = (f"the table store {self.path} holds {self.count} table{'s' * (self.count != 1)} but held "
+                           f"{held} when last opened: it was emptied or an older copy put back; if that was not "
+                           f"meant, stop the server and {BACKUP_HINT}")
+        try:
+            self._write_seen()
+        except OSError as exc:
+            self.notice = self.notice or problem_sentence(exc, self.path)
+
+    def _write_seen(self) -> None:
+        seen_path = self.path.with_name(SEEN_NAME)
+        temporary = seen_path.with_name(SEEN_NAME + ".tmp")
+        temporary.write_text(json.dumps({"store": self.identity, "tables": self.count}), encoding="utf-8")
+        os.replace(temporary, seen_path)
 
     def close(self) -> None:
         """Close the database and let another server hold it (the service's shutdown)."""
@@ -195,6 +342,11 @@ class TableStore:
             self.db.executemany("INSERT INTO seats VALUES (?,?,?,?)",
                                 [(table.id, seat, h, int(seat in table.claimed))
                                  for seat, h in table.seat_hashes.items()])
+        self.count += 1
+        try:
+            self._write_seen()
+        except OSError:
+            pass        # the database holds the table; the count is checked again at the next start
 
     def add_move(self, table_id: str, number: int, text: str, seat: int, by_bot: bool) -> None:
         """Commit move ``number`` (1-based) of a table: it is on disk when this returns.
@@ -213,12 +365,13 @@ class TableStore:
         values = [json.dumps(v) if k == "players" else int(v) if k == "paused" else v for k, v in fields.items()]
         self._write(f"UPDATE tables SET {', '.join(f'{k}=?' for k in fields)} WHERE id=?", (*values, table_id))
 
-    def claim_seat(self, table_id: str, seat: int) -> bool:
-        """Mark a seat as handed out by a lobby join; False if it already was."""
+    def claim_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """Mark a seat as handed out by a lobby join, with its new token's hash, in one
+        transaction; False (nothing changed) if it already was."""
         with self.db:
             self.db.execute("BEGIN")
-            cur = self.db.execute("UPDATE seats SET claimed=1 WHERE table_id=? AND seat=? AND claimed=0",
-                                  (table_id, seat))
+            cur = self.db.execute("UPDATE seats SET claimed=1, token_hash=? WHERE table_id=? AND seat=? AND claimed=0",
+                                  (token_hash, table_id, seat))
             return cur.rowcount == 1
 
     def add_feedback(self, table_id: str, seat: int, rating: int | None, confused: str, notes: str) -> None:
@@ -239,9 +392,14 @@ class TableStore:
                                "status, host_hash, spectator_hash, created, reaction_limit FROM tables "
                                "ORDER BY created").fetchall()
         for row in rows:
-            table = StoredTable(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]),
-                                json.loads(row[6]), row[7], bool(row[8]), bool(row[9]), row[10], row[11],
-                                row[12], row[13], row[14])
+            try:
+                options, setup, players = (json.loads(row[i]) for i in (3, 5, 6))
+                damage = ""
+            except (TypeError, ValueError) as exc:
+                options, setup, players = {}, {}, []
+                damage = f"its stored set-up cannot be read ({exc})"
+            table = StoredTable(row[0], row[1], row[2], options, row[4], setup, players, row[7], bool(row[8]),
+                                bool(row[9]), row[10], row[11], row[12], row[13], row[14], damage=damage)
             if statuses is not None and table.status not in statuses:
                 continue
             for seat, h, claimed in self.db.execute("SELECT seat, token_hash, claimed FROM seats WHERE table_id=?",
@@ -252,3 +410,38 @@ class TableStore:
             table.moves = [(text, seat, bool(bot)) for text, seat, bot in self.db.execute(
                 "SELECT text, seat, by_bot FROM moves WHERE table_id=? ORDER BY number", (table.id,))]
             yield table
+
+
+def backup(source: str | os.PathLike, target: str | os.PathLike) -> int:
+    """Copy the table store ``source`` to a new file ``target`` with SQLite's online
+    backup, while a server may be using it: the copy holds every committed move, those
+    still in the ``-wal`` file too. The copy is written beside ``target`` and renamed
+    into place once whole.
+
+    Returns:
+        How many tables the copy holds.
+
+    Raises:
+        StoreProblem: no store at ``source``, ``target`` exists already, or the copy
+            failed (one sentence: what is wrong and what to do); nothing was left at
+            ``target``.
+    """
+    source, target = Path(source), Path(target)
+    if not source.is_file():
+        raise StoreProblem(f"there is no table store at {source}: set PLAYTEST_DATA_DIR to the data folder that "
+                           "holds tables.sqlite3")
+    if target.exists():
+        raise StoreProblem(f"{target} exists already: give the backup a new file name (a backup never "
+                           "replaces a file)")
+    partial = target.with_name(target.name + ".partial")
+    try:
+        with contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src, \
+                contextlib.closing(sqlite3.connect(partial)) as dst:
+            src.backup(dst)
+            count = dst.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+        os.replace(partial, target)
+    except (OSError, sqlite3.Error) as exc:
+        partial.unlink(missing_ok=True)
+        raise StoreProblem(f"the backup of {source} to {target} failed ({exc}); nothing was written at {target}") \
+            from None
+    return count

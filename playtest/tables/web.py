@@ -232,7 +232,7 @@ class GamesHandler(ApiHandler):
 class TablesHandler(ApiHandler):
     def get(self):
         self.lobby_allowed()
-        self.send({"tables": service().listing(self.get_argument("status", "playing"))})
+        self.send({"tables": service().listing(self.get_argument("status", "playing")), "store": service().status()})
 
     def post(self):
         self.lobby_allowed()
@@ -270,7 +270,7 @@ class MovesHandler(ApiHandler):
                                "chosen on), or left out")
         table.touch()
         result = table.submit(seat, body["move"], body.get("id"), version)
-        self.send(result.message(body.get("id")), 200 if result.ok else 409)
+        self.send(result.message(body.get("id")), 200 if result.ok else 503 if result.unsaved else 409)
 
 
 class HostHandler(ApiHandler):
@@ -294,7 +294,7 @@ def host_action(table, body: Any) -> None:
             ``"force": true`` (409). Nothing changed.
     """
     from ..engine import OptionError
-    from .live import HUMAN, PACES, SeatConnected
+    from .live import HUMAN, PACES, SeatConnected, StoreRefused
     actions = "pause, resume, pace, bot, continue, end"
     if not isinstance(body, dict) or body.get("action") is None:
         raise ServiceError(f'the body needs an "action": one of {actions}')
@@ -327,11 +327,18 @@ def host_action(table, body: Any) -> None:
         raise ServiceError(str(exc)) from None
     except SeatConnected as exc:
         raise ServiceError(str(exc), 409) from None
+    except StoreRefused as exc:
+        raise ServiceError(f"the server cannot save this now ({exc}); nothing changed, try again once it can",
+                           503) from None
     _awaited_changed()          # a seat handed to a bot, a table ended: fewer pages to come
 
 
 class RecordHandler(ApiHandler):
     def get(self, table_id):
+        if table_id in service().damaged:       # no game to protect: the lobby may download it
+            self.lobby_allowed()
+            self.send(service().damaged_record(table_id))
+            return
         table, role, _ = service().authenticate(table_id, self.token())
         if role != "host":
             raise ServiceError("the record is for the host (the host link's token)", 403)
