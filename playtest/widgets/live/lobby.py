@@ -138,6 +138,10 @@ class LobbyApp:
         for the last table created.
         tables: the list of tables (class ``pt-lobby-tables``); rows: its pooled rows
         ``(box, text, join button)``; listing: the last list the service sent.
+        store_note: the store's problem, one sentence (class ``pt-store-problem``,
+        hidden when there is none). damaged_box: the tables the store holds but cannot
+        replay, each with its reason and a Record button (class ``pt-damaged``);
+        damaged: the last such list the service sent.
         refresh_button, export_csv, export_json, export_link: the other controls.
     """
 
@@ -190,6 +194,11 @@ class LobbyApp:
         self.links = w.HTML()
         self.links.add_class("pt-lobby-links")
         self.tables_note = w.HTML()
+        self.store_note = w.HTML(layout=w.Layout(display="none"))
+        self.store_note.add_class("pt-store-problem")
+        self.damaged: list[dict] = []
+        self.damaged_box = w.VBox()
+        self.damaged_box.add_class("pt-damaged")
         self.rows: list[tuple[w.HBox, w.HTML, w.Button]] = []
         self.row_box = w.VBox()
         self.tables = w.VBox([self.tables_note, self.row_box])
@@ -207,7 +216,8 @@ class LobbyApp:
                                 "scenario), who plays each seat (a person or a bot), the options, and the bots' "
                                 "pace. Each person then opens their own seat's link on their own device.</p>"),
                          self.game, self.panel_box])
-        open_tables = w.VBox([w.HTML("<h3>Open tables</h3>"), self.refresh_button, self.tables])
+        open_tables = w.VBox([w.HTML("<h3>Open tables</h3>"), self.refresh_button, self.store_note, self.tables,
+                              self.damaged_box])
         export = w.VBox([w.HTML("<h3>Results</h3><p>Every finished table's record with its players' feedback.</p>"),
                          w.HBox([self.export_csv, self.export_json, self.export_link],
                                 layout=w.Layout(align_items="center"))])
@@ -445,6 +455,7 @@ class LobbyApp:
 
     async def _refresh(self) -> None:
         data = await self.api.call("GET", "tables?status=playing", key=True)
+        self.show_store(data.get("store") or {})
         self.show_tables(data.get("tables", []))
 
     async def _poll(self) -> None:
@@ -488,6 +499,40 @@ class LobbyApp:
         if self.row_box.children != boxes:
             self.row_box.children = boxes
         self.tables_note.value = "" if shown else "<i>No table is being played on this server.</i>"
+
+    def show_store(self, store: dict) -> None:
+        """Show the store's state (the service's ``store``: ``problem``, one sentence or
+        None; ``damaged``, the tables it holds but cannot replay): the sentence above
+        the list, and each damaged table with its reason and a button that downloads its
+        stored record."""
+        problem = store.get("problem")
+        self.store_note.value = f"<b>⚠ {html.escape(str(problem))}</b>" if problem else ""
+        self.store_note.layout.display = None if problem else "none"
+        damaged = list(store.get("damaged") or [])
+        if [t.get("id") for t in damaged] == [t.get("id") for t in self.damaged]:
+            return
+        self.damaged = damaged
+        rows = []
+        for table in damaged:
+            text = w.HTML(f"<b>Damaged</b> · {html.escape(str(table.get('game')))} · table "
+                          f"{html.escape(str(table.get('id')))} · {table.get('moves', 0)} stored moves · "
+                          f"{html.escape(str(table.get('reason')))}", layout=w.Layout(flex="1 1 auto"))
+            button = w.Button(description="Record", icon="download", layout=w.Layout(width="auto"),
+                              tooltip="Download the table's stored record (its game cannot go on)")
+            link = w.HTML()
+            button.on_click(safe(lambda _b, t=table["id"], out=link: self._clicked(
+                lambda: spawn(self._damaged_record(t, out), self.report)), self.report))
+            row = w.HBox([text, button, link], layout=w.Layout(align_items="center"))
+            row.add_class("pt-damaged-row")
+            rows.append(row)
+        head = ([w.HTML("<p>These tables are kept in the store but cannot be played on: a stored move or their "
+                        "set-up cannot be replayed. Download a record to look at it.</p>")] if rows else [])
+        self.damaged_box.children = tuple(head + rows)
+
+    async def _damaged_record(self, table_id: str, out: w.HTML) -> None:
+        record = await self.api.call("GET", f"tables/{table_id}/record", key=True)
+        out.value = download_link(json.dumps(record, indent=1), f"table_{table_id}.json", "application/json",
+                                  "The stored record of a damaged table", "record")
 
     def _join_row(self, index: int) -> None:
         if index < len(self.listing):

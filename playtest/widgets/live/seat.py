@@ -621,7 +621,10 @@ class SeatApp:
             text = {"over": "Game over", "ended": "The host ended this table"}.get(status, "Connected")
             if status == "playing":
                 bots = any(p.get("player") != HUMAN for p in latest.get("players", []))
-                if latest.get("paused"):
+                if latest.get("store"):       # the server cannot save moves now: the table waits
+                    text += f" · {latest['store']}"
+                    classes = ["pt-closed"]
+                elif latest.get("paused"):
                     text += " · bots paused by the host" if bots else " · paused by the host"
                 elif bots:
                     text += f" · bot pace: {latest.get('pace')}"
