@@ -324,8 +324,9 @@ def test_table_tokens_never_reach_the_access_log(caplog):
     from playtest.server.app import log_request, redact
 
     class Handler:
-        request = tornado.httputil.HTTPServerRequest(
-            method="GET", uri="/voila/render/table.ipynb?table=ab12&token=SECRETSPECTATOR,SECRETSEAT&x=1")
+        request = tornado.httputil.HTTPServerRequest(start_line=tornado.httputil.RequestStartLine(
+            "GET", "/voila/render/table.ipynb?table=ab12&token=SECRETSPECTATOR,SECRETSEAT&x=1", "HTTP/1.1"),
+            headers=tornado.httputil.HTTPHeaders({"Host": "127.0.0.1"}))
 
         def get_status(self):
             return 403
