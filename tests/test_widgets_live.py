@@ -245,6 +245,38 @@ def test_a_move_that_lost_the_race_shows_the_tables_reason_in_the_banner(data):
     run(scenario)
 
 
+def test_a_full_disk_is_said_on_the_movers_page_and_the_others_wait_then_the_move_goes_through(data):
+    import sqlite3
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        mover = await seat_page(api, made, seat_token(made, 0))
+        other = await seat_page(api, made, seat_token(made, 1))
+        table = live_table(made)
+        stored = table.on_move.__self__.store
+
+        def full(*args):
+            raise sqlite3.OperationalError("database or disk is full")
+        stored.add_move = full                           # the store's commit fails as on a full disk
+        mover.play(Move(0, "peek", (0, 1)))
+        await until(lambda: mover.banner.message, what="the refusal")
+        assert mover.banner.message == ("the server cannot save moves now (its disk is full): your move was not "
+                                        "played; make it again once the server can save")
+        waits = "The server cannot save moves now (its disk is full): the table waits until it can."
+        await until(lambda: waits in other.status.value, what="the other page to wait")
+        assert waits in mover.status.value and mover.board is not None and len(table.match.moves) == 0
+        del stored.add_move                              # space freed: the same move goes through
+        mover.banner.clear()
+        mover.play(Move(0, "peek", (0, 1)))
+        await until(lambda: other.links[0].state["version"] == 1, what="the move")
+        assert "cannot save" not in other.status.value and not mover.banner.message
+        mover.close()
+        other.close()
+        server.stop()
+    run(scenario)
+
+
 def test_the_rounds_reveal_waits_for_each_continue(data):
     async def scenario():
         server, port = serve()
