@@ -279,6 +279,27 @@ def test_a_second_server_on_a_held_data_folder_stops_with_one_message(folder, tm
     assert "Traceback" not in done.stderr
 
 
+def test_a_damaged_table_store_leaves_the_dashboards_serving_and_says_one_sentence(folder, tmp_path):
+    """The store file is not a database: the server starts, serves its dashboards, and
+    says what is wrong with the tables on its command line, in the lobby's listing and on
+    a table link; the file is left as it was."""
+    (tmp_path / "data").mkdir()
+    store = tmp_path / "data" / "tables.sqlite3"
+    store.write_bytes(b"these bytes are no database " * 100)
+    sentence = (f"Live tables are off: the table store {store} is not an SQLite database (damaged, or another file "
+                "put in its place): stop the server, move the file aside (keep it, do not delete it) and put back a "
+                "copy made with `playtest tables backup` in its place, or start with no tables.")
+    with standalone(folder, tmp_path) as (proc, base, log):
+        page, _cookie = get_page(f"{base}/voila/render/trivial.ipynb")         # a dashboard, with its kernel
+        assert b"pt-kernel-lost" in page
+        status, body = get(f"{base}/playtest/api/tables")
+        assert status == 200 and json.loads(body)["store"]["problem"] == sentence
+        status, body = get(f"{base}/voila/render/table.ipynb?table=ab12cd34&token=x")
+        assert status == 503 and html.escape(sentence) in body.decode()
+        assert f"playtest serve: {sentence}" in log.read_text() and "Traceback" not in log.read_text()
+    assert store.read_bytes() == b"these bytes are no database " * 100
+
+
 def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp_path):
     # the real table page; no ready kernels (the table page's pool and the seats' awaited
     # pages off), so that any kernel a refusal used would show in the count
@@ -324,6 +345,7 @@ def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp
         cut = f"({len('record=') + 2_000_000 + len('/voila/render/table.ipynb?'):,} characters)"
         wait_until(lambda: cut in log.read_text(), 10, "the access log line")   # written after the answer
         assert max(map(len, log.read_text().splitlines())) < 1000       # the addresses are cut in the log
+        assert seat0 not in log.read_text() and "token=[hidden]" in log.read_text()   # links are seats: never logged
 
         # the right links still get the table page, each with its kernel: a seat, and
         # hotseat (the spectator's token with both seats', as the lobby makes it)

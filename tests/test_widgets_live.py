@@ -254,7 +254,7 @@ def test_a_full_disk_is_said_on_the_movers_page_and_the_others_wait_then_the_mov
         mover = await seat_page(api, made, seat_token(made, 0))
         other = await seat_page(api, made, seat_token(made, 1))
         table = live_table(made)
-        stored = table.on_move.__self__.store
+        stored = web.service().store
 
         def full(*args):
             raise sqlite3.OperationalError("database or disk is full")
