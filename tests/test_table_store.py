@@ -354,3 +354,27 @@ def test_the_lobby_shows_the_stores_sentence_and_its_damaged_tables():
                for c in getattr(row, "children", []))
     lobby.show_store({"problem": None, "damaged": []})
     assert lobby.store_note.layout.display == "none" and lobby.damaged_box.children == ()
+
+
+def test_a_bot_whose_move_the_store_refused_tries_again_later(tmp_path, full_disk, monkeypatch):
+    from playtest.tables import live
+    monkeypatch.setattr(live, "STORE_RETRY", 0.3)
+
+    async def scenario():
+        service = TableService(tmp_path)
+        made = service.create({**SPEC, "players": ["human", "random"], "pace": "instant"})
+        table = service.table(made["id"])
+        table.attach(FakePage(0))
+        assert table.submit(0, "0 peek 0 1").ok and table.submit(0, "0 done").ok
+        full_disk.full = True
+        await asyncio.sleep(0.5)                 # the bot's move is refused, again and again
+        assert len(table.match.moves) == 2 and "its disk is full" in table.unsaved
+        tries = []
+        table.on_move = lambda *args, inner=table.on_move: (tries.append(args[1]), inner(*args))
+        await asyncio.sleep(1.0)
+        assert 2 <= len(tries) <= 5              # every STORE_RETRY seconds, not in a busy loop
+        full_disk.full = False
+        await asyncio.sleep(0.6)
+        assert len(table.match.moves) >= 3 and table.match.moves[2].seat == 1 and table.unsaved == ""
+        service.close()
+    asyncio.run(scenario())
