@@ -117,17 +117,13 @@ class TableService:
 
     @contextmanager
     def _saving(self, what: str):
-        """Turn the store's refusal into a 503 sentence (nothing was saved)."""
+        """Turn the store's refusal into a 503 sentence naming ``what`` (nothing was saved)."""
         try:
-            yield
+            with _store_refusals():
+                yield
         except StoreRefused as exc:
             raise ServiceError(f"the server cannot save {what} now ({exc}); nothing changed, try again once it "
                                "can", 503) from None
-        except sqlite3.IntegrityError:
-            raise
-        except sqlite3.DatabaseError as exc:
-            raise ServiceError(f"the server cannot save {what} now ({_refusal(exc)}); nothing changed, try again "
-                               "once it can", 503) from None
 
     # --- tables ---------------------------------------------------------------------
     def _restore(self, stored: StoredTable) -> None:
@@ -155,20 +151,12 @@ class TableService:
         return table
 
     def _store_move(self, table: LiveTable, number: int, text: str, seat: int, by_bot: bool) -> None:
-        try:
+        with _store_refusals():
             self.store.add_move(table.id, number, text, seat, by_bot)
-        except sqlite3.IntegrityError:
-            raise
-        except sqlite3.DatabaseError as exc:
-            raise StoreRefused(_refusal(exc)) from None
 
     def _store_change(self, table: LiveTable, **fields) -> None:
-        try:
+        with _store_refusals():
             self.store.update(table.id, **fields)
-        except sqlite3.IntegrityError:
-            raise
-        except sqlite3.DatabaseError as exc:
-            raise StoreRefused(_refusal(exc)) from None
 
     def create(self, spec: Mapping[str, Any]) -> dict:
         """Create a table.
@@ -195,8 +183,9 @@ class TableService:
             path for every human seat. Tokens are shown only here.
 
         Raises:
-            ServiceError: anything wrong in ``spec``, said in one sentence (400), or too
-                many tables on this server (503).
+            ServiceError: anything wrong in ``spec``, said in one sentence (400), too
+                many tables on this server, live tables off or the store unable to save
+                the table (503).
         """
         self._usable()
         if not isinstance(spec, Mapping):
@@ -258,7 +247,7 @@ class TableService:
         try:
             match = scenario.to_match() if scenario is not None else Match(game, seats, dict(options), seed)
             table_id = secrets.token_hex(4)
-            while table_id in self.tables:
+            while table_id in self.tables or table_id in self.damaged:
                 table_id = secrets.token_hex(4)
             table = LiveTable(table_id, match, players, pace, on_move=self._store_move,
                               on_change=self._store_change, reaction_limit=limit)
@@ -363,7 +352,8 @@ class TableService:
 
         Raises:
             ServiceError: no such table (404), an unlisted or finished table (403), no
-                such human seat (400), the seat already taken (409).
+                such human seat (400), the seat already taken (409), the store unable
+                to save the seat (503).
         """
         table = self.table(table_id)
         if not self._listed[table_id]:
@@ -432,7 +422,8 @@ class TableService:
             body: ``{"rating": 1..5 or null, "confused": text, "notes": text}``.
 
         Raises:
-            ServiceError: the game is still on (409), or a bad field (400).
+            ServiceError: the game is still on (409), a bad field (400), or the store
+                unable to save it (503).
         """
         table = self.table(table_id)
         if table.status == "playing":
@@ -513,14 +504,20 @@ class TableService:
         return out.getvalue()
 
 
-def _refusal(exc: Exception) -> str:
-    """Why the store refused to save, as a clause for pages ("its disk is full")."""
-    text = str(exc)
-    if "full" in text:
-        return "its disk is full"
-    if "readonly" in text or "read-only" in text:
-        return "its data folder has become read-only"
-    return f"its table store failed: {text[:200]}"
+@contextmanager
+def _store_refusals():
+    """Raise the store's failure to save (a full disk, a read-only folder, a damaged
+    file) as :class:`StoreRefused`, whose message says why as a clause for pages ("its
+    disk is full"). An IntegrityError (a move number stored twice) is a bug: it passes."""
+    try:
+        yield
+    except sqlite3.IntegrityError:
+        raise
+    except sqlite3.DatabaseError as exc:
+        text = str(exc)
+        why = ("its disk is full" if "full" in text else "its data folder has become read-only"
+               if "readonly" in text or "read-only" in text else f"its table store failed: {text[:200]}")
+        raise StoreRefused(why) from None
 
 
 def _game(name: Any):
