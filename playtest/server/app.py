@@ -104,6 +104,11 @@ class PageHandler(TornadoVoilaHandler):
         self.finish(pages.refusal_page(refusal))
         return True
 
+    def _request_summary(self) -> str:
+        # Tornado's own log lines about a request (an error, a 500's traceback) name it
+        # by this summary: a table link's tokens are hidden there too
+        return redact(super()._request_summary())
+
     def should_use_rendered_notebook(self, notebook_data, pool_size, template_name, theme, request_args) -> bool:
         if not super().should_use_rendered_notebook(notebook_data, pool_size, template_name, theme, request_args):
             return False

@@ -45,7 +45,8 @@ sits beside the lobby in the dashboards folder)."""
 @dataclass(frozen=True)
 class Refusal:
     """Why a table page is not shown: ``status`` (HTTP: 403 for a missing or wrong token,
-    404 for a missing, unknown or ambiguous table) and ``reason`` (plain text, one clause as
+    404 for a missing, unknown or ambiguous table, 409 for a table the store holds but
+    cannot replay, 503 while live tables are off) and ``reason`` (plain text, one clause as
     the table service words its errors)."""
 
     status: int
