@@ -15,6 +15,7 @@ import sys
 import pytest
 import tornado.httputil
 
+from browser_support import run_coroutine
 from playtest import cli
 from playtest.tables import store as store_module
 from playtest.tables.live import StoreRefused
@@ -212,7 +213,7 @@ def test_a_full_disk_mid_game_answers_the_api_with_503_and_a_sentence(full_disk,
             assert code == 200 and answer["ok"] is True
         finally:
             http.stop()
-    asyncio.run(scenario())
+    run_coroutine(scenario())
 
 
 def edit_move(folder, table_id: str, number: int, text: str) -> None:
@@ -270,7 +271,7 @@ def test_the_api_lists_a_damaged_table_and_the_lobby_downloads_its_record(server
             assert code == 200 and record["moves"] == ["0 nonsense"] and record["game"] == "lazy_sunday"
         finally:
             http.stop()
-    asyncio.run(scenario())
+    run_coroutine(scenario())
 
 
 def test_an_emptied_or_replaced_store_is_noticed_once(tmp_path):
@@ -377,4 +378,4 @@ def test_a_bot_whose_move_the_store_refused_tries_again_later(tmp_path, full_dis
         await asyncio.sleep(0.6)
         assert len(table.match.moves) >= 3 and table.match.moves[2].seat == 1 and table.unsaved == ""
         service.close()
-    asyncio.run(scenario())
+    run_coroutine(scenario())

@@ -86,6 +86,7 @@ def problem_sentence(exc: BaseException, path: Path) -> str:
     return (f"{what}: stop the server, move the file aside (keep it, do not delete it) and {BACKUP_HINT} "
             f"in its place, or start with no tables")
 
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
