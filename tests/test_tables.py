@@ -20,20 +20,25 @@ from playtest.tables.service import ServiceError, TableService
 
 
 class FakePage:
-    """A connected page that keeps what it is sent."""
+    """A connected page that keeps what it is sent, and its state as the kernel's client
+    makes it: the full ``state``, then each ``update`` applied (its log lines must follow
+    on the log it has: a gap fails the test)."""
 
     def __init__(self, seat, role="seat"):
-        self.seat, self.role, self.sent, self.left = seat, role, [], None
+        self.seat, self.role, self.sent, self.left, self.state = seat, role, [], None, None
 
     def send(self, message):
-        self.sent.append(json.loads(json.dumps(message)))    # what a websocket would carry
+        message = json.loads(json.dumps(message))    # what a websocket would carry
+        self.sent.append(message)
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "update":
+            assert message["log_from"] == len(self.state["log"]), "a gap in the log"
+            self.state = {**message, "type": "state", "log": self.state["log"] + message["log"]}
+            del self.state["log_from"]
 
     def leave(self, reason):
         self.left = reason
-
-    @property
-    def state(self):
-        return [m for m in self.sent if m["type"] == "state"][-1]
 
 
 def slap_table(pace="instant") -> LiveTable:

@@ -79,7 +79,7 @@ def test_lobby_api_tables_moves_and_websockets(server):
         move = mover_state["moves"][0]
         mover.write_message(json.dumps({"type": "move", "id": "m1", "move": move,
                                         "version": mover_state["version"]}))
-        seen = await receive(other, "state")                     # the other page, without a click
+        seen = await receive(other, "update")                     # the other page, without a click
         assert seen["version"] == 1 and seen["last_move"]["seat"] == seat and "text" not in seen["last_move"]
         result = await receive(mover, "result")
         assert result == {"type": "result", "id": "m1", "ok": True, "log": result["log"]}
@@ -112,9 +112,9 @@ def test_lobby_api_tables_moves_and_websockets(server):
         assert '"force": true' in refused["error"]
         code, _ = await host({"action": "bot", "seat": 1, "bot": "random", "force": True})
         assert code == 200
-        seen = await receive(ws1, "state")
+        seen = await receive(ws1, "update")
         while seen["players"][1]["player"] == "human":          # the states of the pause, then the handover
-            seen = await receive(ws1, "state")
+            seen = await receive(ws1, "update")
         assert seen["players"][1] == {"seat": 1, "player": "random", "connected": True, "person": True} and seen["moves"] == []
 
         # the host ends the table: every page is told, the record is handed out
@@ -154,12 +154,12 @@ def test_a_page_joining_with_its_kernel_id_shows_disconnected_while_that_kernel_
             sockets.append(ws)
         state = await receive(sockets[0], "state")
         while not state["players"][1]["connected"]:
-            state = await receive(sockets[0], "state")
+            state = await receive(sockets[0], "update")
         web.pages_without_browser(["kernel-of-seat-1"])          # what the kernel reaper says
-        assert (await receive(sockets[0], "state"))["players"][1]["connected"] is False
+        assert (await receive(sockets[0], "update"))["players"][1]["connected"] is False
         web.pages_without_browser([])                             # that browser is back
-        assert (await receive(sockets[0], "state"))["players"][1]["connected"] is True
-        assert (await receive(sockets[1], "state"))["players"][1]["connected"] is True   # its full state
+        assert (await receive(sockets[0], "update"))["players"][1]["connected"] is True
+        assert (await receive(sockets[1], "update"))["players"][1]["connected"] is True   # what it missed, in one update
         http.stop()
 
     run_coroutine(scenario())

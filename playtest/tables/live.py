@@ -1,8 +1,8 @@
 """One live table: a Match with its seats (people and bots on a clock) and its pages.
 
 Every change goes through :class:`LiveTable` on the server's event loop, one at a time:
-check (``Match.play``), commit to the store, send every connected page its new state,
-then answer the sender. So the order moves arrive in is the order of play ("first tap
+check (``Match.play``), commit to the store, send every connected page what changed (its
+full ``state`` once, at the join; an ``update`` after that), then answer the sender. So the order moves arrive in is the order of play ("first tap
 registered by the server wins", Lazy Sunday edge case 6), and a claim that lost the race
 is judged on the new position (LS-5: a claim on a DONE top that has changed is returned,
 no penalty).
@@ -68,7 +68,7 @@ class Page(Protocol):
     seat: int | None        # the seat whose view it gets; None = public view
     role: str               # "seat", "spectator" or "host"
 
-    def send(self, message: dict) -> None: ...
+    def send(self, message: dict) -> None: ...      # never raises; a page gone calls detach
     def leave(self, reason: str) -> None: ...
 
 
@@ -125,6 +125,7 @@ class LiveTable:
         self.on_move = on_move or (lambda *args: None)
         self.on_change = on_change or (lambda table, **fields: None)
         self.pages: list[Page] = []
+        self._log_sent: dict[Page, int] = {}   # page -> log lines it has been sent (absent: none yet)
         self.ready: set[int] = set()          # humans who pressed Continue at a round's reveal
         self.last_move: dict | None = None
         self.by_bot: list[bool] = [False] * len(match.moves)
@@ -201,13 +202,16 @@ class LiveTable:
         if page.role == "seat":
             for old in [p for p in self.pages if p.role == "seat" and p.seat == page.seat]:
                 self.pages.remove(old)
+                self._log_sent.pop(old, None)
                 old.leave("this seat was opened in another page")
         self.pages.append(page)
         self.schedule()
         self.broadcast()
 
     def detach(self, page: Page) -> None:
-        """A page left (closed, reloaded, lost): the others see the seat as disconnected."""
+        """A page left (closed, reloaded, lost, or too far behind): the others see the
+        seat as disconnected. The table keeps no reference to it."""
+        self._log_sent.pop(page, None)
         if page in self.pages:
             self.pages.remove(page)
             self.schedule()
@@ -228,7 +232,22 @@ class LiveTable:
 
     def state_for(self, seat: int | None) -> dict:
         """The ``state`` message of a page showing ``seat``'s view (None: the public view):
-        that view, the log worded for that seat, and only that seat's moves."""
+        that view, the whole log worded for that seat, and only that seat's moves. A page
+        gets it when it joins and when it asks for a resync; the HTTP API answers it."""
+        return {"type": "state", **self._now(seat),
+                "log": [[n, text] for n, text in self.match.log_for(seat)]}
+
+    def update_for(self, seat: int | None, log_from: int) -> dict:
+        """The ``update`` message of a page showing ``seat``'s view that has had the
+        first ``log_from`` lines of the log: the same fields as :meth:`state_for`, but
+        ``log`` holds only the lines from index ``log_from`` on (``log_from`` says where
+        they go: a page whose log is not that long missed some and asks for a resync).
+        Its size does not grow with the log (the view and the moves of the position)."""
+        return {"type": "update", **self._now(seat), "log_from": log_from,
+                "log": [[n, text] for n, text in self.match.log_for(seat, log_from)]}
+
+    def _now(self, seat: int | None) -> dict:
+        """Everything a page of ``seat`` is sent but the log."""
         match, game = self.match, self.match.game
         outcome = match.outcome()
         hold = self.hold()
@@ -240,8 +259,7 @@ class LiveTable:
         if last is not None and last["seat"] != seat:
             last = {k: v for k, v in last.items() if k != "text"}   # another seat's args may be secret
         return {
-            "type": "state", "version": len(match.moves), "view": match.view(seat),
-            "log": [[n, text] for n, text in match.log_for(seat)],
+            "version": len(match.moves), "view": match.view(seat),
             "to_act": list(match.to_act()), "moves": moves, "open_moves": open_moves,
             "outcome": None if outcome is None else {
                 "finished": outcome.finished, "winners": list(outcome.winners),
@@ -255,13 +273,27 @@ class LiveTable:
         }
 
     def broadcast(self) -> None:
-        """Send every connected page its state (each its own seat's view); a page whose
-        browser is away gets nothing (its kernel would only queue the updates)."""
-        cache: dict[int | None, dict] = {}
+        """Send every connected page what changed, in its own seat's words: a page that
+        has had nothing yet (it just joined) its full ``state``, every other one an
+        ``update`` with the log lines it has not had. A page whose browser is away gets
+        nothing (its kernel would only queue the updates); when it is back, one update
+        brings it everything since."""
+        size = len(self.match.log)
+        cache: dict[tuple[int | None, int | None], dict] = {}
         for page in self.present():
-            if page.seat not in cache:
-                cache[page.seat] = self.state_for(page.seat)
-            page.send(cache[page.seat])
+            sent = self._log_sent.get(page)
+            key = (page.seat, sent)
+            if key not in cache:
+                cache[key] = self.state_for(page.seat) if sent is None else self.update_for(page.seat, sent)
+            self._log_sent[page] = size
+            page.send(cache[key])
+
+    def resync(self, page: Page) -> None:
+        """Send ``page`` its full ``state`` again: it asked (its log has a gap, or it got
+        a message it does not know). Updates go on from there."""
+        if page in self.pages:
+            self._log_sent[page] = len(self.match.log)
+            page.send(self.state_for(page.seat))
 
     # --- moves ------------------------------------------------------------------------
     def submit(self, seat: int, text: str, client_id: Any = None, version: int | None = None) -> Result:
