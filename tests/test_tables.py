@@ -36,8 +36,9 @@ class FakePage:
             self.state = message
         elif message["type"] == "update":
             assert message["log_from"] == len(self.state["log"]), "a gap in the log"
-            self.state = {**message, "type": "state", "log": self.state["log"] + message["log"]}
-            del self.state["log_from"]
+            view = {k: v for k, v in {**self.state["view"], **message["view"]}.items() if k not in message["view_gone"]}
+            self.state = {**message, "type": "state", "log": self.state["log"] + message["log"], "view": view}
+            del self.state["log_from"], self.state["view_gone"]
 
     def leave(self, reason):
         self.left = reason
@@ -74,6 +75,7 @@ def test_a_page_gets_its_full_state_at_the_join_then_only_what_changed():
     late = statistics.median(size(m) for m in updates[-50:])
     full = size(table.state_for(None))
     assert late < 1.5 * early, (early, late)              # the same size, 250 moves later
+    assert all(len(m["view"]) < len(page.state["view"]) for m in updates[-50:])   # only the view's changes
     assert full > 10 * late, (full, late)                 # what a page got on every move before
     assert max(len(m["log"]) for m in updates) < 40       # only new lines, never the log again
 

@@ -16,6 +16,7 @@ replays the game, whatever the pace.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import reprlib
 import time
@@ -72,6 +73,12 @@ class Page(Protocol):
     def leave(self, reason: str) -> None: ...
 
 
+def _fields(view: dict) -> dict[str, str]:
+    """A view's top-level fields as JSON texts: what a page was sent, to tell which
+    fields changed since (a copy: a game may hand out lists it changes later)."""
+    return {key: json.dumps(value, sort_keys=True) for key, value in view.items()}
+
+
 class SeatConnected(PlaytestError):
     """The host tried to hand a seat to a bot while a person's page of that seat is
     connected, without saying ``force``: a person is never replaced silently."""
@@ -125,7 +132,7 @@ class LiveTable:
         self.on_move = on_move or (lambda *args: None)
         self.on_change = on_change or (lambda table, **fields: None)
         self.pages: list[Page] = []
-        self._log_sent: dict[Page, int] = {}   # page -> log lines it has been sent (absent: none yet)
+        self._sent: dict[Page, tuple[int, dict]] = {}   # page -> (log lines, fields(view)) it has; absent: none
         self.ready: set[int] = set()          # humans who pressed Continue at a round's reveal
         self.last_move: dict | None = None
         self.by_bot: list[bool] = [False] * len(match.moves)
@@ -202,7 +209,7 @@ class LiveTable:
         if page.role == "seat":
             for old in [p for p in self.pages if p.role == "seat" and p.seat == page.seat]:
                 self.pages.remove(old)
-                self._log_sent.pop(old, None)
+                self._sent.pop(old, None)
                 old.leave("this seat was opened in another page")
         self.pages.append(page)
         self.schedule()
@@ -211,7 +218,7 @@ class LiveTable:
     def detach(self, page: Page) -> None:
         """A page left (closed, reloaded, lost, or too far behind): the others see the
         seat as disconnected. The table keeps no reference to it."""
-        self._log_sent.pop(page, None)
+        self._sent.pop(page, None)
         if page in self.pages:
             self.pages.remove(page)
             self.schedule()
@@ -234,16 +241,27 @@ class LiveTable:
         """The ``state`` message of a page showing ``seat``'s view (None: the public view):
         that view, the whole log worded for that seat, and only that seat's moves. A page
         gets it when it joins and when it asks for a resync; the HTTP API answers it."""
-        return {"type": "state", **self._now(seat),
-                "log": [[n, text] for n, text in self.match.log_for(seat)]}
+        return self._state(seat, self._now(seat))
 
-    def update_for(self, seat: int | None, log_from: int) -> dict:
-        """The ``update`` message of a page showing ``seat``'s view that has had the
-        first ``log_from`` lines of the log: the same fields as :meth:`state_for`, but
-        ``log`` holds only the lines from index ``log_from`` on (``log_from`` says where
-        they go: a page whose log is not that long missed some and asks for a resync).
-        Its size does not grow with the log (the view and the moves of the position)."""
-        return {"type": "update", **self._now(seat), "log_from": log_from,
+    def update_for(self, seat: int | None, log_from: int, view: dict) -> dict:
+        """The ``update`` message of a page showing ``seat``'s view that has the first
+        ``log_from`` lines of the log and the view ``view`` (a dict): the fields of
+        :meth:`state_for`, but ``log`` holds only the lines from index ``log_from`` on
+        (``log_from`` says where they go: a page whose log is not that long missed some
+        and asks for a resync), ``view`` only the view's top-level fields whose value
+        changed, and ``view_gone`` the names of fields the view no longer has. Its size
+        does not grow with the game's length."""
+        now = self._now(seat)
+        return self._update(seat, now, _fields(now["view"]), log_from, _fields(view))
+
+    def _state(self, seat: int | None, now: dict) -> dict:
+        return {"type": "state", **now, "log": [[n, text] for n, text in self.match.log_for(seat)]}
+
+    def _update(self, seat: int | None, now: dict, fields: dict, log_from: int, had: dict) -> dict:
+        """``fields``: :func:`_fields` of ``now``'s view; ``had``: of the page's view."""
+        return {"type": "update", **now,
+                "view": {k: v for k, v in now["view"].items() if had.get(k) != fields[k]},
+                "view_gone": [k for k in had if k not in fields], "log_from": log_from,
                 "log": [[n, text] for n, text in self.match.log_for(seat, log_from)]}
 
     def _now(self, seat: int | None) -> dict:
@@ -275,25 +293,28 @@ class LiveTable:
     def broadcast(self) -> None:
         """Send every connected page what changed, in its own seat's words: a page that
         has had nothing yet (it just joined) its full ``state``, every other one an
-        ``update`` with the log lines it has not had. A page whose browser is away gets
+        ``update`` with the log lines it has not had and the view's fields that changed
+        (:meth:`update_for`). A page whose browser is away gets
         nothing (its kernel would only queue the updates); when it is back, one update
         brings it everything since."""
         size = len(self.match.log)
-        cache: dict[tuple[int | None, int | None], dict] = {}
+        nows: dict[int | None, tuple[dict, dict]] = {}     # the view and moves, once per seat
         for page in self.present():
-            sent = self._log_sent.get(page)
-            key = (page.seat, sent)
-            if key not in cache:
-                cache[key] = self.state_for(page.seat) if sent is None else self.update_for(page.seat, sent)
-            self._log_sent[page] = size
-            page.send(cache[key])
+            if page.seat not in nows:
+                now = self._now(page.seat)
+                nows[page.seat] = now, _fields(now["view"])
+            (now, fields), sent = nows[page.seat], self._sent.get(page)
+            message = self._state(page.seat, now) if sent is None else self._update(page.seat, now, fields, *sent)
+            self._sent[page] = (size, fields)
+            page.send(message)
 
     def resync(self, page: Page) -> None:
         """Send ``page`` its full ``state`` again: it asked (its log has a gap, or it got
         a message it does not know). Updates go on from there."""
         if page in self.pages:
-            self._log_sent[page] = len(self.match.log)
-            page.send(self.state_for(page.seat))
+            message = self.state_for(page.seat)
+            self._sent[page] = (len(self.match.log), _fields(message["view"]))
+            page.send(message)
 
     # --- moves ------------------------------------------------------------------------
     def submit(self, seat: int, text: str, client_id: Any = None, version: int | None = None) -> Result:

@@ -188,8 +188,8 @@ class TableLink:
         seat: the seat (None for spectator and host). welcome: the welcome message.
         state: the table's latest state for this token, as a ``state`` message: the
             full state of the join (or of a resync), replaced whole on every one, with
-            each ``update`` since applied (its log lines appended, every other field
-            replaced). An update whose ``log_from`` is not the length of this log (a
+            each ``update`` since applied (its log lines appended, its view fields
+            set, every other field replaced). An update whose ``log_from`` is not the length of this log (a
             gap), or a message of a type it does not know, makes the link ask for a
             resync (``{"type": "resync"}``) and skip updates until the full state comes.
         pending: client id -> the ``move`` message sent and not yet answered.
@@ -368,16 +368,20 @@ class TableLink:
             self._tell(self.on_message, self, message)
 
     def _apply(self, update: dict) -> dict | None:
-        """:attr:`state` with ``update`` applied (its log lines appended to the log, every
-        other field replaced), or None when the update does not follow on this log."""
-        state, lines = self.state, update.get("log")
+        """:attr:`state` with ``update`` applied (its log lines appended to the log, its
+        view fields set and its ``view_gone`` fields removed, every other field replaced),
+        or None when the update does not follow on this log."""
+        state, lines, fields = self.state, update.get("log"), update.get("view")
         if state is None or type(update.get("log_from")) is not int or not isinstance(lines, list) \
-                or update["log_from"] != len(state["log"]):
+                or not isinstance(fields, dict) or update["log_from"] != len(state["log"]):
             return None
         log = state["log"]
         log.extend(lines)               # in place: the log is never copied whole again
-        self.state = {key: value for key, value in update.items() if key != "log_from"}
-        self.state.update(type="state", log=log)
+        view = {**state["view"], **fields}
+        for name in update.get("view_gone") or ():
+            view.pop(name, None)
+        self.state = {key: value for key, value in update.items() if key not in ("log_from", "view_gone")}
+        self.state.update(type="state", log=log, view=view)
         return self.state
 
     def _ask_resync(self, ws) -> None:
