@@ -1,11 +1,11 @@
 """One live table: a Match with its seats (people and bots on a clock) and its pages.
 
 Every change goes through :class:`LiveTable` on the server's event loop, one at a time:
-check (``Match.play``), commit to the store, send every connected page what changed (its
-full ``state`` once, at the join; an ``update`` after that), then answer the sender. So the order moves arrive in is the order of play ("first tap
-registered by the server wins", Lazy Sunday edge case 6), and a claim that lost the race
-is judged on the new position (LS-5: a claim on a DONE top that has changed is returned,
-no penalty).
+check (``Match.play``), commit to the store, send every connected page what changed
+(its full ``state`` once, at the join; an ``update`` after that), then answer the
+sender. So the order moves arrive in is the order of play ("first tap registered by the
+server wins", Lazy Sunday edge case 6), and a claim that lost the race is judged on the
+new position (LS-5: a claim on a DONE top that has changed is returned, no penalty).
 
 Bots decide exactly as in a single-page game (from their seat's information only); the
 clock decides only *when* a decision is sent: a think time before a bot's move and a
@@ -243,22 +243,18 @@ class LiveTable:
         gets it when it joins and when it asks for a resync; the HTTP API answers it."""
         return self._state(seat, self._now(seat))
 
-    def update_for(self, seat: int | None, log_from: int, view: dict) -> dict:
+    def _state(self, seat: int | None, now: dict) -> dict:
+        return {"type": "state", **now, "log": [[n, text] for n, text in self.match.log_for(seat)]}
+
+    def _update(self, seat: int | None, now: dict, fields: dict, log_from: int, had: dict) -> dict:
         """The ``update`` message of a page showing ``seat``'s view that has the first
-        ``log_from`` lines of the log and the view ``view`` (a dict): the fields of
+        ``log_from`` lines of the log and a view whose :func:`_fields` are ``had``
+        (``now``: :meth:`_now` of the seat, ``fields``: of its view): the fields of
         :meth:`state_for`, but ``log`` holds only the lines from index ``log_from`` on
         (``log_from`` says where they go: a page whose log is not that long missed some
         and asks for a resync), ``view`` only the view's top-level fields whose value
         changed, and ``view_gone`` the names of fields the view no longer has. Its size
         does not grow with the game's length."""
-        now = self._now(seat)
-        return self._update(seat, now, _fields(now["view"]), log_from, _fields(view))
-
-    def _state(self, seat: int | None, now: dict) -> dict:
-        return {"type": "state", **now, "log": [[n, text] for n, text in self.match.log_for(seat)]}
-
-    def _update(self, seat: int | None, now: dict, fields: dict, log_from: int, had: dict) -> dict:
-        """``fields``: :func:`_fields` of ``now``'s view; ``had``: of the page's view."""
         return {"type": "update", **now,
                 "view": {k: v for k, v in now["view"].items() if had.get(k) != fields[k]},
                 "view_gone": [k for k in had if k not in fields], "log_from": log_from,
@@ -294,9 +290,8 @@ class LiveTable:
         """Send every connected page what changed, in its own seat's words: a page that
         has had nothing yet (it just joined) its full ``state``, every other one an
         ``update`` with the log lines it has not had and the view's fields that changed
-        (:meth:`update_for`). A page whose browser is away gets
-        nothing (its kernel would only queue the updates); when it is back, one update
-        brings it everything since."""
+        (:meth:`_update`). A page whose browser is away gets nothing (its kernel would
+        only queue the updates); when it is back, one update brings it everything since."""
         size = len(self.match.log)
         nows: dict[int | None, tuple[dict, dict]] = {}     # the view and moves, once per seat
         for page in self.present():

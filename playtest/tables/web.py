@@ -416,6 +416,8 @@ class TableSocket(tornado.websocket.WebSocketHandler):
         self.table_id = table_id
 
     def on_message(self, data):
+        if self.dropped:            # the table has forgotten this page; its client will join again
+            return
         try:
             message = json.loads(data)
         except (ValueError, UnicodeDecodeError):

@@ -189,9 +189,10 @@ class TableLink:
         state: the table's latest state for this token, as a ``state`` message: the
             full state of the join (or of a resync), replaced whole on every one, with
             each ``update`` since applied (its log lines appended, its view fields
-            set, every other field replaced). An update whose ``log_from`` is not the length of this log (a
-            gap), or a message of a type it does not know, makes the link ask for a
-            resync (``{"type": "resync"}``) and skip updates until the full state comes.
+            set, every other field replaced). An update whose ``log_from`` is not the
+            length of this log (a gap), or a message of a type it does not know, makes
+            the link ask for a resync (``{"type": "resync"}``) and skip updates until
+            the full state comes.
         pending: client id -> the ``move`` message sent and not yet answered.
         resynced: the moves that were pending when the link dropped and were dropped
             because the table had moved on meanwhile (the app says so).
