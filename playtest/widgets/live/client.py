@@ -198,11 +198,12 @@ class TableLink:
             because the table had moved on meanwhile (the app says so).
 
     A dropped connection (the server closed it, e.g. this link fell too far behind,
-    or a restart) is joined again: a full resync, never a merge. A move pending when the link drops is sent again after the reconnection only if
-    the table is still at the version it was chosen on (so it was not played; a resend
-    carries the same id, which the service answers without playing twice). If the table
-    moved on, it is dropped: after a server restart the service no longer knows its id,
-    and the person chooses again on the new position.
+    or a restart) is joined again: a full resync, never a merge. A move pending when the
+    link drops is sent again after the reconnection only if the table is still at the
+    version it was chosen on (so it was not played; a resend carries the same id, which
+    the service answers without playing twice). If the table moved on, it is dropped:
+    after a server restart the service no longer knows its id, and the person chooses
+    again on the new position.
     """
 
     def __init__(self, api: TableApi, table_id: str, token: str,
