@@ -378,7 +378,7 @@ def test_a_client_that_does_not_read_is_dropped_with_a_reason_and_resyncs_when_i
         http, address = await start()
         code, made = await call(address, "POST", "tables", {"game": "lazy_sunday", "seats": 4, "seed": 1,
                                                              "players": ["random"] * 4, "pace": "instant",
-                                                             "options": {"rounds": 20}})
+                                                             "options": {"rounds": 60}})
         assert code == 201
         tid = made["id"]
         table = web.service().tables[tid]
