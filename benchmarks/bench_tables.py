@@ -15,7 +15,18 @@ Scripted players: the setup peeks are played through the API with each seat's to
 script may); then each player on turn clicks "Draw from the deck" and "Discard it" on its
 own page, and the next seat's page is watched for the move.
 
-Usage: ``python benchmarks/bench_tables.py [--tables 1,4,8] [--moves 12] [--port 8890]``
+Then a long all-bot game (:func:`long_game`, no browser; issue 25): a 4-seat Lazy Sunday
+table of random bots at pace ``instant`` with one spectator connection, half the time a
+client that reads everything, half the time one that never reads (it comes back when
+dropped, as the kernel's client does). It prints
+
+* the bytes per message the reading client got early and late in the game, against the
+  same run's full state (what every message carried before updates were incremental:
+  the whole log) and the traffic full states would have made;
+* the server's RSS over time with each client and after they left, against its start.
+
+Usage: ``python benchmarks/bench_tables.py [--tables 1,4,8] [--moves 12] [--port 8890]
+[--long 90]`` (``--tables ""``: the long game alone; ``--long 0``: without it)
 """
 from __future__ import annotations
 
@@ -25,6 +36,8 @@ import json
 import os
 import re
 import signal
+import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -81,6 +94,14 @@ def kernel_rss_mb(kernel_ids) -> float:
         except OSError:
             continue
     return total / 1024
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of one process, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def percentile(values, q):
@@ -159,6 +180,166 @@ async def single_page(browser, base, moves, latencies, errors):
     await page.close()
 
 
+# --- a long all-bot game (issue 25: traffic and memory) ------------------------------------
+LONG_GAME = {"game": "lazy_sunday", "seats": 4, "players": ["random"] * 4, "pace": "instant",
+             "options": {"rounds": 2000, "max_turns": 100_000}, "seed": 25}
+"""The table of :func:`long_game`: random bots (the quickest), no pause between moves, and
+more rounds and turns (G-4) than a run of a few minutes plays."""
+
+
+async def reading_client(base: str, made: dict, seconds: float) -> list[tuple[float, str, int]]:
+    """A spectator connection that reads everything for ``seconds``: returns each message
+    as (seconds since the join, type, bytes)."""
+    import tornado.websocket
+    ws = await tornado.websocket.websocket_connect(
+        f"ws{base[4:]}/playtest/api/tables/{made['id']}/ws", max_message_size=1 << 30)
+    ws.write_message(json.dumps({"type": "join", "token": made["spectator_token"]}))
+    got, start = [], time.monotonic()
+    while (left := seconds - (time.monotonic() - start)) > 0:
+        try:
+            raw = await asyncio.wait_for(ws.read_message(), left)
+        except asyncio.TimeoutError:
+            break
+        if raw is None:
+            got.append((time.monotonic() - start, "dropped", 0))
+            break
+        got.append((time.monotonic() - start, json.loads(raw)["type"], len(raw)))
+    ws.close()
+    return got
+
+
+def _join_without_reading(base: str, made: dict) -> socket.socket:
+    """A websocket that joins as the spectator and never reads (a small receive window)."""
+    host, port = base.split("//")[1].split(":")
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect((host, int(port)))
+    raw.sendall((f"GET /playtest/api/tables/{made['id']}/ws HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                 "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += raw.recv(1)
+    payload, mask = json.dumps({"type": "join", "token": made["spectator_token"]}).encode(), os.urandom(4)
+    raw.sendall(bytes([0x81, 0x80 | 126]) + len(payload).to_bytes(2, "big") + mask
+                + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+    return raw
+
+
+async def non_reading_client(base: str, made: dict, seconds: float) -> int:
+    """A spectator that never reads, for ``seconds``. The table's bots play only while a
+    page is connected, so when its moves stop for 2 s the server has dropped this client:
+    it comes back (a new connection that does not read either). Returns how many times it
+    was dropped."""
+    drops, start = 0, time.monotonic()
+    raw = await asyncio.to_thread(_join_without_reading, base, made)
+    last, still = -1, 0.0
+    while time.monotonic() - start < seconds:
+        await asyncio.sleep(0.5)
+        moves = next(t["moves"] for t in (await asyncio.to_thread(api, base, "GET", "tables?status=all"))["tables"]
+                     if t["id"] == made["id"])
+        still = still + 0.5 if moves == last else 0.0
+        last = moves
+        if still >= 2.0:
+            drops += 1
+            raw.close()
+            raw = await asyncio.to_thread(_join_without_reading, base, made)
+            still = 0.0
+    raw.close()
+    return drops
+
+
+async def watch_rss(pid: int, seconds: float, every: float = 5.0) -> list[tuple[float, float]]:
+    """The RSS (MB) of process ``pid`` every ``every`` seconds for ``seconds``."""
+    samples, start = [], time.monotonic()
+    while (elapsed := time.monotonic() - start) <= seconds + 0.01:
+        samples.append((elapsed, rss_mb(pid)))
+        await asyncio.sleep(every)
+    return samples
+
+
+async def long_game(base: str, pid: int, seconds: float) -> dict:
+    """Half of ``seconds`` with a reading spectator on a new long all-bot table
+    (:data:`LONG_GAME`), half with a non-reading one on another, then 10 s with no client;
+    the server (process ``pid``) sampled throughout. Returns the figures :func:`print_long_game`
+    prints."""
+    half = seconds / 2
+    start_rss = rss_mb(pid)
+    made = await asyncio.to_thread(api, base, "POST", "tables", LONG_GAME)
+    messages, reading_rss = await asyncio.gather(reading_client(base, made, half), watch_rss(pid, half))
+    full = len(json.dumps(await asyncio.to_thread(api, base, "GET", f"tables/{made['id']}/state", None,
+                                                  made["spectator_token"])))
+    moves_read = (await asyncio.to_thread(api, base, "GET", f"tables/{made['id']}/state", None,
+                                          made["spectator_token"]))["version"]
+    other = await asyncio.to_thread(api, base, "POST", "tables", LONG_GAME)
+    drops, quiet_rss = await asyncio.gather(non_reading_client(base, other, half), watch_rss(pid, half))
+    moves_unread = (await asyncio.to_thread(api, base, "GET", f"tables/{other['id']}/state", None,
+                                            other["spectator_token"]))["version"]
+    after = await watch_rss(pid, 10.0)
+    for table in (made, other):
+        await asyncio.to_thread(api, base, "POST", f"tables/{table['id']}/host", {"action": "end"},
+                                table["host_token"])
+    return {"seconds": seconds, "start_rss": start_rss, "messages": messages, "full": full,
+            "moves_read": moves_read, "reading_rss": reading_rss, "drops": drops, "moves_unread": moves_unread,
+            "quiet_rss": quiet_rss, "after_rss": after}
+
+
+def print_long_game(figures: dict) -> None:
+    """Print what :func:`long_game` measured."""
+    updates = [size for _t, kind, size in figures["messages"] if kind == "update"]
+    join = next((size for _t, kind, size in figures["messages"] if kind == "state"), 0)
+    half = figures["seconds"] / 2
+    print(f"long all-bot Lazy Sunday (4 random bots, pace instant), {half:.0f} s with a reading client: "
+          f"{figures['moves_read']} moves, {len(updates)} updates")
+    if updates:
+        early, late = statistics.median(updates[:100]), statistics.median(updates[-100:])
+        full = figures["full"]
+        sent = sum(size for _t, _k, size in figures["messages"])
+        # before, every message carried the whole log: about the mean of the first and last full state
+        before = len(updates) * (join + full) / 2
+        print(f"  bytes per update: first 100 median {early:.0f} B, last 100 median {late:.0f} B "
+              f"(late / early {late / early:.2f}x); the join's full state {join} B")
+        print(f"  the full state at the end (what every message carried before): {full} B = "
+              f"{full / late:.0f}x a late update")
+        print(f"  received {sent / 1e6:.2f} MB; full states on every move would have been about "
+              f"{before / 1e6:.0f} MB ({before / max(sent, 1):.0f}x)")
+    start = figures["start_rss"]
+    line = lambda samples: ", ".join(f"{t:.0f}s {mb:.0f}" for t, mb in samples)
+    print(f"  server RSS (MB; start {start:.0f}): {line(figures['reading_rss'])}")
+    print(f"with a client that never reads ({half:.0f} s, another table): {figures['moves_unread']} moves, "
+          f"dropped {figures['drops']} times (it came back each time)")
+    print(f"  server RSS (MB): {line(figures['quiet_rss'])}")
+    print(f"10 s after both left: server RSS {line(figures['after_rss'])}; "
+          f"highest {max(mb for _t, mb in figures['reading_rss'] + figures['quiet_rss'] + figures['after_rss']):.0f} MB, "
+          f"end - start {figures['after_rss'][-1][1] - start:+.0f} MB")
+
+
+def oversized_bodies(base: str, pid: int, count: int = 8, size: int = 90 * 1024 * 1024) -> None:
+    """Post ``count`` bodies of ``size`` bytes (sent whole, as far as the server takes
+    them) and print each answer's time and the server's RSS before and after (issue 25:
+    eight 90 MiB bodies took the server from 247 to 899 MB before the 413)."""
+    host, port = base.split("//")[1].split(":")
+    before, chunk, times = rss_mb(pid), b"x" * 65536, []
+    for _ in range(count):
+        start, sent = time.monotonic(), 0
+        with socket.create_connection((host, int(port))) as raw:
+            raw.sendall(f"POST /playtest/api/tables HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: "
+                        f"application/json\r\nContent-Length: {size}\r\n\r\n".encode())
+            try:
+                while sent < size:
+                    raw.sendall(chunk)
+                    sent += len(chunk)
+            except OSError:         # the server answered and closed: the rest is never read
+                pass
+            raw.settimeout(10)
+            answer = raw.recv(64)
+        times.append((time.monotonic() - start, sent, answer.split(b"\r\n")[0].decode()))
+    print(f"{count} bodies of {size / 2**20:.0f} MiB: answers {', '.join(sorted({a for _t, _s, a in times}))} "
+          f"in at most {max(t for t, _s, _a in times) * 1000:.0f} ms (the sockets took at most "
+          f"{max(s for _t, s, _a in times) / 2**20:.1f} MiB of each before the server closed); "
+          f"server RSS {before:.0f} -> {rss_mb(pid):.0f} MB")
+
+
 async def run(args):
     from playwright.async_api import async_playwright
 
@@ -167,6 +348,11 @@ async def run(args):
     base = f"http://127.0.0.1:{args.port}"
     rows = []
     try:
+        if args.long:
+            oversized_bodies(base, proc.pid)
+            print_long_game(await long_game(base, proc.pid, args.long))
+        if not args.tables:
+            return
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
             reference, errors = [], []
@@ -208,9 +394,13 @@ async def run(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", default="1,4,8", type=lambda t: [int(x) for x in t.split(",")])
+    parser.add_argument("--tables", default="1,4,8", type=lambda t: [int(x) for x in t.split(",") if x.strip()],
+                        help='tables at once, e.g. 1,4,8 ("": none, the long game alone)')
     parser.add_argument("--moves", default=12, type=int, help="clicked moves per table (default 12)")
     parser.add_argument("--port", default=8890, type=int)
+    parser.add_argument("--long", default=90.0, type=float, metavar="SECONDS",
+                        help="seconds of the long all-bot game, half with a reading client, half with one "
+                             "that never reads (default 90; 0: none)")
     asyncio.run(run(parser.parse_args()))
 
 

@@ -50,6 +50,20 @@ def get(url: str, timeout: float = 60.0, headers: dict | None = None) -> tuple[i
         return exc.code, exc.read()
 
 
+def post_announcing_90_mib(base: str, path: str = "/playtest/api/tables") -> bytes:
+    """POST to ``path`` a request whose ``Content-Length`` says 90 MiB, sending only 2
+    bytes of it: the whole answer, which the server must send (and close) without waiting
+    for the rest (issue 25: such bodies were read whole)."""
+    host, port = base.split("//")[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as raw:     # a wait for the rest times out
+        raw.sendall(f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                    f"Content-Type: application/json\r\nContent-Length: {90 << 20}\r\n\r\n{{}}".encode())
+        answer = b""
+        while chunk := raw.recv(65536):
+            answer += chunk
+    return answer
+
+
 def get_page(url: str, cookie: str = "") -> tuple[bytes, str]:
     """A dashboard page's HTML and the ``Set-Cookie`` header that names the browser ("" if
     none; Jupyter Server sets cookies of its own)."""
@@ -178,6 +192,10 @@ def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_pa
         # the live-table service answers on the same port, before Voilà's catch-all handlers
         status, body = get(f"{base}/playtest/api/games")
         assert status == 200 and "lazy_sunday" in {g["name"] for g in json.loads(body)["games"]}
+        answer = post_announcing_90_mib(base)
+        assert answer.startswith(b"HTTP/1.1 413 ") and b"larger than 64 KiB" in answer, answer[:300]
+        # any other address: Tornado's bare 400, also before reading (the server reads 1 MiB at most)
+        assert post_announcing_90_mib(base, "/api/kernels").startswith(b"HTTP/1.1 400 ")
 
         page, cookie = get_page(f"{base}/voila/render/trivial.ipynb")
         assert b"pt-kernel-lost" in page                              # the playtest page template

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
+import statistics
 import subprocess
 import sys
 
@@ -13,27 +15,84 @@ import pytest
 from browser_support import run_coroutine
 from playtest import Move
 
-from playtest.engine import Match, OptionError, Table
+from playtest.engine import Match, OptionError, Table, get_game
 from playtest.scenarios import example
 from playtest.tables.live import LiveTable, SeatConnected
 from playtest.tables.service import ServiceError, TableService
 
 
 class FakePage:
-    """A connected page that keeps what it is sent."""
+    """A connected page that keeps what it is sent, and its state as the kernel's client
+    makes it: the full ``state``, then each ``update`` applied (its log lines must follow
+    on the log it has: a gap fails the test)."""
 
     def __init__(self, seat, role="seat"):
-        self.seat, self.role, self.sent, self.left = seat, role, [], None
+        self.seat, self.role, self.sent, self.left, self.state = seat, role, [], None, None
 
     def send(self, message):
-        self.sent.append(json.loads(json.dumps(message)))    # what a websocket would carry
+        message = json.loads(json.dumps(message))    # what a websocket would carry
+        self.sent.append(message)
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "update":
+            assert message["log_from"] == len(self.state["log"]), "a gap in the log"
+            view = {k: v for k, v in {**self.state["view"], **message["view"]}.items() if k not in message["view_gone"]}
+            self.state = {**message, "type": "state", "log": self.state["log"] + message["log"], "view": view}
+            del self.state["log_from"], self.state["view_gone"]
 
     def leave(self, reason):
         self.left = reason
 
-    @property
-    def state(self):
-        return [m for m in self.sent if m["type"] == "state"][-1]
+
+def test_a_page_gets_its_full_state_at_the_join_then_only_what_changed():
+    """After the join (the full view and the whole log), every message is an update
+    carrying only the log lines the page has not had, where they start, and the view:
+    its size does not grow with the log, the full state's does (issue 25: a state with
+    the whole log on every move, 570 kB late in a long game)."""
+    match = Match(get_game("lazy_sunday"), 4, {"rounds": 20}, seed=5)
+    table = LiveTable("t", match, ["human"] * 4, "instant")
+    page = FakePage(None, "spectator")
+    table.attach(page)
+    join = page.sent[0]
+    assert join["type"] == "state" and "log_from" not in join
+    assert join["view"] == json.loads(json.dumps(match.view(None)))
+    assert join["log"] == [[n, text] for n, text in match.log_for(None)] and join["log"]
+    choose = random.Random(3)
+    while len(match.moves) < 300:
+        if table.hold():
+            table.press_continue(None)
+            continue
+        seat = match.to_act()[0]
+        assert table.submit(seat, str(choose.choice(match.decision_moves(seat)))).ok
+    updates = page.sent[1:]
+    assert len(updates) >= 300 and all(m["type"] == "update" for m in updates)
+    # each update follows on the log the page has (FakePage checks every log_from), and
+    # the page's log, applied update after update, is the table's
+    assert page.state["log"] == [[n, text] for n, text in match.log_for(None)]
+    assert page.state["view"] == json.loads(json.dumps(match.view(None))) and page.state["version"] == 300
+    size = lambda message: len(json.dumps(message))
+    early = statistics.median(size(m) for m in updates[:50])
+    late = statistics.median(size(m) for m in updates[-50:])
+    full = size(table.state_for(None))
+    assert late < 1.5 * early, (early, late)              # the same size, 250 moves later
+    assert all(len(m["view"]) < len(page.state["view"]) for m in updates[-50:])   # only the view's changes
+    assert full > 10 * late, (full, late)                 # what a page got on every move before
+    assert max(len(m["log"]) for m in updates) < 40       # only new lines, never the log again
+
+
+def test_a_page_that_asks_gets_its_full_state_again_and_updates_go_on_from_there():
+    table = slap_table()
+    page = FakePage(1)
+    table.attach(page)
+    assert table.submit(1, "1 claim 1 0 1", "a").ok
+    lines = len(table.match.log)
+    table.resync(page)
+    assert page.sent[-1]["type"] == "state" and len(page.sent[-1]["log"]) == lines
+    assert table.submit(0, str(table.match.decision_moves(0)[0])).ok
+    assert page.sent[-1]["type"] == "update" and page.sent[-1]["log_from"] == lines
+    table.detach(page)
+    table.resync(page)                                     # a page that left gets nothing
+    assert page.sent[-1]["type"] == "update"
 
 
 def slap_table(pace="instant") -> LiveTable:

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import html
 import json
+import os
+import socket
+import weakref
 
 import pytest
 import tornado.httpclient
@@ -79,7 +83,7 @@ def test_lobby_api_tables_moves_and_websockets(server):
         move = mover_state["moves"][0]
         mover.write_message(json.dumps({"type": "move", "id": "m1", "move": move,
                                         "version": mover_state["version"]}))
-        seen = await receive(other, "state")                     # the other page, without a click
+        seen = await receive(other, "update")                     # the other page, without a click
         assert seen["version"] == 1 and seen["last_move"]["seat"] == seat and "text" not in seen["last_move"]
         result = await receive(mover, "result")
         assert result == {"type": "result", "id": "m1", "ok": True, "log": result["log"]}
@@ -112,9 +116,9 @@ def test_lobby_api_tables_moves_and_websockets(server):
         assert '"force": true' in refused["error"]
         code, _ = await host({"action": "bot", "seat": 1, "bot": "random", "force": True})
         assert code == 200
-        seen = await receive(ws1, "state")
+        seen = await receive(ws1, "update")
         while seen["players"][1]["player"] == "human":          # the states of the pause, then the handover
-            seen = await receive(ws1, "state")
+            seen = await receive(ws1, "update")
         assert seen["players"][1] == {"seat": 1, "player": "random", "connected": True, "person": True} and seen["moves"] == []
 
         # the host ends the table: every page is told, the record is handed out
@@ -154,12 +158,12 @@ def test_a_page_joining_with_its_kernel_id_shows_disconnected_while_that_kernel_
             sockets.append(ws)
         state = await receive(sockets[0], "state")
         while not state["players"][1]["connected"]:
-            state = await receive(sockets[0], "state")
+            state = await receive(sockets[0], "update")
         web.pages_without_browser(["kernel-of-seat-1"])          # what the kernel reaper says
-        assert (await receive(sockets[0], "state"))["players"][1]["connected"] is False
+        assert (await receive(sockets[0], "update"))["players"][1]["connected"] is False
         web.pages_without_browser([])                             # that browser is back
-        assert (await receive(sockets[0], "state"))["players"][1]["connected"] is True
-        assert (await receive(sockets[1], "state"))["players"][1]["connected"] is True   # its full state
+        assert (await receive(sockets[0], "update"))["players"][1]["connected"] is True
+        assert (await receive(sockets[1], "update"))["players"][1]["connected"] is True   # what it missed, in one update
         http.stop()
 
     run_coroutine(scenario())
@@ -316,3 +320,118 @@ def test_a_table_pages_link_is_judged_by_the_service_before_any_kernel(tmp_path,
         assert "<script" not in page.lower() and pages.TITLE in page and "href=\"lobby.ipynb\"" in page
         assert html.unescape(page).count(pages.sentence(refusal.reason)) == 1
     service.close()
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(server):
+    """Issue 25: bodies up to 100 MB were read whole before the 64 KiB limit was checked.
+    A request announcing 90 MiB and sending a few bytes gets its 413 at once."""
+    async def scenario():
+        http, address = await start()
+        host, port = address.split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(f"POST /playtest/api/tables HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: {90 * 1024 * 1024}\r\n\r\n".encode() + b'{"game": "lazy_sunday"')
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 5)      # answered and closed, the rest never sent
+        writer.close()
+        http.stop()
+        return answer
+
+    answer = run_coroutine(scenario())
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413 ")
+    assert json.loads(body) == {"error": "the request body (94,371,840 bytes) is larger than 64 KiB, the most the "
+                                         "table service takes; none of it was read"}
+    assert web.service().tables == {}
+
+
+def _frame(text: str) -> bytes:
+    """One masked websocket text frame, as a client sends it (RFC 6455 5.2)."""
+    payload, mask = text.encode(), os.urandom(4)
+    size = bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0x80 | 126]) + len(payload).to_bytes(2, "big")
+    return bytes([0x81]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def _frames(data: bytes) -> list[tuple[int, bytes]]:
+    """The (opcode, payload) of the unmasked frames a server sent."""
+    frames, at = [], 0
+    while at + 2 <= len(data):
+        opcode, size, at = data[at] & 0x0F, data[at + 1] & 0x7F, at + 2
+        if size == 126:
+            size, at = int.from_bytes(data[at:at + 2], "big"), at + 2
+        elif size == 127:
+            size, at = int.from_bytes(data[at:at + 8], "big"), at + 8
+        frames.append((opcode, data[at:at + size]))
+        at += size
+    return frames
+
+
+def test_a_client_that_does_not_read_is_dropped_with_a_reason_and_resyncs_when_it_comes_back(server, monkeypatch):
+    """Issue 25: nothing bounded what was queued for a client that does not read (the
+    server grew to 2.3 GB in 40 s). Past the bound the page is dropped: the table forgets
+    it at once, its connection is closed with code 4000 and a reason, and its next join
+    gets the full state."""
+    monkeypatch.setattr(web, "QUEUE_LIMIT", 4096)
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        http, address = await start()
+        code, made = await call(address, "POST", "tables", {"game": "lazy_sunday", "seats": 4, "seed": 1,
+                                                             "players": ["random"] * 4, "pace": "instant",
+                                                             "options": {"rounds": 60}})
+        assert code == 201
+        tid = made["id"]
+        table = web.service().tables[tid]
+        host, port = address.split(":")
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)     # a small window: the server's side fills
+        raw.setblocking(False)
+        await loop.sock_connect(raw, (host, int(port)))
+        await loop.sock_sendall(raw, (f"GET /playtest/api/tables/{tid}/ws HTTP/1.1\r\nHost: {address}\r\n"
+                                      "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += await loop.sock_recv(raw, 1)                       # the answer's head, not a byte more
+        assert head.startswith(b"HTTP/1.1 101")
+        await loop.sock_sendall(raw, _frame(json.dumps({"type": "join", "token": made["spectator_token"]})))
+        await until(lambda: table.pages, "the join")
+        page = table.pages[0]
+        # the bots play on while the page is connected; it reads nothing
+        await until(lambda: page.dropped, "the drop", timeout=30)
+        moves = len(table.match.moves)
+        assert moves > 20
+        await until(lambda: not table.pages, "the table forgetting the page")
+        assert page.queued < web.QUEUE_LIMIT + 8192          # the bound, and the last message written
+        # reading again: what was queued, then the close frame with its reason
+        data, close = b"", []
+        while not close:
+            chunk = await asyncio.wait_for(loop.sock_recv(raw, 65536), 10)
+            assert chunk, "the connection ended without a close frame"
+            data += chunk
+            close = [payload for opcode, payload in _frames(data) if opcode == 0x8]
+        raw.close()
+        # nothing keeps the closed page (its queue went with it)
+        gone, page = weakref.ref(page), None
+        await until(lambda: gc.collect() is not None and gone() is None, "the closed page to be released")
+        assert close and int.from_bytes(close[0][:2], "big") == web.BEHIND == 4000
+        assert close[0][2:].decode() == web.BEHIND_REASON
+        assert "behind the table; reconnect" in web.BEHIND_REASON
+        # it comes back: a join is a full resync
+        ws = await tornado.websocket.websocket_connect(f"ws://{address}/playtest/api/tables/{tid}/ws")
+        ws.write_message(json.dumps({"type": "join", "token": made["spectator_token"]}))
+        await receive(ws, "welcome")
+        state = await receive(ws, "state")
+        assert state["version"] >= moves and len(state["log"]) >= moves
+        ws.close()
+        http.stop()
+
+    run_coroutine(scenario())
+
+
+async def until(condition, what: str, timeout: float = 10.0) -> None:
+    """Let the loop run until ``condition()`` holds; fail after ``timeout`` s."""
+    end = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)

@@ -29,6 +29,7 @@ from browser_support import run_coroutine
 from playtest import Match, Move
 from playtest.scenarios import example
 from playtest.tables import pages, web
+from playtest.tables.live import LiveTable
 from playtest.tables.service import TableService
 from playtest.widgets.components import BLANK, Card
 from playtest.widgets.live import LobbyApp, SeatApp, TableApi, page_folder, parse_table_query, query_string
@@ -430,6 +431,45 @@ def test_the_page_reconnects_after_the_server_restarts_and_resyncs(data):
         page.board.rows[1].cards[3].click()
         await until(lambda: len(restored.match.moves) == 3, what="the move after the restart")
         assert str(restored.match.moves[-1]) == "1 peek 2 3"
+        page.close()
+        server.stop()
+    run(scenario)
+
+
+def test_the_link_applies_updates_and_resyncs_after_a_gap_or_an_unknown_message(data, monkeypatch):
+    """After the join's full state a link gets updates (the new log lines and where they
+    start); a missing line or a message it does not know makes it ask for the full state
+    again, never guess (DESIGN: reconnect = full resync, never a merge)."""
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        page = await seat_page(api, made, seat_token(made, 1))
+        link, table = page.links[0], live_table(made)
+        asked = []
+        resync = LiveTable.resync
+        monkeypatch.setattr(LiveTable, "resync", lambda self, p: (asked.append(p.seat), resync(self, p)))
+        log = lambda: [[n, text] for n, text in table.match.log_for(1)]
+        assert table.submit(0, "0 peek 0 1").ok
+        await until(lambda: link.state["version"] == 1, what="the peek")
+        assert link.state["log"] == log() and asked == []          # an update, applied
+        # one update loses its first line on the way: the link does not apply it
+        connection = table.pages[0]
+        send = connection.send
+
+        def lossy(message):
+            connection.send = send
+            send({**message, "log_from": message["log_from"] + 1, "log": message["log"][1:]})
+        connection.send = lossy
+        assert table.submit(0, "0 done").ok
+        await until(lambda: asked == [1] and link.state["version"] == 2, what="the resync")
+        assert link.state["log"] == log() and "seat 0" in page.log.html.value.lower()
+        # a message of a type this client does not know
+        table.pages[0].send({"type": "novelty", "version": 99})
+        await until(lambda: asked == [1, 1], what="the second resync")
+        assert table.submit(1, "1 peek 0 1").ok                   # and updates go on from the full state
+        await until(lambda: link.state["version"] == 3, what="seat 1's peek")
+        assert link.state["log"] == log() and link.state["view"] == json.loads(json.dumps(table.match.view(1)))
         page.close()
         server.stop()
     run(scenario)

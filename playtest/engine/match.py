@@ -214,14 +214,17 @@ class Match:
         """The state's canonical text; equal fingerprints mean identical positions."""
         return fingerprint(self.state)
 
-    def log_for(self, seat: int | None | Literal["all"]) -> list[tuple[int, str]]:
+    def log_for(self, seat: int | None | Literal["all"], start: int = 0) -> list[tuple[int, str]]:
         """The log up to the cursor as ``(move number, text)`` pairs, worded for
         ``seat`` (never naming a card it did not see). Move number 0 is the setup.
         ``ALL_CARDS`` (``"all"``, debugging alone, as :meth:`all_cards_view`): each line
-        as everyone reads it plus what each seat read instead (:meth:`Event.for_all`)."""
+        as everyone reads it plus what each seat read instead (:meth:`Event.for_all`).
+        ``start``: the index of the first line wanted (0: the whole log; a live table
+        sends a page only the lines it has not had)."""
+        lines = self.log[start:]
         if seat == ALL_CARDS:
-            return [(n, event.for_all()) for n, event in self.log]
-        return [(n, event.for_seat(seat)) for n, event in self.log]
+            return [(n, event.for_all()) for n, event in lines]
+        return [(n, event.for_seat(seat)) for n, event in lines]
 
     # --- playing ------------------------------------------------------------------
     def play(self, move: Move | str) -> list[Event]:

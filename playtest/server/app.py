@@ -50,6 +50,13 @@ MAX_HEADER_BYTES = 4 << 20
 unanswered ("empty response"); this passes the longest address Chromium sends (2 MB),
 so that every address over :data:`MAX_QUERY` is answered with a sentence."""
 
+MAX_BODY_BYTES = 1 << 20
+"""The most of a request's body the server reads (Tornado's default is 100 MB, read whole
+into memory before any handler sees it). Nothing served here takes more: the table
+service takes 64 KiB (and answers a larger body with a sentence, before reading it); a
+page's widgets (uploads too) talk over its kernel's websocket, which this does not limit.
+Past it Tornado answers a bare 400 and closes the connection, without reading the body."""
+
 MAX_LOGGED = 300
 """Characters of a request's address written in the access log (a hostile address of
 megabytes would otherwise be written whole, once per request)."""
@@ -333,7 +340,8 @@ class PlaytestVoila(Voila):
         IOLoop.current().add_callback(self._publish_final_port)
         # Tornado closes the connection without a word on a request whose head passes its
         # 64 KiB default: every address a browser sends must reach refuse_long_address
-        self.app.listen = functools.partial(self.app.listen, max_header_size=MAX_HEADER_BYTES)
+        self.app.listen = functools.partial(self.app.listen, max_header_size=MAX_HEADER_BYTES,
+                                            max_body_size=MAX_BODY_BYTES)
         super().listen()
 
     def _publish_final_port(self) -> None:

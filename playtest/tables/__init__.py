@@ -92,8 +92,9 @@ browser is back); then:
   null | {"finished", "winners", "scores", "reason"}, "last_move": null | {"seat", "kind",
   "text", "by_bot"}, "players": [{"seat", "player", "connected", "person"}, ...], "hold": null |
   {"reason": text, "waiting": [seats]}, "paused": bool, "pace": name, "reaction_seconds": null |
-  seconds, "status": text, "store": null | text}`` after every change (``version`` = moves in
-  the record; ``store``: the server cannot save moves now, the sentence saying the table
+  seconds, "status": text, "store": null | text}``: the full state, once after the welcome (and
+  again when the client asks, below); the HTTP ``state`` answers it too (``version`` = moves
+  in the record; ``store``: the server cannot save moves now, the sentence saying the table
   waits; ``moves``
   = the seat's decision moves, ``open_moves`` its open moves; both empty for spectators and
   while a hold is on; a player's ``person``: its seat was made for a person, with a link;
@@ -101,6 +102,16 @@ browser is back); then:
   seconds left when the message was sent before the open reaction window of the seat in
   ``to_act`` closes with its default answer, CR-7; null when no such window is open or
   the table is paused: a pause stops that clock, which goes on from where it stopped).
+* server -> client ``{"type": "update", "log_from": i, "log": [[n, text], ...], "view": {...},
+  "view_gone": [name, ...], ...}`` after every change: the fields of a ``state``, except
+  that ``log`` holds only the lines from index ``i`` of the log on (the lines the page has
+  not had; ``i`` is the length of the log the page must have), ``view`` only the view's
+  top-level fields whose value changed, and ``view_gone`` the fields the view no longer
+  has. A client appends the lines, sets the view's fields and replaces every other field.
+  Never the whole log again: an update's size does not grow with the game's length.
+* client -> server ``{"type": "resync"}``: send the full ``state`` again. A client sends it
+  when an update's ``log_from`` is not the length of its log (a gap) or a message's type
+  is unknown to it, and applies no update until the state comes.
 * client -> server ``{"type": "move", "id": client id, "move": text, "version": v}``;
   server -> client ``{"type": "result", "id": client id, "ok": true, "log": [text, ...]}``
   (the move's log lines in the sender's words, e.g. a claim "came too late: returned") after
@@ -110,5 +121,13 @@ browser is back); then:
   move still legal now; a resend of an id already played answers ``ok`` again.
 * client -> server ``{"type": "continue"}``: this seat has seen the round's reveal.
 * server -> client ``{"type": "closed", "reason": text}`` before the server closes the
-  connection (a bad token, the same seat opened in a newer page, the table ended).
+  connection (a bad token, the same seat opened in a newer page, the table ended): closed
+  for good, the client does not reconnect.
+
+Limits: a request body or websocket message of at most 64 KiB (a body announced larger by
+its ``Content-Length`` is answered 413 with a sentence before any of it is read); at most
+1 MiB queued for one connection and not yet taken by its client (:data:`playtest.tables.web.QUEUE_LIMIT`):
+past it the page is dropped, the connection closed with code 4000 and the reason "this page
+fell over 1024 KiB behind the table; reconnect to get its state" (no ``closed`` message),
+and the table forgets the page. A client that reconnects and joins again gets the full state.
 """

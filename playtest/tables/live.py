@@ -1,11 +1,11 @@
 """One live table: a Match with its seats (people and bots on a clock) and its pages.
 
 Every change goes through :class:`LiveTable` on the server's event loop, one at a time:
-check (``Match.play``), commit to the store, send every connected page its new state,
-then answer the sender. So the order moves arrive in is the order of play ("first tap
-registered by the server wins", Lazy Sunday edge case 6), and a claim that lost the race
-is judged on the new position (LS-5: a claim on a DONE top that has changed is returned,
-no penalty).
+check (``Match.play``), commit to the store, send every connected page what changed
+(its full ``state`` once, at the join; an ``update`` after that), then answer the
+sender. So the order moves arrive in is the order of play ("first tap registered by the
+server wins", Lazy Sunday edge case 6), and a claim that lost the race is judged on the
+new position (LS-5: a claim on a DONE top that has changed is returned, no penalty).
 
 Bots decide exactly as in a single-page game (from their seat's information only); the
 clock decides only *when* a decision is sent: a think time before a bot's move and a
@@ -16,6 +16,7 @@ replays the game, whatever the pace.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import reprlib
 import time
@@ -69,13 +70,19 @@ class Page(Protocol):
     seat: int | None        # the seat whose view it gets; None = public view
     role: str               # "seat", "spectator" or "host"
 
-    def send(self, message: dict) -> None: ...
+    def send(self, message: dict) -> None: ...      # never raises; a page gone calls detach
     def leave(self, reason: str) -> None: ...
 
 
 class StoreRefused(PlaytestError):
     """The store could not save a change (a full disk, say): nothing changed. The message
     is the reason as a clause for pages, e.g. "its disk is full"."""
+
+
+def _fields(view: dict) -> dict[str, str]:
+    """A view's top-level fields as JSON texts: what a page was sent, to tell which
+    fields changed since (a copy: a game may hand out lists it changes later)."""
+    return {key: json.dumps(value, sort_keys=True) for key, value in view.items()}
 
 
 class SeatConnected(PlaytestError):
@@ -138,6 +145,7 @@ class LiveTable:
         self.on_move = on_move or (lambda *args: None)
         self.on_change = on_change or (lambda table, **fields: None)
         self.pages: list[Page] = []
+        self._sent: dict[Page, tuple[int, dict]] = {}   # page -> (log lines, fields(view)) it has; absent: none
         self.ready: set[int] = set()          # humans who pressed Continue at a round's reveal
         self.last_move: dict | None = None
         self.by_bot: list[bool] = [False] * len(match.moves)
@@ -215,13 +223,16 @@ class LiveTable:
         if page.role == "seat":
             for old in [p for p in self.pages if p.role == "seat" and p.seat == page.seat]:
                 self.pages.remove(old)
+                self._sent.pop(old, None)
                 old.leave("this seat was opened in another page")
         self.pages.append(page)
         self.schedule()
         self.broadcast()
 
     def detach(self, page: Page) -> None:
-        """A page left (closed, reloaded, lost): the others see the seat as disconnected."""
+        """A page left (closed, reloaded, lost, or too far behind): the others see the
+        seat as disconnected. The table keeps no reference to it."""
+        self._sent.pop(page, None)
         if page in self.pages:
             self.pages.remove(page)
             self.schedule()
@@ -242,7 +253,29 @@ class LiveTable:
 
     def state_for(self, seat: int | None) -> dict:
         """The ``state`` message of a page showing ``seat``'s view (None: the public view):
-        that view, the log worded for that seat, and only that seat's moves."""
+        that view, the whole log worded for that seat, and only that seat's moves. A page
+        gets it when it joins and when it asks for a resync; the HTTP API answers it."""
+        return self._state(seat, self._now(seat))
+
+    def _state(self, seat: int | None, now: dict) -> dict:
+        return {"type": "state", **now, "log": [[n, text] for n, text in self.match.log_for(seat)]}
+
+    def _update(self, seat: int | None, now: dict, fields: dict, log_from: int, had: dict) -> dict:
+        """The ``update`` message of a page showing ``seat``'s view that has the first
+        ``log_from`` lines of the log and a view whose :func:`_fields` are ``had``
+        (``now``: :meth:`_now` of the seat, ``fields``: of its view): the fields of
+        :meth:`state_for`, but ``log`` holds only the lines from index ``log_from`` on
+        (``log_from`` says where they go: a page whose log is not that long missed some
+        and asks for a resync), ``view`` only the view's top-level fields whose value
+        changed, and ``view_gone`` the names of fields the view no longer has. Its size
+        does not grow with the game's length."""
+        return {"type": "update", **now,
+                "view": {k: v for k, v in now["view"].items() if had.get(k) != fields[k]},
+                "view_gone": [k for k in had if k not in fields], "log_from": log_from,
+                "log": [[n, text] for n, text in self.match.log_for(seat, log_from)]}
+
+    def _now(self, seat: int | None) -> dict:
+        """Everything a page of ``seat`` is sent but the log."""
         match, game = self.match, self.match.game
         outcome = match.outcome()
         hold = self.hold()
@@ -254,8 +287,7 @@ class LiveTable:
         if last is not None and last["seat"] != seat:
             last = {k: v for k, v in last.items() if k != "text"}   # another seat's args may be secret
         return {
-            "type": "state", "version": len(match.moves), "view": match.view(seat),
-            "log": [[n, text] for n, text in match.log_for(seat)],
+            "version": len(match.moves), "view": match.view(seat),
             "to_act": list(match.to_act()), "moves": moves, "open_moves": open_moves,
             "outcome": None if outcome is None else {
                 "finished": outcome.finished, "winners": list(outcome.winners),
@@ -271,13 +303,29 @@ class LiveTable:
         }
 
     def broadcast(self) -> None:
-        """Send every connected page its state (each its own seat's view); a page whose
-        browser is away gets nothing (its kernel would only queue the updates)."""
-        cache: dict[int | None, dict] = {}
+        """Send every connected page what changed, in its own seat's words: a page that
+        has had nothing yet (it just joined) its full ``state``, every other one an
+        ``update`` with the log lines it has not had and the view's fields that changed
+        (:meth:`_update`). A page whose browser is away gets nothing (its kernel would
+        only queue the updates); when it is back, one update brings it everything since."""
+        size = len(self.match.log)
+        nows: dict[int | None, tuple[dict, dict]] = {}     # the view and moves, once per seat
         for page in self.present():
-            if page.seat not in cache:
-                cache[page.seat] = self.state_for(page.seat)
-            page.send(cache[page.seat])
+            if page.seat not in nows:
+                now = self._now(page.seat)
+                nows[page.seat] = now, _fields(now["view"])
+            (now, fields), sent = nows[page.seat], self._sent.get(page)
+            message = self._state(page.seat, now) if sent is None else self._update(page.seat, now, fields, *sent)
+            self._sent[page] = (size, fields)
+            page.send(message)
+
+    def resync(self, page: Page) -> None:
+        """Send ``page`` its full ``state`` again: it asked (its log has a gap, or it got
+        a message it does not know). Updates go on from there."""
+        if page in self.pages:
+            message = self.state_for(page.seat)
+            self._sent[page] = (len(self.match.log), _fields(message["view"]))
+            page.send(message)
 
     # --- moves ------------------------------------------------------------------------
     def submit(self, seat: int, text: str, client_id: Any = None, version: int | None = None) -> Result:

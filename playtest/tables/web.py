@@ -17,6 +17,7 @@ import reprlib
 import secrets
 from typing import Any, Callable
 
+import tornado.ioloop
 import tornado.web
 import tornado.websocket
 
@@ -25,6 +26,9 @@ from .service import ServiceError, TableService
 
 PREFIX = "playtest/api"
 BODY_LIMIT = 64 * 1024          # bytes of a request body or websocket message
+QUEUE_LIMIT = 1024 * 1024       # bytes queued for one page's connection, not yet taken by its client
+BEHIND = 4000                   # the close code of a page dropped for falling too far behind
+BEHIND_REASON = f"this page fell over {QUEUE_LIMIT // 1024} KiB behind the table; reconnect to get its state"
 URL_VARIABLE, KEY_VARIABLE = "PLAYTEST_TABLES_URL", "PLAYTEST_TABLES_KEY"
 
 _service: TableService | None = None
@@ -137,10 +141,17 @@ def _key_ok(handler: tornado.web.RequestHandler) -> bool:
     return bool(key) and hmac.compare_digest(sent.encode(), key.encode())
 
 
+@tornado.web.stream_request_body
 class ApiHandler(tornado.web.RequestHandler):
     """Base of the API handlers: JSON bodies (at most :data:`BODY_LIMIT` bytes), errors
     as ``{"error": sentence}`` with their status, and the token of ``Authorization:
     Bearer <token>``.
+
+    A body is streamed in (``stream_request_body``), so that one announced larger than
+    :data:`BODY_LIMIT` (its ``Content-Length``) is answered 413 with a sentence before a
+    byte of it is read, and the connection closed; a chunked body is cut off (Tornado's
+    bare 400) as soon as it passes the limit. Either way the server never holds more of a
+    request than the limit.
 
     Handler kwargs: ``login``: None where the lobby is open (``playtest serve``), else a
     callable ``login(handler) -> bool`` saying whether the request carries the server's
@@ -148,6 +159,19 @@ class ApiHandler(tornado.web.RequestHandler):
 
     def initialize(self, login: Callable | None = None):
         self.login = login
+        self._chunks: list[bytes] = []
+
+    def prepare(self):
+        self.request.connection.set_max_body_size(BODY_LIMIT)
+        length = self.request.headers.get("Content-Length", "0").strip()
+        if not length.isdigit():
+            raise ServiceError(f"the request's Content-Length {reprlib.repr(length)} is not a number of bytes")
+        if int(length) > BODY_LIMIT:
+            raise ServiceError(f"the request body ({int(length):,} bytes) is larger than {BODY_LIMIT // 1024} KiB, "
+                               "the most the table service takes; none of it was read", 413)
+
+    def data_received(self, chunk: bytes) -> None:
+        self._chunks.append(chunk)
 
     def check_xsrf_cookie(self):
         # these addresses authenticate by header (a table token or the server key), never
@@ -171,13 +195,12 @@ class ApiHandler(tornado.web.RequestHandler):
         self.finish(json.dumps(data))
 
     def body(self) -> Any:
-        if len(self.request.body) > BODY_LIMIT:
-            raise ServiceError(f"the request is larger than {BODY_LIMIT // 1024} KiB", 413)
-        if not self.request.body.strip():
+        body = b"".join(self._chunks)            # at most BODY_LIMIT bytes (prepare)
+        if not body.strip():
             return {}
         from ..engine import limits
         try:
-            return limits.load_json(self.request.body, "the request body")     # nesting, digits, ...
+            return limits.load_json(body, "the request body")     # nesting, digits, ...
         except limits.LimitError as exc:
             raise ServiceError(_limit_sentence(exc)) from None
         except (ValueError, UnicodeDecodeError):
@@ -369,16 +392,27 @@ class ExportHandler(ApiHandler):
 
 class TableSocket(tornado.websocket.WebSocketHandler):
     """One connected page of a table: the first message joins with a token, then moves
-    and Continue presses come in, and states go out (see :mod:`playtest.tables`)."""
+    and Continue presses come in, and the full state, then updates, go out (see
+    :mod:`playtest.tables`).
+
+    What is queued for the page is bounded: once more than :data:`QUEUE_LIMIT` bytes
+    written to it have not been taken by its client (a client that does not read, or
+    reads too slowly), the page is dropped: the connection is closed with code
+    :data:`BEHIND` and :data:`BEHIND_REASON` (after what was queued, so a client reading
+    again within Tornado's 5 s close wait reads it; otherwise the connection is cut) and
+    the table forgets the page at once. Its client reconnects and joins again: a full
+    resync.
+    """
 
     seat: int | None = None
     role = ""
     table = None
     kernel: str | None = None   # the id of the page's kernel, from the join (None: not a kernel's)
     away = False                # its browser page is gone (LiveTable.browsers_gone)
+    dropped = False             # fell too far behind: nothing more is sent
 
     def initialize(self, login=None):
-        pass
+        self.queued = 0         # bytes written and not yet taken by the client
 
     @property
     def max_message_size(self):
@@ -391,6 +425,8 @@ class TableSocket(tornado.websocket.WebSocketHandler):
         self.table_id = table_id
 
     def on_message(self, data):
+        if self.dropped:            # the table has forgotten this page; its client will join again
+            return
         try:
             message = json.loads(data)
         except (ValueError, UnicodeDecodeError):
@@ -430,6 +466,8 @@ class TableSocket(tornado.websocket.WebSocketHandler):
             self.send(result.message(message.get("id")))
         elif kind == "continue" and self.role == "seat":
             self.table.press_continue(self.seat)
+        elif kind == "resync":
+            self.table.resync(self)
         elif kind == "host" and self.role == "host":
             try:
                 host_action(self.table, message)
@@ -439,11 +477,29 @@ class TableSocket(tornado.websocket.WebSocketHandler):
             self.send({"type": "error", "error": f"unknown message {str(kind)[:40]!r} for a {self.role} page"})
 
     def send(self, message: dict) -> None:
-        """Send one message (a page that is gone is dropped quietly)."""
+        """Send one message; a page that is gone is skipped quietly, and one with more
+        than :data:`QUEUE_LIMIT` bytes still queued is dropped (see the class)."""
+        if self.dropped:
+            return
+        if self.queued > QUEUE_LIMIT:
+            self.dropped = True
+            self.close(BEHIND, BEHIND_REASON)
+            if self.table is not None:     # at once, not when the close wait ends
+                tornado.ioloop.IOLoop.current().add_callback(self.table.detach, self)
+            return
+        data = json.dumps(message)          # ASCII: its length is its size in bytes
         try:
-            self.write_message(json.dumps(message))
+            written = self.write_message(data)
         except tornado.websocket.WebSocketClosedError:
-            pass
+            return
+        self.queued += len(data)
+        written.add_done_callback(lambda done: self._written(done, len(data)))
+
+    def _written(self, done, size: int) -> None:
+        """A message left for the client (or the connection closed with it still queued)."""
+        self.queued -= size
+        if not done.cancelled():
+            done.exception()        # a closed connection: nothing to tell (and nothing logged)
 
     def close_with(self, reason: str) -> None:
         """Say why, then close the connection."""

@@ -172,8 +172,9 @@ class TableLink:
 
     Args:
         api: the service. table_id: the table's id. token: a seat, spectator or host token.
-        on_message: called as ``on_message(link, message)`` for every message but
-            ``closed`` (``welcome``, ``state``, ``result``, ``error``).
+        on_message: called as ``on_message(link, message)`` for ``welcome``,
+            ``state``, ``result`` and ``error`` messages; an ``update`` is applied to
+            :attr:`state` first and handed on as the ``state`` it makes.
         on_change: called as ``on_change(link)`` when :attr:`status` changes.
         delays: see :data:`RETRY_DELAYS`. give_up: see :data:`RETRY_FOR`.
         report: where an exception raised by ``on_message`` or ``on_change`` goes (e.g.
@@ -185,16 +186,24 @@ class TableLink:
         reason: why it is closed ("" otherwise). welcomed: whether the server ever
             accepted the token. role: "seat", "spectator" or "host" (from the welcome).
         seat: the seat (None for spectator and host). welcome: the welcome message.
-        state: the latest ``state`` message (replaced whole on every one, never merged).
+        state: the table's latest state for this token, as a ``state`` message: the
+            full state of the join (or of a resync), replaced whole on every one, with
+            each ``update`` since applied (its log lines appended, its view fields
+            set, every other field replaced). An update whose ``log_from`` is not the
+            length of this log (a gap), or a message of a type it does not know, makes
+            the link ask for a resync (``{"type": "resync"}``) and skip updates until
+            the full state comes.
         pending: client id -> the ``move`` message sent and not yet answered.
         resynced: the moves that were pending when the link dropped and were dropped
             because the table had moved on meanwhile (the app says so).
 
-    A move pending when the link drops is sent again after the reconnection only if
-    the table is still at the version it was chosen on (so it was not played; a resend
-    carries the same id, which the service answers without playing twice). If the table
-    moved on, it is dropped: after a server restart the service no longer knows its id,
-    and the person chooses again on the new position.
+    A dropped connection (the server closed it, e.g. this link fell too far behind,
+    or a restart) is joined again: a full resync, never a merge. A move pending when the
+    link drops is sent again after the reconnection only if the table is still at the
+    version it was chosen on (so it was not played; a resend carries the same id, which
+    the service answers without playing twice). If the table moved on, it is dropped:
+    after a server restart the service no longer knows its id, and the person chooses
+    again on the new position.
     """
 
     def __init__(self, api: TableApi, table_id: str, token: str,
@@ -219,6 +228,7 @@ class TableLink:
         self._ws: tornado.websocket.WebSocketClientConnection | None = None
         self._task: asyncio.Task | None = None
         self._resend: list[dict] = []
+        self._resyncing = False         # asked for the full state, skipping updates until it comes
 
     # --- control --------------------------------------------------------------------
     def start(self) -> None:
@@ -316,6 +326,7 @@ class TableLink:
         ws.write_message(json.dumps(join))
         self._resend = list(self.pending.values())      # sent before the drop, unanswered
         self.pending.clear()
+        self._resyncing = True                          # the join's full state comes next
         while True:
             raw = await ws.read_message()
             if raw is None:
@@ -341,12 +352,47 @@ class TableLink:
                 self.role, self.seat = message.get("role", ""), message.get("seat")
                 self._set("open")
             elif kind == "state":
-                self.state = message
+                self.state, self._resyncing = message, False
                 if self._resend:
                     self._resync(message)
+            elif kind == "update":
+                if self._resyncing:
+                    continue
+                message = self._apply(message)
+                if message is None:
+                    self._ask_resync(ws)
+                    continue
             elif kind == "result":
                 self.pending.pop(message.get("id"), None)
+            elif kind != "error":
+                self._ask_resync(ws)        # a message this client does not know: start again from the state
+                continue
             self._tell(self.on_message, self, message)
+
+    def _apply(self, update: dict) -> dict | None:
+        """:attr:`state` with ``update`` applied (its log lines appended to the log, its
+        view fields set and its ``view_gone`` fields removed, every other field replaced),
+        or None when the update does not follow on this log."""
+        state, lines, fields = self.state, update.get("log"), update.get("view")
+        if state is None or type(update.get("log_from")) is not int or not isinstance(lines, list) \
+                or not isinstance(fields, dict) or update["log_from"] != len(state["log"]):
+            return None
+        log = state["log"]
+        log.extend(lines)               # in place: the log is never copied whole again
+        view = {**state["view"], **fields}
+        for name in update.get("view_gone") or ():
+            view.pop(name, None)
+        self.state = {key: value for key, value in update.items() if key not in ("log_from", "view_gone")}
+        self.state.update(type="state", log=log, view=view)
+        return self.state
+
+    def _ask_resync(self, ws) -> None:
+        if not self._resyncing:
+            self._resyncing = True
+            try:
+                ws.write_message(json.dumps({"type": "resync"}))
+            except tornado.websocket.WebSocketClosedError:
+                pass                    # the read that follows ends the session: a rejoin resyncs
 
     def _resync(self, state: dict) -> None:
         """The first state after a reconnection: send again the moves still unanswered

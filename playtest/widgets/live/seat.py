@@ -3,8 +3,9 @@
 The page's kernel holds no game: it shows what the table service sends each of its
 tokens (a seat's ``Match.view(seat)``, ``log_for(seat)`` and moves; the public view for
 a spectator or host token) with the game's own board, move controls, open-move panel,
-log, privacy screen and error banner, and sends the moves made with them. Every state
-replaces the last one whole (a reconnection resyncs from the next state, never a merge).
+log, privacy screen and error banner, and sends the moves made with them. Its links
+keep each token's state: the join's full state with every update since applied (a gap
+or a reconnection resyncs from a full state, never a merge).
 
 What a seat page has, and has not (LS-11 "memory is the game"; fair play on a live
 table): no timeline, rewind, branch, record download or new-game panel. It shows who
