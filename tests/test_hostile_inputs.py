@@ -182,7 +182,7 @@ def corpus() -> list[Case]:
             "[[expect]]" in toml else toml[:toml.index("\n", 10)] + '\n"cut')
 
     # --- a wrong type in every field --------------------------------------------------
-    for key, values in {"format": [1, "playtest.recorder", None], "version": [3, "2", None, []],
+    for key, values in {"format": [1, "playtest.recorder", None], "version": [4, "2", None, []],
                         "game": [1, [], None, "no_such_game", "LAZY_SUNDAY"],
                         "seats": [0, -1, "three", 3.5, 1_000, [], None],
                         "options": [[], "fast", {"max_turns": "lots"}, {"no_such_option": 1}, {"max_turns": -5}],
@@ -606,10 +606,10 @@ def test_byte_order_marks_and_real_files_still_load():
 TYPED = {   # (option or "seed", text) -> words the refusal must hold
     ("seed", "²"): "digits 0-9", ("seed", "٣"): "digits 0-9", ("seed", "１２"): "digits 0-9",
     ("seed", "9" * 5_000): "digits 0-9", ("seed", "-1"): "digits 0-9",
-    ("action_deck", "[" * 400): "at most 32 levels", ("action_deck", "9" * 400): "at most 20 digits",
-    ("action_deck", "Done=" + "9" * 300): "at most 20 digits", ("action_deck", "x" * 20_000): "at most 500 are allowed",
+    ("action_deck", "[" * 400): "at most 32 levels", ("action_deck", "9" * 400): "at most 40 digits",
+    ("action_deck", "Done=" + "9" * 300): "at most 40 digits", ("action_deck", "x" * 20_000): "at most 500 are allowed",
     ("action_deck", "{'Done': ²}"): "action_deck", ("first_player", "٣"): "first_player",
-    ("first_player", "9" * 4_301): "at most 500 are allowed", ("first_player", "9" * 30): "at most 20 digits",
+    ("first_player", "9" * 4_301): "at most 500 are allowed", ("first_player", "9" * 50): "at most 40 digits",
     ("first_player", "(" * 5_000): "at most 500 are allowed", ("first_player", "[" * 40): "at most 32 levels",
 }
 
@@ -647,7 +647,7 @@ def test_a_move_typed_in_the_debugger_is_read_plainly():
     debugger = ScenarioDebugger()
     debugger.open_example(EXAMPLES["lazy_sunday"])
     for text, words in (("² draw", "not a number 0, 1, 2"), ("0 peek " + "9" * 4_301, "at most 200 characters"),
-                        ("0 peek " + "9" * 30, "at most 20 digits"), ("x" * 100_000, "at most 200 characters")):
+                        ("0 peek " + "9" * 50, "at most 40 digits"), ("x" * 100_000, "at most 200 characters")):
         debugger.banner.clear()
         debugger.why_result.value = ""
         debugger.why_text.value = text

@@ -121,8 +121,8 @@ class Match:
         if seed is None:
             seed, stream = secrets.randbits(SEED_BITS), stream or "keyed"
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-            raise OptionError(f"the seed must be a whole number from 0 to {limits.MAX_DIGITS} digits "
-                              f"(0..10**{limits.MAX_DIGITS} - 1), not {reprlib.repr(seed)}")
+            raise OptionError(f"the seed must be a whole number 0 or more of at most {limits.MAX_DIGITS} digits "
+                              f"(below 10**{limits.MAX_DIGITS}), not {reprlib.repr(seed)}")
         if stream not in (None, *STREAMS):
             raise OptionError(f"unknown stream {reprlib.repr(stream)}: the streams are {', '.join(map(repr, STREAMS))}")
         self.seed = seed
