@@ -502,7 +502,7 @@ HOSTILE_LINKS = (
     + [f"record={data}" for data in ("", "!!!", "A" * 5_000, packed(b"[" * 100_000), packed(b" " * (8 << 20)),
                                      packed(json.dumps({"a": 1}).encode()), "x" * (limits.MAX_BYTES + 1))]
     + ["record=abc&players=" + "h" * 5_000, "record=abc&players=²", "players=human", "seed=1&seed=2",
-       "seed=1&scenario=x", "record=a&record=b", "seed=" + "1" * 21, "scenario=" + "a" * (2 << 20)])
+       "seed=1&scenario=x", "record=a&record=b", "seed=" + "1" * (limits.MAX_DIGITS + 1), "scenario=" + "a" * (2 << 20)])
 
 
 def test_hostile_page_addresses_are_refused_in_one_line_and_keep_the_game():
