@@ -239,7 +239,7 @@ def nothing_is_played(monkeypatch):
     (["--sweep", f"rounds=1,{DIGITS_600}"], SAID_600),
     (["--sweep", "rounds=1," + "9" * 43],
      "the option rounds: it has a number of 43 digits; numbers may have at most 40 digits"),
-    (["--sweep", "rounds=1,2." + "0" * 40 + "1"],
+    (["--sweep", "rounds=1,2." + "0" * 41 + "1"],
      "the option rounds: it has a number of 42 digits; numbers may have at most 40 digits"),
     (["--option", "first_player=" + "x" * 501],
      "the option first_player: it is 501 characters long; at most 500 are allowed"),
@@ -288,7 +288,7 @@ def test_the_integer_type_names_the_range_and_reads_ascii_digits():
             read(bad)
 
 
-@pytest.mark.parametrize("width", ["2e3", "nan", "inf", "-0.1", "\u0663", "0x10", "1.2.3", "1" * 21])
+@pytest.mark.parametrize("width", ["2e3", "nan", "inf", "-0.1", "\u0663", "0x10", "1.2.3", "1" * 41])
 def test_until_takes_a_plain_decimal_width(width, nothing_is_played, capsys):
     assert main(["simulate", "lazy_sunday", "-n", "20", "--no-progress", "--until", f"AdvantageP1={width}"]) == 2
     err = capsys.readouterr().err
