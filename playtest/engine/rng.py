@@ -62,19 +62,22 @@ class KeyedStream(random.Random):
     """The ``"keyed"`` stream of a seed (G-3): every draw from its own generator.
 
     Draw ``n`` (1, 2, ...) is one whole shuffle, or one number (``randrange``,
-    ``choice``, ``random``, ``getrandbits``; ``randrange`` may take more than one draw
-    when a number is refused, as ``random.Random`` does), made by a ``random.Random``
-    seeded with SHA-256 of ``"playtest keyed stream:<seed>:"`` and ``n`` (8 bytes, big
-    endian). Every ``random.Random`` method works; ``getstate`` gives a one-way digest of
-    the seed and the draw count, never the seed (``setstate`` is not supported).
+    ``choice``, ``random``, ``getrandbits``), made by a ``random.Random`` seeded with
+    SHA-256 of ``"playtest keyed stream:<seed>:"`` and ``n`` (8 bytes, big endian). Every
+    ``random.Random`` method works (the others draw through these); ``getstate`` gives a
+    one-way digest of the seed and the draw count, never the seed (``setstate`` is not
+    supported).
 
     Args:
         seed: a whole number 0 or more.
         draws: draws already made (0 for a new game).
     """
 
-    def __init__(self, seed: int, draws: int = 0):
-        super().__init__(0)      # the inherited generator is never drawn from
+    def __new__(cls, seed: int, draws: int = 0):
+        return super().__new__(cls, 0)      # the inherited generator is never drawn from
+
+    def __init__(self, seed: int, draws: int = 0):   # not Random.__init__: no second seeding
+        self.gauss_next = None
         self._seed, self._draws = seed, draws
         self._prefix = b"playtest keyed stream:%d:" % seed
         self._digest = hashlib.sha256(self._prefix).hexdigest()   # no draw's key: those are longer
@@ -90,6 +93,12 @@ class KeyedStream(random.Random):
 
     def random(self) -> float:
         return self._next().random()
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        return self._next().randrange(start, stop, step)
+
+    def choice(self, seq):
+        return self._next().choice(seq)
 
     def shuffle(self, x: list) -> None:
         shuffle(self._next(), x)
