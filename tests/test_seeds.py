@@ -186,6 +186,18 @@ def test_a_record_written_as_before_replays_to_the_same_deal_as_before():
     assert again.all_cards_view() == again.game.all_cards_view(dealt)
 
 
+def test_a_scenario_made_from_a_game_with_a_drawn_seed_names_its_stream_and_replays():
+    from playtest.scenarios import Scenario
+
+    match = play_randomly(Match("night_shift", 2), 30)
+    text = Scenario.from_match(match).to_toml()
+    assert 'stream = "keyed"' in text and f"seed = {match.seed}" in text
+    again = Scenario.from_toml(text).to_match()
+    assert again.fingerprint() == match.fingerprint() and again.stream == "keyed"
+    old = Scenario.from_match(Match("night_shift", 2, seed=3)).to_toml()
+    assert "stream" not in old                                   # the old stream: written as before
+
+
 def test_bots_are_not_given_the_games_seed():
     match = Match("lazy_sunday", 4)
     table = Table(match, {1: "heuristic", 2: "random", 3: "random"})
