@@ -17,6 +17,8 @@ Three tables:
    OpenSpiel's C++ crazy_eights through ``state.apply_action`` (chance steps, the deal
    and the draws, are sampled and timed but not counted as moves). Targets: every
    playtest game at least 4x RLCard UNO and at least 0.25x OpenSpiel crazy_eights.
+   Every playtest game is played twice, dealt from the old stream and from the keyed
+   stream of games with a drawn seed (G-3), and the keyed/old ratio is printed.
 2. Whole games with the games' own bots (``play_game``), moves/s and games/s per core.
 3. ``playtest.simulate("lazy_sunday", 4, "heuristic", games=10_000, workers=2)``:
    target at most 20 s on 2 cores. Wall time is printed with the CPU time the workers
@@ -46,9 +48,11 @@ Playout = Callable[[int, random.Random], int]
 """Plays one game from its seed with random legal actions; returns the moves made."""
 
 
-def playtest_playout(game: str, seats: int) -> Playout:
+def playtest_playout(game: str, seats: int, stream: str = "mt") -> Playout:
+    """A playout of ``game`` dealt from ``stream`` (G-3: "mt", as every seeded game before,
+    or "keyed", as every game with a drawn seed)."""
     def playout(seed: int, rng: random.Random) -> int:
-        match = Match(game, seats, seed=seed, keep_log=False)
+        match = Match(game, seats, seed=seed, keep_log=False, stream=stream)
         while to_act := match.to_act():
             match.play(rng.choice(match.decision_moves(to_act[0])))
         return len(match.moves)
@@ -117,6 +121,8 @@ def measure(playout: Playout, seconds: float, first_seed: int = 0,
 
 def playout_table(seconds: float) -> None:
     rows = [(f"playtest {name} ({seats} seats)", playtest_playout(name, seats)) for name, seats in PLAYTEST_GAMES]
+    rows += [(f"playtest {name} ({seats} seats, keyed)", playtest_playout(name, seats, "keyed"))
+             for name, seats in PLAYTEST_GAMES]
     ours = len(rows)
     for found in (rlcard_playout(), openspiel_playout()):
         if isinstance(found, str):
@@ -144,6 +150,10 @@ def playout_table(seconds: float) -> None:
         print(f"{label:<38}{games:>8,}{moves:>10,}{moves / elapsed:>11,.0f}{vs_uno:>12}{vs_c8:>12}")
     print(f"targets: at least {RLCARD_TARGET:g}x RLCard UNO and {OPENSPIEL_TARGET:g}x OpenSpiel crazy_eights "
           f"(ok / LOW after each ratio)")
+    games = len(PLAYTEST_GAMES)
+    print("keyed stream (games with a drawn seed) vs the old stream, same run: " + ", ".join(
+        f"{name} {statistics.median(k / m for k, m in zip(rates[games + i], rates[i])):.2f}x"
+        for i, (name, _) in enumerate(PLAYTEST_GAMES)))
 
 
 def _ratio(rates: list[float], reference: list[float] | None, target: float) -> str:

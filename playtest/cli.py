@@ -64,7 +64,7 @@ def whole_number(low: int, high: int | None = None, what: str = "") -> Callable[
     Returns:
         ``read(text) -> int``, raising ``argparse.ArgumentTypeError`` with one sentence
         naming the text and what is allowed, e.g. "'٣' is not a whole number 0 or more:
-        use the digits 0-9 (at most 20 of them)".
+        use the digits 0-9 (at most 40 of them)".
     """
     allowed = f"{low} or more" if high is None else f"{low} to {high}"
 

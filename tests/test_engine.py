@@ -309,7 +309,7 @@ def test_negative_seed_is_refused():
 
 @pytest.mark.parametrize("content, message", [
     (b"", "the file is empty"), (b"\xff\xfe\x00binary", "not a UTF-8 text file"),
-    (b'{"format": "playtest.record", "version": 7}', "format version 7; this kit reads versions 1, 2"),
+    (b'{"format": "playtest.record", "version": 7}', "format version 7; this kit reads versions 1, 2, 3"),
 ])
 def test_unreadable_record_files_raise_record_error(tmp_path, content, message):
     path = tmp_path / "bad.json"
@@ -330,14 +330,15 @@ def test_a_game_without_SETUP_refuses_a_pinned_setup_by_name():
         Match("toy", 2, seed=1, setup={"deck": [1, 2]})
 
 
-def test_version_1_records_still_load_and_are_saved_as_version_2():
+def test_version_1_records_still_load_and_are_saved_as_version_3():
     m = play_some(new(seed=3), 8)
     old = json.loads(m.to_json())
-    assert old["version"] == 2 and old["setup"] == {}
-    del old["setup"]
+    assert old["version"] == 3 and old["setup"] == {} and old["stream"] == "mt"
+    del old["setup"], old["stream"]
     old["version"] = 1
     again = Match.from_json(json.dumps(old))
-    assert again.fingerprint() == m.fingerprint() and json.loads(again.to_json())["version"] == 2
+    saved = json.loads(again.to_json())
+    assert again.fingerprint() == m.fingerprint() and saved["version"] == 3 and saved["stream"] == "mt"
 
 
 def test_open_move_races_are_not_won_by_seat_order():

@@ -182,7 +182,7 @@ def corpus() -> list[Case]:
             "[[expect]]" in toml else toml[:toml.index("\n", 10)] + '\n"cut')
 
     # --- a wrong type in every field --------------------------------------------------
-    for key, values in {"format": [1, "playtest.recorder", None], "version": [3, "2", None, []],
+    for key, values in {"format": [1, "playtest.recorder", None], "version": [4, "2", None, []],
                         "game": [1, [], None, "no_such_game", "LAZY_SUNDAY"],
                         "seats": [0, -1, "three", 3.5, 1_000, [], None],
                         "options": [[], "fast", {"max_turns": "lots"}, {"no_such_option": 1}, {"max_turns": -5}],
@@ -502,7 +502,7 @@ HOSTILE_LINKS = (
     + [f"record={data}" for data in ("", "!!!", "A" * 5_000, packed(b"[" * 100_000), packed(b" " * (8 << 20)),
                                      packed(json.dumps({"a": 1}).encode()), "x" * (limits.MAX_BYTES + 1))]
     + ["record=abc&players=" + "h" * 5_000, "record=abc&players=²", "players=human", "seed=1&seed=2",
-       "seed=1&scenario=x", "record=a&record=b", "seed=" + "1" * 21, "scenario=" + "a" * (2 << 20)])
+       "seed=1&scenario=x", "record=a&record=b", "seed=" + "1" * (limits.MAX_DIGITS + 1), "scenario=" + "a" * (2 << 20)])
 
 
 def test_hostile_page_addresses_are_refused_in_one_line_and_keep_the_game():
@@ -606,10 +606,10 @@ def test_byte_order_marks_and_real_files_still_load():
 TYPED = {   # (option or "seed", text) -> words the refusal must hold
     ("seed", "²"): "digits 0-9", ("seed", "٣"): "digits 0-9", ("seed", "１２"): "digits 0-9",
     ("seed", "9" * 5_000): "digits 0-9", ("seed", "-1"): "digits 0-9",
-    ("action_deck", "[" * 400): "at most 32 levels", ("action_deck", "9" * 400): "at most 20 digits",
-    ("action_deck", "Done=" + "9" * 300): "at most 20 digits", ("action_deck", "x" * 20_000): "at most 500 are allowed",
+    ("action_deck", "[" * 400): "at most 32 levels", ("action_deck", "9" * 400): "at most 40 digits",
+    ("action_deck", "Done=" + "9" * 300): "at most 40 digits", ("action_deck", "x" * 20_000): "at most 500 are allowed",
     ("action_deck", "{'Done': ²}"): "action_deck", ("first_player", "٣"): "first_player",
-    ("first_player", "9" * 4_301): "at most 500 are allowed", ("first_player", "9" * 30): "at most 20 digits",
+    ("first_player", "9" * 4_301): "at most 500 are allowed", ("first_player", "9" * 50): "at most 40 digits",
     ("first_player", "(" * 5_000): "at most 500 are allowed", ("first_player", "[" * 40): "at most 32 levels",
 }
 
@@ -647,7 +647,7 @@ def test_a_move_typed_in_the_debugger_is_read_plainly():
     debugger = ScenarioDebugger()
     debugger.open_example(EXAMPLES["lazy_sunday"])
     for text, words in (("² draw", "not a number 0, 1, 2"), ("0 peek " + "9" * 4_301, "at most 200 characters"),
-                        ("0 peek " + "9" * 30, "at most 20 digits"), ("x" * 100_000, "at most 200 characters")):
+                        ("0 peek " + "9" * 50, "at most 40 digits"), ("x" * 100_000, "at most 200 characters")):
         debugger.banner.clear()
         debugger.why_result.value = ""
         debugger.why_text.value = text

@@ -20,7 +20,7 @@ ILLEGAL = BASE + 'illegal = [{ move = "0 draw", ruling = "LS-3" }]\n'
 
 @pytest.mark.parametrize("change, needle, suggestion, keys", [
     (("moves = [", "mvoes = ["), "mvoes =", "did you mean 'moves'?",
-     "title, description, game, seats, options, seed, setup, moves, expect"),
+     "title, description, game, seats, options, seed, stream, setup, moves, expect"),
     (("to_act = [1]", "to_akt = [1]"), "to_akt", "did you mean 'to_act'?",
      "after, name, seat, to_act, view, none, absent, length, contains, unordered, since, change, unchanged, log, "
      "log_hides, legal, illegal, outcome, fingerprint"),

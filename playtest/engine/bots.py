@@ -21,7 +21,8 @@ class Bot:
     Args:
         seed: seeds the bot's own random stream (separate from the game's, so the record
             alone replays the game). Any hashable value; the table passes
-            ``"<match seed>:<seat>"``.
+            ``match.side_seed(str(seat))``, which does not give the game's seed back
+            (a bot must not rebuild the deal) unless the game uses the old stream.
 
     Subclasses override :meth:`choose`, and :meth:`interject` if they make open moves.
     """
@@ -177,7 +178,7 @@ class Table:
         for seat, bot in sorted(bots.items()):
             if not 0 <= seat < match.game.seats:
                 raise OptionError(f"bot seat {seat} is not a seat of this {match.game.seats}-seat game")
-            self.bots[seat] = make_bot(match.game, bot, f"{match.seed}:{seat}")
+            self.bots[seat] = make_bot(match.game, bot, match.side_seed(str(seat)))
         # the bots that may make open moves: Bot.interject never does
         self._racers = [seat for seat, bot in self.bots.items()
                         if type(bot).interject is not Bot.interject] if match.game.OPEN_MOVES else []
@@ -187,7 +188,7 @@ class Table:
         # race_rng.randrange(len(racers)), drawn inline as Random._randbelow draws it
         # (bit_length bits until below the count): the same stream, one call a step
         self._race_bits = len(self._racers).bit_length()
-        self._race_draw = random.Random(f"{match.seed}:open-move race").getrandbits
+        self._race_draw = random.Random(match.side_seed("open-move race")).getrandbits
         self._bind()
 
     def _bind(self) -> None:

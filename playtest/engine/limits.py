@@ -18,7 +18,7 @@ it in one sentence that names the limit and what is allowed:
 :data:`MAX_KEY_LENGTH`    100 characters in one key (or one part of a dotted key)
 :data:`MAX_ITEMS`         20,000 keys and values in one file
 :data:`MAX_STRING`        10,000 characters in one text value
-:data:`MAX_DIGITS`        20 digits in one number (ASCII ``0``-``9`` only)
+:data:`MAX_DIGITS`        40 digits in one number (ASCII ``0``-``9`` only)
 :data:`MAX_MOVE`          200 characters in one move (``"2 claim 1 4 17"``)
 :data:`MAX_OPTION`        500 characters in an option's value typed in a panel
 :data:`MAX_NAME`          100 characters in a name (``?scenario=``, a player)
@@ -66,8 +66,9 @@ MAX_ITEMS = 20_000
 a date counts once per part)."""
 MAX_STRING = 10_000
 """Characters in one text value (a title, a description), quotes not counted."""
-MAX_DIGITS = 20
-"""Digits in one number: every 64-bit seed fits; 4,301 would reach ``int()``'s own limit."""
+MAX_DIGITS = 40
+"""Digits in one number: every 128-bit seed fits (39 digits); 4,301 would reach
+``int()``'s own limit."""
 MAX_MOVE = 200
 """Characters in a move's text form (the longest real move is about 30)."""
 MAX_OPTION = 500

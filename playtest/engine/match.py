@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import random
 import reprlib
 import secrets
 import tempfile
@@ -23,10 +22,16 @@ from .errors import IllegalMove, OptionError, PlaytestError, RecordError
 from .game import ALL_CARDS, Event, Game, Outcome, fingerprint
 from .moves import Move
 from .registry import get_game
+from .rng import OLD_STREAM, STREAMS, Stream, new_stream, side_seed
 
 RECORD_FORMAT = "playtest.record"
-RECORD_VERSION = 2
-READ_VERSIONS = (1, 2)  # version 1 had no pinned setup
+RECORD_VERSION = 3
+READ_VERSIONS = (1, 2, 3)  # version 1 had no pinned setup, 2 no stream (the old one: "mt")
+SEED_BITS = 128
+"""Bits of a drawn seed (from ``secrets``, the OS's secure source): too many to search."""
+MAX_SEED = 10 ** limits.MAX_DIGITS - 1
+"""The largest seed: any whole number of at most :data:`limits.MAX_DIGITS` digits (more
+than 128 bits)."""
 
 
 def write_atomically(path: str | os.PathLike, text: str) -> Path:
@@ -63,20 +68,24 @@ def _default_options(game: type[Game]):
 class Record(BaseModel):
     """A saved match, as versioned JSON.
 
-    Fields: ``format`` (always ``"playtest.record"``), ``version`` (2; 1 is read too),
-    ``game`` (registry name), ``seats`` (int), ``options`` (name -> value), ``seed`` (int,
-    the G-3 stream's seed), ``setup`` (the pinned setup, key -> value, see
-    :meth:`Game.pin`; empty for a plain deal), ``moves`` (move text forms, in order).
+    Fields: ``format`` (always ``"playtest.record"``), ``version`` (3; 1 and 2 are read
+    too), ``game`` (registry name), ``seats`` (int), ``options`` (name -> value), ``seed``
+    (int 0..:data:`MAX_SEED`, the G-3 stream's seed: it rebuilds every hand), ``stream``
+    (``"keyed"`` or ``"mt"``, see :mod:`playtest.engine.rng`; a record without one, as
+    every record before version 3, uses ``"mt"``), ``setup`` (the pinned setup, key ->
+    value, see :meth:`Game.pin`; empty for a plain deal), ``moves`` (move text forms, in
+    order).
     """
 
     model_config = ConfigDict(extra="forbid")
 
     format: Literal["playtest.record"] = RECORD_FORMAT
-    version: Literal[1, 2] = RECORD_VERSION
+    version: Literal[1, 2, 3] = RECORD_VERSION
     game: str
     seats: int = Field(ge=1)
     options: dict[str, Any] = {}
     seed: int
+    stream: Stream = OLD_STREAM
     setup: dict[str, Any] = {}
     moves: list[str] = []
 
@@ -88,28 +97,36 @@ class Match:
         game: a registry name (``"lazy_sunday"``) or a Game class.
         seats: number of seats (the game's range).
         options: option name -> value; missing ones take their RULINGS defaults.
-        seed: the seed of the game's random stream (G-3); None draws a fresh one, which
-            is kept in the record.
+        seed: the seed of the game's random stream (G-3), 0..:data:`MAX_SEED`; None
+            draws a fresh one of :data:`SEED_BITS` bits from ``secrets``, kept in the record.
+        stream: ``"keyed"`` or ``"mt"`` (see :mod:`playtest.engine.rng`); None: ``"keyed"``
+            for a drawn seed, ``"mt"`` for a given one (a seed written down before deals
+            the same cards as before).
         keep_log: False keeps no log, and lets the game skip building the event text
             (simulations; see ``Game.keep_log``).
         setup: a pinned setup (key -> value, see :meth:`Game.pin` and ``Game.SETUP``)
             applied over the seeded deal; None or empty for a plain deal.
 
     Raises:
-        OptionError: unknown game, seat count out of range, a bad option or a bad
+        OptionError: unknown game, seat count out of range, a bad option, seed, stream or
             pinned setup.
     """
 
     def __init__(self, game: str | type[Game], seats: int, options: Mapping[str, Any] | None = None,
-                 seed: int | None = None, keep_log: bool = True, setup: Mapping[str, Any] | None = None):
+                 seed: int | None = None, keep_log: bool = True, setup: Mapping[str, Any] | None = None,
+                 stream: Stream | None = None):
         game = get_game(game)
         self.game: Game = game(seats, options if options else _default_options(game))
         self.game.keep_log = keep_log  # without a log, the game may skip building event text
         if seed is None:
-            seed = secrets.randbelow(2**31)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise OptionError(f"the seed must be a whole number 0 or more, not {seed!r}")
+            seed, stream = secrets.randbits(SEED_BITS), stream or "keyed"
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise OptionError(f"the seed must be a whole number 0 or more of at most {limits.MAX_DIGITS} digits "
+                              f"(below 10**{limits.MAX_DIGITS}), not {reprlib.repr(seed)}")
+        if stream not in (None, *STREAMS):
+            raise OptionError(f"unknown stream {reprlib.repr(stream)}: the streams are {', '.join(map(repr, STREAMS))}")
         self.seed = seed
+        self.stream: Stream = stream or OLD_STREAM
         self.setup: dict[str, Any] = dict(setup or {})
         self.keep_log = keep_log
         self.moves: list[Move] = []      # the whole record line, even when rewound
@@ -297,7 +314,7 @@ class Match:
         return events
 
     def _restart(self) -> None:
-        self.state = self.game.new_state(random.Random(self.seed))
+        self.state = self.game.new_state(new_stream(self.seed, self.stream))
         if self.setup:
             self.game.pin(self.state, self.setup)
         self._applied = 0
@@ -307,6 +324,12 @@ class Match:
         self.log: list[tuple[int, Event]] = []
         if self.keep_log:
             self.log.extend((0, e) for e in getattr(self.state, "setup_events", ()))
+
+    def side_seed(self, label: str) -> str:
+        """The seed of a stream beside the game's, e.g. a bot's (``label``: its seat); one
+        that does not give the game's seed back with the keyed stream (see
+        :func:`playtest.engine.rng.side_seed`)."""
+        return side_seed(self.seed, self.stream, label)
 
     # --- time travel ----------------------------------------------------------------
     def goto(self, n: int) -> None:
@@ -327,7 +350,8 @@ class Match:
         """A new match that shares the first ``n`` moves (default: the cursor) and goes
         on from there. This match is left untouched."""
         n = self._applied if n is None else n
-        other = Match(type(self.game), self.game.seats, self.options_dict(), self.seed, self.keep_log, self.setup)
+        other = Match(type(self.game), self.game.seats, self.options_dict(), self.seed, self.keep_log, self.setup,
+                      self.stream)
         other.moves = list(self.moves[:n])
         other.goto(n)
         return other
@@ -340,7 +364,7 @@ class Match:
     def record(self) -> Record:
         """The record of the whole line (all moves, even past a rewound cursor)."""
         return Record(game=self.game.name, seats=self.game.seats, options=self.options_dict(),
-                      seed=self.seed, setup=self.setup, moves=[str(m) for m in self.moves])
+                      seed=self.seed, stream=self.stream, setup=self.setup, moves=[str(m) for m in self.moves])
 
     def to_json(self) -> str:
         """The record as versioned JSON text."""
@@ -371,7 +395,7 @@ class Match:
             raise RecordError(f"not a playtest record (format {RECORD_FORMAT!r} version {RECORD_VERSION}): "
                               f"{problems}") from None
         try:
-            match = cls(record.game, record.seats, record.options, record.seed, keep_log, record.setup)
+            match = cls(record.game, record.seats, record.options, record.seed, keep_log, record.setup, record.stream)
         except OptionError as exc:
             raise RecordError(f"record cannot be set up: {exc}") from None
         for number, text in enumerate(record.moves, 1):
@@ -385,7 +409,7 @@ class Match:
     def from_json(cls, text: str | bytes, keep_log: bool = True, what: str = "the record") -> "Match":
         """Load a match from record JSON text (see :meth:`from_record`). The text must
         keep the input limits (:mod:`playtest.engine.limits`: at most 1 MiB, nested at
-        most 32 deep, numbers of at most 20 digits, ...); they are checked before it is
+        most 32 deep, numbers of at most 40 digits, ...); they are checked before it is
         parsed.
 
         Args:

@@ -46,7 +46,7 @@ class Move(NamedTuple):
         Raises:
             MoveSyntaxError: the text is empty or longer than 200 characters (``limits.MAX_MOVE``), the seat
                 is not a whole number in ASCII digits, the kind is missing, a number
-                has more than 20 digits, or the quoting is broken.
+                has more than 40 digits, or the quoting is broken.
         """
         if isinstance(text, Move):
             return text

@@ -90,7 +90,7 @@ def check_value(text: str, name: str, max_chars: int = limits.MAX_OPTION) -> Non
 
     Raises:
         OptionError: one sentence naming the limit, e.g. "the option rounds: it has a
-            number of 23 digits; numbers may have at most 20 digits".
+            number of 23 digits; numbers may have at most 40 digits".
     """
     try:
         limits.check_json(text, f"the option {name}")      # a number's digits first: the more telling

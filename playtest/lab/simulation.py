@@ -118,7 +118,7 @@ def play_games(plan: Plan, start: int, stop: int) -> pd.DataFrame:
         bots = {}
         for seat, position in enumerate(lineup):
             spec = plan.bots[position]
-            bots[seat] = spec if isinstance(spec, str) else spec(f"{seed}:{seat}")
+            bots[seat] = spec if isinstance(spec, str) else spec(match.side_seed(str(seat)))   # "<seed>:<seat>"
         table = Table(match, bots)
         row = {"game": index, "seed": seed,
                **match_row(match, table.step_bot, [plan.bot_names[p] for p in lineup], names, plan.trace)}

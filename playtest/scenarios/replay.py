@@ -219,7 +219,7 @@ def _replay(args: argparse.Namespace, stop) -> int:
     if args.json:
         document = {
             "file": str(args.file), "title": scenario.title, "game": scenario.game, "seats": seats,
-            "seed": scenario.seed, "options": scenario.options, "setup": scenario.setup,
+            "seed": scenario.seed, "stream": scenario.stream, "options": scenario.options, "setup": scenario.setup,
             "viewer": seat, "at": last, "steps": steps,
             "failures": [{"entry": f.entry, "after": f.after, "move": f.move, "expectation": f.expectation,
                           "expected": f.expected, "found": f.found, "message": str(f)} for f in failures],

@@ -8,7 +8,9 @@ unlike YAML it has no indentation traps and no values that silently change type
 a pinned setup (``setup``: the keys of the game's ``Game.SETUP``, e.g. each seat's cards,
 the top of the deck, VP, Patience, the Shift or the round: a late-game position in a few
 lines), then the moves in their text form, then ``[[expect]]`` entries: what must hold
-after a given move::
+after a given move. ``stream = "keyed"`` (written by :meth:`Scenario.from_match` for a
+game whose seed was drawn) deals from the keyed stream; without it the seed deals as it
+always has (see :mod:`playtest.engine.rng`)::
 
     title = "Stale claim"
     game = "lazy_sunday"
@@ -76,6 +78,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from playtest.engine import Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game
 from playtest.engine import limits
 from playtest.engine.match import write_atomically
+from playtest.engine.rng import OLD_STREAM, Stream
 from playtest.engine.errors import SHOWN_MOVES, nearest_first, requirements, suggest
 
 from .lines import line_of, short_repr
@@ -368,7 +371,8 @@ class Scenario(BaseModel):
 
     Fields: ``title``, ``description`` (text; cite the ruling ids it shows), ``game``
     (registry name), ``seats``, ``options`` (name -> value; left out: RULINGS defaults),
-    ``seed`` (the G-3 stream), ``setup`` (pinned setup, the keys of the game's
+    ``seed`` (the G-3 stream's seed), ``stream`` (``"mt"``, the default, or ``"keyed"``:
+    see :mod:`playtest.engine.rng`), ``setup`` (pinned setup, the keys of the game's
     ``SETUP``), ``moves`` (text forms, as ``str(Move)``), ``expect``
     (:class:`Expectation` entries).
 
@@ -385,6 +389,7 @@ class Scenario(BaseModel):
     seats: int = Field(ge=1, strict=True)
     options: dict[str, Any] = {}
     seed: int = Field(0, ge=0, strict=True)
+    stream: Stream = OLD_STREAM
     setup: dict[str, Any] = {}
     moves: list[str] = []
     expect: list[Expectation] = []
@@ -396,7 +401,7 @@ class Scenario(BaseModel):
         pinned setup are set up, every move is replayed, every expectation is well formed.
         The text must keep the input limits (:mod:`playtest.engine.limits`: at most
         1 MiB, nested at most 32 deep, dotted keys of at most 8 parts, numbers of at most
-        20 digits, ...); they are checked before it is parsed.
+        40 digits, ...); they are checked before it is parsed.
 
         Args:
             text: the TOML (str, or UTF-8 bytes; a byte order mark is dropped).
@@ -564,7 +569,7 @@ class Scenario(BaseModel):
                keep_log: bool) -> Match:
         """The match with the first ``upto`` moves (all when None) replayed."""
         try:
-            match = Match(self.game, self.seats, self.options, self.seed, keep_log, self.setup)
+            match = Match(self.game, self.seats, self.options, self.seed, keep_log, self.setup, self.stream)
         except OptionError as exc:
             message = str(exc)
             path = _blame(message, self)
@@ -681,7 +686,7 @@ class Scenario(BaseModel):
                 raise ScenarioError("<match>", None, f"option {name}=None cannot be written in TOML")
             options[name] = value
         scenario = cls(title=title, description=description, game=match.game.name, seats=match.game.seats,
-                       options=options, seed=match.seed, setup=dict(match.setup),
+                       options=options, seed=match.seed, stream=match.stream, setup=dict(match.setup),
                        moves=[str(m) for m in match.moves[:upto]])
         if expect_final:
             final = scenario.to_match(keep_log=False)
@@ -701,7 +706,7 @@ class Scenario(BaseModel):
                 entry["illegal"] = [{k: v for k, v in r.items() if v is not None} for r in entry["illegal"]]
         if not data["expect"]:
             del data["expect"]
-        order = ["title", "description", "game", "seats", "seed", "moves", "options", "setup", "expect"]
+        order = ["title", "description", "game", "seats", "seed", "stream", "moves", "options", "setup", "expect"]
         data = {key: data[key] for key in order if key in data}
         header = (f"# playtest scenario ({self.game}): replay with `playtest replay FILE`, or "
                   f"Scenario.load(FILE) in Python.\n# Moves are in their text form; [[expect]] entries "

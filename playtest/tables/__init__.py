@@ -64,7 +64,10 @@ deal; ``game`` and ``seats`` may be left out, and when sent must be the scenario
 :meth:`playtest.tables.service.TableService.create`. Answer: ``{"id",
 "host_token", "spectator_token", "seats": [{"seat": 0, "player": "human", "token": T,
 "path": "table.ipynb?table=<id>&token=T"}, ...], "spectator_path", "host_path"}``. Paths
-are relative to the dashboards folder's address (``.../voila/render/``).
+are relative to the dashboards folder's address (``.../voila/render/``). ``"seed"``: a
+whole number of at most 40 digits, or null for a 128-bit seed drawn from the OS's secure
+source; a table from a chosen seed (or a scenario) is answered with a ``"seed_note"``:
+a short seed lets anyone rebuild the deal (G-3). The seed is never sent to a page.
 
 Host body: ``{"action": "pause" | "resume" | "pace" | "bot" | "continue" | "end",
 "pace": "instant" | "fast" | "human" | "slow", "seat": n, "bot": "heuristic", "force":

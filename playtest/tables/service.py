@@ -30,6 +30,11 @@ STATUSES = ("playing", "over", "ended")   # a table's status: being played, game
 TEXT_LIMIT = 2000       # characters of a feedback text
 REACTION_LIMITS = (1, 600)   # seconds a reaction window's time limit may be (CR-7), least and most
 TABLE_PAGE = "table.ipynb"   # the dashboard of a table's pages (seat, host, spectator), in the dashboards folder
+CHOSEN_SEED_NOTE = ("A seed you choose deals the same cards every time it is played: anyone who knows it, or finds a "
+                    "short one by trying seeds against the cards on the table, can rebuild every hand. Leave it "
+                    "blank for a 128-bit seed nobody can guess.")
+"""Said in the lobby beside the seed box, and in a create answer (``seed_note``) when the
+table deals from a chosen seed: its own, or a scenario's (G-3)."""
 AWAIT_WINDOW = 1800     # seconds after a table is created (or restored) during which its seat pages are awaited
 
 
@@ -127,7 +132,8 @@ class TableService:
 
     # --- tables ---------------------------------------------------------------------
     def _restore(self, stored: StoredTable) -> None:
-        match = Match(stored.game, stored.seats, stored.options, stored.seed, setup=stored.setup)
+        match = Match(stored.game, stored.seats, stored.options, stored.seed, setup=stored.setup,
+                      stream=stored.stream)
         for number, (text, _seat, _bot) in enumerate(stored.moves, 1):
             try:
                 match.play(text)
@@ -165,7 +171,8 @@ class TableService:
             spec: ``game`` (a registry name), ``seats`` (int), ``players`` (list, per
                 seat "human" or a bot name; default seat 0 human, the game's first bot
                 elsewhere), ``options`` (dict), ``preset`` (a name of the game's
-                PRESETS, under ``options``), ``seed`` (int >= 0 or None: drawn),
+                PRESETS, under ``options``), ``seed`` (a whole number of at most 40 digits,
+                or None: a 128-bit seed drawn from ``secrets``; see :data:`CHOSEN_SEED_NOTE`),
                 ``pace`` (a name of :data:`~playtest.tables.live.PACES`), ``listed``
                 (bool: the lobby lists it and offers its open seats), ``open_seats`` (human
                 seats that get no link now: a lobby join hands them out, default none),
@@ -179,8 +186,9 @@ class TableService:
 
         Returns:
             ``{"id", "host_token", "spectator_token", "seats": [{"seat", "player",
-            "token"?, "path"?}], "host_path", "spectator_path"}``: a token and a page
-            path for every human seat. Tokens are shown only here.
+            "token"?, "path"?}], "host_path", "spectator_path", "seed_note"?}``: a token and
+            a page path for every human seat (tokens are shown only here); ``seed_note``
+            (:data:`CHOSEN_SEED_NOTE`) when the deal comes from a chosen seed.
 
         Raises:
             ServiceError: anything wrong in ``spec``, said in one sentence (400), too
@@ -259,7 +267,7 @@ class TableService:
         seat_tokens = {s: _new_token() for s in table.humans if s not in open_seats}
         stored = StoredTable(table_id, game.name, seats, match.options_dict(), match.seed, match.setup, players,
                              pace, listed, False, "playing", token_hash(host), token_hash(spectator), time.time(),
-                             reaction_limit=limit, seat_hashes={s: token_hash(seat_tokens[s]) if s in seat_tokens
+                             reaction_limit=limit, stream=match.stream, seat_hashes={s: token_hash(seat_tokens[s]) if s in seat_tokens
                                                                 else "" for s in table.humans})
         stored.claimed = {s for s in table.humans if s not in open_seats}
         with self._saving("a new table"):
@@ -278,6 +286,7 @@ class TableService:
             "host_path": page_path(table_id, host), "spectator_path": page_path(table_id, spectator),
             "seats": [{"seat": s, "player": p, **({"token": seat_tokens[s], "path": page_path(table_id, seat_tokens[s])}
                                                   if s in seat_tokens else {})} for s, p in enumerate(players)],
+            **({"seed_note": CHOSEN_SEED_NOTE} if seed is not None or scenario is not None else {}),
         }
 
     def listing(self, status: str = "playing") -> list[dict]:

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from playtest.engine.rng import OLD_STREAM, Stream
+
 DB_NAME = "tables.sqlite3"
 LOCK_SUFFIX = ".lock"      # beside the database: who holds it ("<pid> <program>")
 SEEN_NAME = "tables.seen.json"   # beside the database: {"store": its id, "tables": how many it held}
@@ -93,7 +95,7 @@ CREATE TABLE IF NOT EXISTS tables (
     game TEXT NOT NULL,
     seats INTEGER NOT NULL,
     options TEXT NOT NULL,          -- JSON: every option in force
-    seed INTEGER NOT NULL,
+    seed INTEGER NOT NULL,          -- 0 where seed_text holds it (tables stored before: the seed)
     setup TEXT NOT NULL,            -- JSON: the pinned setup ({} for a plain deal)
     players TEXT NOT NULL,          -- JSON list: "human" or a bot name, per seat
     pace TEXT NOT NULL,
@@ -103,7 +105,9 @@ CREATE TABLE IF NOT EXISTS tables (
     host_hash TEXT NOT NULL,
     spectator_hash TEXT NOT NULL,
     created REAL NOT NULL,
-    reaction_limit REAL               -- seconds a reaction window stays open; NULL: no limit
+    reaction_limit REAL,              -- seconds a reaction window stays open; NULL: no limit
+    seed_text TEXT,                   -- the seed in digits (over 64 bits); NULL: it is in seed
+    stream TEXT                       -- the G-3 stream ("keyed", "mt"); NULL: "mt" (stored before)
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -135,7 +139,8 @@ CREATE TABLE IF NOT EXISTS meta (
     value TEXT NOT NULL
 );
 """
-_OPTIONAL = {("tables", "reaction_limit"), ("meta", "key"), ("meta", "value")}   # added later: migrated
+_OPTIONAL = {("tables", "reaction_limit"), ("tables", "seed_text"), ("tables", "stream"), ("meta", "key"),
+             ("meta", "value")}   # added later: migrated
 
 
 def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
@@ -171,7 +176,9 @@ def token_hash(token: str) -> str:
 
 @dataclass
 class StoredTable:
-    """One table as stored: its set-up and its moves (``(text, seat, by_bot)`` in order)."""
+    """One table as stored: its set-up and its moves (``(text, seat, by_bot)`` in order).
+    ``seed`` is any whole number 0 or more (stored as digits: SQLite's integers stop at
+    2^63), ``stream`` the G-3 stream it deals from (see :mod:`playtest.engine.rng`)."""
 
     id: str
     game: str
@@ -188,6 +195,7 @@ class StoredTable:
     spectator_hash: str
     created: float
     reaction_limit: float | None = None
+    stream: Stream = OLD_STREAM
     seat_hashes: dict[int, str] = field(default_factory=dict)
     claimed: set[int] = field(default_factory=set)
     moves: list[tuple[str, int, bool]] = field(default_factory=list)
@@ -261,6 +269,9 @@ class TableStore:
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
             if "reaction_limit" not in columns:       # a database made before reaction limits
                 self.db.execute("ALTER TABLE tables ADD COLUMN reaction_limit REAL")
+            if "stream" not in columns:               # a database made before seeds of 128 bits
+                self.db.execute("ALTER TABLE tables ADD COLUMN seed_text TEXT")
+                self.db.execute("ALTER TABLE tables ADD COLUMN stream TEXT")
             found = self.db.execute("SELECT value FROM meta WHERE key='store'").fetchone()
             self.identity = found[0] if found else uuid.uuid4().hex
             if not found:
@@ -335,11 +346,12 @@ class TableStore:
             self.db.execute("BEGIN")
             self.db.execute(
                 "INSERT INTO tables (id, game, seats, options, seed, setup, players, pace, listed, paused, status, "
-                "host_hash, spectator_hash, created, reaction_limit) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (table.id, table.game, table.seats, json.dumps(table.options), table.seed,
+                "host_hash, spectator_hash, created, reaction_limit, seed_text, stream) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (table.id, table.game, table.seats, json.dumps(table.options), 0,
                  json.dumps(table.setup), json.dumps(table.players), table.pace, int(table.listed),
                  int(table.paused), table.status, table.host_hash, table.spectator_hash, table.created,
-                 table.reaction_limit))
+                 table.reaction_limit, str(table.seed), table.stream))
             self.db.executemany("INSERT INTO seats VALUES (?,?,?,?)",
                                 [(table.id, seat, h, int(seat in table.claimed))
                                  for seat, h in table.seat_hashes.items()])
@@ -390,8 +402,8 @@ class TableStore:
         """Every stored table (with its seats and moves), oldest first; only those with a
         status in ``statuses`` if given."""
         rows = self.db.execute("SELECT id, game, seats, options, seed, setup, players, pace, listed, paused, "
-                               "status, host_hash, spectator_hash, created, reaction_limit FROM tables "
-                               "ORDER BY created").fetchall()
+                               "status, host_hash, spectator_hash, created, reaction_limit, seed_text, stream "
+                               "FROM tables ORDER BY created").fetchall()
         for row in rows:
             try:
                 options, setup, players = (json.loads(row[i]) for i in (3, 5, 6))
@@ -399,8 +411,13 @@ class TableStore:
             except (TypeError, ValueError) as exc:
                 options, setup, players = {}, {}, []
                 damage = f"its stored set-up cannot be read ({exc})"
-            table = StoredTable(row[0], row[1], row[2], options, row[4], setup, players, row[7], bool(row[8]),
-                                bool(row[9]), row[10], row[11], row[12], row[13], row[14], damage=damage)
+            try:
+                seed = int(row[15]) if row[15] is not None else row[4]
+            except ValueError as exc:
+                seed, damage = 0, damage or f"its stored seed cannot be read ({exc})"
+            table = StoredTable(row[0], row[1], row[2], options, seed, setup, players, row[7], bool(row[8]),
+                                bool(row[9]), row[10], row[11], row[12], row[13], row[14], row[16] or OLD_STREAM,
+                                damage=damage)
             if statuses is not None and table.status not in statuses:
                 continue
             for seat, h, claimed in self.db.execute("SELECT seat, token_hash, claimed FROM seats WHERE table_id=?",

@@ -227,7 +227,7 @@ class ApiHandler(tornado.web.RequestHandler):
 def _limit_sentence(exc) -> str:
     """A :class:`~playtest.engine.limits.LimitError` about a request as one sentence
     whose subject is the request: "the request body has a number of 26 digits; numbers
-    may have at most 20 digits" (its own message, "the request body: it has ...", is
+    may have at most 40 digits" (its own message, "the request body: it has ...", is
     worded for a file, and other callers keep it)."""
     what = f"{exc.what} (line {exc.line})" if exc.line and exc.line > 1 else exc.what
     return f"{what}{exc.reason[2:]}" if exc.reason.startswith("it ") else str(exc)

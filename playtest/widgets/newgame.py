@@ -87,7 +87,7 @@ def read_option(text: str, annotation, name: str = "option") -> Any:
     itself. Else the text itself, so that the game's OptionError explains what is wrong.
 
     The text passes the input limits first (:mod:`playtest.engine.limits`: at most
-    500 characters, nested at most 32 deep, numbers of at most 20 digits), so the
+    500 characters, nested at most 32 deep, numbers of at most 40 digits), so the
     parsers tried never see a text built to exhaust them.
 
     Args:
@@ -324,7 +324,7 @@ class NewGamePanel(BuiltOnUse):
 
         Raises:
             OptionError: the seed is not blank and not a whole number of ASCII digits
-                (at most 20), or an option's text is over an input limit.
+                (at most 40), or an option's text is over an input limit.
         """
         seats = self.seats.value
         text = self.seed.value.strip()

@@ -108,7 +108,7 @@ def parse_link(query: str | None) -> Link:
     checked for its characters here; :func:`unpack_record` reads it.
 
     Every value passes the input limits (:mod:`playtest.engine.limits`) first: the
-    query at most 1 MiB, a seed of ASCII digits (at most 20), a scenario or player name
+    query at most 1 MiB, a seed of ASCII digits (at most 40), a scenario or player name
     of at most 100 characters.
 
     Raises:

@@ -34,7 +34,7 @@ import ipywidgets as w
 from ...engine import Game, OptionError, games
 from ...scenarios import Scenario, example, examples, find_scenario, is_scenario_name, scenarios_dir
 from ...tables.live import DEFAULT_PACE, HUMAN, PACES
-from ...tables.service import REACTION_LIMITS
+from ...tables.service import CHOSEN_SEED_NOTE, REACTION_LIMITS
 from ..components import ErrorBanner, download_link, safe, style_widget
 from ..newgame import NewGamePanel, option_label
 from ..page import address_for_others, proxied_lobby_note
@@ -129,7 +129,8 @@ class LobbyApp:
         -> its :class:`~playtest.widgets.NewGamePanel` (built when first picked). panel:
         the one on show. pace, listed: the table's bot pace and whether the lobby lists
         it. scenario: where the table starts ("": a new game; else a key of
-        ``scenarios``), scenario_note: what that scenario is. scenarios: name ->
+        ``scenarios``), scenario_note: what that scenario is. seed_note: the line under
+        the seed box (:data:`~playtest.tables.service.CHOSEN_SEED_NOTE`). scenarios: name ->
         Scenario of the game on show (:func:`playable_scenarios`, read when the game is
         picked). reaction,
         reaction_help: the reaction time limit's text input (blank: off) and its help
@@ -181,6 +182,8 @@ class LobbyApp:
         self.scenario_note = w.HTML()
         self.scenario_note.add_class("pt-help")
         self.scenario_box = w.VBox([self.scenario, self.scenario_note])
+        self.seed_note = w.HTML(html.escape(CHOSEN_SEED_NOTE))     # G-3: a short seed gives the deal away
+        self.seed_note.add_class("pt-help")
         low, high = REACTION_LIMITS
         self.reaction = w.Text(value="", placeholder="off", description="Reaction time limit (seconds)", style=wide,
                                layout=w.Layout(width="300px"),
@@ -255,6 +258,8 @@ class LobbyApp:
             panel.start.description = "Create table"
             panel.start.icon = "users"
             children = list(panel.widget.children)      # the table's own settings, above its button
+            children.insert(children.index(panel.seed) + 1, self.seed_note)
+            panel.seed.tooltip = CHOSEN_SEED_NOTE
             at = children.index(panel.start)
             extra = [self.pace, self.listed] + ([self.reaction_box] if has_reactions(game) else [])
             panel.widget.children = tuple([self.scenario_box] + children[:at] + extra + children[at:])
