@@ -235,7 +235,7 @@ def test_big_seeds_are_stored_and_restored_and_too_big_ones_get_a_sentence(tmp_p
             assert (match.seed, match.stream, match.fingerprint()) == (seed, "mt", fingerprint)
         match = again.tables[drawn].match
         assert (match.seed, match.fingerprint(), match.stream) == (*expected, "keyed")
-        assert again.restore_errors == []
+        assert again.damaged == {}
         for table in again.tables.values():
             table.end()
         seeds = {table_id: seed for seed, (table_id, _f) in made.items()} | {drawn: expected[0]}
