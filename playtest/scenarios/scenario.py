@@ -154,7 +154,7 @@ class Expectation(BaseModel):
     """One ``[[expect]]`` entry: what must hold after move ``after`` (0: right after the
     setup). Every field left out is not checked.
 
-    Fields:
+    Attributes:
         after: the move number (int 0+).
         name: (str) names this position for a later entry's ``since``.
         seat: whose view the paths read (int; left out: the spectator's); also whose
