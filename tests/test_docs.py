@@ -43,9 +43,10 @@ def test_every_page_the_readme_links_exists():
     linked = {link for link in links if link.startswith("docs/") and link.endswith(".md")}
     pages = {str(p.relative_to(ROOT)) for p in DOCS.rglob("*.md")
              if not p.relative_to(DOCS).parts[0].startswith(("_", "notebooks"))}
-    assert pages - linked <= {"docs/index.md", "docs/rulings.md", "docs/api/engine.md",
-                              "docs/api/lab.md", "docs/api/playtest.md", "docs/api/scenarios.md",
-                              "docs/api/tables.md", "docs/api/tutorials.md", "docs/api/widgets.md"}
+    # every page is reached from the README, but for the site's own front page, the rulings
+    # (the README links RULINGS.md itself) and the reference's pages (through its index)
+    unlinked = {page for page in pages - linked if not page.startswith("docs/api/")}
+    assert unlinked <= {"docs/index.md", "docs/rulings.md"}, unlinked
 
 
 @pytest.mark.parametrize("page", ["python.md", "scenarios.md", "dashboards/lab.md"])

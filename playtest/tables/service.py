@@ -127,9 +127,9 @@ class TableService:
                 none: a window waits for its answer).
 
         Returns:
-            ``{"id", "host_token", "spectator_token", "seats": [{"seat", "player",
-            "token"?, "path"?}], "host_path", "spectator_path"}``: a token and a page
-            path for every human seat. Tokens are shown only here.
+            A token and a page path for every human seat (tokens are shown only here),
+            as ``{"id", "host_token", "spectator_token", "seats": [{"seat", "player",
+            "token"?, "path"?}], "host_path", "spectator_path"}``.
 
         Raises:
             ServiceError: anything wrong in ``spec``, said in one sentence (400), or too
