@@ -427,7 +427,7 @@ class Scenario(BaseModel):
             raise ScenarioError(source, _toml_line(message), f"not valid TOML: {_toml_words(message)}") from None
         if not text.strip():
             raise ScenarioError(source, None, "the file is empty: a scenario names at least its game, seats "
-                                "and moves (see the README's Scenarios section)")
+                                "and moves (see the Scenarios page of the documentation)")
         try:
             scenario = cls.model_validate(data)
         except ValidationError as exc:
