@@ -24,7 +24,7 @@ Three tables:
    target at most 20 s on 2 cores. Wall time is printed with the CPU time the workers
    used, since on a shared machine the wall time also counts waiting for a core.
 
-README "Speed" keeps the latest figures, with the instruction counts behind them (which
+docs/speed.md keeps the latest figures, with the instruction counts behind them (which
 do not swing with the machine's load) and where the remaining time goes.
 """
 from __future__ import annotations

@@ -36,7 +36,7 @@ anyway, voila #1458), as when a phone sleeps or leaves the network: the server's
 alone frees those kernels.
 
 A benchmark, not a test: the figures depend on the machine and what else runs on it,
-so the load average is printed beside them. README "Speed" keeps the latest figures.
+so the load average is printed beside them. docs/speed.md keeps the latest figures.
 """
 from __future__ import annotations
 

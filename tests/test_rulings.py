@@ -26,7 +26,7 @@ def test_every_cited_ruling_id_exists():
     ids = defined_ids()
     cited = {}
     for path in [*ROOT.glob("playtest/**/*.py"), *ROOT.glob("playtest/**/*.toml"), *ROOT.glob("notebooks/*.ipynb"),
-                 *ROOT.glob("dashboards/*.ipynb"), ROOT / "README.md"]:
+                 *ROOT.glob("dashboards/*.ipynb"), ROOT / "README.md", *ROOT.glob("docs/**/*.md")]:
         for m in ID.finditer(path.read_text(encoding="utf-8")):
             cited.setdefault(f"{m[1]}-{m[2]}", path.relative_to(ROOT))
     unknown = {rid: str(where) for rid, where in cited.items() if rid not in ids}

@@ -268,13 +268,13 @@ def test_the_debugger_keeps_a_seats_memory_and_log_to_that_seat():
 
 
 def test_the_readmes_toml_examples_hold():
-    """The README's scenario section shows a [setup] (Night Shift) and two [[expect]]
+    """The documentation's Scenarios page shows a [setup] (Night Shift) and two [[expect]]
     entries (on the Chore Race reaction-window example): both are true."""
     import re
     from playtest import Match
     from playtest.scenarios import EXAMPLES_DIR
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    setup_block, expect_block = re.findall(r"```toml\n(.*?)```", readme, re.S)
+    page = (Path(__file__).resolve().parent.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    setup_block, expect_block = re.findall(r"```toml\n(.*?)```", page, re.S)
     assert setup_block.startswith("[setup]") and expect_block.startswith("[[expect]]")
     pinned = Scenario.from_toml('game = "night_shift"\nseats = 2\n' + setup_block).to_match()
     assert pinned.view(None)["shift"] == 50 and isinstance(pinned, Match)

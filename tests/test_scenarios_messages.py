@@ -108,7 +108,7 @@ def test_an_empty_file_and_a_game_record_say_what_they_are():
     with pytest.raises(ScenarioError) as empty:
         Scenario.from_toml("", "case.toml")
     assert str(empty.value) == ("case.toml: the file is empty: a scenario names at least its game, seats and moves "
-                                "(see the README's Scenarios section)")
+                                "(see the Scenarios page of the documentation)")
     from playtest import Match
     with pytest.raises(ScenarioError) as record:
         Scenario.from_toml(Match("lazy_sunday", 2, seed=1).to_json(), "game.toml")

@@ -79,7 +79,7 @@ MAX_NAME = 100
 player (``?players=``)."""
 
 SIZE_TEXT = "1 MiB"
-""":data:`MAX_BYTES` as people read it (the upload controls and the README say it)."""
+""":data:`MAX_BYTES` as people read it (the upload controls and the documentation say it)."""
 
 
 class LimitError(RecordError):

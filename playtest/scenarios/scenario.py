@@ -157,7 +157,7 @@ class Expectation(BaseModel):
     """One ``[[expect]]`` entry: what must hold after move ``after`` (0: right after the
     setup). Every field left out is not checked.
 
-    Fields:
+    Attributes:
         after: the move number (int 0+).
         name: (str) names this position for a later entry's ``since``.
         seat: whose view the paths read (int; left out: the spectator's); also whose
@@ -432,7 +432,7 @@ class Scenario(BaseModel):
             raise ScenarioError(source, _toml_line(message), f"not valid TOML: {_toml_words(message)}") from None
         if not text.strip():
             raise ScenarioError(source, None, "the file is empty: a scenario names at least its game, seats "
-                                "and moves (see the README's Scenarios section)")
+                                "and moves (see the Scenarios page of the documentation)")
         try:
             scenario = cls.model_validate(data)
         except ValidationError as exc:

@@ -185,10 +185,10 @@ class TableService:
                 none: a window waits for its answer).
 
         Returns:
-            ``{"id", "host_token", "spectator_token", "seats": [{"seat", "player",
-            "token"?, "path"?}], "host_path", "spectator_path", "seed_note"?}``: a token and
-            a page path for every human seat (tokens are shown only here); ``seed_note``
-            (:data:`CHOSEN_SEED_NOTE`) when the deal comes from a chosen seed.
+            A token and a page path for every human seat (tokens are shown only here),
+            as ``{"id", "host_token", "spectator_token", "seats": [{"seat", "player",
+            "token"?, "path"?}], "host_path", "spectator_path", "seed_note"?}``;
+            ``seed_note`` (:data:`CHOSEN_SEED_NOTE`) when the deal comes from a chosen seed.
 
         Raises:
             ServiceError: anything wrong in ``spec``, said in one sentence (400), too

@@ -116,34 +116,48 @@ class LobbyApp:
 
     Args:
         api: the table service (default: ``$PLAYTEST_TABLES_URL`` and
-            ``$PLAYTEST_TABLES_KEY``). folder: the full address of the dashboards'
-            folder, for the copyable addresses (see
-            :func:`~playtest.widgets.live.client.page_folder`; "" shows only the
-            relative links). refresh_every: seconds between automatic refreshes of the
-            table list (0: only the Refresh button). game: the game picked at first.
+            ``$PLAYTEST_TABLES_KEY``).
+        folder: the full address of the dashboards' folder, for the copyable addresses
+            (see :func:`~playtest.widgets.live.client.page_folder`; "" shows only the
+            relative links).
+        refresh_every: seconds between automatic refreshes of the table list (0: only
+            the Refresh button).
+        game: the game picked at first.
         start: False builds the lobby without contacting the service (call
             :meth:`refresh`).
 
     Attributes:
-        widget: the root box. banner: errors. game: the game dropdown. panels: game name
-        -> its :class:`~playtest.widgets.NewGamePanel` (built when first picked). panel:
-        the one on show. pace, listed: the table's bot pace and whether the lobby lists
-        it. scenario: where the table starts ("": a new game; else a key of
-        ``scenarios``), scenario_note: what that scenario is. seed_note: the line under
-        the seed box (:data:`~playtest.tables.service.CHOSEN_SEED_NOTE`). scenarios: name ->
-        Scenario of the game on show (:func:`playable_scenarios`, read when the game is
-        picked). reaction,
-        reaction_help: the reaction time limit's text input (blank: off) and its help
-        line (shown for a game with :func:`has_reactions` only). links: the links of the
-        last table made or joined (class ``pt-lobby-links``). made: the service's answer
-        for the last table created.
-        tables: the list of tables (class ``pt-lobby-tables``); rows: its pooled rows
-        ``(box, text, join button)``; listing: the last list the service sent.
-        store_note: the store's problem, one sentence (class ``pt-store-problem``,
-        hidden when there is none). damaged_box: the tables the store holds but cannot
-        replay, each with its reason and a Record button (class ``pt-damaged``);
+        widget: the root box.
+        banner: errors.
+        game: the game dropdown.
+        panels: game name -> its :class:`~playtest.widgets.NewGamePanel` (built when
+            first picked).
+        panel: the one on show.
+        pace: the table's bot pace.
+        listed: whether the lobby lists the table.
+        scenario: where the table starts ("": a new game; else a key of ``scenarios``).
+        scenario_note: what that scenario is.
+        seed_note: the line under the seed box
+            (:data:`~playtest.tables.service.CHOSEN_SEED_NOTE`).
+        scenarios: name -> Scenario of the game on show (:func:`playable_scenarios`, read
+            when the game is picked).
+        reaction: the reaction time limit's text input (blank: off), shown for a game
+            with :func:`has_reactions` only.
+        reaction_help: its help line.
+        links: the links of the last table made or joined (class ``pt-lobby-links``).
+        made: the service's answer for the last table created.
+        tables: the list of tables (class ``pt-lobby-tables``).
+        rows: its pooled rows ``(box, text, join button)``.
+        listing: the last list the service sent.
+        store_note: the store's problem, one sentence (class ``pt-store-problem``, hidden
+            when there is none).
+        damaged_box: the tables the store holds but cannot replay, each with its reason
+            and a Record button (class ``pt-damaged``).
         damaged: the last such list the service sent.
-        refresh_button, export_csv, export_json, export_link: the other controls.
+        refresh_button: the Refresh button.
+        export_csv: the CSV export button.
+        export_json: the JSON export button.
+        export_link: the export's download link.
     """
 
     def __init__(self, api: TableApi | None = None, folder: str = "", refresh_every: float = REFRESH_EVERY,

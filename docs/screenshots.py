@@ -1,0 +1,161 @@
+"""Make the documentation's screenshots from the real pages.
+
+Starts ``playtest serve`` on a free 127.0.0.1 port (its data, autosaves and variants in a
+temporary folder, so nothing of yours is read or written), opens each page in headless
+Chromium (``/usr/bin/chromium``, Playwright) at 1280x720, waits until the page shows what
+it is for, saves a PNG of the viewport in ``docs/_static/screenshots/`` and stops the
+server. Run it again after a change to a page::
+
+    python docs/screenshots.py            # about 2 minutes on 2 cores
+    python docs/screenshots.py --only lobby,table_seat0
+
+Needs the ``test`` extra (Playwright) and Debian's Chromium (``apt-get install chromium``).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = Path(__file__).resolve().parent / "_static" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+VIEWPORT = {"width": 1280, "height": 720}
+TIMEOUT_MS = 180_000
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(folder: Path):
+    """``playtest serve --port <free>`` run from the checkout, its data in ``folder``;
+    yields the base URL and stops the server's process group at the end."""
+    port = free_port()
+    env = dict(os.environ, PLAYTEST_DATA_DIR=str(folder / "data"),
+               PLAYTEST_AUTOSAVE_DIR=str(folder / "autosave"),
+               PLAYTEST_VARIANTS_DIR=str(folder / "variants"))
+    log = open(folder / "serve.log", "w+")
+    proc = subprocess.Popen([sys.executable, "-m", "playtest.cli", "serve", "--port", str(port)],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                raise SystemExit(f"playtest serve exited with {proc.returncode}:\n{log.read()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{base}/voila/tree", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"playtest serve did not answer on {base} within 90 s") from None
+                time.sleep(0.3)
+        yield base
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+        log.close()
+
+
+def create_table(base: str) -> dict:
+    """A Lazy Sunday table through the lobby's HTTP API: two people and a heuristic bot."""
+    body = {"game": "lazy_sunday", "seats": 3, "players": ["human", "human", "heuristic"],
+            "pace": "human", "seed": 7}
+    request = urllib.request.Request(f"{base}/playtest/api/tables", method="POST",
+                                     data=json.dumps(body).encode())
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+# name -> (page address under /voila/render/, CSS selector to wait for)
+PAGES = {
+    "index": ("index.ipynb", "a:has-text('Lazy Sunday')"),
+    "game": ("lazy_sunday.ipynb?seed=4", ".pt-table .pt-card"),
+    "learn": ("learn_lazy_sunday.ipynb", ".pt-table .pt-card"),
+    "debugger": ("scenario_debugger.ipynb?scenario=lazy_sunday_claim_on_caller", ".pt-debugger .pt-table"),
+    "lab": ("balance_lab.ipynb", ".pt-lab button:has-text('Run')"),
+    "card_editor": ("card_editor.ipynb", ".pt-card-editor"),
+}
+
+
+def shoot(context, url: str, ready: str, name: str, scroll: bool = False):
+    """Open ``url``, wait for ``ready`` (scrolled to the top of the window with ``scroll``)
+    and save the viewport as ``<name>.png``; returns the page."""
+    page = context.new_page()
+    page.goto(url, timeout=TIMEOUT_MS)
+    page.wait_for_selector(ready, timeout=TIMEOUT_MS)
+    if scroll:
+        page.locator(ready).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(1500)                       # let the widgets finish drawing
+    path = OUT / f"{name}.png"
+    page.screenshot(path=str(path))                   # the viewport only: 1280x720
+    print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} kB", flush=True)
+    return page
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="comma-separated names among: "
+                        + ", ".join([*PAGES, "lobby", "table_seat0", "table_seat1"]))
+    args = parser.parse_args(argv)
+    only = set(args.only.split(",")) if args.only else None
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder, serve(Path(folder)) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        for name, (path, ready) in PAGES.items():
+            if only is None or name in only:
+                context = browser.new_context(viewport=VIEWPORT)
+                shoot(context, f"{base}/voila/render/{path}", ready, name)
+                context.close()
+        if only is None or only & {"lobby", "table_seat0", "table_seat1"}:
+            made = create_table(base)
+            seats = []
+            for seat in made["seats"][:2]:               # each person on a device of their own
+                context = browser.new_context(viewport=VIEWPORT)
+                page = context.new_page()
+                page.goto(f"{base}/voila/render/{seat['path']}", timeout=TIMEOUT_MS)
+                seats.append((context, page))
+            for number, (context, page) in enumerate(seats):
+                page.wait_for_selector(".pt-live .pt-table .pt-card", timeout=TIMEOUT_MS)
+                page.wait_for_timeout(1500)
+                if only is None or f"table_seat{number}" in only:
+                    path = OUT / f"table_seat{number}.png"
+                    page.screenshot(path=str(path))
+                    print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} kB", flush=True)
+            if only is None or "lobby" in only:
+                context = browser.new_context(viewport=VIEWPORT)
+                page = shoot(context, f"{base}/voila/render/lobby.ipynb",
+                             f".pt-lobby-tables:has-text('{made['id']}')", "lobby", scroll=True)
+                context.close()
+            for context, _page in seats:
+                context.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
