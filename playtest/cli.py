@@ -25,7 +25,7 @@ def dashboards_dir() -> Path:
     here = Path.cwd() / "dashboards"
     if here.is_dir():
         return here
-    return Path(__file__).resolve().parent.parent / "dashboards"
+    return Path(__file__).resolve().parent / "dashboards"
 
 
 def server_arguments(folder: Path, port: int, ip: str, crowd: int = 0, base_url: str = "/") -> list[str]:
