@@ -158,7 +158,7 @@ def prepare(folder: Path, pool: int | None) -> int:
     playtest serve)."""
     from playtest.server.settings import POOL_SIZES
 
-    shutil.copy(ROOT / "dashboards" / "lazy_sunday.ipynb", folder / "lazy_sunday.ipynb")
+    shutil.copy(ROOT / "playtest" / "dashboards" / "lazy_sunday.ipynb", folder / "lazy_sunday.ipynb")
     (folder / "trivial.ipynb").write_text(json.dumps(TRIVIAL, indent=1))
     pool = POOL_SIZES["lazy_sunday.ipynb"] if pool is None else pool
     # read by the server from its working directory, over playtest's own defaults: the

@@ -18,7 +18,7 @@ DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
 # the kit's tutorial notebooks, rendered as pages (copied into docs/notebooks/ at each build,
 # as Sphinx reads only files under docs/): the one place that says where they live
-NOTEBOOKS = ROOT / "notebooks"
+NOTEBOOKS = ROOT / "playtest" / "notebooks"
 sys.path.insert(0, str(ROOT))
 
 import playtest  # noqa: E402

@@ -8,6 +8,8 @@ from .engine import (SPECTATOR, Bot, IllegalMove, Match, Move, OptionError, Rand
                      RecordError, Table, games, get_game, play_game)
 
 __version__ = "0.1.0"
+"""The version of the kit (distribution jupyter-playtest): the one place it is written; the build
+(pyproject.toml, dynamic version) and `playtest --version` read it."""
 __all__ = ["SPECTATOR", "Bot", "IllegalMove", "Match", "Move", "OptionError", "RandomBot",
            "RecordError", "Table", "games", "get_game", "play_game", "simulate", "__version__"]
 

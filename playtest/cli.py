@@ -3,13 +3,15 @@
 ``playtest serve`` runs the dashboard server (:class:`playtest.server.app.PlaytestVoila`,
 Voilà with the live tables, preheated kernels and kernel clean-up) over the dashboards
 folder, bound to 127.0.0.1 unless told otherwise, and prints the address of the
-dashboard index. ``playtest tables backup FILE`` copies the live tables' store.
+dashboard index. ``playtest tables backup FILE`` copies the live tables' store;
+``playtest notebooks DIR`` copies the tutorial notebooks into a folder.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import re
+import shutil
 import socket
 import sys
 from pathlib import Path
@@ -19,13 +21,12 @@ DEFAULT_PORT = 8866
 CROWD_MAX = 32        # pages kept ready per dashboard at most (playtest serve --crowd)
 
 
-def dashboards_dir() -> Path:
-    """The dashboards folder: ``./dashboards`` if there is one, else the one beside the
-    installed package (a source checkout or editable install)."""
-    here = Path.cwd() / "dashboards"
-    if here.is_dir():
-        return here
-    return Path(__file__).resolve().parent.parent / "dashboards"
+DASHBOARDS_DIR = Path(__file__).resolve().parent / "dashboards"
+"""The kit's dashboards, installed with the package (the checkout's ``playtest/dashboards``
+under an editable install): what ``playtest serve`` serves without ``--dir``."""
+
+NOTEBOOKS_DIR = Path(__file__).resolve().parent / "notebooks"
+"""The tutorial notebooks installed with the package, copied by ``playtest notebooks``."""
 
 
 def server_arguments(folder: Path, port: int, ip: str, crowd: int = 0, base_url: str = "/") -> list[str]:
@@ -101,16 +102,25 @@ crowd_size = whole_number(0, CROWD_MAX, " (pages at once; each ready page holds 
 
 
 def serve(args: argparse.Namespace) -> int:
-    folder = Path(args.dir) if args.dir else dashboards_dir()
+    from playtest.scenarios import scenarios_dir
+    from playtest.tables import web
+
+    folder = Path(args.dir).resolve() if args.dir else DASHBOARDS_DIR
     if not (folder / "index.ipynb").is_file():
         print(f"playtest serve: no dashboards in {folder} (expected {folder / 'index.ipynb'}); "
-              "run from the playtest checkout or pass --dir", file=sys.stderr)
+              "pass --dir a folder of dashboards with an index.ipynb, or leave --dir out to serve the kit's own",
+              file=sys.stderr)
         return 2
     problem = port_problem(args.ip, args.port)
     if problem:
         print(f"playtest serve: cannot listen on {args.ip}:{args.port}: {problem}; "
               f"choose another with --port", file=sys.stderr)
         return 2
+    # the kit's dashboards are in the installed package: your scenario files are where you started
+    web.publish_scenarios_dir(folder if args.dir else Path.cwd())
+    served = f"your own folder {folder} (--dir), not the kit's dashboards" if args.dir else \
+        f"the kit's dashboards (playtest {_version()})"
+    print(f"playtest serve: serving {served}; your scenario files: {scenarios_dir()}", flush=True)
     from playtest.server import main as run_server
 
     # in this process, so that a signal to it (Ctrl+C, kill) stops the server itself
@@ -147,14 +157,44 @@ def add_tables_command(commands) -> None:
     backup.set_defaults(run=tables_backup)
 
 
+def notebooks(args: argparse.Namespace) -> int:
+    """``playtest notebooks DIR``: copy the tutorial notebooks (:data:`NOTEBOOKS_DIR`) into
+    ``DIR`` (created with its parents if missing). Copies nothing and returns 1, naming
+    them, when any of those files is already there (never overwrites a teacher's edits);
+    returns 2 when ``DIR`` is a file."""
+    target = Path(args.folder)
+    sources = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
+    if target.exists() and not target.is_dir():
+        print(f"playtest notebooks: {target} is a file; name a folder to copy the notebooks into", file=sys.stderr)
+        return 2
+    present = [s.name for s in sources if (target / s.name).exists()]
+    if present:
+        print(f"playtest notebooks: {target} already holds {', '.join(present)}; nothing copied "
+              "(playtest never overwrites a notebook: move those away or choose another folder)", file=sys.stderr)
+        return 1
+    target.mkdir(parents=True, exist_ok=True)
+    for source in sources:
+        shutil.copyfile(source, target / source.name)
+    print(f"Copied {len(sources)} tutorial notebooks into {target}: {', '.join(s.name for s in sources)}")
+    print(f"Open them with: jupyter lab {target}")
+    return 0
+
+
+def _version() -> str:
+    from playtest import __version__
+    return __version__
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``playtest`` console script; returns the exit code."""
     parser = argparse.ArgumentParser(prog="playtest", description="Teach and playtest card games in Jupyter.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     p = commands.add_parser("serve", help="serve the Voilà dashboards in a browser")
     p.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--ip", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
-    p.add_argument("--dir", help="the dashboards folder (default: ./dashboards or the checkout's)")
+    p.add_argument("--dir", metavar="PATH", help="serve your own folder of dashboards (with an index.ipynb) "
+                                               "instead of the kit's")
     p.add_argument("--crowd", type=crowd_size, default=0, metavar="N",
                    help="pages you expect to open at once (a class, a playtest of N people): each dashboard "
                         "opened keeps N kernels ready, about 110 MB each (default: 1-2 per dashboard)")
@@ -162,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="the path every address starts with (default /), e.g. behind a proxy as on Binder")
     p.set_defaults(run=serve)
     add_tables_command(commands)
+    p = commands.add_parser("notebooks", help="copy the tutorial notebooks into a folder (for a teacher or a course)")
+    p.add_argument("folder", metavar="DIR", help="where to copy them (created if missing; nothing is overwritten)")
+    p.set_defaults(run=notebooks)
     from playtest.scenarios.replay import add_parser as add_replay
     add_replay(commands)
     from .lab.cli import add_report_command, add_simulate_command, add_tables_report_command

@@ -1,8 +1,15 @@
 """The ``playtest`` command line (serve's arguments; the browser tests start it for real)."""
+import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
-from playtest.cli import dashboards_dir, main, server_arguments
+import pytest
+
+import playtest
+import playtest.server
+from playtest.cli import DASHBOARDS_DIR, NOTEBOOKS_DIR, main, server_arguments
 
 
 def test_serve_binds_to_localhost_on_the_given_port_and_never_wanders(tmp_path):
@@ -17,8 +24,77 @@ def test_serve_without_dashboards_says_where_it_looked(tmp_path, capsys):
     assert str(tmp_path / "index.ipynb") in capsys.readouterr().err
 
 
-def test_default_dashboards_folder_is_the_checkouts():
-    assert (dashboards_dir() / "index.ipynb").is_file()
+def test_the_kits_dashboards_and_notebooks_are_in_the_package():
+    package = Path(playtest.__file__).parent
+    assert DASHBOARDS_DIR == package / "dashboards" and (DASHBOARDS_DIR / "index.ipynb").is_file()
+    assert NOTEBOOKS_DIR == package / "notebooks" and (NOTEBOOKS_DIR / "lazy_sunday_rules.ipynb").is_file()
+
+
+@pytest.fixture
+def started(monkeypatch):
+    """Run ``playtest serve`` up to the server's start: returns the arguments the server
+    got (the server itself is not started); the scenarios folder is unset before."""
+    monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", "unset")
+    monkeypatch.delenv("PLAYTEST_SCENARIOS_DIR")
+    given = []
+    monkeypatch.setattr(playtest.server, "main", lambda argv: given.append(argv) or 0)
+    return given
+
+
+def test_serve_serves_the_kits_dashboards_from_any_folder_and_reads_scenarios_there(tmp_path, monkeypatch,
+                                                                                   started, capsys):
+    (tmp_path / "dashboards").mkdir()             # a ./dashboards of the user's is not served
+    (tmp_path / "dashboards" / "index.ipynb").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--port", str(free_port())]) == 0
+    assert started[0][0] == str(DASHBOARDS_DIR)
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == (f"playtest serve: serving the kit's dashboards (playtest {playtest.__version__}); "
+                     f"your scenario files: {tmp_path / 'scenarios'}")
+    assert os.environ["PLAYTEST_SCENARIOS_DIR"] == str(tmp_path / "scenarios")
+
+
+def test_serve_dir_serves_the_users_folder_and_says_so_first(tmp_path, started, capsys):
+    (tmp_path / "index.ipynb").write_text("{}")
+    assert main(["serve", "--dir", str(tmp_path), "--port", str(free_port())]) == 0
+    assert started[0][0] == str(tmp_path)
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == (f"playtest serve: serving your own folder {tmp_path} (--dir), not the kit's dashboards; "
+                     f"your scenario files: {tmp_path / 'scenarios'}")
+
+
+def free_port() -> int:
+    import socket
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        return probe.getsockname()[1]
+
+
+def test_version_is_the_packages(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0 and capsys.readouterr().out == f"playtest {playtest.__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", playtest.__version__)
+
+
+def test_notebooks_copies_the_tutorials_into_a_new_folder(tmp_path, capsys):
+    target = tmp_path / "course" / "week1"
+    assert main(["notebooks", str(target)]) == 0
+    names = sorted(p.name for p in NOTEBOOKS_DIR.glob("*.ipynb"))
+    assert len(names) == 5 and sorted(p.name for p in target.iterdir()) == names
+    for name in names:
+        assert (target / name).read_bytes() == (NOTEBOOKS_DIR / name).read_bytes()
+    assert f"Copied 5 tutorial notebooks into {target}" in capsys.readouterr().out
+
+
+def test_notebooks_never_overwrites_and_then_copies_nothing(tmp_path, capsys):
+    (tmp_path / "lazy_sunday_rules.ipynb").write_text("my edits")
+    assert main(["notebooks", str(tmp_path)]) == 1
+    assert "already holds lazy_sunday_rules.ipynb; nothing copied" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["lazy_sunday_rules.ipynb"]
+    assert (tmp_path / "lazy_sunday_rules.ipynb").read_text() == "my edits"
+    (tmp_path / "file").write_text("")
+    assert main(["notebooks", str(tmp_path / "file")]) == 2
+    assert "is a file; name a folder" in capsys.readouterr().err
 
 
 def test_console_script_help_lists_serve():

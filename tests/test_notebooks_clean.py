@@ -6,7 +6,7 @@ Running a notebook and saving it can store every widget's state in its metadata
 1.36 MB that way. nbval runs do not write back; this check fails the suite when such a
 file is committed, and says how to clean it::
 
-    python tests/test_notebooks_clean.py notebooks/*.ipynb dashboards/*.ipynb
+    python tests/test_notebooks_clean.py playtest/notebooks/*.ipynb playtest/dashboards/*.ipynb
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted([*ROOT.glob("notebooks/*.ipynb"), *ROOT.glob("dashboards/*.ipynb")])
+NOTEBOOKS = sorted([*ROOT.glob("playtest/notebooks/*.ipynb"), *ROOT.glob("playtest/dashboards/*.ipynb")])
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 MAX_BYTES = 400_000
 """The largest a committed notebook may be (the biggest tutorial is about 110 kB)."""

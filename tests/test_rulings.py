@@ -25,8 +25,8 @@ def test_rulings_defines_every_id_range():
 def test_every_cited_ruling_id_exists():
     ids = defined_ids()
     cited = {}
-    for path in [*ROOT.glob("playtest/**/*.py"), *ROOT.glob("playtest/**/*.toml"), *ROOT.glob("notebooks/*.ipynb"),
-                 *ROOT.glob("dashboards/*.ipynb"), ROOT / "README.md", *ROOT.glob("docs/**/*.md")]:
+    for path in [*ROOT.glob("playtest/**/*.py"), *ROOT.glob("playtest/**/*.toml"), *ROOT.glob("playtest/notebooks/*.ipynb"),
+                 *ROOT.glob("playtest/dashboards/*.ipynb"), ROOT / "README.md", *ROOT.glob("docs/**/*.md")]:
         for m in ID.finditer(path.read_text(encoding="utf-8")):
             cited.setdefault(f"{m[1]}-{m[2]}", path.relative_to(ROOT))
     unknown = {rid: str(where) for rid, where in cited.items() if rid not in ids}

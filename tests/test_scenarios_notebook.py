@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "scenario_debugging.ipynb"
+NOTEBOOK = Path(__file__).resolve().parent.parent / "playtest" / "notebooks" / "scenario_debugging.ipynb"
 
 
 def shown_replay_files() -> list[str]:

@@ -352,7 +352,7 @@ def read_page_address(source: str) -> bool:
 
 
 def test_no_dashboard_reads_its_address_from_the_environment_of_a_preheated_kernel():
-    for notebook in sorted((ROOT / "dashboards").glob("*.ipynb")):
+    for notebook in sorted((ROOT / "playtest/dashboards").glob("*.ipynb")):
         code = "\n".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]
                          if c["cell_type"] == "code")
         assert "QUERY_STRING" not in code, notebook.name
@@ -365,7 +365,7 @@ def test_game_dashboards_build_their_app_before_the_page_asks_and_read_its_brows
     # browser=""): no game and no autosave read yet; open_page, once the page has asked,
     # names the browser, offers its saves and starts the game
     for name in ("lazy_sunday", "chore_race", "night_shift"):
-        cell = "".join(next(c["source"] for c in json.loads((ROOT / f"dashboards/{name}.ipynb").read_text())["cells"]
+        cell = "".join(next(c["source"] for c in json.loads((ROOT / f"playtest/dashboards/{name}.ipynb").read_text())["cells"]
                             if c["cell_type"] == "code"))
         built, asked = cell.index('make_app(start=False, browser="")'), cell.index("query_string()")
         assert built < asked < cell.index("app.open_page(query)"), name
@@ -373,7 +373,7 @@ def test_game_dashboards_build_their_app_before_the_page_asks_and_read_its_brows
 
 def test_every_pooled_dashboard_exists():
     for name in settings.POOL_SIZES:
-        assert (ROOT / "dashboards" / name).is_file(), name
+        assert (ROOT / "playtest/dashboards" / name).is_file(), name
 
 
 # --- PlaytestVoila --------------------------------------------------------------------
@@ -396,8 +396,8 @@ def voila_app(monkeypatch, tmp_path):
 
 
 def test_the_server_runs_with_playtest_settings_under_the_command_line(voila_app, tmp_path):
-    app = voila_app([str(ROOT / "dashboards"), "--port=9123", "--show_tracebacks=True"])
-    assert app.port == 9123 and app.root_dir == str(ROOT / "dashboards")
+    app = voila_app([str(ROOT / "playtest/dashboards"), "--port=9123", "--show_tracebacks=True"])
+    assert app.port == 9123 and app.root_dir == str(ROOT / "playtest/dashboards")
     assert app.voila_configuration.preheat_kernel is True
     assert app.voila_configuration.strip_sources is True
     assert app.voila_configuration.show_tracebacks is True          # the command line wins
@@ -416,7 +416,7 @@ def test_a_dashboards_pool_is_filled_after_its_first_page_and_only_once(voila_ap
         def fill_if_needed(self, delay=None, notebook_name=None):
             self.filled.append((notebook_name, self.kernel_pools_config[notebook_name]["pool_size"], delay))
 
-    app = voila_app([str(ROOT / "dashboards")])
+    app = voila_app([str(ROOT / "playtest/dashboards")])
     app.kernel_manager = PoolManager()
     app.pool_sizes = {"lazy_sunday.ipynb": 3, "mine.ipynb": 2}
     app.start_pool("lazy_sunday.ipynb")
@@ -429,7 +429,7 @@ def test_a_dashboards_pool_is_filled_after_its_first_page_and_only_once(voila_ap
 def test_a_voila_json_in_the_working_directory_overrides_the_defaults(voila_app, tmp_path):
     (tmp_path / "voila.json").write_text(json.dumps(
         {"VoilaKernelManager": {"kernel_pools_config": {"default": {"pool_size": 3}}}}))
-    app = voila_app([str(ROOT / "dashboards")])
+    app = voila_app([str(ROOT / "playtest/dashboards")])
     assert app.config.VoilaKernelManager.kernel_pools_config == {"default": {"pool_size": 3}}
     assert app.config.KernelManager.transport == "ipc"               # the rest stays
 
@@ -469,7 +469,7 @@ def test_the_page_handler_finds_the_kernel_id_voilas_page_config_carries():
 def test_the_page_template_extends_voilas_lab_page_with_the_kernel_message(voila_app):
     import jinja2
 
-    app = voila_app([str(ROOT / "dashboards")])
+    app = voila_app([str(ROOT / "playtest/dashboards")])
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(app.template_paths))
     source, filename, _ = env.loader.get_source(env, "index.html.j2")
     assert filename.startswith(str(server_app.TEMPLATE_DIR))
@@ -480,7 +480,7 @@ def test_the_page_template_extends_voilas_lab_page_with_the_kernel_message(voila
 
 def test_connection_files_and_ipc_sockets_fit_a_unix_socket_path(voila_app, monkeypatch):
     monkeypatch.setattr(server_app.tempfile, "gettempdir", lambda: "/very/long/" + "x" * 80)
-    app = voila_app([str(ROOT / "dashboards")])
+    app = voila_app([str(ROOT / "playtest/dashboards")])
     assert app.connection_dir_root == "/tmp"
 
 

@@ -323,7 +323,7 @@ def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp
     # pages off), so that any kernel a refusal used would show in the count
     folder = tmp_path / "dashboards"
     folder.mkdir()
-    shutil.copy(ROOT / "dashboards/table.ipynb", folder)
+    shutil.copy(ROOT / "playtest/dashboards/table.ipynb", folder)
     (folder / "voila.json").write_text(json.dumps({"PlaytestVoila": {"pool_sizes": {"table.ipynb": 0},
                                                                      "awaited_cap": 0}}))
     with standalone(folder, tmp_path) as (proc, base, log):

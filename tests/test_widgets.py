@@ -612,7 +612,7 @@ def test_how_to_play_panel_is_there_and_closed(game):
 
 def test_dashboard_intros_hold_for_any_seat_count():
     from pathlib import Path
-    root = Path(__file__).resolve().parent.parent / "dashboards"
+    root = Path(__file__).resolve().parent.parent / "playtest" / "dashboards"
     for name in ("lazy_sunday", "chore_race", "night_shift"):
         intro = "".join(json.loads((root / f"{name}.ipynb").read_text())["cells"][0]["source"])
         assert not any(w in intro for w in ("three bots", "two bots", "against 3", "against 2")), name

@@ -752,7 +752,7 @@ def test_seat_spectator_and_host_pages_each_have_their_own_intro(data):
             assert "seat 1" not in page.intro.value.lower() and "your seat" not in page.intro.value.lower()
         assert "watching" not in host.intro.value and "host" not in spectator.intro.value
         # the dashboard's own text is the same for every link: it speaks of no seat
-        notebook = json.loads((Path(__file__).parent.parent / "dashboards" / "table.ipynb").read_text())
+        notebook = json.loads((Path(__file__).parent.parent / "playtest" / "dashboards" / "table.ipynb").read_text())
         assert "your seat" not in "".join(notebook["cells"][0]["source"]).lower()
         for page in (seat, hotseat, spectator, host):
             page.close()

@@ -8,7 +8,7 @@ the deal and replaying moves, checked by expectations, exported from any match.
     match = scenario.to_match(upto=3)         # a live Match after move 3
 
 ``playtest replay FILE`` prints a scenario move by move. See :mod:`.scenario` for the
-format, and ``notebooks/scenario_debugging.ipynb`` for a tutorial.
+format, and ``playtest/notebooks/scenario_debugging.ipynb`` for a tutorial.
 """
 from __future__ import annotations
 

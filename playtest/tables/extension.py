@@ -8,8 +8,8 @@ Jupyter token (``Authorization: token <t>`` or ``?token=``) or the server key th
 dashboard kernels inherit; a table's own addresses need one of its tokens, as anywhere.
 The server's login token is handed to dashboard kernels too (:func:`playtest.server.publish_login`),
 so that the lobby's links open on a device that has not logged in to the server.
-When the server's root holds the checkout's ``dashboards/`` folder (Binder), its
-``dashboards/scenarios/`` is the scenarios folder for the server and its kernels alike
+When the server's root holds the checkout's ``playtest/dashboards/`` folder (Binder), its
+``playtest/dashboards/scenarios/`` is the scenarios folder for the server and its kernels alike
 (unless ``$PLAYTEST_SCENARIOS_DIR`` says otherwise).
 """
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _load_jupyter_server_extension(server_app) -> None:
     web.publish(server_app.ip, server_app.port, base_url)
     publish_login(server_app)     # a player's device has no login cookie: the lobby's links log it in
     # the checkout's dashboards folder (Binder): kernels run there, this server at the root
-    dashboards = Path(server_app.root_dir) / "dashboards"
+    dashboards = Path(server_app.root_dir) / "playtest" / "dashboards"
     if (dashboards / "lobby.ipynb").is_file():
         web.publish_scenarios_dir(dashboards)
     # the port is final once the server listens (it may have moved on to a free one)
