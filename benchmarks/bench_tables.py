@@ -56,7 +56,8 @@ def start_server(port: int, data: str) -> subprocess.Popen:
 
 def api(base, method, path, body=None, token=None):
     request = urllib.request.Request(f"{base}/playtest/api/{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode())
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
     if token:
         request.add_header("Authorization", f"Bearer {token}")
     with urllib.request.urlopen(request, timeout=60) as response:

@@ -25,7 +25,7 @@ from pathlib import Path
 import tornado.web
 from tornado.ioloop import IOLoop
 from tornado.log import access_log
-from traitlets import Dict, Float, Int, default
+from traitlets import Dict, Float, Int, List, Unicode, default
 from traitlets.config import Config
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
@@ -74,7 +74,9 @@ class PageHandler(TornadoVoilaHandler):
       so does an address too long to hand to a kernel (:meth:`refuse_long_address`);
     * it names the browser (cookie :data:`~playtest.server.settings.BROWSER_COOKIE`, made
       on its first page) and hands the name to the page's kernel, so that a dashboard
-      offers to resume only the games saved from this browser, never another person's.
+      offers to resume only the games saved from this browser, never another person's;
+      it hands the browser's address too (:data:`~playtest.server.settings.CLIENT_HEADER`),
+      which the lobby's table creations count for.
     """
 
     def refuse_table_page(self) -> bool:
@@ -136,6 +138,7 @@ class PageHandler(TornadoVoilaHandler):
             self.set_cookie(settings.BROWSER_COOKIE, browser, path=self.base_url, expires_days=400,
                             httponly=True, samesite="Lax")
         self.request.headers[settings.BROWSER_HEADER] = browser     # never the client's own
+        self.request.headers[settings.CLIENT_HEADER] = self.request.remote_ip or ""
         reaper = self.settings.get("playtest_kernel_reaper")
         kernel_id = None
         try:
@@ -197,6 +200,11 @@ class PlaytestVoila(Voila):
         "Seconds a preheated kernel has been ready before a smaller pool may shut it down "
         "(by then it has run its notebook up to the page's wait)."))
 
+    allow_origins = List(Unicode(), config=True, help=(
+        "Origins (scheme://host[:port]) whose pages, besides the server's own, may change "
+        "things through the table service, and whose hosts it answers to: the public "
+        "address of a proxy that rewrites Host. '*' allows every origin and host "
+        "(playtest.tables.guard)."))
     awaited_cap = Int(8, config=True, help=(
         "At most this many extra table pages kept ready for the seats of new tables whose "
         "people have not opened their links yet (TableService.awaited_pages)."))
@@ -227,7 +235,7 @@ class PlaytestVoila(Voila):
         # Voilà's kernel manager starts its pool's kernels as soon as it is built (in
         # super().init_settings()), each with a copy of this process's environment: publish
         # first. Preheated kernels fetch their page's address from VOILA_APP_IP.
-        from playtest.tables import web
+        from playtest.tables import guard, web
 
         web.publish(self.ip, self.port, self.base_url)
         web.publish_scenarios_dir(self.root_dir)      # the dashboards folder (kernels run there)
@@ -237,6 +245,7 @@ class PlaytestVoila(Voila):
         tornado_settings["playtest_kernel_reaper"] = self.reaper
         tornado_settings["playtest_start_pool"] = self.start_pool
         tornado_settings["log_function"] = log_request
+        tornado_settings[guard.ALLOW_ORIGINS] = list(self.allow_origins)
         return tornado_settings
 
     def pool_size(self, notebook: str) -> int:

@@ -52,7 +52,8 @@ CREATE TABLE IF NOT EXISTS tables (
     host_hash TEXT NOT NULL,
     spectator_hash TEXT NOT NULL,
     created REAL NOT NULL,
-    reaction_limit REAL               -- seconds a reaction window stays open; NULL: no limit
+    reaction_limit REAL,              -- seconds a reaction window stays open; NULL: no limit
+    opened INTEGER NOT NULL DEFAULT 0 -- a page or script has used one of its tokens
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -116,6 +117,7 @@ class StoredTable:
     spectator_hash: str
     created: float
     reaction_limit: float | None = None
+    opened: bool = False
     seat_hashes: dict[int, str] = field(default_factory=dict)
     claimed: set[int] = field(default_factory=set)
     moves: list[tuple[str, int, bool]] = field(default_factory=list)
@@ -170,6 +172,8 @@ class TableStore:
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
         if "reaction_limit" not in columns:       # a database made before reaction limits
             self.db.execute("ALTER TABLE tables ADD COLUMN reaction_limit REAL")
+        if "opened" not in columns:               # made before unopened tables expired: all count as opened
+            self.db.execute("ALTER TABLE tables ADD COLUMN opened INTEGER NOT NULL DEFAULT 1")
 
     def close(self) -> None:
         """Close the database and let another server hold it (the service's shutdown)."""
@@ -187,11 +191,11 @@ class TableStore:
             self.db.execute("BEGIN")
             self.db.execute(
                 "INSERT INTO tables (id, game, seats, options, seed, setup, players, pace, listed, paused, status, "
-                "host_hash, spectator_hash, created, reaction_limit) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "host_hash, spectator_hash, created, reaction_limit, opened) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (table.id, table.game, table.seats, json.dumps(table.options), table.seed,
                  json.dumps(table.setup), json.dumps(table.players), table.pace, int(table.listed),
                  int(table.paused), table.status, table.host_hash, table.spectator_hash, table.created,
-                 table.reaction_limit))
+                 table.reaction_limit, int(table.opened)))
             self.db.executemany("INSERT INTO seats VALUES (?,?,?,?)",
                                 [(table.id, seat, h, int(seat in table.claimed))
                                  for seat, h in table.seat_hashes.items()])
@@ -206,11 +210,11 @@ class TableStore:
                     (table_id, number, text, seat, int(by_bot), time.time()))
 
     def update(self, table_id: str, **fields) -> None:
-        """Change ``players`` (list), ``pace``, ``paused``, ``status`` of a table."""
-        allowed = {"players", "pace", "paused", "status"}
+        """Change ``players`` (list), ``pace``, ``paused``, ``status``, ``opened`` of a table."""
+        allowed = {"players", "pace", "paused", "status", "opened"}
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"update takes {sorted(allowed)}, not {sorted(fields)}")
-        values = [json.dumps(v) if k == "players" else int(v) if k == "paused" else v for k, v in fields.items()]
+        values = [json.dumps(v) if k == "players" else int(v) if k in ("paused", "opened") else v for k, v in fields.items()]
         self._write(f"UPDATE tables SET {', '.join(f'{k}=?' for k in fields)} WHERE id=?", (*values, table_id))
 
     def claim_seat(self, table_id: str, seat: int) -> bool:
@@ -236,12 +240,12 @@ class TableStore:
         """Every stored table (with its seats and moves), oldest first; only those with a
         status in ``statuses`` if given."""
         rows = self.db.execute("SELECT id, game, seats, options, seed, setup, players, pace, listed, paused, "
-                               "status, host_hash, spectator_hash, created, reaction_limit FROM tables "
+                               "status, host_hash, spectator_hash, created, reaction_limit, opened FROM tables "
                                "ORDER BY created").fetchall()
         for row in rows:
             table = StoredTable(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]),
                                 json.loads(row[6]), row[7], bool(row[8]), bool(row[9]), row[10], row[11],
-                                row[12], row[13], row[14])
+                                row[12], row[13], row[14], bool(row[15]))
             if statuses is not None and table.status not in statuses:
                 continue
             for seat, h, claimed in self.db.execute("SELECT seat, token_hash, claimed FROM seats WHERE table_id=?",

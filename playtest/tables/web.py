@@ -20,14 +20,18 @@ from typing import Any, Callable
 import tornado.web
 import tornado.websocket
 
-from . import pages
+from . import guard, pages
 from .service import ServiceError, TableService
 
 PREFIX = "playtest/api"
 BODY_LIMIT = 64 * 1024          # bytes of a request body or websocket message
 URL_VARIABLE, KEY_VARIABLE = "PLAYTEST_TABLES_URL", "PLAYTEST_TABLES_KEY"
+CLIENT_HEADER = "X-Playtest-Client"
+"""The header by which a dashboard kernel (sending the server key) names the address of
+its page's browser, the client its table creations count for (:mod:`playtest.tables.guard`)."""
 
 _service: TableService | None = None
+_creations = guard.CreationLimit()
 _awaited_watcher: Callable[[int], None] | None = None
 
 
@@ -124,8 +128,9 @@ def publish_scenarios_dir(dashboards: str | os.PathLike) -> None:
 
 def shutdown() -> None:
     """Stop the service's bot clocks and close its store."""
-    global _service, _awaited_watcher
+    global _service, _awaited_watcher, _creations
     _awaited_watcher = None
+    _creations = guard.CreationLimit()
     if _service is not None:
         _service.close()
         _service = None
@@ -149,12 +154,25 @@ class ApiHandler(tornado.web.RequestHandler):
     def initialize(self, login: Callable | None = None):
         self.login = login
 
+    def prepare(self):
+        if self.request.method == "POST":
+            guard.check_request(self.request, self.settings)
+
     def check_xsrf_cookie(self):
-        # these addresses authenticate by header (a table token or the server key), never
-        # by a cookie alone, so a cross-site form cannot act for anyone; under Jupyter
-        # Server a login by cookie is checked by the login callable, which does its own
-        # XSRF check
-        return None
+        """Jupyter's XSRF check (under Jupyter Server, whose settings turn it on) for a
+        request that could come from a page: one carrying no credential in a header.
+        A request with the server key (a dashboard kernel's), a table token
+        (``Authorization: Bearer``) or the Jupyter token (``Authorization: token`` or
+        ``?token=``) is a script's or a kernel's: no page of another site can send those,
+        and kernels have no XSRF cookie."""
+        if (_key_ok(self) or self.request.headers.get("Authorization") or self.get_query_argument("token", "")
+                or self.settings.get("disable_check_xsrf")):
+            return None
+        try:
+            super().check_xsrf_cookie()
+        except tornado.web.HTTPError:
+            raise ServiceError("this request carries no XSRF token: a page sends the _xsrf cookie's value as the "
+                               "header X-XSRFToken, a script the login token (Authorization: token ...)", 403) from None
 
     def set_default_headers(self):
         self.set_header("Content-Type", "application/json; charset=utf-8")
@@ -162,6 +180,8 @@ class ApiHandler(tornado.web.RequestHandler):
 
     def write_error(self, status_code: int, **kwargs):
         error = kwargs.get("exc_info", (None, None))[1]
+        if isinstance(error, ServiceError) and error.retry_after is not None:
+            self.set_header("Retry-After", str(error.retry_after))
         message = str(error) if isinstance(error, ServiceError) else (
             getattr(error, "log_message", None) or self._reason)
         self.finish({"error": message})
@@ -182,6 +202,13 @@ class ApiHandler(tornado.web.RequestHandler):
             raise ServiceError(_limit_sentence(exc)) from None
         except (ValueError, UnicodeDecodeError):
             raise ServiceError("the request body is not JSON") from None
+
+    def client(self) -> str:
+        """Who the request counts for (table creation's rate limit and share): the
+        address a dashboard kernel names (:data:`CLIENT_HEADER`, trusted only with the
+        server key), else the request's remote address."""
+        named = self.request.headers.get(CLIENT_HEADER, "").strip()
+        return named[:100] if named and _key_ok(self) else self.request.remote_ip or ""
 
     def token(self) -> str:
         auth = self.request.headers.get("Authorization", "")
@@ -236,7 +263,11 @@ class TablesHandler(ApiHandler):
 
     def post(self):
         self.lobby_allowed()
-        self.send(service().create(self.body()), 201)
+        client = self.client()
+        _creations.check(client)
+        made = service().create(self.body(), client)
+        _creations.count(client)
+        self.send(made, 201)
         _awaited_changed()
 
 
@@ -375,8 +406,10 @@ class TableSocket(tornado.websocket.WebSocketHandler):
     def max_message_size(self):
         return BODY_LIMIT
 
-    def check_xsrf_cookie(self):
-        return None
+    def check_origin(self, origin: str) -> bool:
+        # a browser's connection (kernels send no Origin): the lobby API's own rules
+        host = self.request.headers.get("Host", "")
+        return guard.host_allowed(host, self.settings) and guard.origin_allowed(origin, host, self.settings)
 
     def open(self, table_id):
         self.table_id = table_id

@@ -29,6 +29,11 @@ URL_VARIABLE, KEY_VARIABLE = "PLAYTEST_TABLES_URL", "PLAYTEST_TABLES_KEY"
 """The environment variables the server sets before any kernel starts (see
 :mod:`playtest.tables`): the table service's loopback address and the server key."""
 
+CLIENT_VARIABLE, CLIENT_HEADER = "HTTP_X_PLAYTEST_CLIENT", "X-Playtest-Client"
+"""The page's browser address, which ``playtest serve`` hands to the page's kernel
+(:data:`playtest.server.settings.CLIENT_ENV`), and the header that names it to the table
+service with the server key: the table creations of a lobby page count for its browser."""
+
 RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0)
 """Seconds between reconnection attempts after a websocket drops; the last one repeats
 (a restarted server is found within 2 s of it listening again)."""
@@ -106,7 +111,8 @@ class TableApi:
         Args:
             method: "GET" or "POST". path: under the API, e.g. ``"tables/ab12cd34/join"``.
             body: sent as JSON (POST). token: a table token, sent as ``Authorization:
-                Bearer``. key: send the server key (lobby, create, join, export).
+                Bearer``. key: send the server key (lobby, create, join, export), and
+                the page's browser address where the server gave one.
 
         Raises:
             ApiError: a 4xx/5xx answer (its ``error`` sentence), or no service reachable.
@@ -119,6 +125,8 @@ class TableApi:
             headers["Authorization"] = f"Bearer {token}"
         if key and self.key:
             headers["X-Playtest-Key"] = self.key
+            if os.environ.get(CLIENT_VARIABLE):
+                headers[CLIENT_HEADER] = os.environ[CLIENT_VARIABLE]
         client = tornado.httpclient.AsyncHTTPClient()
         try:
             response = await client.fetch(f"{self.url}/{path}", method=method, headers=headers,
