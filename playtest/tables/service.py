@@ -163,7 +163,6 @@ class TableService:
                 raise ServiceError(str(exc)) from None
             _check_scenario_fields(spec, scenario)
             spec = {**spec, "game": scenario.game, "seats": scenario.seats}
-        self._make_room(client)
         game = _game(spec.get("game"))
         seats = spec.get("seats", game.min_seats)
         if type(seats) is not int:
@@ -186,8 +185,8 @@ class TableService:
         if not isinstance(options, Mapping):
             raise ServiceError("options must be an object of option name -> value")
         if preset is not None:
-            if preset not in game.PRESETS:
-                raise ServiceError(f"unknown preset {preset!r}; presets: {', '.join(game.PRESETS) or 'none'}")
+            if not isinstance(preset, str) or preset not in game.PRESETS:
+                raise ServiceError(f"unknown preset {reprlib.repr(preset)}; presets: {', '.join(game.PRESETS) or 'none'}")
             options = {**game.PRESETS[preset], **options}
         seed = spec.get("seed")
         pace = spec.get("pace", DEFAULT_PACE)
@@ -211,6 +210,7 @@ class TableService:
                               on_change=self._store_change, reaction_limit=limit)
         except (OptionError, ValueError, TypeError) as exc:
             raise ServiceError(str(exc)) from None
+        self._make_room(client)         # a good body: now the client's share and the cap
         host, spectator = _new_token(), _new_token()
         # a seat left open gets its token from a lobby join; every other human seat gets its
         # link now (so a join can never take a seat whose link the host has sent)

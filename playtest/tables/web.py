@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import math
 import os
 import reprlib
 import secrets
@@ -197,11 +198,13 @@ class ApiHandler(tornado.web.RequestHandler):
             return {}
         from ..engine import limits
         try:
-            return limits.load_json(self.request.body, "the request body")     # nesting, digits, ...
+            body = limits.load_json(self.request.body, "the request body")     # nesting, digits, ...
         except limits.LimitError as exc:
             raise ServiceError(_limit_sentence(exc)) from None
         except (ValueError, UnicodeDecodeError):
             raise ServiceError("the request body is not JSON") from None
+        _check_values(body)
+        return body
 
     def client(self) -> str:
         """Who the request counts for (table creation's rate limit and share): the
@@ -226,6 +229,30 @@ class ApiHandler(tornado.web.RequestHandler):
             self.send_error(e.status, exc_info=(type(e), e, None))
         else:
             super()._handle_request_exception(e)
+
+
+def _check_values(value: Any) -> None:
+    """Refuse what Python's JSON reader takes but JSON and the store do not: a lone
+    surrogate (``"\\ud800"``, no character: it cannot be written as UTF-8) in a text or a
+    key, and ``NaN`` or ``Infinity``. The body is at most 32 levels deep (the limits).
+
+    Raises:
+        ServiceError: one of those, in a sentence (400)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ServiceError("the request body has NaN or Infinity, which are not JSON numbers: send finite numbers")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ServiceError("the request body has a text holding a lone surrogate (an escape such as \\ud800 "
+                               "that is half of a character): send whole characters") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_values(key)
+            _check_values(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_values(item)
 
 
 def _limit_sentence(exc) -> str:
