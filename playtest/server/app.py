@@ -22,7 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
+import tornado.iostream
 import tornado.web
+import tornado.websocket
 from tornado.ioloop import IOLoop
 from tornado.log import access_log
 from traitlets import Dict, Float, Int, List, Unicode, default
@@ -317,6 +319,7 @@ class PlaytestVoila(Voila):
         print(f"Serving the playtest dashboards from {self.root_dir}", flush=True)
         print(f"Open http://{self.ip}:{self.port}{self.base_url}voila/render/index.ipynb  (Ctrl+C stops)", flush=True)
         self.reaper.start()
+        one_line_for_closed_sockets(IOLoop.current().asyncio_loop, self.log)
         IOLoop.current().add_callback(web.watch_awaited_pages, self.await_table_pages)
         IOLoop.current().add_callback(self._publish_final_port)
         # Tornado closes the connection without a word on a request whose head passes its
@@ -337,6 +340,29 @@ class PlaytestVoila(Voila):
             web.shutdown()
         finally:
             super().stop()
+
+
+def one_line_for_closed_sockets(loop, log) -> None:
+    """Log a websocket write that found its connection cut (a page closed while Voilà's
+    kernel channels were sending to it: ``WebSocketClosedError`` in a task nobody
+    awaits) as one line, not asyncio's traceback per message; any other unhandled error
+    goes to the loop's handler as before.
+
+    Args:
+        loop: the server's asyncio loop. log: the server's logger.
+    """
+    before = loop.get_exception_handler()
+
+    def handle(loop, context: dict) -> None:
+        error = context.get("exception")
+        if isinstance(error, (tornado.websocket.WebSocketClosedError, tornado.iostream.StreamClosedError)):
+            log.info("a websocket write found its page gone (%s)", type(error).__name__)
+        elif before is not None:
+            before(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handle)
 
 
 def main(argv: list[str] | None = None) -> int:

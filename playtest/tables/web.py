@@ -490,11 +490,14 @@ class TableSocket(tornado.websocket.WebSocketHandler):
             self.send({"type": "error", "error": f"unknown message {str(kind)[:40]!r} for a {self.role} page"})
 
     def send(self, message: dict) -> None:
-        """Send one message (a page that is gone is dropped quietly)."""
+        """Send one message (a page that is gone is dropped quietly: its closing is
+        handled by :meth:`on_close`, and a write that fails once the connection is cut is
+        not logged as an error)."""
         try:
-            self.write_message(json.dumps(message))
+            sent = self.write_message(json.dumps(message))
         except tornado.websocket.WebSocketClosedError:
-            pass
+            return
+        sent.add_done_callback(_retrieve)
 
     def close_with(self, reason: str) -> None:
         """Say why, then close the connection."""
@@ -508,6 +511,14 @@ class TableSocket(tornado.websocket.WebSocketHandler):
     def on_close(self):
         if self.table is not None:
             self.table.detach(self)
+
+
+def _retrieve(sent) -> None:
+    """Take a websocket write's outcome: a write to a connection cut meanwhile ends in
+    ``WebSocketClosedError``, which asyncio would otherwise log with a traceback ("Task
+    exception was never retrieved") once per message."""
+    if not sent.cancelled():
+        sent.exception()
 
 
 def table_handlers(base_url: str = "/", login: Callable | None = None) -> list[tuple]:

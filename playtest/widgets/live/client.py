@@ -259,7 +259,7 @@ class TableLink:
         if not self.open:
             raise ApiError("not connected to the table right now: reconnecting, try again in a moment"
                            if self.status != "closed" else f"this page is no longer at the table: {self.reason}", 599)
-        self._ws.write_message(json.dumps(dict(message)))
+        _write(self._ws, message)
 
     def send_move(self, move: Move | str) -> str:
         """Send a move chosen on the latest state's position; returns its client id.
@@ -321,7 +321,7 @@ class TableLink:
         kernel = kernel_id()
         if kernel is not None:
             join["kernel"] = kernel
-        ws.write_message(json.dumps(join))
+        _write(ws, join)
         self._resend = list(self.pending.values())      # sent before the drop, unanswered
         self.pending.clear()
         while True:
@@ -363,9 +363,20 @@ class TableLink:
         for message in again:
             if message["version"] == state["version"]:
                 self.pending[message["id"]] = message
-                self._ws.write_message(json.dumps(message))
+                _write(self._ws, message)
             else:
                 self.resynced.append(message["move"])
+
+
+def _write(ws: tornado.websocket.WebSocketClientConnection, message: Mapping) -> None:
+    """Send one message on a websocket. A connection cut meanwhile is found by the read
+    loop (:meth:`TableLink._session`), which reconnects and resends what is pending: the
+    failed write's error is taken here (asyncio would log its traceback otherwise)."""
+    try:
+        sent = ws.write_message(json.dumps(dict(message)))
+    except tornado.websocket.WebSocketClosedError:
+        return
+    sent.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
 def parse_table_query(query: str) -> tuple[str, list[str]]:
