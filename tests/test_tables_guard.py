@@ -191,3 +191,23 @@ def test_the_cap_never_locks_everyone_out(tmp_path, monkeypatch):
         service.create(SPEC, "10.0.0.5")
     assert full.value.status == 503 and "people play at every one" in str(full.value)
     service.close()
+
+
+def test_a_table_websocket_from_a_page_of_another_site_is_refused(server):
+    import tornado.websocket
+
+    async def scenario():
+        http, address = await start()
+        made = web.service().create(SPEC)
+        url = f"ws://{address}/playtest/api/tables/{made['id']}/ws"
+        with pytest.raises(tornado.httpclient.HTTPClientError) as refused:
+            await tornado.websocket.websocket_connect(tornado.httpclient.HTTPRequest(
+                url, headers={"Origin": "http://evil.example"}))
+        assert refused.value.code == 403
+        ws = await tornado.websocket.websocket_connect(url)          # a kernel's: no Origin
+        ws.write_message(json.dumps({"type": "join", "token": made["spectator_token"]}))
+        assert json.loads(await ws.read_message())["type"] == "welcome"
+        ws.close()
+        http.stop()
+
+    run_coroutine(scenario())

@@ -186,7 +186,8 @@ class TableService:
             raise ServiceError("options must be an object of option name -> value")
         if preset is not None:
             if not isinstance(preset, str) or preset not in game.PRESETS:
-                raise ServiceError(f"unknown preset {reprlib.repr(preset)}; presets: {', '.join(game.PRESETS) or 'none'}")
+                raise ServiceError(f"unknown preset {reprlib.repr(preset)}; presets: "
+                                   f"{', '.join(game.PRESETS) or 'none'}")
             options = {**game.PRESETS[preset], **options}
         seed = spec.get("seed")
         pace = spec.get("pace", DEFAULT_PACE)

@@ -214,7 +214,8 @@ class TableStore:
         allowed = {"players", "pace", "paused", "status", "opened"}
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"update takes {sorted(allowed)}, not {sorted(fields)}")
-        values = [json.dumps(v) if k == "players" else int(v) if k in ("paused", "opened") else v for k, v in fields.items()]
+        values = [json.dumps(v) if k == "players" else int(v) if k in ("paused", "opened") else v
+                  for k, v in fields.items()]
         self._write(f"UPDATE tables SET {', '.join(f'{k}=?' for k in fields)} WHERE id=?", (*values, table_id))
 
     def claim_seat(self, table_id: str, seat: int) -> bool:
