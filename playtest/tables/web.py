@@ -144,9 +144,9 @@ def _key_ok(handler: tornado.web.RequestHandler) -> bool:
 
 
 class ApiHandler(tornado.web.RequestHandler):
-    """Base of the API handlers: JSON bodies (at most :data:`BODY_LIMIT` bytes), errors
-    as ``{"error": sentence}`` with their status, and the token of ``Authorization:
-    Bearer <token>``.
+    """Base of the API handlers: JSON bodies (at most :data:`BODY_LIMIT` bytes; a POST
+    passes :func:`playtest.tables.guard.check_request` first), errors as ``{"error":
+    sentence}`` with their status, and the token of ``Authorization: Bearer <token>``.
 
     Handler kwargs: ``login``: None where the lobby is open (``playtest serve``), else a
     callable ``login(handler) -> bool`` saying whether the request carries the server's
@@ -156,6 +156,7 @@ class ApiHandler(tornado.web.RequestHandler):
         self.login = login
 
     def prepare(self):
+        # every state-changing request: a JSON body, from this server's own pages or none
         if self.request.method == "POST":
             guard.check_request(self.request, self.settings)
 
