@@ -35,6 +35,7 @@ import asyncio
 import json
 import os
 import re
+import secrets
 import signal
 import socket
 import statistics
@@ -50,8 +51,11 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 
+SERVER_KEY = secrets.token_urlsafe(16)     # the server key, given to the server started here
+
+
 def start_server(port: int, data: str) -> subprocess.Popen:
-    env = {**os.environ, "PLAYTEST_DATA_DIR": data}
+    env = {**os.environ, "PLAYTEST_DATA_DIR": data, "PLAYTEST_TABLES_KEY": SERVER_KEY}
     proc = subprocess.Popen([sys.executable, "-m", "playtest.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 180
@@ -67,9 +71,16 @@ def start_server(port: int, data: str) -> subprocess.Popen:
     raise SystemExit("the server did not start within 180 s")
 
 
-def api(base, method, path, body=None, token=None):
+def api(base, method, path, body=None, token=None, client=None):
+    """One API call; ``client`` names the host it is made for (with the server key, as a
+    lobby page's kernel does), so that a run's tables count as many hosts' (the creation
+    limit is per client)."""
     request = urllib.request.Request(f"{base}/playtest/api/{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode())
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    if client:
+        request.add_header("X-Playtest-Key", SERVER_KEY)
+        request.add_header("X-Playtest-Client", client)
     if token:
         request.add_header("Authorization", f"Bearer {token}")
     with urllib.request.urlopen(request, timeout=60) as response:
@@ -361,7 +372,8 @@ async def run(args):
                 latencies, errors = [], []
                 made = [await asyncio.to_thread(api, base, "POST", "tables",
                                                 {"game": "lazy_sunday", "seats": 4, "players": ["human"] * 4,
-                                                 "pace": "instant", "seed": 100 + i}) for i in range(count)]
+                                                 "pace": "instant", "seed": 100 + i}, client=f"host-{count}-{i}")
+                        for i in range(count)]
                 kernels = []
                 started = time.perf_counter()
                 await asyncio.gather(*(play_table(browser, base, m, args.moves, latencies, errors, kernels)

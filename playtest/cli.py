@@ -29,17 +29,20 @@ NOTEBOOKS_DIR = Path(__file__).resolve().parent / "notebooks"
 """The tutorial notebooks installed with the package, copied by ``playtest notebooks``."""
 
 
-def server_arguments(folder: Path, port: int, ip: str, crowd: int = 0, base_url: str = "/") -> list[str]:
+def server_arguments(folder: Path, port: int, ip: str, crowd: int = 0, base_url: str = "/",
+                     allow_origins: list[str] = ()) -> list[str]:
     """The command line (Voilà's options) that ``serve`` gives the dashboard server
     (shapes: folder is a directory of ``.ipynb`` dashboards; port an int 1..65535; ip an
     address to bind; crowd the pages expected at once, 0 for the defaults, see
     :attr:`playtest.server.app.PlaytestVoila.crowd`; base_url the path every address
-    starts with, "/" or e.g. "/user/ab/playtest/" behind Binder's proxy). Kernel pools,
+    starts with, "/" or e.g. "/user/ab/playtest/" behind Binder's proxy; allow_origins the
+    origins allowed besides the server's own, see :mod:`playtest.tables.guard`). Kernel pools,
     transport, timeouts and the clean-up of kernels whose page is gone are the server's
     own settings (:mod:`playtest.server.settings`)."""
     return [str(folder), "--no-browser", f"--port={port}", f"--Voila.ip={ip}",
             "--Voila.port_retries=0", *([f"--PlaytestVoila.crowd={crowd}"] if crowd else []),
-            *([f"--Voila.base_url={base_url}"] if base_url != "/" else [])]
+            *([f"--Voila.base_url={base_url}"] if base_url != "/" else []),
+            *[f"--PlaytestVoila.allow_origins={origin}" for origin in allow_origins]]
 
 
 def port_problem(ip: str, port: int) -> str | None:
@@ -97,6 +100,16 @@ def base_url_path(text: str) -> str:
     return path
 
 
+def origin(text: str) -> str:
+    """argparse type: an origin such as ``https://games.example.org`` or
+    ``http://192.168.1.5:8866`` (scheme, host and port, no path), or ``*``."""
+    typed = text.strip().rstrip("/")
+    if typed != "*" and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]{1,253}", typed):
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not an origin like https://games.example.org or "
+                                         "http://192.168.1.5:8866 (scheme and host, no path), or *")
+    return typed
+
+
 crowd_size = whole_number(0, CROWD_MAX, " (pages at once; each ready page holds a kernel of about 110 MB)")
 """argparse type: pages expected at once, 0..CROWD_MAX."""
 
@@ -124,7 +137,7 @@ def serve(args: argparse.Namespace) -> int:
     from playtest.server import main as run_server
 
     # in this process, so that a signal to it (Ctrl+C, kill) stops the server itself
-    return run_server(server_arguments(folder, args.port, args.ip, args.crowd, args.base_url))
+    return run_server(server_arguments(folder, args.port, args.ip, args.crowd, args.base_url, args.allow_origin))
 
 
 def tables_backup(args: argparse.Namespace) -> int:
@@ -200,6 +213,10 @@ def main(argv: list[str] | None = None) -> int:
                         "opened keeps N kernels ready, about 110 MB each (default: 1-2 per dashboard)")
     p.add_argument("--base-url", type=base_url_path, default="/", metavar="PATH",
                    help="the path every address starts with (default /), e.g. behind a proxy as on Binder")
+    p.add_argument("--allow-origin", type=origin, action="append", default=[], metavar="ORIGIN",
+                   help="an address the server is reached by that is not this machine's (a proxy's public "
+                        "address, e.g. https://games.example.org) or another site whose pages may use the lobby; "
+                        "repeat for several")
     p.set_defaults(run=serve)
     add_tables_command(commands)
     p = commands.add_parser("notebooks", help="copy the tutorial notebooks into a folder (for a teacher or a course)")

@@ -98,7 +98,8 @@ def browser(chromium):
 
 def api(base, method, path, body=None, token=None):
     request = urllib.request.Request(f"{base}/playtest/api/{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode())
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
     if token:
         request.add_header("Authorization", f"Bearer {token}")
     try:

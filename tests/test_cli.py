@@ -141,3 +141,19 @@ def test_serve_base_url_puts_every_address_under_a_path_and_refuses_a_bad_one(tm
         with pytest.raises(SystemExit) as exit_:
             main(["serve", "--base-url", bad])
         assert exit_.value.code == 2 and "is not a URL path like /user/ab/playtest/" in capsys.readouterr().err
+
+
+def test_serve_allow_origin_is_passed_on_and_a_bad_one_refused(tmp_path, capsys):
+    import pytest
+
+    from playtest.cli import origin
+    from playtest.server.app import PlaytestVoila
+    args = server_arguments(tmp_path, 9123, "127.0.0.1", allow_origins=["https://games.example.org", "*"])
+    app = PlaytestVoila()
+    app.parse_command_line(args)
+    assert app.allow_origins == ["https://games.example.org", "*"]
+    assert origin("http://192.168.1.5:8866/") == "http://192.168.1.5:8866"
+    for bad in ("games.example.org", "https://games.example.org/lobby", "javascript:alert(1)"):
+        with pytest.raises(SystemExit):
+            main(["serve", "--dir", str(tmp_path), "--allow-origin", bad])
+        assert "is not an origin like https://games.example.org" in capsys.readouterr().err

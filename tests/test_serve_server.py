@@ -328,7 +328,8 @@ def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp
                                                                      "awaited_cap": 0}}))
     with standalone(folder, tmp_path) as (proc, base, log):
         request = urllib.request.Request(f"{base}/playtest/api/tables", method="POST", data=json.dumps(
-            {"game": "night_shift", "seats": 2, "players": ["human", "human"], "seed": 5}).encode())
+            {"game": "night_shift", "seats": 2, "players": ["human", "human"], "seed": 5}).encode(),
+            headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=60) as answer:
             made = json.loads(answer.read())
         tid, seat0 = made["id"], made["seats"][0]["token"]

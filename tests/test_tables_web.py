@@ -40,7 +40,7 @@ async def start(login=None):
 
 async def call(address, method, path, body=None, token=None, headers=None):
     client = tornado.httpclient.AsyncHTTPClient()
-    headers = dict(headers or {})
+    headers = {"Content-Type": "application/json", **(headers or {})}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     response = await client.fetch(f"http://{address}/playtest/api/{path}", method=method, raise_error=False,
@@ -202,7 +202,7 @@ def test_bad_requests_get_one_sentence(server, body, status, words):
         http, address = await start()
         client = tornado.httpclient.AsyncHTTPClient()
         response = await client.fetch(f"http://{address}/playtest/api/tables", method="POST", body=body,
-                                      raise_error=False)
+                                      headers={"Content-Type": "application/json"}, raise_error=False)
         http.stop()
         return response
 

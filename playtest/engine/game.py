@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import reprlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Sequence
@@ -483,14 +484,18 @@ class Game(ABC):
             raise IllegalMove(move, ruling, reason, legal)
 
 
+_GIVEN = reprlib.Repr()
+_GIVEN.maxstring = _GIVEN.maxother = 80     # an option's value quoted in a message: at most this long
+
+
 def _problem(name: str, errors: list[dict], names: list[str]) -> str:
     """The pydantic errors of one option as ``name: must be <what> (got value)``, in
     plain words (a union's branches, e.g. a seat number or ``'random'``, joined by "or");
-    an unknown option names the nearest known one."""
-    given = errors[0].get("input")
+    an unknown option names the nearest known one. The value is quoted shortened."""
+    given = _GIVEN.repr(errors[0].get("input"))
     if errors[0]["type"] == "extra_forbidden":
-        return f"{name}: no such option{suggest(name, names)} (got {given!r})"
-    return f"{name}: {requirements(errors)} (got {given!r})"
+        return f"{name}: no such option{suggest(name, names)} (got {given})"
+    return f"{name}: {requirements(errors)} (got {given})"
 
 
 def fingerprint(state) -> str:

@@ -28,6 +28,7 @@ import contextvars
 import inspect
 import os
 import re
+import reprlib
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -104,7 +105,7 @@ def card_file(game: str, name: str | None, default: Path) -> Path:
     if trial is not None and trial[0] == name:
         return trial[1]
     if not isinstance(name, str) or not NAME.match(name):
-        raise OptionError(f"option card_variant={name!r}: a card variant is named by 1 to 40 letters, "
+        raise OptionError(f"option card_variant={reprlib.repr(name)}: a card variant is named by 1 to 40 letters, "
                           "digits, '-' or '_'")
     path = variants_dir(game) / f"{name}.toml"
     if not path.is_file():

@@ -22,10 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import tornado.iostream
 import tornado.web
+import tornado.websocket
 from tornado.ioloop import IOLoop
 from tornado.log import access_log
-from traitlets import Dict, Float, Int, default
+from traitlets import Dict, Float, Int, List, Unicode, default
 from traitlets.config import Config
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
@@ -84,7 +86,9 @@ class PageHandler(TornadoVoilaHandler):
       so does an address too long to hand to a kernel (:meth:`refuse_long_address`);
     * it names the browser (cookie :data:`~playtest.server.settings.BROWSER_COOKIE`, made
       on its first page) and hands the name to the page's kernel, so that a dashboard
-      offers to resume only the games saved from this browser, never another person's.
+      offers to resume only the games saved from this browser, never another person's;
+      it hands the browser's address too (:data:`~playtest.server.settings.CLIENT_HEADER`),
+      which the lobby's table creations count for.
     """
 
     def refuse_table_page(self) -> bool:
@@ -151,6 +155,7 @@ class PageHandler(TornadoVoilaHandler):
             self.set_cookie(settings.BROWSER_COOKIE, browser, path=self.base_url, expires_days=400,
                             httponly=True, samesite="Lax")
         self.request.headers[settings.BROWSER_HEADER] = browser     # never the client's own
+        self.request.headers[settings.CLIENT_HEADER] = self.request.remote_ip or ""
         reaper = self.settings.get("playtest_kernel_reaper")
         kernel_id = None
         try:
@@ -219,6 +224,11 @@ class PlaytestVoila(Voila):
         "Seconds a preheated kernel has been ready before a smaller pool may shut it down "
         "(by then it has run its notebook up to the page's wait)."))
 
+    allow_origins = List(Unicode(), config=True, help=(
+        "Origins (scheme://host[:port]) whose pages, besides the server's own, may change "
+        "things through the table service, and whose hosts it answers to: the public "
+        "address of a proxy that rewrites Host. '*' allows every origin and host "
+        "(playtest.tables.guard)."))
     awaited_cap = Int(8, config=True, help=(
         "At most this many extra table pages kept ready for the seats of new tables whose "
         "people have not opened their links yet (TableService.awaited_pages)."))
@@ -249,7 +259,7 @@ class PlaytestVoila(Voila):
         # Voilà's kernel manager starts its pool's kernels as soon as it is built (in
         # super().init_settings()), each with a copy of this process's environment: publish
         # first. Preheated kernels fetch their page's address from VOILA_APP_IP.
-        from playtest.tables import web
+        from playtest.tables import guard, web
 
         web.publish(self.ip, self.port, self.base_url)
         web.publish_scenarios_dir(self.root_dir)      # the dashboards folder (kernels run there)
@@ -259,6 +269,7 @@ class PlaytestVoila(Voila):
         tornado_settings["playtest_kernel_reaper"] = self.reaper
         tornado_settings["playtest_start_pool"] = self.start_pool
         tornado_settings["log_function"] = log_request
+        tornado_settings[guard.ALLOW_ORIGINS] = list(self.allow_origins)
         return tornado_settings
 
     def pool_size(self, notebook: str) -> int:
@@ -336,6 +347,7 @@ class PlaytestVoila(Voila):
         print(f"Serving the playtest dashboards from {self.root_dir}", flush=True)
         print(f"Open http://{self.ip}:{self.port}{self.base_url}voila/render/index.ipynb  (Ctrl+C stops)", flush=True)
         self.reaper.start()
+        one_line_for_closed_sockets(IOLoop.current().asyncio_loop, self.log)
         IOLoop.current().add_callback(web.watch_awaited_pages, self.await_table_pages)
         IOLoop.current().add_callback(self._publish_final_port)
         # Tornado closes the connection without a word on a request whose head passes its
@@ -357,6 +369,29 @@ class PlaytestVoila(Voila):
             web.shutdown()
         finally:
             super().stop()
+
+
+def one_line_for_closed_sockets(loop, log) -> None:
+    """Log a websocket write that found its connection cut (a page closed while Voilà's
+    kernel channels were sending to it: ``WebSocketClosedError`` in a task nobody
+    awaits) as one line, not asyncio's traceback per message; any other unhandled error
+    goes to the loop's handler as before.
+
+    Args:
+        loop: the server's asyncio loop. log: the server's logger.
+    """
+    before = loop.get_exception_handler()
+
+    def handle(loop, context: dict) -> None:
+        error = context.get("exception")
+        if isinstance(error, (tornado.websocket.WebSocketClosedError, tornado.iostream.StreamClosedError)):
+            log.info("a websocket write found its page gone (%s)", type(error).__name__)
+        elif before is not None:
+            before(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handle)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -46,6 +46,12 @@ BROWSER_ENV = "HTTP_X_PLAYTEST_BROWSER"
 """The kernel's environment variable holding its page's browser name ("" or unset: unknown,
 e.g. under Jupyter Server or in a notebook)."""
 
+CLIENT_HEADER, CLIENT_ENV = "X-Playtest-Client", "HTTP_X_PLAYTEST_CLIENT"
+"""The page handler hands the browser's address (the request's remote address) to the
+page's kernel through this header and variable, as it does the browser's name: a
+dashboard kernel names it to the table service (:data:`playtest.tables.web.CLIENT_HEADER`),
+whose rate limit on table creation counts per client (:mod:`playtest.tables.guard`)."""
+
 BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What a browser name looks like (``secrets.token_urlsafe(18)`` makes 24 characters);
 anything else is replaced by a new one, so it is always safe as a folder name."""
@@ -85,7 +91,7 @@ SHARED = {
 VOILA = {
     **SHARED,
     "VoilaConfiguration": {**SHARED["VoilaConfiguration"], "preheat_kernel": True,
-                           "http_header_envs": [BROWSER_HEADER]},
+                           "http_header_envs": [BROWSER_HEADER, CLIENT_HEADER]},
     # no pool at start: PlaytestVoila fills a dashboard's pool after its first page
     "VoilaKernelManager": {"kernel_pools_config": {"default": {"pool_size": 0}}, "fill_delay": 10},
     "PlaytestVoila": {"pool_sizes": POOL_SIZES},

@@ -53,6 +53,12 @@ seat's view and moves), the *spectator token* (the public view) or the *host tok
 ``$PLAYTEST_TABLES_URL`` (``http://127.0.0.1:<port><base_url>playtest/api``), set by the
 server before any kernel starts (never built from a request's Host header).
 
+Every ``POST`` must send ``Content-Type: application/json``, a ``Host`` of this server and,
+from a browser, an ``Origin`` of its own pages or an allowed one (415 or 403 otherwise:
+:mod:`playtest.tables.guard`, ``playtest serve --allow-origin``). Creating tables is
+rate-limited per client (429 with ``Retry-After``); a table no page or script has opened
+within 30 minutes is ended (:meth:`~playtest.tables.service.TableService.end_unopened`).
+
 Create body: ``{"game": "lazy_sunday", "seats": 4, "players": ["human", "human",
 "heuristic", "random"], "options": {}, "preset": null, "seed": null, "pace": "human",
 "listed": true}``; ``players`` defaults to seat 0 human and the game's first bot

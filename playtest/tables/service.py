@@ -36,14 +36,18 @@ CHOSEN_SEED_NOTE = ("A seed you choose deals the same cards every time it is pla
 """Said in the lobby beside the seed box, and in a create answer (``seed_note``) when the
 table deals from a chosen seed: its own, or a scenario's (G-3)."""
 AWAIT_WINDOW = 1800     # seconds after a table is created (or restored) during which its seat pages are awaited
+UNOPENED_WINDOW = AWAIT_WINDOW   # seconds a new table waits for its first page or script; then it is ended
+CLIENT_SHARE = MAX_TABLES // 10  # tables being played that one client may have created since the server started
 
 
 class ServiceError(PlaytestError):
-    """A request the service refuses; ``status`` is the HTTP status to answer with."""
+    """A request the service refuses; ``status`` is the HTTP status to answer with,
+    ``retry_after`` the seconds after which it may be sent again (None: not said)."""
 
-    def __init__(self, message: str, status: int = 400):
+    def __init__(self, message: str, status: int = 400, retry_after: int | None = None):
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
 
 
 def _new_token() -> str:
@@ -86,6 +90,8 @@ class TableService:
         self._listed: dict[str, bool] = {}
         self._created: dict[str, float] = {}
         self._awaited: dict[str, tuple[float, set[int]]] = {}   # id -> (since, seats no page has joined)
+        self._opened: set[str] = set()        # ids of the tables a page or script has used a token of
+        self._clients: dict[str, str] = {}    # id -> the client that created it (this server's run only)
         if self.store is None:
             return
         self.notice = f"{self.store.notice[:1].upper()}{self.store.notice[1:]}." if self.store.notice else ""
@@ -149,6 +155,8 @@ class TableService:
         self._listed[stored.id] = stored.listed
         self._created[stored.id] = stored.created
         self._awaited[stored.id] = (time.monotonic(), set(table.humans))     # everyone reloads after a restart
+        if stored.opened:
+            self._opened.add(stored.id)
 
     def _live(self, id: str, match: Match, players, pace, paused, status, reaction_limit=None) -> LiveTable:
         table = LiveTable(id, match, players, pace, paused, on_move=self._store_move, status=status,
@@ -164,8 +172,9 @@ class TableService:
         with _store_refusals():
             self.store.update(table.id, **fields)
 
-    def create(self, spec: Mapping[str, Any]) -> dict:
-        """Create a table.
+    def create(self, spec: Mapping[str, Any], client: str | None = None) -> dict:
+        """Create a table. At :data:`MAX_TABLES` tables being played, the oldest one that
+        nobody has opened yet is ended to make room (:meth:`end_unopened`).
 
         Args:
             spec: ``game`` (a registry name), ``seats`` (int), ``players`` (list, per
@@ -183,6 +192,8 @@ class TableService:
                 ``preset`` and ``seed`` are refused), ``reaction_limit``
                 (seconds a person's reaction window stays open, :data:`REACTION_LIMITS`, CR-7; default
                 none: a window waits for its answer).
+            client: who asks (an address), None for nobody in particular: a client may
+                have created at most :data:`CLIENT_SHARE` of the tables being played.
 
         Returns:
             A token and a page path for every human seat (tokens are shown only here),
@@ -191,9 +202,9 @@ class TableService:
             ``seed_note`` (:data:`CHOSEN_SEED_NOTE`) when the deal comes from a chosen seed.
 
         Raises:
-            ServiceError: anything wrong in ``spec``, said in one sentence (400), too
-                many tables on this server, live tables off or the store unable to save
-                the table (503).
+            ServiceError: anything wrong in ``spec``, said in one sentence (400); the
+                client's share used (429); :data:`MAX_TABLES` tables, each opened, live
+                tables off or the store unable to save the table (503).
         """
         self._usable()
         if not isinstance(spec, Mapping):
@@ -212,8 +223,6 @@ class TableService:
                 raise ServiceError(str(exc)) from None
             _check_scenario_fields(spec, scenario)
             spec = {**spec, "game": scenario.game, "seats": scenario.seats}
-        if sum(t.status == "playing" for t in self.tables.values()) >= MAX_TABLES:
-            raise ServiceError(f"this server already runs {MAX_TABLES} tables; end some first", 503)
         game = _game(spec.get("game"))
         seats = spec.get("seats", game.min_seats)
         if type(seats) is not int:
@@ -236,8 +245,9 @@ class TableService:
         if not isinstance(options, Mapping):
             raise ServiceError("options must be an object of option name -> value")
         if preset is not None:
-            if preset not in game.PRESETS:
-                raise ServiceError(f"unknown preset {preset!r}; presets: {', '.join(game.PRESETS) or 'none'}")
+            if not isinstance(preset, str) or preset not in game.PRESETS:
+                raise ServiceError(f"unknown preset {reprlib.repr(preset)}; presets: "
+                                   f"{', '.join(game.PRESETS) or 'none'}")
             options = {**game.PRESETS[preset], **options}
         seed = spec.get("seed")
         pace = spec.get("pace", DEFAULT_PACE)
@@ -261,6 +271,7 @@ class TableService:
                               on_change=self._store_change, reaction_limit=limit)
         except (OptionError, ValueError, TypeError) as exc:
             raise ServiceError(str(exc)) from None
+        self._make_room(client)         # a good body: now the client's share and the cap
         host, spectator = _new_token(), _new_token()
         # a seat left open gets its token from a lobby join; every other human seat gets its
         # link now (so a join can never take a seat whose link the host has sent)
@@ -281,6 +292,8 @@ class TableService:
         self._listed[table_id] = listed
         self._created[table_id] = stored.created
         self._awaited[table_id] = (time.monotonic(), set(table.humans))
+        if client is not None:
+            self._clients[table_id] = client
         return {
             "id": table_id, "host_token": host, "spectator_token": spectator,
             "host_path": page_path(table_id, host), "spectator_path": page_path(table_id, spectator),
@@ -288,6 +301,46 @@ class TableService:
                                                   if s in seat_tokens else {})} for s, p in enumerate(players)],
             **({"seed_note": CHOSEN_SEED_NOTE} if seed is not None or scenario is not None else {}),
         }
+
+    def _make_room(self, client: str | None) -> None:
+        """Refuse a new table past the client's share; at :data:`MAX_TABLES` tables being
+        played, end the oldest table nobody has opened to make room, or refuse.
+
+        Raises:
+            ServiceError: the client's share used (429), or every table opened (503)."""
+        self.end_unopened()
+        playing = [tid for tid, t in self.tables.items() if t.status == "playing"]
+        if client is not None and sum(self._clients.get(tid) == client for tid in playing) >= CLIENT_SHARE:
+            raise ServiceError(f"this client already has {CLIENT_SHARE} tables being played on this server, the "
+                               "most one client may have: end some with their host links first", 429)
+        if len(playing) < MAX_TABLES:
+            return
+        unopened = sorted((tid for tid in playing if tid not in self._opened), key=self._created.__getitem__)
+        if not unopened:
+            raise ServiceError(f"this server already runs {MAX_TABLES} tables, the most it holds, and people play "
+                               "at every one; end some first", 503)
+        self._end(unopened[0])
+
+    def end_unopened(self) -> list[str]:
+        """End every table still being played that no page or script has opened (used
+        one of its tokens) within :data:`UNOPENED_WINDOW` seconds of its creation, by
+        the wall clock: also those created before a restart. Its place is free again;
+        its record stays. Called before each creation and on each kernel reaper check.
+
+        Returns:
+            the ids of the tables ended.
+        """
+        now = time.time()
+        stale = [tid for tid, t in self.tables.items() if t.status == "playing" and tid not in self._opened
+                 and now - self._created[tid] >= UNOPENED_WINDOW]
+        for table_id in stale:
+            self._end(table_id)
+        return stale
+
+    def _end(self, table_id: str) -> None:
+        """End a table nobody has opened (no page is connected to tell)."""
+        self.tables[table_id].end()
+        self._awaited.pop(table_id, None)
 
     def listing(self, status: str = "playing") -> list[dict]:
         """The tables for the lobby, newest first: id, game, seats, players, moves,
@@ -330,6 +383,7 @@ class TableService:
         gone = set(kernel_ids)
         for table in self.tables.values():
             table.browsers_gone(gone)
+        self.end_unopened()
 
     def table(self, table_id: str) -> LiveTable:
         """The table with this id.
@@ -389,7 +443,8 @@ class TableService:
         """Who ``token`` is at a table: ``(table, role, seat)``, role "seat" (with its
         seat), "spectator" or "host" (seat None). Compared in constant time. A seat's
         token also ends that seat's wait (:meth:`awaited_pages`): its person is here, by
-        a page or a script.
+        a page or a script. Any of its tokens marks the table opened, for good: it no
+        longer expires (:meth:`end_unopened`).
 
         Raises:
             ServiceError: no such table (404) or a token that is none of its tokens (403).
@@ -399,14 +454,20 @@ class TableService:
             raise ServiceError("this link has no valid table token: ask the table's host for your seat link", 403)
         digest = token_hash(token)
         host, seats, spectator = self._hashes[table_id]
+        found = None
         if hmac.compare_digest(digest, host):
-            return table, "host", None
-        if hmac.compare_digest(digest, spectator):
-            return table, "spectator", None
+            found = table, "host", None
+        elif hmac.compare_digest(digest, spectator):
+            found = table, "spectator", None
         for seat, h in seats.items():
-            if hmac.compare_digest(digest, h):
+            if found is None and hmac.compare_digest(digest, h):
                 self._awaited.get(table_id, (0, set()))[1].discard(seat)
-                return table, "seat", seat
+                found = table, "seat", seat
+        if found is not None:
+            if table_id not in self._opened:
+                self._opened.add(table_id)
+                self.store.update(table_id, opened=True)
+            return found
         raise ServiceError("this link's token is not valid for this table: ask the table's host for your "
                            "seat link", 403)
 

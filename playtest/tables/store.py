@@ -107,7 +107,8 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     reaction_limit REAL,              -- seconds a reaction window stays open; NULL: no limit
     seed_text TEXT,                   -- the seed in digits (over 64 bits); NULL: it is in seed
-    stream TEXT                       -- the G-3 stream ("keyed", "mt"); NULL: "mt" (stored before)
+    stream TEXT,                      -- the G-3 stream ("keyed", "mt"); NULL: "mt" (stored before)
+    opened INTEGER NOT NULL DEFAULT 0 -- a page or script has used one of its tokens
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -139,8 +140,8 @@ CREATE TABLE IF NOT EXISTS meta (
     value TEXT NOT NULL
 );
 """
-_OPTIONAL = {("tables", "reaction_limit"), ("tables", "seed_text"), ("tables", "stream"), ("meta", "key"),
-             ("meta", "value")}   # added later: migrated
+_OPTIONAL = {("tables", "reaction_limit"), ("tables", "seed_text"), ("tables", "stream"), ("tables", "opened"),
+             ("meta", "key"), ("meta", "value")}   # added later: migrated
 
 
 def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
@@ -196,6 +197,7 @@ class StoredTable:
     created: float
     reaction_limit: float | None = None
     stream: Stream = OLD_STREAM
+    opened: bool = False
     seat_hashes: dict[int, str] = field(default_factory=dict)
     claimed: set[int] = field(default_factory=set)
     moves: list[tuple[str, int, bool]] = field(default_factory=list)
@@ -272,6 +274,8 @@ class TableStore:
             if "stream" not in columns:               # a database made before seeds of 128 bits
                 self.db.execute("ALTER TABLE tables ADD COLUMN seed_text TEXT")
                 self.db.execute("ALTER TABLE tables ADD COLUMN stream TEXT")
+            if "opened" not in columns:               # made before unopened tables expired: all count as opened
+                self.db.execute("ALTER TABLE tables ADD COLUMN opened INTEGER NOT NULL DEFAULT 1")
             found = self.db.execute("SELECT value FROM meta WHERE key='store'").fetchone()
             self.identity = found[0] if found else uuid.uuid4().hex
             if not found:
@@ -346,12 +350,12 @@ class TableStore:
             self.db.execute("BEGIN")
             self.db.execute(
                 "INSERT INTO tables (id, game, seats, options, seed, setup, players, pace, listed, paused, status, "
-                "host_hash, spectator_hash, created, reaction_limit, seed_text, stream) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "host_hash, spectator_hash, created, reaction_limit, seed_text, stream, opened) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (table.id, table.game, table.seats, json.dumps(table.options), 0,
                  json.dumps(table.setup), json.dumps(table.players), table.pace, int(table.listed),
                  int(table.paused), table.status, table.host_hash, table.spectator_hash, table.created,
-                 table.reaction_limit, str(table.seed), table.stream))
+                 table.reaction_limit, str(table.seed), table.stream, int(table.opened)))
             self.db.executemany("INSERT INTO seats VALUES (?,?,?,?)",
                                 [(table.id, seat, h, int(seat in table.claimed))
                                  for seat, h in table.seat_hashes.items()])
@@ -371,11 +375,12 @@ class TableStore:
                     (table_id, number, text, seat, int(by_bot), time.time()))
 
     def update(self, table_id: str, **fields) -> None:
-        """Change ``players`` (list), ``pace``, ``paused``, ``status`` of a table."""
-        allowed = {"players", "pace", "paused", "status"}
+        """Change ``players`` (list), ``pace``, ``paused``, ``status``, ``opened`` of a table."""
+        allowed = {"players", "pace", "paused", "status", "opened"}
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"update takes {sorted(allowed)}, not {sorted(fields)}")
-        values = [json.dumps(v) if k == "players" else int(v) if k == "paused" else v for k, v in fields.items()]
+        values = [json.dumps(v) if k == "players" else int(v) if k in ("paused", "opened") else v
+                  for k, v in fields.items()]
         self._write(f"UPDATE tables SET {', '.join(f'{k}=?' for k in fields)} WHERE id=?", (*values, table_id))
 
     def claim_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
@@ -402,7 +407,7 @@ class TableStore:
         """Every stored table (with its seats and moves), oldest first; only those with a
         status in ``statuses`` if given."""
         rows = self.db.execute("SELECT id, game, seats, options, seed, setup, players, pace, listed, paused, "
-                               "status, host_hash, spectator_hash, created, reaction_limit, seed_text, stream "
+                               "status, host_hash, spectator_hash, created, reaction_limit, seed_text, stream, opened "
                                "FROM tables ORDER BY created").fetchall()
         for row in rows:
             try:
@@ -417,7 +422,7 @@ class TableStore:
                 seed, damage = 0, damage or f"its stored seed cannot be read ({exc})"
             table = StoredTable(row[0], row[1], row[2], options, seed, setup, players, row[7], bool(row[8]),
                                 bool(row[9]), row[10], row[11], row[12], row[13], row[14], row[16] or OLD_STREAM,
-                                damage=damage)
+                                bool(row[17]), damage=damage)
             if statuses is not None and table.status not in statuses:
                 continue
             for seat, h, claimed in self.db.execute("SELECT seat, token_hash, claimed FROM seats WHERE table_id=?",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import math
 import os
 import reprlib
 import secrets
@@ -21,7 +22,7 @@ import tornado.ioloop
 import tornado.web
 import tornado.websocket
 
-from . import pages
+from . import guard, pages
 from .service import ServiceError, TableService
 
 PREFIX = "playtest/api"
@@ -30,8 +31,12 @@ QUEUE_LIMIT = 1024 * 1024       # bytes queued for one page's connection, not ye
 BEHIND = 4000                   # the close code of a page dropped for falling too far behind
 BEHIND_REASON = f"this page fell over {QUEUE_LIMIT // 1024} KiB behind the table; reconnect to get its state"
 URL_VARIABLE, KEY_VARIABLE = "PLAYTEST_TABLES_URL", "PLAYTEST_TABLES_KEY"
+CLIENT_HEADER = "X-Playtest-Client"
+"""The header by which a dashboard kernel (sending the server key) names the address of
+its page's browser, the client its table creations count for (:mod:`playtest.tables.guard`)."""
 
 _service: TableService | None = None
+_creations = guard.CreationLimit()
 _awaited_watcher: Callable[[int], None] | None = None
 
 
@@ -128,8 +133,9 @@ def publish_scenarios_dir(dashboards: str | os.PathLike) -> None:
 
 def shutdown() -> None:
     """Stop the service's bot clocks and close its store."""
-    global _service, _awaited_watcher
+    global _service, _awaited_watcher, _creations
     _awaited_watcher = None
+    _creations = guard.CreationLimit()
     if _service is not None:
         _service.close()
         _service = None
@@ -143,9 +149,9 @@ def _key_ok(handler: tornado.web.RequestHandler) -> bool:
 
 @tornado.web.stream_request_body
 class ApiHandler(tornado.web.RequestHandler):
-    """Base of the API handlers: JSON bodies (at most :data:`BODY_LIMIT` bytes), errors
-    as ``{"error": sentence}`` with their status, and the token of ``Authorization:
-    Bearer <token>``.
+    """Base of the API handlers: JSON bodies (at most :data:`BODY_LIMIT` bytes; a POST
+    passes :func:`playtest.tables.guard.check_request` first), errors as ``{"error":
+    sentence}`` with their status, and the token of ``Authorization: Bearer <token>``.
 
     A body is streamed in (``stream_request_body``), so that one announced larger than
     :data:`BODY_LIMIT` (its ``Content-Length``) is answered 413 with a sentence before a
@@ -162,6 +168,8 @@ class ApiHandler(tornado.web.RequestHandler):
         self._chunks: list[bytes] = []
 
     def prepare(self):
+        if self.request.method == "POST":     # a JSON body, from this server's own pages or none
+            guard.check_request(self.request, self.settings)
         self.request.connection.set_max_body_size(BODY_LIMIT)
         length = self.request.headers.get("Content-Length", "0").strip()
         if not length.isdigit():
@@ -174,11 +182,20 @@ class ApiHandler(tornado.web.RequestHandler):
         self._chunks.append(chunk)
 
     def check_xsrf_cookie(self):
-        # these addresses authenticate by header (a table token or the server key), never
-        # by a cookie alone, so a cross-site form cannot act for anyone; under Jupyter
-        # Server a login by cookie is checked by the login callable, which does its own
-        # XSRF check
-        return None
+        """Jupyter's XSRF check (under Jupyter Server, whose settings turn it on) for a
+        request that could come from a page: one carrying no credential in a header.
+        A request with the server key (a dashboard kernel's), a table token
+        (``Authorization: Bearer``) or the Jupyter token (``Authorization: token`` or
+        ``?token=``) is a script's or a kernel's: no page of another site can send those,
+        and kernels have no XSRF cookie."""
+        if (_key_ok(self) or self.request.headers.get("Authorization") or self.get_query_argument("token", "")
+                or self.settings.get("disable_check_xsrf")):
+            return None
+        try:
+            super().check_xsrf_cookie()
+        except tornado.web.HTTPError:
+            raise ServiceError("this request carries no XSRF token: a page sends the _xsrf cookie's value as the "
+                               "header X-XSRFToken, a script the login token (Authorization: token ...)", 403) from None
 
     def set_default_headers(self):
         self.set_header("Content-Type", "application/json; charset=utf-8")
@@ -186,6 +203,8 @@ class ApiHandler(tornado.web.RequestHandler):
 
     def write_error(self, status_code: int, **kwargs):
         error = kwargs.get("exc_info", (None, None))[1]
+        if isinstance(error, ServiceError) and error.retry_after is not None:
+            self.set_header("Retry-After", str(error.retry_after))
         message = str(error) if isinstance(error, ServiceError) else (
             getattr(error, "log_message", None) or self._reason)
         self.finish({"error": message})
@@ -205,6 +224,15 @@ class ApiHandler(tornado.web.RequestHandler):
             raise ServiceError(_limit_sentence(exc)) from None
         except (ValueError, UnicodeDecodeError):
             raise ServiceError("the request body is not JSON") from None
+        _check_values(body)
+        return body
+
+    def client(self) -> str:
+        """Who the request counts for (table creation's rate limit and share): the
+        address a dashboard kernel names (:data:`CLIENT_HEADER`, trusted only with the
+        server key), else the request's remote address."""
+        named = self.request.headers.get(CLIENT_HEADER, "").strip()
+        return named[:100] if named and _key_ok(self) else self.request.remote_ip or ""
 
     def token(self) -> str:
         auth = self.request.headers.get("Authorization", "")
@@ -222,6 +250,30 @@ class ApiHandler(tornado.web.RequestHandler):
             self.send_error(e.status, exc_info=(type(e), e, None))
         else:
             super()._handle_request_exception(e)
+
+
+def _check_values(value: Any) -> None:
+    """Refuse what Python's JSON reader takes but JSON and the store do not: a lone
+    surrogate (``"\\ud800"``, no character: it cannot be written as UTF-8) in a text or a
+    key, and ``NaN`` or ``Infinity``. The body is at most 32 levels deep (the limits).
+
+    Raises:
+        ServiceError: one of those, in a sentence (400)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ServiceError("the request body has NaN or Infinity, which are not JSON numbers: send finite numbers")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ServiceError("the request body has a text holding a lone surrogate (an escape such as \\ud800 "
+                               "that is half of a character): send whole characters") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_values(key)
+            _check_values(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_values(item)
 
 
 def _limit_sentence(exc) -> str:
@@ -259,7 +311,11 @@ class TablesHandler(ApiHandler):
 
     def post(self):
         self.lobby_allowed()
-        self.send(service().create(self.body()), 201)
+        client = self.client()
+        _creations.check(client)
+        made = service().create(self.body(), client)
+        _creations.count(client)
+        self.send(made, 201)
         _awaited_changed()
 
 
@@ -418,8 +474,10 @@ class TableSocket(tornado.websocket.WebSocketHandler):
     def max_message_size(self):
         return BODY_LIMIT
 
-    def check_xsrf_cookie(self):
-        return None
+    def check_origin(self, origin: str) -> bool:
+        # a browser's connection (kernels send no Origin): the lobby API's own rules
+        host = self.request.headers.get("Host", "")
+        return guard.host_allowed(host, self.settings) and guard.origin_allowed(origin, host, self.settings)
 
     def open(self, table_id):
         self.table_id = table_id
@@ -513,6 +571,7 @@ class TableSocket(tornado.websocket.WebSocketHandler):
     def on_close(self):
         if self.table is not None:
             self.table.detach(self)
+
 
 
 def table_handlers(base_url: str = "/", login: Callable | None = None) -> list[tuple]:

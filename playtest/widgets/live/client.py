@@ -29,6 +29,11 @@ URL_VARIABLE, KEY_VARIABLE = "PLAYTEST_TABLES_URL", "PLAYTEST_TABLES_KEY"
 """The environment variables the server sets before any kernel starts (see
 :mod:`playtest.tables`): the table service's loopback address and the server key."""
 
+CLIENT_VARIABLE, CLIENT_HEADER = "HTTP_X_PLAYTEST_CLIENT", "X-Playtest-Client"
+"""The page's browser address, which ``playtest serve`` hands to the page's kernel
+(:data:`playtest.server.settings.CLIENT_ENV`), and the header that names it to the table
+service with the server key: the table creations of a lobby page count for its browser."""
+
 RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0)
 """Seconds between reconnection attempts after a websocket drops; the last one repeats
 (a restarted server is found within 2 s of it listening again)."""
@@ -106,7 +111,8 @@ class TableApi:
         Args:
             method: "GET" or "POST". path: under the API, e.g. ``"tables/ab12cd34/join"``.
             body: sent as JSON (POST). token: a table token, sent as ``Authorization:
-                Bearer``. key: send the server key (lobby, create, join, export).
+                Bearer``. key: send the server key (lobby, create, join, export), and
+                the page's browser address where the server gave one.
 
         Raises:
             ApiError: a 4xx/5xx answer (its ``error`` sentence), or no service reachable.
@@ -119,6 +125,8 @@ class TableApi:
             headers["Authorization"] = f"Bearer {token}"
         if key and self.key:
             headers["X-Playtest-Key"] = self.key
+            if os.environ.get(CLIENT_VARIABLE):
+                headers[CLIENT_HEADER] = os.environ[CLIENT_VARIABLE]
         client = tornado.httpclient.AsyncHTTPClient()
         try:
             response = await client.fetch(f"{self.url}/{path}", method=method, headers=headers,
@@ -261,7 +269,7 @@ class TableLink:
         if not self.open:
             raise ApiError("not connected to the table right now: reconnecting, try again in a moment"
                            if self.status != "closed" else f"this page is no longer at the table: {self.reason}", 599)
-        self._ws.write_message(json.dumps(dict(message)))
+        _write(self._ws, message)
 
     def send_move(self, move: Move | str) -> str:
         """Send a move chosen on the latest state's position; returns its client id.
@@ -323,7 +331,7 @@ class TableLink:
         kernel = kernel_id()
         if kernel is not None:
             join["kernel"] = kernel
-        ws.write_message(json.dumps(join))
+        _write(ws, join)
         self._resend = list(self.pending.values())      # sent before the drop, unanswered
         self.pending.clear()
         self._resyncing = True                          # the join's full state comes next
@@ -401,9 +409,20 @@ class TableLink:
         for message in again:
             if message["version"] == state["version"]:
                 self.pending[message["id"]] = message
-                self._ws.write_message(json.dumps(message))
+                _write(self._ws, message)
             else:
                 self.resynced.append(message["move"])
+
+
+def _write(ws: tornado.websocket.WebSocketClientConnection, message: Mapping) -> None:
+    """Send one message on a websocket. A connection cut meanwhile is found by the read
+    loop (:meth:`TableLink._session`), which reconnects and resends what is pending: the
+    failed write's error is taken here (asyncio would log its traceback otherwise)."""
+    try:
+        sent = ws.write_message(json.dumps(dict(message)))
+    except tornado.websocket.WebSocketClosedError:
+        return
+    sent.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
 def parse_table_query(query: str) -> tuple[str, list[str]]:
