@@ -103,6 +103,7 @@ class TableService:
             except Exception as exc:  # noqa: BLE001 - one damaged table must not stop the server
                 stored.damage = stored.damage or str(exc)
                 self.damaged[stored.id] = stored
+        self.end_unopened()
 
     def close(self) -> None:
         """Stop every bot clock and close the store (server shutdown)."""
@@ -328,14 +329,20 @@ class TableService:
         its record stays. Called before each creation and on each kernel reaper check.
 
         Returns:
-            the ids of the tables ended.
+            the ids of the tables ended (one the store cannot save as ended, on a full
+            disk, stays as it is until a later call).
         """
         now = time.time()
         stale = [tid for tid, t in self.tables.items() if t.status == "playing" and tid not in self._opened
                  and now - self._created[tid] >= UNOPENED_WINDOW]
+        ended = []
         for table_id in stale:
-            self._end(table_id)
-        return stale
+            try:
+                self._end(table_id)
+            except StoreRefused:
+                continue
+            ended.append(table_id)
+        return ended
 
     def _end(self, table_id: str) -> None:
         """End a table nobody has opened (no page is connected to tell)."""

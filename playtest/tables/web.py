@@ -219,7 +219,7 @@ class ApiHandler(tornado.web.RequestHandler):
             return {}
         from ..engine import limits
         try:
-            return limits.load_json(body, "the request body")     # nesting, digits, ...
+            body = limits.load_json(body, "the request body")     # nesting, digits, ...
         except limits.LimitError as exc:
             raise ServiceError(_limit_sentence(exc)) from None
         except (ValueError, UnicodeDecodeError):
