@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import os
 import warnings
 
 import ipywidgets as w
@@ -173,3 +174,67 @@ def test_crowd_raises_every_listed_pool_and_never_starts_an_unlisted_one():
     assert server.pool_size("lazy_sunday.ipynb") == 8 and server.pool_size("index.ipynb") == 8
     assert server.pool_size("scenario_debugger.ipynb") == 0
     assert PlaytestVoila(pool_sizes={"lazy_sunday.ipynb": 2}).pool_size("lazy_sunday.ipynb") == 2
+
+
+def test_a_preheated_kernel_reads_its_pages_request_from_voilas_own_query_websocket(monkeypatch):
+    # the page wait reads Voilà's message itself (voila.utils imports Jupyter Server: 37 MB
+    # per kernel); here against Voilà's own handler, so a change of its protocol fails this
+    import threading
+
+    import tornado.httpserver
+    import tornado.netutil
+    import tornado.web
+    from tornado.ioloop import IOLoop
+    from voila.request_info_handler import RequestInfoSocketHandler
+
+    from playtest.widgets import page
+    kernel_id = "0e9a014f-fdb9-41e0-9bde-542313adc3a0"
+    sent = {"QUERY_STRING": "table=ab12cd34&token=T1", "SERVER_NAME": "10.0.0.2", "SERVER_PORT": "8866"}
+    ready, loop = threading.Event(), {}
+
+    def serve():
+        async def main():
+            app = tornado.web.Application([(r"/base/voila/query/([0-9a-f-]{36})", RequestInfoSocketHandler)])
+            server = tornado.httpserver.HTTPServer(app)
+            sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
+            server.add_sockets(sockets)
+            loop["port"], loop["stop"] = sockets[0].getsockname()[1], asyncio.Event()
+            loop["loop"] = IOLoop.current()
+            ready.set()
+            while kernel_id not in RequestInfoSocketHandler._waiters:     # the kernel is waiting
+                await asyncio.sleep(0.02)
+            RequestInfoSocketHandler.send_updates({"kernel_id": kernel_id, "payload": sent})   # a page took it
+            await loop["stop"].wait()
+            server.stop()
+        asyncio.run(main())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    for name, value in {"VOILA_PREHEAT": "True", "VOILA_APP_IP": "127.0.0.1", "VOILA_APP_PORT": str(loop["port"]),
+                        "VOILA_SERVER_URL": "/base/", "VOILA_KERNEL_ID": kernel_id, "QUERY_STRING": ""}.items():
+        monkeypatch.setenv(name, value)
+    for name in ("VOILA_WS_BASE_URL", "VOILA_WS_PROTOCOL", "SERVER_NAME", "SERVER_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(page, "_request_arrived", False)
+    try:
+        assert page.query_socket_url() == f"ws://127.0.0.1:{loop['port']}/base/voila/query/{kernel_id}"
+        assert page.query_string() == "table=ab12cd34&token=T1"
+        assert os.environ["SERVER_NAME"] == "10.0.0.2" and os.environ["SERVER_PORT"] == "8866"
+    finally:
+        loop["loop"].add_callback(loop["stop"].set)
+        thread.join(10)
+    for name in sent:
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_a_preheated_kernel_whose_query_websocket_fails_opens_its_page_without_an_address(monkeypatch):
+    from playtest.widgets import page
+    from browser_support import free_port
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setenv("VOILA_APP_PORT", str(free_port()))      # nothing listens there
+    monkeypatch.setenv("QUERY_STRING", "")
+    monkeypatch.setattr(page, "_request_arrived", False)
+    with pytest.warns(RuntimeWarning, match="query websocket .* could not be opened"):
+        assert page.query_string() == ""
+    assert page.query_string() == ""                              # one wait only: no second warning
