@@ -73,7 +73,7 @@ def kernel_rss_mb(kernel_ids) -> float:
             continue
         try:
             cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
-            if b"ipykernel" not in cmd or not any(w in cmd for w in wanted):
+            if not any(w in cmd for w in wanted):
                 continue
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):

@@ -12,6 +12,7 @@ import asyncio
 import importlib
 import os
 import warnings
+from pathlib import Path
 
 import ipywidgets as w
 import pytest
@@ -24,6 +25,7 @@ from playtest.widgets.app import builder_kinds
 from playtest.widgets.autosave import saved_paths
 from playtest.widgets.components import Card, shared
 
+ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("lazy_sunday", "chore_race", "night_shift")
 MODEL_BUDGET = 340
 """Widget models (widgets, layouts, styles) a game dashboard may make for its first game
@@ -238,3 +240,47 @@ def test_a_preheated_kernel_whose_query_websocket_fails_opens_its_page_without_a
     with pytest.warns(RuntimeWarning, match="query websocket .* could not be opened"):
         assert page.query_string() == ""
     assert page.query_string() == ""                              # one wait only: no second warning
+
+
+NOT_IN_A_PAGE = ("pandas", "numpy", "scipy", "matplotlib", "dask", "voila", "jupyter_server", "nbconvert",
+                 "debugpy", "jedi")
+"""Modules no seat, spectator or game page's kernel imports: the lab's (it imports them
+itself when its page opens), Voilà's server side (the page wait reads Voilà's websocket
+itself) and what no page uses (:mod:`playtest.server.kernel`)."""
+
+
+def test_seat_spectator_and_game_page_kernels_import_only_what_they_use(tmp_path):
+    import shutil
+
+    from jupyter_client import BlockingKernelClient
+
+    from table_support import api
+    from test_serve_server import get, kernel_id_of, kernel_processes, standalone
+    folder = tmp_path / "dashboards"
+    folder.mkdir()
+    for name in ("table.ipynb", "lazy_sunday.ipynb"):
+        shutil.copy(ROOT / "dashboards" / name, folder / name)
+    with standalone(folder, tmp_path) as (proc, base, _log):
+        status, made = api(base, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "players": ["human", "human"]})
+        assert status == 201, made
+        for path in (made["seats"][0]["path"], made["spectator_path"], "lazy_sunday.ipynb?seed=3"):
+            status, page = get(f"{base}/voila/render/{path}")
+            assert status == 200, page[-2000:]
+            kernel_id = kernel_id_of(page)
+            # no page websocket connects (the reaper's first_connect is 3 s here): say it loads
+            assert get(f"{base}/playtest/pages/{kernel_id}/alive")[0] == 204
+            connection = next(part for p in kernel_processes(proc.pid) for part in p.cmdline()
+                              if part.endswith(f"kernel-{kernel_id}.json"))
+            client = BlockingKernelClient()
+            client.load_connection_file(connection)
+            client.start_channels()
+            try:
+                printed = []
+                client.execute_interactive(
+                    "import sys; print(' '.join(sorted({n.split('.')[0] for n in sys.modules if sys.modules[n]})))",
+                    timeout=60, output_hook=lambda m: printed.append(m["content"].get("text", "")))
+            finally:
+                client.stop_channels()
+            imported = set("".join(printed).split())
+            assert "playtest" in imported and "ipywidgets" in imported, printed     # the page ran
+            assert not imported & set(NOT_IN_A_PAGE), (path, sorted(imported & set(NOT_IN_A_PAGE)))
