@@ -299,6 +299,37 @@ def test_under_jupyter_server_only_kernels_started_by_voila_are_watched():
     assert started_by_voila(km.kernels["unknown"]) is None
 
 
+def test_each_check_removes_the_socket_files_of_kernels_that_stopped_and_only_those(tmp_path):
+    # jupyter_client removes a kernel's connection file and ipc sockets only on a clean
+    # shutdown: a kernel that died, failed to start or failed to shut down left them behind
+    ids = {name: f"{n:08d}-0000-4000-8000-000000000000" for n, name in enumerate(("running", "starting", "died", "failed"))}
+    for kernel_id in ids.values():
+        (tmp_path / f"kernel-{kernel_id}.json").write_text("{}")
+        for n in range(1, 6):
+            (tmp_path / f"kernel-{kernel_id}-ipc-{n}").touch()
+    (tmp_path / "notes.txt").write_text("not a kernel's")
+
+    async def scenario():
+        km = FakeKernelManager()
+        km.add(ids["running"])
+        starting = asyncio.ensure_future(asyncio.sleep(10))
+        failed = asyncio.ensure_future(asyncio.sleep(0))
+        await failed                                           # a start that ended in an error
+        km._pending_kernels = {ids["starting"]: starting, ids["failed"]: failed}
+        reaper = KernelReaper(kernel_manager=km, connection_dir=str(tmp_path), grace=45)
+        try:
+            await reaper.reap()
+        finally:
+            starting.cancel()
+        return {path.name for path in tmp_path.iterdir()}
+
+    left = run_coroutine(scenario())
+    assert left == {"notes.txt"} | {f"kernel-{ids[k]}{end}" for k in ("running", "starting")
+                                    for end in [".json"] + [f"-ipc-{n}" for n in range(1, 6)]}
+    km = FakeKernelManager()                                   # Jupyter Server: no folder of its own
+    assert KernelReaper(kernel_manager=km).remove_stale_files() == []
+
+
 def test_kernels_waiting_in_voilas_pool_are_known_by_their_finished_start_tasks():
     async def scenario():
         async def started(kernel_id):

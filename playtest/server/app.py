@@ -233,7 +233,7 @@ class PlaytestVoila(Voila):
         web.publish_scenarios_dir(self.root_dir)      # the dashboards folder (kernels run there)
         os.environ["VOILA_APP_IP"] = loopback_for(self.ip)
         tornado_settings = super().init_settings()
-        self.reaper = KernelReaper(kernel_manager=self.kernel_manager, parent=self)
+        self.reaper = KernelReaper(kernel_manager=self.kernel_manager, connection_dir=self.connection_dir, parent=self)
         tornado_settings["playtest_kernel_reaper"] = self.reaper
         tornado_settings["playtest_start_pool"] = self.start_pool
         tornado_settings["log_function"] = log_request
