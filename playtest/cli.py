@@ -28,17 +28,21 @@ def dashboards_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "dashboards"
 
 
-def server_arguments(folder: Path, port: int, ip: str, crowd: int = 0, base_url: str = "/") -> list[str]:
+def server_arguments(folder: Path, port: int, ip: str, crowd: int = 0, base_url: str = "/",
+                     max_memory: int = 0) -> list[str]:
     """The command line (Voilà's options) that ``serve`` gives the dashboard server
     (shapes: folder is a directory of ``.ipynb`` dashboards; port an int 1..65535; ip an
     address to bind; crowd the pages expected at once, 0 for the defaults, see
     :attr:`playtest.server.app.PlaytestVoila.crowd`; base_url the path every address
-    starts with, "/" or e.g. "/user/ab/playtest/" behind Binder's proxy). Kernel pools,
+    starts with, "/" or e.g. "/user/ab/playtest/" behind Binder's proxy; max_memory the
+    memory budget in bytes, 0 for the container's or machine's, see
+    :attr:`playtest.server.app.PlaytestVoila.max_memory`). Kernel pools,
     transport, timeouts and the clean-up of kernels whose page is gone are the server's
     own settings (:mod:`playtest.server.settings`)."""
     return [str(folder), "--no-browser", f"--port={port}", f"--Voila.ip={ip}",
             "--Voila.port_retries=0", *([f"--PlaytestVoila.crowd={crowd}"] if crowd else []),
-            *([f"--Voila.base_url={base_url}"] if base_url != "/" else [])]
+            *([f"--Voila.base_url={base_url}"] if base_url != "/" else []),
+            *([f"--PlaytestVoila.max_memory={max_memory}"] if max_memory else [])]
 
 
 def port_problem(ip: str, port: int) -> str | None:
@@ -96,6 +100,16 @@ def base_url_path(text: str) -> str:
     return path
 
 
+def memory_size(text: str) -> int:
+    """argparse type: a memory size such as ``2G`` or ``1536M`` -> bytes
+    (:func:`playtest.server.memory.parse_size`)."""
+    from playtest.server.memory import parse_size
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 crowd_size = whole_number(0, CROWD_MAX, " (pages at once; each ready page holds a kernel of about 110 MB)")
 """argparse type: pages expected at once, 0..CROWD_MAX."""
 
@@ -114,7 +128,8 @@ def serve(args: argparse.Namespace) -> int:
     from playtest.server import main as run_server
 
     # in this process, so that a signal to it (Ctrl+C, kill) stops the server itself
-    return run_server(server_arguments(folder, args.port, args.ip, args.crowd, args.base_url))
+    return run_server(server_arguments(folder, args.port, args.ip, args.crowd, args.base_url,
+                                       args.max_memory))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
                         "opened keeps N kernels ready, about 110 MB each (default: 1-2 per dashboard)")
     p.add_argument("--base-url", type=base_url_path, default="/", metavar="PATH",
                    help="the path every address starts with (default /), e.g. behind a proxy as on Binder")
+    p.add_argument("--max-memory", type=memory_size, default=0, metavar="SIZE",
+                   help="memory the server and its pages may use, e.g. 2G or 1536M: a page that would pass it "
+                        "gets 'This server is full' (default: the container's limit, else the machine's memory)")
     p.set_defaults(run=serve)
     from playtest.scenarios.replay import add_parser as add_replay
     add_replay(commands)

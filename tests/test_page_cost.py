@@ -284,3 +284,102 @@ def test_seat_spectator_and_game_page_kernels_import_only_what_they_use(tmp_path
             imported = set("".join(printed).split())
             assert "playtest" in imported and "ipywidgets" in imported, printed     # the page ran
             assert not imported & set(NOT_IN_A_PAGE), (path, sorted(imported & set(NOT_IN_A_PAGE)))
+
+
+# --- the memory budget (playtest serve --max-memory) --------------------------------------
+def test_memory_sizes_read_as_people_write_them_and_anything_else_is_refused_with_a_sentence():
+    from playtest.cli import main
+    from playtest.server.memory import parse_size
+    assert [parse_size(t) for t in ("2G", "2GiB", "1536M", "512 MB", "2147483648", "0")] == \
+        [2 << 30, 2 << 30, 1536 << 20, 512 << 20, 2147483648, 0]
+    for bad in ("2X", "-1G", "1.5G", "", "9" * 40):
+        with pytest.raises(ValueError, match="is not a memory size: write it as 2G, 1536M"):
+            parse_size(bad)
+    with pytest.raises(SystemExit):
+        main(["serve", "--max-memory", "lots"])
+
+
+def test_the_default_budget_is_the_containers_cgroup_limit_if_it_has_one(tmp_path):
+    from playtest.server.memory import container_limit
+    v2, v1 = tmp_path / "memory.max", tmp_path / "memory.limit_in_bytes"
+    assert container_limit((str(v2), str(v1))) is None                 # no cgroup files: none
+    v1.write_text("9223372036854771712\n")                              # cgroup v1 without a limit
+    assert container_limit((str(v2), str(v1))) is None
+    v1.write_text("2147483648\n")
+    assert container_limit((str(v2), str(v1))) == 2 << 30
+    v2.write_text("max\n")                                              # v2 first: no limit there
+    assert container_limit((str(v2), str(v1))) is None
+    v2.write_text("1073741824\n")
+    assert container_limit((str(v2), str(v1))) == 1 << 30
+
+
+def test_the_budget_counts_the_server_and_its_processes_plus_one_more_kernel():
+    import subprocess
+    import sys
+
+    from playtest.server.memory import KERNEL_COST, MemoryBudget, pss
+    budget = MemoryBudget(limit=1 << 50)
+    used, one_more = budget.measure()
+    assert one_more == KERNEL_COST and used >= pss(os.getpid()) > 0       # no child yet: the default cost
+    child = subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(40 << 20); time.sleep(30)"])
+    try:
+        import time
+        time.sleep(1.5)
+        used_with_child, one_more = budget.measure()
+        assert used_with_child >= used + (30 << 20) and one_more >= 30 << 20      # the child is the kernel to expect
+        assert not budget.full()
+        assert MemoryBudget(limit=used_with_child + one_more - 1).full()
+        assert not MemoryBudget(limit=used_with_child + one_more + (20 << 20)).full()
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_full_server_answers_every_page_with_a_plain_page_naming_who_plays_and_starts_no_kernel(tmp_path):
+    import shutil
+
+    from table_support import api
+    from test_serve_server import get, kernel_processes, standalone
+    folder = tmp_path / "dashboards"
+    folder.mkdir()
+    shutil.copy(ROOT / "dashboards" / "table.ipynb", folder / "table.ipynb")
+    with standalone(folder, tmp_path, f"--PlaytestVoila.max_memory={1 << 20}") as (proc, base, log):
+        status, made = api(base, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "players": ["human", "human"]})
+        assert status == 201, made                                 # the tables' API is no page: it answers
+        status, page = get(f"{base}/voila/render/{made['seats'][0]['path']}")
+        assert status == 503, page[-1000:]
+        text = page.decode()
+        assert "<title>This server is full</title>" in text
+        assert "This server is full: 0 pages are open for 1 table. Try again when a table ends." in text
+        assert "(1 MB)" in text and kernel_processes(proc.pid) == []
+        status, page = get(f"{base}/voila/render/table.ipynb?table=nosuch&token=x")
+        assert status == 404                                       # a wrong link is still told so first
+        assert "page refused, the server is full (0 pages open, 1 tables)" in log.read_text()
+
+
+def test_past_the_memory_budget_the_table_page_pool_may_shrink_but_never_grows():
+    from playtest.server import app as app_module
+
+    class Full:
+        def full(self):
+            return True
+
+    async def scenario():
+        server = app_module.PlaytestVoila(pool_sizes={"table.ipynb": 2}, awaited_cap=4)
+        manager = server.kernel_manager = FakePoolManager()
+        server.memory = Full()
+        server.await_table_pages(3)
+        assert "table.ipynb" not in manager._pools                 # full: no pool started for seats to come
+        server.start_pool("table.ipynb")
+        assert "table.ipynb" not in manager._pools                 # nor for a first page
+        server.memory = None
+        server.await_table_pages(3)
+        assert len(manager._pools["table.ipynb"]) == 5
+        server.memory, server.trim_after = Full(), 0
+        server.await_table_pages(4)
+        assert manager.kernel_pools_config["table.ipynb"] == {"pool_size": 5}     # not 6
+        server.await_table_pages(0)
+        await asyncio.sleep(0.05)
+        assert len(manager._pools["table.ipynb"]) == 2                # shrinks as it would anyway
+
+    run_coroutine(scenario())
