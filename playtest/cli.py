@@ -110,7 +110,7 @@ def memory_size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-crowd_size = whole_number(0, CROWD_MAX, " (pages at once; each ready page holds a kernel of about 110 MB)")
+crowd_size = whole_number(0, CROWD_MAX, " (pages at once; each ready page holds a kernel of about 60 MB)")
 """argparse type: pages expected at once, 0..CROWD_MAX."""
 
 
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dir", help="the dashboards folder (default: ./dashboards or the checkout's)")
     p.add_argument("--crowd", type=crowd_size, default=0, metavar="N",
                    help="pages you expect to open at once (a class, a playtest of N people): each dashboard "
-                        "opened keeps N kernels ready, about 110 MB each (default: 1-2 per dashboard)")
+                        "opened keeps N kernels ready, about 60 MB each (default: 1-2 per dashboard)")
     p.add_argument("--base-url", type=base_url_path, default="/", metavar="PATH",
                    help="the path every address starts with (default /), e.g. behind a proxy as on Binder")
     p.add_argument("--max-memory", type=memory_size, default=0, metavar="SIZE",

@@ -224,7 +224,7 @@ class PlaytestVoila(Voila):
 
     crowd = Int(0, config=True, help=(
         "Pages expected to open at once (a class, a playtest evening): every notebook of "
-        "pool_sizes keeps at least this many preheated kernels once opened (about 110 MB each)."))
+        "pool_sizes keeps at least this many preheated kernels once opened (about 60 MB each)."))
 
     trim_after = Float(60.0, config=True, help=(
         "Seconds a preheated kernel has been ready before a smaller pool may shut it down "

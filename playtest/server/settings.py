@@ -69,7 +69,7 @@ POOL_SIZES = {
     "table.ipynb": 2,
 }
 """Preheated kernels kept ready per dashboard (notebook path relative to the served
-folder). Each waits with its imports done, about 100 MB of memory. A dashboard's pool
+folder). Each waits with its imports done, about 60 MB of memory (PSS). A dashboard's pool
 is filled once its first page has been sent (``PlaytestVoila.pool_sizes``), so a server
 holds no kernel for dashboards nobody opens and starts without a burst of kernel starts.
 A page that finds no preheated kernel ready starts its own at once; the pool refills

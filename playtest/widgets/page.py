@@ -4,8 +4,8 @@ Voilà sets the page's query string and server address as environment variables 
 kernel (``QUERY_STRING``, ``SERVER_NAME``, ...). A kernel preheated in a pool (voila
 #1189) gets them only when a page takes it, as one JSON message on Voilà's websocket
 ``<server>voila/query/<kernel id>``. ``voila.utils.wait_for_request()`` reads it, but that
-module imports the whole Jupyter Server, nbconvert and jsonschema: 37 MB of every page's
-kernel and 1.5 s of its start. :func:`_wait_for_request` reads the same message with
+module imports the whole Jupyter Server, nbconvert and jsonschema: 37 MB (PSS) of every
+preheated page kernel, and CPU at its start. :func:`_wait_for_request` reads the same message with
 Tornado's websocket client, which the kernel has loaded already.
 """
 from __future__ import annotations
