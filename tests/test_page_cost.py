@@ -299,18 +299,27 @@ def test_memory_sizes_read_as_people_write_them_and_anything_else_is_refused_wit
         main(["serve", "--max-memory", "lots"])
 
 
-def test_the_default_budget_is_the_containers_cgroup_limit_if_it_has_one(tmp_path):
-    from playtest.server.memory import container_limit
-    v2, v1 = tmp_path / "memory.max", tmp_path / "memory.limit_in_bytes"
-    assert container_limit((str(v2), str(v1))) is None                 # no cgroup files: none
-    v1.write_text("9223372036854771712\n")                              # cgroup v1 without a limit
-    assert container_limit((str(v2), str(v1))) is None
-    v1.write_text("2147483648\n")
-    assert container_limit((str(v2), str(v1))) == 2 << 30
-    v2.write_text("max\n")                                              # v2 first: no limit there
-    assert container_limit((str(v2), str(v1))) is None
-    v2.write_text("1073741824\n")
-    assert container_limit((str(v2), str(v1))) == 1 << 30
+def test_the_default_budget_is_the_containers_cgroup_limit_and_its_use_counts_only_under_a_limit(tmp_path):
+    from playtest.server.memory import Cgroup, container_limit, container_usage
+    v2 = Cgroup(*(str(tmp_path / "v2" / name) for name in ("memory.max", "memory.current", "memory.stat")),
+                "inactive_file")
+    v1 = Cgroup(*(str(tmp_path / "v1" / name) for name in ("limit", "usage", "stat")), "total_inactive_file")
+    (tmp_path / "v1").mkdir()
+    groups = (v2, v1)
+    assert container_limit(groups) is None and container_usage(groups) is None     # no cgroup files
+    Path(v1.limit).write_text("9223372036854771712\n")                  # cgroup v1 without a limit
+    Path(v1.usage).write_text("3000000000\n")
+    Path(v1.stat).write_text("total_rss 1500000000\ntotal_inactive_file 400000000\n")
+    assert container_limit(groups) is None and container_usage(groups) is None     # another's use: not ours
+    Path(v1.limit).write_text("2147483648\n")
+    assert container_limit(groups) == 2 << 30 and container_usage(groups) == 2_600_000_000
+    (tmp_path / "v2").mkdir()
+    Path(v2.limit).write_text("max\n")                                  # v2 first: no limit there
+    assert container_limit(groups) is None
+    Path(v2.limit).write_text("1073741824\n")
+    Path(v2.usage).write_text("900000000\n")
+    Path(v2.stat).write_text("anon 700000000\ninactive_file 100000000\n")
+    assert container_limit(groups) == 1 << 30 and container_usage(groups) == 800_000_000
 
 
 def test_the_budget_counts_the_server_and_its_processes_plus_one_more_kernel():
@@ -321,14 +330,14 @@ def test_the_budget_counts_the_server_and_its_processes_plus_one_more_kernel():
     budget = MemoryBudget(limit=1 << 50)
     used, one_more = budget.measure()
     assert one_more == KERNEL_COST and used >= pss(os.getpid()) > 0       # no child yet: the default cost
-    child = subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(40 << 20); time.sleep(30)"])
+    child = subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(40 << 20); print('held', flush=True); "
+                              "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
     try:
-        import time
-        time.sleep(1.5)
+        assert child.stdout.readline() == "held\n"                  # its 40 MB are written (zeroed): resident
         used_with_child, one_more = budget.measure()
         assert used_with_child >= used + (30 << 20) and one_more >= 30 << 20      # the child is the kernel to expect
         assert not budget.full()
-        assert MemoryBudget(limit=used_with_child + one_more - 1).full()
+        assert MemoryBudget(limit=used_with_child + one_more - (15 << 20)).full()     # margins: memory moves
         assert not MemoryBudget(limit=used_with_child + one_more + (20 << 20)).full()
     finally:
         child.kill()

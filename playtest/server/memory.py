@@ -11,7 +11,9 @@ gets a plain "This server is full" page (503); nothing running is touched.
 Memory used is the sum of PSS (``/proc/<pid>/smaps_rollup``: each shared page counted
 once, divided among the processes sharing it, as a container's limit counts it) over the
 server process and every process it started; RSS would count the libraries every kernel
-shares once per kernel. One more kernel is the median PSS of the kernels running now
+shares once per kernel. In a container with a memory limit, what the whole container
+uses counts if that is more (on Binder the Jupyter server and any notebook run beside
+``playtest serve``). One more kernel is the median PSS of the kernels running now
 (:data:`KERNEL_COST` while there is none).
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ import os
 import re
 import statistics
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -32,24 +35,63 @@ kernel, 57 to 100 MB PSS; alone, with nothing to share its libraries with, more)
 UNLIMITED = 1 << 60
 """cgroup v1 writes its "no limit" as a number near 2^63: any limit at least this is none."""
 
-CGROUP_FILES = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
-"""Where a container's memory limit is read: cgroup v2, then v1."""
+
+
+@dataclass(frozen=True)
+class Cgroup:
+    """Where a container's memory limit and use are read: ``limit`` and ``usage`` files
+    (bytes), and the ``stat`` file's line (``inactive``) of file cache the kernel can
+    drop, which the limit does not hold against a container."""
+
+    limit: str
+    usage: str
+    stat: str
+    inactive: str
+
+
+CGROUPS = (Cgroup("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current", "/sys/fs/cgroup/memory.stat",
+                  "inactive_file"),
+           Cgroup("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+                  "/sys/fs/cgroup/memory/memory.stat", "total_inactive_file"))
+"""cgroup v2, then v1."""
 
 SIZE = re.compile(r"(\d{1,15})\s*([KMGT]?)(?:i?B)?", re.IGNORECASE)
 
 
-def container_limit(files: tuple[str, ...] = CGROUP_FILES) -> int | None:
-    """The container's memory limit in bytes (cgroup v2 ``memory.max``, else v1
-    ``memory.limit_in_bytes``), or None when there is none or it cannot be read."""
-    for name in files:
+def _container(groups: tuple[Cgroup, ...]) -> tuple[Cgroup, int] | None:
+    """The first cgroup of ``groups`` whose limit file can be read, with its limit in
+    bytes; None when there is none or it sets no limit."""
+    for group in groups:
         try:
-            text = Path(name).read_text().strip()
+            text = Path(group.limit).read_text().strip()
         except OSError:
             continue
-        if text.isdigit() and int(text) < UNLIMITED:
-            return int(text)
-        return None
+        return (group, int(text)) if text.isdigit() and int(text) < UNLIMITED else None
     return None
+
+
+def container_limit(groups: tuple[Cgroup, ...] = CGROUPS) -> int | None:
+    """The container's memory limit in bytes (cgroup v2 ``memory.max``, else v1
+    ``memory.limit_in_bytes``), or None when there is none or it cannot be read."""
+    found = _container(groups)
+    return found[1] if found else None
+
+
+def container_usage(groups: tuple[Cgroup, ...] = CGROUPS) -> int | None:
+    """Bytes the container with a memory limit uses (its usage less the file cache the
+    kernel can drop, as container runtimes count a working set): every process of it,
+    e.g. on Binder the Jupyter server and notebooks beside ``playtest serve``. None
+    without a limited container or when it cannot be read."""
+    found = _container(groups)
+    if found is None:
+        return None
+    group = found[0]
+    try:
+        usage = int(Path(group.usage).read_text())
+        stat = dict(line.split() for line in Path(group.stat).read_text().splitlines() if line.count(" ") == 1)
+        return max(usage - int(stat.get(group.inactive, 0)), 0)
+    except (OSError, ValueError):
+        return None
 
 
 def default_budget() -> int:
@@ -106,15 +148,16 @@ class MemoryBudget:
         self._measured: tuple[float, int, int] | None = None     # (time, used, one more kernel)
 
     def measure(self) -> tuple[int, int]:
-        """``(bytes used by the server and every process it started, bytes one more
-        kernel is expected to use)``."""
+        """``(bytes used by the server and every process it started, or by its whole
+        container if that has a limit and uses more (:func:`container_usage`), bytes one
+        more kernel is expected to use)``."""
         server = psutil.Process(self.pid)
         try:
             children = [child.pid for child in server.children(recursive=True)]
         except psutil.Error:
             children = []
         kernels = [m for m in map(pss, children) if m]
-        used = (pss(self.pid) or 0) + sum(kernels)
+        used = max((pss(self.pid) or 0) + sum(kernels), container_usage() or 0)
         return used, int(statistics.median(kernels)) if kernels else KERNEL_COST
 
     def full(self) -> bool:
