@@ -273,9 +273,10 @@ async def page_costs(base: str, server_pid: int, timeout: float) -> tuple[list[d
     """Open one page of each kind alone, one after another, as a device would
     (:func:`open_like_a_browser`), on a server that has run no page yet: a page takes a
     preheated kernel if one is ready (the table pages, kept ready for the table's seats),
-    else one started for it; its kernel's CPU counts from the kernel's start. Returns a row per kind (time to its widget states, its
-    kernel's RSS and PSS in MB, CPU seconds the kernel used up to then, whether it
-    loaded pandas) and the server's (RSS, PSS) at the end."""
+    else one started for it; its kernel's CPU counts from the kernel's start. Returns a
+    row per kind (time to its widget states, its kernel's RSS and PSS in MB, CPU seconds
+    the kernel used up to then, whether it loaded pandas) and the server's (RSS, PSS)
+    at the end."""
     made = post_json(base, "tables", {"game": "lazy_sunday", "seats": 4, "players": ["human", "human", "heuristic",
                                                                                        "heuristic"]})
     table = f"table={made['id']}&token="

@@ -259,7 +259,8 @@ def main():
     parser.add_argument("--moves", default=12, type=int, help="clicked moves per table (default 12)")
     parser.add_argument("--port", default=8890, type=int)
     parser.add_argument("--linger", default=90.0, type=float,
-                        help="seconds after a count's pages closed to count its kernels and socket files left (default 90)")
+                        help="seconds after a count's pages closed to count its kernels and socket files "
+                             "left (default 90)")
     asyncio.run(run(parser.parse_args()))
 
 

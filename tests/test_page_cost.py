@@ -255,14 +255,17 @@ def test_seat_spectator_and_game_page_kernels_import_only_what_they_use(tmp_path
     from jupyter_client import BlockingKernelClient
 
     from table_support import api
-    from test_serve_server import get, kernel_id_of, kernel_processes, standalone
+    from test_serve_server import get, kernel_id_of, kernel_processes, standalone, wait_until
     folder = tmp_path / "dashboards"
     folder.mkdir()
     for name in ("table.ipynb", "lazy_sunday.ipynb"):
         shutil.copy(ROOT / "dashboards" / name, folder / name)
-    with standalone(folder, tmp_path) as (proc, base, _log):
+    with standalone(folder, tmp_path) as (proc, base, log):
         status, made = api(base, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "players": ["human", "human"]})
         assert status == 201, made
+        # the table pages take kernels preheated for the table's seats (they wait for their
+        # page's address), the game page (its first) a kernel started for it
+        wait_until(lambda: "Kernel pool of table.ipynb is filled" in log.read_text(), 120, "the table pages ready")
         for path in (made["seats"][0]["path"], made["spectator_path"], "lazy_sunday.ipynb?seed=3"):
             status, page = get(f"{base}/voila/render/{path}")
             assert status == 200, page[-2000:]
@@ -284,6 +287,7 @@ def test_seat_spectator_and_game_page_kernels_import_only_what_they_use(tmp_path
             imported = set("".join(printed).split())
             assert "playtest" in imported and "ipywidgets" in imported, printed     # the page ran
             assert not imported & set(NOT_IN_A_PAGE), (path, sorted(imported & set(NOT_IN_A_PAGE)))
+        assert log.read_text().count("Using pre-heated kernel") == 2
 
 
 # --- the memory budget (playtest serve --max-memory) --------------------------------------

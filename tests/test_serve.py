@@ -302,7 +302,8 @@ def test_under_jupyter_server_only_kernels_started_by_voila_are_watched():
 def test_each_check_removes_the_socket_files_of_kernels_that_stopped_and_only_those(tmp_path):
     # jupyter_client removes a kernel's connection file and ipc sockets only on a clean
     # shutdown: a kernel that died, failed to start or failed to shut down left them behind
-    ids = {name: f"{n:08d}-0000-4000-8000-000000000000" for n, name in enumerate(("running", "starting", "died", "failed"))}
+    ids = {name: f"{n:08d}-0000-4000-8000-000000000000"
+           for n, name in enumerate(("running", "starting", "died", "failed"))}
     for kernel_id in ids.values():
         (tmp_path / f"kernel-{kernel_id}.json").write_text("{}")
         for n in range(1, 6):

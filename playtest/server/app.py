@@ -300,7 +300,8 @@ class PlaytestVoila(Voila):
         """Keep ready, beside the table page's own pool, one table page per seat page on
         its way (``count``, from :meth:`TableService.awaited_pages`, at most
         :attr:`awaited_cap`; none while the memory budget is full): the people of a new
-        table open their links at about the same moment. Called by the table service (:func:`playtest.tables.web.watch_awaited_pages`)."""
+        table open their links at about the same moment. Called by the table service
+        (:func:`playtest.tables.web.watch_awaited_pages`)."""
         pools = getattr(self.kernel_manager, "kernel_pools_config", None)
         if pools is None or (not count and TABLE_PAGE not in pools):
             return      # no pool, or none needed yet: the first page starts it as for any dashboard
