@@ -1,7 +1,7 @@
 """Many dashboard pages at once: time to the first button, memory, kernels left behind.
 
-Run: ``python benchmarks/bench_pages.py [--counts 1,4,8,16] [--rounds 3] [--linger 90] [--pool N]
-[--crowd browsers|devices]``
+Run: ``python benchmarks/bench_pages.py [--counts 1,8,24] [--rounds 3] [--linger 90] [--pool N]
+[--crowd browsers|devices] [--costs-only]``
 (about 15 minutes with the defaults on 2 cores). Needs Playwright and the system
 Chromium (``/usr/bin/chromium``), as the browser tests do.
 
@@ -11,7 +11,7 @@ Lazy Sunday dashboard and a trivial dashboard of four buttons (written by this s
 the trivial one with the same kernel pool size: the trivial page is the floor that
 Voilà, the kernel start and the browser set on this machine, and both are measured in
 the same run. Headless Chromium (one browser, one context per page, so no page shares
-another's cache, as separate devices would not) opens 1, 4, 8 and 16 pages of one
+another's cache, as separate devices would not) opens 1, 8 and 24 pages of one
 dashboard at the same moment and times each page from that moment to its first visible
 widget button; each batch waits until the server is quiet (its pool refilled) first,
 and one page of each dashboard, not timed, fills their pools before the first batch.
@@ -26,11 +26,17 @@ device. The Chromium page is timed to its first button as always; a device to it
 widget states, plus the drawing time of a page alone measured in the same round (the
 Chromium page's time alone minus a device's time alone).
 
+First, on a server of its own, one page of each kind alone (seat, spectator, host, game,
+lobby, lab: :func:`page_costs`): its kernel's RSS and PSS (``/proc/<pid>/smaps_rollup``),
+the CPU its kernel used until the page was ready, and whether it loaded pandas; and how
+many seat pages 2 GiB (a Binder session) holds. ``--costs-only`` stops there.
+
 Printed per dashboard and page count: time to the first button (median and max over
 the rounds' pages), the max over the time of one page alone of the same round (the
 median of the rounds' ratios; the target is 2x for 8 pages), the memory of a page (RSS of
 its kernel process, from psutil if installed, else /proc), and how many of the batch's
-kernels were still running ``--linger`` seconds (90) after its pages closed. Closing a
+kernels were still running ``--linger`` seconds (90) after its pages closed, and how many
+had files left (connection file, ipc sockets) in the server's connection folder. Closing a
 batch's browser contexts runs no unload handler (Voilà's unload request is refused
 anyway, voila #1458), as when a phone sleeps or leaves the network: the server's reaper
 alone frees those kernels.
@@ -235,6 +241,82 @@ def kernel_alive(base: str, kernel_id: str) -> bool:
         return True       # no answer: counted as left behind
 
 
+# --- what one page costs, per kind ------------------------------------------------------
+COST_DASHBOARDS = ("table.ipynb", "lazy_sunday.ipynb", "lobby.ipynb", "balance_lab.ipynb")
+
+
+def memory_mb(pid: int) -> tuple[float, float] | None:
+    """(RSS, PSS) of a process in MB, from /proc/<pid>/smaps_rollup; None if it ended."""
+    try:
+        fields = {line.split(":")[0]: int(line.split()[1]) / 1024
+                  for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]}
+        return fields["Rss"], fields["Pss"]
+    except (OSError, KeyError, ValueError, IndexError):
+        return None
+
+
+def loads_pandas(pid: int) -> bool:
+    """Whether the process has pandas' compiled modules mapped (it imported pandas)."""
+    with contextlib.suppress(OSError):
+        return "/pandas/_libs/" in Path(f"/proc/{pid}/maps").read_text()
+    return False
+
+
+def post_json(base: str, path: str, body: dict) -> dict:
+    request = urllib.request.Request(f"{base}/playtest/api/{path}", method="POST", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+async def page_costs(base: str, server_pid: int, timeout: float) -> tuple[list[dict], tuple]:
+    """Open one page of each kind alone, one after another, as a device would
+    (:func:`open_like_a_browser`), on a server that has run no page yet: a page takes a
+    preheated kernel if one is ready (the table pages, kept ready for the table's seats),
+    else one started for it; its kernel's CPU counts from the kernel's start. Returns a
+    row per kind (time to its widget states, its kernel's RSS and PSS in MB, CPU seconds
+    the kernel used up to then, whether it loaded pandas) and the server's (RSS, PSS)
+    at the end."""
+    made = post_json(base, "tables", {"game": "lazy_sunday", "seats": 4, "players": ["human", "human", "heuristic",
+                                                                                       "heuristic"]})
+    table = f"table={made['id']}&token="
+    kinds = [("seat", "table", table + made["seats"][0]["token"]),
+             ("seat (another)", "table", table + made["seats"][1]["token"]),
+             ("spectator", "table", table + made["spectator_token"]),
+             ("host", "table", table + made["host_token"]),
+             ("game (Lazy Sunday)", "lazy_sunday", "seed=3"),
+             ("lobby", "lobby", ""),
+             ("lab", "balance_lab", "")]
+    rows = []
+    for kind, page, query in kinds:
+        took, kernel_id = await open_like_a_browser(base, page, timeout, query)
+        pid = kernel_pid(kernel_id) if kernel_id else None
+        memory = memory_mb(pid) if pid else None
+        rows.append({"kind": kind, "time": took, "rss": memory[0] if memory else None,
+                     "pss": memory[1] if memory else None, "cpu": cpu_seconds([pid]) if pid else None,
+                     "pandas": loads_pandas(pid) if pid else None})
+    return rows, memory_mb(server_pid)
+
+
+def report_costs(rows: list[dict], server_memory, limit_gib: float = 2.0) -> None:
+    print()
+    print("| page | widget states after (s) | kernel RSS (MB) | kernel PSS (MB) | kernel CPU until ready (s) "
+          "| pandas loaded |")
+    print("|---|---:|---:|---:|---:|---|")
+    for row in rows:
+        def fmt(value, spec=".0f"):
+            return "?" if value is None else format(value, spec)
+        print(f"| {row['kind']} | {fmt(row['time'], '.1f')} | {fmt(row['rss'])} | {fmt(row['pss'])} "
+              f"| {fmt(row['cpu'], '.2f')} | {'?' if row['pandas'] is None else 'yes' if row['pandas'] else 'no'} |")
+    seat = next((r["pss"] for r in rows if r["kind"] == "seat" and r["pss"]), None)
+    if server_memory and seat:
+        room = limit_gib * 1024 - server_memory[1]
+        print(f"\nServer: RSS {server_memory[0]:.0f} MB, PSS {server_memory[1]:.0f} MB. "
+              f"{limit_gib:g} GiB (Binder) holds about {room / seat:.0f} seat pages at {seat:.0f} MB PSS "
+              f"beside the server, {max(room - 8 * seat, 0) / seat:.0f} while 8 kernels wait ready for a "
+              "new table's links.")
+
+
 # --- the pages -------------------------------------------------------------------------
 KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
 
@@ -245,7 +327,7 @@ def _kernel_message(session: str, msg_type: str, content: dict, metadata: dict |
                        "parent_header": {}, "metadata": metadata or {}, "content": content, "channel": "shell"})
 
 
-async def open_like_a_browser(base: str, page: str, timeout: float) -> tuple[float | None, str | None]:
+async def open_like_a_browser(base: str, page: str, timeout: float, query: str = "") -> tuple[float | None, str | None]:
     """Load a dashboard page as its scripts would, without a browser: the page's HTML in
     full (Voilà sends it as the notebook runs), then the kernel's websocket, then the
     state of every widget (ipywidgets' control comm, ``request_states``). Returns
@@ -259,7 +341,8 @@ async def open_like_a_browser(base: str, page: str, timeout: float) -> tuple[flo
         # connect_timeout: a crowd of devices needs its own connections
         client = AsyncHTTPClient(force_instance=True, max_clients=1)
         try:
-            response = await client.fetch(f"{base}/voila/render/{page}.ipynb", request_timeout=timeout,
+            response = await client.fetch(f"{base}/voila/render/{page}.ipynb{'?' + query if query else ''}",
+                                          request_timeout=timeout,
                                           connect_timeout=timeout)
         finally:
             client.close()
@@ -329,13 +412,32 @@ async def open_batch(browser, base: str, page: str, count: int, timeout: float, 
     return times, [t for t, _ in loaded], kernel_ids, memory, (server_cpu, browser_cpu), contexts
 
 
-async def linger_check(base: str, kernel_ids: list[str], closed_at: float, linger: float) -> int:
+async def linger_check(base: str, kernel_ids: list[str], closed_at: float, linger: float,
+                       sockets: Path | None) -> tuple[int, int]:
+    """``linger`` seconds after ``closed_at``: (how many of ``kernel_ids`` still run, how
+    many have files left in the server's connection folder ``sockets``, their connection
+    file or ipc sockets; a kernel still running keeps its files and is counted in both)."""
     await asyncio.sleep(max(0.0, closed_at + linger - time.monotonic()))
     alive = await asyncio.gather(*(asyncio.to_thread(kernel_alive, base, k) for k in kernel_ids))
-    return sum(alive)
+    return sum(alive), kernels_with_files(sockets, kernel_ids)
 
 
-async def run(args, base: str, pid: int, pool: int) -> dict:
+def connection_folder(folder: Path) -> Path | None:
+    """The server's folder of kernel connection files and ipc sockets (Voilà logs it at start)."""
+    found = re.search(r"Storing connection files in (\S+)\.\s", (folder / "server.log").read_text())
+    return Path(found.group(1)) if found else None
+
+
+def kernels_with_files(sockets: Path | None, kernel_ids: list[str]) -> int:
+    """How many of ``kernel_ids`` have a file (``kernel-<id>.json``, ``kernel-<id>-ipc-N``)
+    in the connection folder ``sockets``."""
+    if sockets is None or not sockets.is_dir():
+        return 0
+    names = [entry.name for entry in sockets.iterdir()]
+    return sum(any(name.startswith(f"kernel-{k}") for name in names) for k in kernel_ids)
+
+
+async def run(args, base: str, pid: int, pool: int, sockets: Path | None = None) -> dict:
     from playwright.async_api import async_playwright
 
     devices = args.crowd == "devices"
@@ -359,16 +461,18 @@ async def run(args, base: str, pid: int, pool: int) -> dict:
                             await context.close()
                         closed = time.monotonic()
                         row = results.setdefault((page, count), {"rounds": [], "loaded": [], "alone": [],
-                                                                 "memory": [], "kernels": 0, "left": 0, "cpu": []})
+                                                                 "memory": [], "kernels": 0, "left": 0, "files": 0,
+                                                                 "cpu": []})
                         lingering.append(((page, count), asyncio.create_task(
-                            linger_check(base, kernel_ids, closed, args.linger))))
+                            linger_check(base, kernel_ids, closed, args.linger, sockets))))
                         if devices and count == 1:        # a device alone: the page less its drawing
                             await asyncio.to_thread(settle, pid, 2 * pool)
                             alone, kernel = await open_like_a_browser(base, page, args.timeout)
                             row["alone"].append(alone)
                             kernel_ids += [kernel] if kernel else []
                             lingering.append(((page, count), asyncio.create_task(
-                                linger_check(base, [kernel] if kernel else [], time.monotonic(), args.linger))))
+                                linger_check(base, [kernel] if kernel else [], time.monotonic(), args.linger,
+                                             sockets))))
                         row["cpu"].append((cpu[0] / count, cpu[1] / count))
                         row["rounds"].append(times)
                         row["loaded"].append(loaded)
@@ -383,7 +487,9 @@ async def run(args, base: str, pid: int, pool: int) -> dict:
                               + f" ({len(done)}/{count} pages); CPU per page: server {cpu[0] / count:.1f} s, "
                               f"browser {cpu[1] / count:.1f} s; load {os.getloadavg()[0]:.1f}", flush=True)
             for key, task in lingering:
-                results[key]["left"] += await task
+                left, files = await task
+                results[key]["left"] += left
+                results[key]["files"] += files
         finally:
             await browser.close()
     return results
@@ -412,8 +518,8 @@ def report(results: dict, args, pool: int, loads: list, kernels_end: int) -> Non
     print()
     print("| dashboard | pages at once | first button, median (s) | max (s) | max / one page alone "
           "| vs trivial (max) | CPU per page: server, browser (s) | kernel RSS per page (MB) "
-          f"| kernels left after {args.linger:.0f} s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          f"| kernels left after {args.linger:.0f} s | kernels' socket files left |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for page in PAGES:
         for count in args.counts:
             row = results[(page, count)]
@@ -432,14 +538,14 @@ def report(results: dict, args, pool: int, loads: list, kernels_end: int) -> Non
             print(f"| {PAGES[page]} | {count} | {statistics.median(done) if done else float('nan'):.1f} "
                   f"| {max(done) if done else float('nan'):.1f}{f' ({failed} never)' if failed else ''} "
                   f"| {statistics.median(ratios) if ratios else float('nan'):.2f}x | {vs} | {cpu} | {memory} "
-                  f"| {row['left']} of {row['kernels']} |")
+                  f"| {row['left']} of {row['kernels']} | {row['files']} of {row['kernels']} |")
     print()
     print(f"Kernels running at the end: {kernels_end} (the pools hold {2 * pool}).")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--counts", default="1,4,8,16", help="pages opened at once per batch (default 1,4,8,16)")
+    parser.add_argument("--counts", default="1,8,24", help="pages opened at once per batch (default 1,8,24)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--linger", type=float, default=90.0,
                         help="seconds after a batch closes to count its kernels still running (default 90)")
@@ -448,6 +554,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--crowd", choices=("browsers", "devices"), default="browsers",
                         help="every page in Chromium here (default), or one, the others as the players' "
                              "own devices (see above)")
+    parser.add_argument("--costs-only", action="store_true",
+                        help="measure one page of each kind (seat, spectator, host, game, lobby, lab) and stop")
     args = parser.parse_args(argv)
     args.counts = [int(n) for n in args.counts.split(",")]
     if 1 not in args.counts:
@@ -456,11 +564,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_pages: no Chromium at {CHROMIUM}", file=sys.stderr)
         return 2
     loads = [os.getloadavg()[0]]
+    with tempfile.TemporaryDirectory(prefix="bench-costs-") as tmp:
+        folder = Path(tmp)
+        for name in COST_DASHBOARDS:
+            shutil.copy(ROOT / "dashboards" / name, folder / name)
+        with server(folder) as (base, pid):
+            costs = asyncio.run(page_costs(base, pid, args.timeout))
+    report_costs(*costs)
+    if args.costs_only:
+        return 0
     with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
         folder = Path(tmp)
         pool = prepare(folder, args.pool)
         with server(folder) as (base, pid):
-            results = asyncio.run(run(args, base, pid, pool))
+            results = asyncio.run(run(args, base, pid, pool, connection_folder(folder)))
             kernels_end = len([p for p in children_of(pid) if p])
         loads.append(os.getloadavg()[0])
     report(results, args, pool, loads, kernels_end)

@@ -9,7 +9,9 @@ What it prints (a benchmark, not a test):
   beside the single-page dashboard's "move clicked -> board updated" (one page, its own
   kernel holds the game), and their ratio (goal: p95 within 1.5x);
 * memory per seat page (RSS of the kernel processes over the seat pages open);
-* errors (page errors, refused moves, waits that timed out; goal: 0 at 8 tables).
+* errors (page errors, refused moves, waits that timed out; goal: 0 at 8 tables);
+* kernels and socket files (connection file, ipc sockets) left ``--linger`` seconds (90)
+  after each count's pages closed (goal: 0).
 
 Scripted players: the setup peeks are played through the API with each seat's token (as a
 script may); then each player on turn clicks "Draw from the deck" and "Discard it" on its
@@ -26,7 +28,8 @@ dropped, as the kernel's client does). It prints
 * the server's RSS over time with each client and after they left, against its start.
 
 Usage: ``python benchmarks/bench_tables.py [--tables 1,4,8] [--moves 12] [--port 8890]
-[--long 90]`` (``--tables ""``: the long game alone; ``--long 0``: without it)
+[--long 90] [--linger 90]`` (``--tables ""``: the long game alone; ``--long 0``: without it; ``--linger``: seconds after
+the pages closed to count the kernels and socket files left)
 """
 from __future__ import annotations
 
@@ -43,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -97,7 +101,7 @@ def kernel_rss_mb(kernel_ids) -> float:
             continue
         try:
             cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
-            if b"ipykernel" not in cmd or not any(w in cmd for w in wanted):
+            if not any(w in cmd for w in wanted):
                 continue
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -113,6 +117,43 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def connection_files(kernel_ids) -> dict[str, Path]:
+    """The connection file of each running kernel of ``kernel_ids`` (from its command line,
+    ``-f <folder>/kernel-<id>.json``): where its ipc sockets are too."""
+    found = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            parts = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        for part in parts:
+            for kernel_id in kernel_ids:
+                if part.endswith(f"kernel-{kernel_id}.json"):
+                    found[kernel_id] = Path(part)
+    return found
+
+
+async def left_behind(base, files: dict[str, Path], closed_at: float, linger: float) -> tuple[int, int]:
+    """``linger`` seconds after ``closed_at`` (the pages closed): how many of the kernels
+    of ``files`` (kernel id -> connection file, :func:`connection_files`) still run, and
+    how many have files left in their connection folder (connection file, ipc sockets)."""
+    await asyncio.sleep(max(0.0, closed_at + linger - time.monotonic()))
+    alive = 0
+    for kernel_id in files:
+        try:
+            urllib.request.urlopen(f"{base}/api/kernels/{kernel_id}", timeout=10).read()
+            alive += 1
+        except urllib.error.HTTPError as exc:
+            alive += exc.code != 404
+        except OSError:
+            alive += 1                      # no answer: counted as left behind
+    with_files = sum(any(p.name.startswith(f"kernel-{k}") for p in path.parent.glob("kernel-*"))
+                     for k, path in files.items())
+    return alive, with_files
 
 
 def percentile(values, q):
@@ -366,7 +407,7 @@ async def run(args):
             return
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-            reference, errors = [], []
+            reference, errors, leftovers = [], [], []
             await single_page(browser, base, args.moves, reference, errors)
             for count in args.tables:
                 latencies, errors = [], []
@@ -379,14 +420,18 @@ async def run(args):
                 await asyncio.gather(*(play_table(browser, base, m, args.moves, latencies, errors, kernels)
                                        for m in made))
                 per_seat = kernel_rss_mb(kernels) / len(kernels) if kernels else float("nan")
+                files = connection_files(kernels)
                 rows.append((count, latencies, errors, per_seat, time.perf_counter() - started))
                 for m in made:
                     await asyncio.to_thread(api, base, "POST", f"tables/{m['id']}/host", {"action": "end"},
                                             m["host_token"])
                 for context in list(browser.contexts):
                     await context.close()
+                leftovers.append((count, len(files), asyncio.create_task(
+                    left_behind(base, files, time.monotonic(), args.linger))))
                 await asyncio.sleep(5)
             await browser.close()
+            left = [(count, started, *(await task)) for count, started, task in leftovers]
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(30)
@@ -401,6 +446,9 @@ async def run(args):
               f"{p95 / ref95:>11.2f}x {per_seat:>8.0f} {len(errors):>6} {wall:>7.1f}")
         for error in errors[:5]:
             print(f"       {error}")
+    for count, started, alive, with_files in left:
+        print(f"{count} table(s): {alive} of {started} seat kernels still running and {with_files} with socket "
+              f"files left, {args.linger:.0f} s after their pages closed")
     print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 cores: above 2, every figure is slower)")
 
 
@@ -413,6 +461,9 @@ def main():
     parser.add_argument("--long", default=90.0, type=float, metavar="SECONDS",
                         help="seconds of the long all-bot game, half with a reading client, half with one "
                              "that never reads (default 90; 0: none)")
+    parser.add_argument("--linger", default=90.0, type=float,
+                        help="seconds after a count's pages closed to count its kernels and socket files "
+                             "left (default 90)")
     asyncio.run(run(parser.parse_args()))
 
 

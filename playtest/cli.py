@@ -30,19 +30,22 @@ NOTEBOOKS_DIR = Path(__file__).resolve().parent / "notebooks"
 
 
 def server_arguments(folder: Path, port: int, ip: str, crowd: int = 0, base_url: str = "/",
-                     allow_origins: list[str] = ()) -> list[str]:
+                     allow_origins: list[str] = (), max_memory: int = 0) -> list[str]:
     """The command line (Voilà's options) that ``serve`` gives the dashboard server
     (shapes: folder is a directory of ``.ipynb`` dashboards; port an int 1..65535; ip an
     address to bind; crowd the pages expected at once, 0 for the defaults, see
     :attr:`playtest.server.app.PlaytestVoila.crowd`; base_url the path every address
     starts with, "/" or e.g. "/user/ab/playtest/" behind Binder's proxy; allow_origins the
-    origins allowed besides the server's own, see :mod:`playtest.tables.guard`). Kernel pools,
+    origins allowed besides the server's own, see :mod:`playtest.tables.guard`; max_memory the
+    memory budget in bytes, 0 for the container's or machine's, see
+    :attr:`playtest.server.app.PlaytestVoila.max_memory`). Kernel pools,
     transport, timeouts and the clean-up of kernels whose page is gone are the server's
     own settings (:mod:`playtest.server.settings`)."""
     return [str(folder), "--no-browser", f"--port={port}", f"--Voila.ip={ip}",
             "--Voila.port_retries=0", *([f"--PlaytestVoila.crowd={crowd}"] if crowd else []),
             *([f"--Voila.base_url={base_url}"] if base_url != "/" else []),
-            *[f"--PlaytestVoila.allow_origins={origin}" for origin in allow_origins]]
+            *[f"--PlaytestVoila.allow_origins={origin}" for origin in allow_origins],
+            *([f"--PlaytestVoila.max_memory={max_memory}"] if max_memory else [])]
 
 
 def port_problem(ip: str, port: int) -> str | None:
@@ -110,7 +113,19 @@ def origin(text: str) -> str:
     return typed
 
 
-crowd_size = whole_number(0, CROWD_MAX, " (pages at once; each ready page holds a kernel of about 110 MB)")
+
+
+def memory_size(text: str) -> int:
+    """argparse type: a memory size such as ``2G`` or ``1536M`` -> bytes
+    (:func:`playtest.server.memory.parse_size`)."""
+    from playtest.server.memory import parse_size
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+crowd_size = whole_number(0, CROWD_MAX, " (pages at once; each ready page holds a kernel of about 60 MB)")
 """argparse type: pages expected at once, 0..CROWD_MAX."""
 
 
@@ -137,7 +152,8 @@ def serve(args: argparse.Namespace) -> int:
     from playtest.server import main as run_server
 
     # in this process, so that a signal to it (Ctrl+C, kill) stops the server itself
-    return run_server(server_arguments(folder, args.port, args.ip, args.crowd, args.base_url, args.allow_origin))
+    return run_server(server_arguments(folder, args.port, args.ip, args.crowd, args.base_url, args.allow_origin,
+                                       args.max_memory))
 
 
 def tables_backup(args: argparse.Namespace) -> int:
@@ -210,13 +226,16 @@ def main(argv: list[str] | None = None) -> int:
                                                "instead of the kit's")
     p.add_argument("--crowd", type=crowd_size, default=0, metavar="N",
                    help="pages you expect to open at once (a class, a playtest of N people): each dashboard "
-                        "opened keeps N kernels ready, about 110 MB each (default: 1-2 per dashboard)")
+                        "opened keeps N kernels ready, about 60 MB each (default: 1-2 per dashboard)")
     p.add_argument("--base-url", type=base_url_path, default="/", metavar="PATH",
                    help="the path every address starts with (default /), e.g. behind a proxy as on Binder")
     p.add_argument("--allow-origin", type=origin, action="append", default=[], metavar="ORIGIN",
                    help="an address the server is reached by that is not this machine's (a proxy's public "
                         "address, e.g. https://games.example.org) or another site whose pages may use the lobby; "
                         "repeat for several")
+    p.add_argument("--max-memory", type=memory_size, default=0, metavar="SIZE",
+                   help="memory the server and its pages may use, e.g. 2G or 1536M: a page that would pass it "
+                        "gets 'This server is full' (default: the container's limit, else the machine's memory)")
     p.set_defaults(run=serve)
     add_tables_command(commands)
     p = commands.add_parser("notebooks", help="copy the tutorial notebooks into a folder (for a teacher or a course)")

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import os
 import warnings
+from pathlib import Path
 
 import ipywidgets as w
 import pytest
@@ -23,6 +25,7 @@ from playtest.widgets.app import builder_kinds
 from playtest.widgets.autosave import saved_paths
 from playtest.widgets.components import Card, shared
 
+ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("lazy_sunday", "chore_race", "night_shift")
 MODEL_BUDGET = 340
 """Widget models (widgets, layouts, styles) a game dashboard may make for its first game
@@ -173,3 +176,223 @@ def test_crowd_raises_every_listed_pool_and_never_starts_an_unlisted_one():
     assert server.pool_size("lazy_sunday.ipynb") == 8 and server.pool_size("index.ipynb") == 8
     assert server.pool_size("scenario_debugger.ipynb") == 0
     assert PlaytestVoila(pool_sizes={"lazy_sunday.ipynb": 2}).pool_size("lazy_sunday.ipynb") == 2
+
+
+def test_a_preheated_kernel_reads_its_pages_request_from_voilas_own_query_websocket(monkeypatch):
+    # the page wait reads Voilà's message itself (voila.utils imports Jupyter Server: 37 MB
+    # per kernel); here against Voilà's own handler, so a change of its protocol fails this
+    import threading
+
+    import tornado.httpserver
+    import tornado.netutil
+    import tornado.web
+    from tornado.ioloop import IOLoop
+    from voila.request_info_handler import RequestInfoSocketHandler
+
+    from playtest.widgets import page
+    kernel_id = "0e9a014f-fdb9-41e0-9bde-542313adc3a0"
+    sent = {"QUERY_STRING": "table=ab12cd34&token=T1", "SERVER_NAME": "10.0.0.2", "SERVER_PORT": "8866"}
+    ready, loop = threading.Event(), {}
+
+    def serve():
+        async def main():
+            app = tornado.web.Application([(r"/base/voila/query/([0-9a-f-]{36})", RequestInfoSocketHandler)])
+            server = tornado.httpserver.HTTPServer(app)
+            sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
+            server.add_sockets(sockets)
+            loop["port"], loop["stop"] = sockets[0].getsockname()[1], asyncio.Event()
+            loop["loop"] = IOLoop.current()
+            ready.set()
+            while kernel_id not in RequestInfoSocketHandler._waiters:     # the kernel is waiting
+                await asyncio.sleep(0.02)
+            RequestInfoSocketHandler.send_updates({"kernel_id": kernel_id, "payload": sent})   # a page took it
+            await loop["stop"].wait()
+            server.stop()
+        asyncio.run(main())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    for name, value in {"VOILA_PREHEAT": "True", "VOILA_APP_IP": "127.0.0.1", "VOILA_APP_PORT": str(loop["port"]),
+                        "VOILA_SERVER_URL": "/base/", "VOILA_KERNEL_ID": kernel_id, "QUERY_STRING": ""}.items():
+        monkeypatch.setenv(name, value)
+    for name in ("VOILA_WS_BASE_URL", "VOILA_WS_PROTOCOL", "SERVER_NAME", "SERVER_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(page, "_request_arrived", False)
+    try:
+        assert page.query_socket_url() == f"ws://127.0.0.1:{loop['port']}/base/voila/query/{kernel_id}"
+        assert page.query_string() == "table=ab12cd34&token=T1"
+        assert os.environ["SERVER_NAME"] == "10.0.0.2" and os.environ["SERVER_PORT"] == "8866"
+    finally:
+        loop["loop"].add_callback(loop["stop"].set)
+        thread.join(10)
+    for name in sent:
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_a_preheated_kernel_whose_query_websocket_fails_opens_its_page_without_an_address(monkeypatch):
+    from playtest.widgets import page
+    from browser_support import free_port
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setenv("VOILA_APP_PORT", str(free_port()))      # nothing listens there
+    monkeypatch.setenv("QUERY_STRING", "")
+    monkeypatch.setattr(page, "_request_arrived", False)
+    with pytest.warns(RuntimeWarning, match="query websocket .* could not be opened"):
+        assert page.query_string() == ""
+    assert page.query_string() == ""                              # one wait only: no second warning
+
+
+NOT_IN_A_PAGE = ("pandas", "numpy", "scipy", "matplotlib", "dask", "voila", "jupyter_server", "nbconvert",
+                 "debugpy", "jedi")
+"""Modules no seat, spectator or game page's kernel imports: the lab's (it imports them
+itself when its page opens), Voilà's server side (the page wait reads Voilà's websocket
+itself) and what no page uses (:mod:`playtest.server.kernel`)."""
+
+
+def test_seat_spectator_and_game_page_kernels_import_only_what_they_use(tmp_path):
+    import shutil
+
+    from jupyter_client import BlockingKernelClient
+
+    from table_support import api
+    from test_serve_server import get, kernel_id_of, kernel_processes, standalone, wait_until
+    folder = tmp_path / "dashboards"
+    folder.mkdir()
+    for name in ("table.ipynb", "lazy_sunday.ipynb"):
+        shutil.copy(ROOT / "dashboards" / name, folder / name)
+    with standalone(folder, tmp_path) as (proc, base, log):
+        status, made = api(base, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "players": ["human", "human"]})
+        assert status == 201, made
+        # the table pages take kernels preheated for the table's seats (they wait for their
+        # page's address), the game page (its first) a kernel started for it
+        wait_until(lambda: "Kernel pool of table.ipynb is filled" in log.read_text(), 120, "the table pages ready")
+        for path in (made["seats"][0]["path"], made["spectator_path"], "lazy_sunday.ipynb?seed=3"):
+            status, page = get(f"{base}/voila/render/{path}")
+            assert status == 200, page[-2000:]
+            kernel_id = kernel_id_of(page)
+            # no page websocket connects (the reaper's first_connect is 3 s here): say it loads
+            assert get(f"{base}/playtest/pages/{kernel_id}/alive")[0] == 204
+            connection = next(part for p in kernel_processes(proc.pid) for part in p.cmdline()
+                              if part.endswith(f"kernel-{kernel_id}.json"))
+            client = BlockingKernelClient()
+            client.load_connection_file(connection)
+            client.start_channels()
+            try:
+                printed = []
+                client.execute_interactive(
+                    "import sys; print(' '.join(sorted({n.split('.')[0] for n in sys.modules if sys.modules[n]})))",
+                    timeout=60, output_hook=lambda m: printed.append(m["content"].get("text", "")))
+            finally:
+                client.stop_channels()
+            imported = set("".join(printed).split())
+            assert "playtest" in imported and "ipywidgets" in imported, printed     # the page ran
+            assert not imported & set(NOT_IN_A_PAGE), (path, sorted(imported & set(NOT_IN_A_PAGE)))
+        assert log.read_text().count("Using pre-heated kernel") == 2
+
+
+# --- the memory budget (playtest serve --max-memory) --------------------------------------
+def test_memory_sizes_read_as_people_write_them_and_anything_else_is_refused_with_a_sentence():
+    from playtest.cli import main
+    from playtest.server.memory import parse_size
+    assert [parse_size(t) for t in ("2G", "2GiB", "1536M", "512 MB", "2147483648", "0")] == \
+        [2 << 30, 2 << 30, 1536 << 20, 512 << 20, 2147483648, 0]
+    for bad in ("2X", "-1G", "1.5G", "", "9" * 40):
+        with pytest.raises(ValueError, match="is not a memory size: write it as 2G, 1536M"):
+            parse_size(bad)
+    with pytest.raises(SystemExit):
+        main(["serve", "--max-memory", "lots"])
+
+
+def test_the_default_budget_is_the_containers_cgroup_limit_and_its_use_counts_only_under_a_limit(tmp_path):
+    from playtest.server.memory import Cgroup, container_limit, container_usage
+    v2 = Cgroup(*(str(tmp_path / "v2" / name) for name in ("memory.max", "memory.current", "memory.stat")),
+                "inactive_file")
+    v1 = Cgroup(*(str(tmp_path / "v1" / name) for name in ("limit", "usage", "stat")), "total_inactive_file")
+    (tmp_path / "v1").mkdir()
+    groups = (v2, v1)
+    assert container_limit(groups) is None and container_usage(groups) is None     # no cgroup files
+    Path(v1.limit).write_text("9223372036854771712\n")                  # cgroup v1 without a limit
+    Path(v1.usage).write_text("3000000000\n")
+    Path(v1.stat).write_text("total_rss 1500000000\ntotal_inactive_file 400000000\n")
+    assert container_limit(groups) is None and container_usage(groups) is None     # another's use: not ours
+    Path(v1.limit).write_text("2147483648\n")
+    assert container_limit(groups) == 2 << 30 and container_usage(groups) == 2_600_000_000
+    (tmp_path / "v2").mkdir()
+    Path(v2.limit).write_text("max\n")                                  # v2 first: no limit there
+    assert container_limit(groups) is None
+    Path(v2.limit).write_text("1073741824\n")
+    Path(v2.usage).write_text("900000000\n")
+    Path(v2.stat).write_text("anon 700000000\ninactive_file 100000000\n")
+    assert container_limit(groups) == 1 << 30 and container_usage(groups) == 800_000_000
+
+
+def test_the_budget_counts_the_server_and_its_processes_plus_one_more_kernel():
+    import subprocess
+    import sys
+
+    from playtest.server.memory import KERNEL_COST, MemoryBudget, pss
+    budget = MemoryBudget(limit=1 << 50)
+    used, one_more = budget.measure()
+    assert one_more == KERNEL_COST and used >= pss(os.getpid()) > 0       # no child yet: the default cost
+    child = subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(40 << 20); print('held', flush=True); "
+                              "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "held\n"                  # its 40 MB are written (zeroed): resident
+        used_with_child, one_more = budget.measure()
+        assert used_with_child >= used + (30 << 20) and one_more >= 30 << 20      # the child is the kernel to expect
+        assert not budget.full()
+        assert MemoryBudget(limit=used_with_child + one_more - (15 << 20)).full()     # margins: memory moves
+        assert not MemoryBudget(limit=used_with_child + one_more + (20 << 20)).full()
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_full_server_answers_every_page_with_a_plain_page_naming_who_plays_and_starts_no_kernel(tmp_path):
+    import shutil
+
+    from table_support import api
+    from test_serve_server import get, kernel_processes, standalone
+    folder = tmp_path / "dashboards"
+    folder.mkdir()
+    shutil.copy(ROOT / "dashboards" / "table.ipynb", folder / "table.ipynb")
+    with standalone(folder, tmp_path, f"--PlaytestVoila.max_memory={1 << 20}") as (proc, base, log):
+        status, made = api(base, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "players": ["human", "human"]})
+        assert status == 201, made                                 # the tables' API is no page: it answers
+        status, page = get(f"{base}/voila/render/{made['seats'][0]['path']}")
+        assert status == 503, page[-1000:]
+        text = page.decode()
+        assert "<title>This server is full</title>" in text
+        assert "This server is full: 0 pages are open for 1 table. Try again when a table ends." in text
+        assert "(1 MB)" in text and kernel_processes(proc.pid) == []
+        status, page = get(f"{base}/voila/render/table.ipynb?table=nosuch&token=x")
+        assert status == 404                                       # a wrong link is still told so first
+        assert "page refused, the server is full (0 pages open, 1 tables)" in log.read_text()
+
+
+def test_past_the_memory_budget_the_table_page_pool_may_shrink_but_never_grows():
+    from playtest.server import app as app_module
+
+    class Full:
+        def full(self):
+            return True
+
+    async def scenario():
+        server = app_module.PlaytestVoila(pool_sizes={"table.ipynb": 2}, awaited_cap=4)
+        manager = server.kernel_manager = FakePoolManager()
+        server.memory = Full()
+        server.await_table_pages(3)
+        assert "table.ipynb" not in manager._pools                 # full: no pool started for seats to come
+        server.start_pool("table.ipynb")
+        assert "table.ipynb" not in manager._pools                 # nor for a first page
+        server.memory = None
+        server.await_table_pages(3)
+        assert len(manager._pools["table.ipynb"]) == 5
+        server.memory, server.trim_after = Full(), 0
+        server.await_table_pages(4)
+        assert manager.kernel_pools_config["table.ipynb"] == {"pool_size": 5}     # not 6
+        server.await_table_pages(0)
+        await asyncio.sleep(0.05)
+        assert len(manager._pools["table.ipynb"]) == 2                # shrinks as it would anyway
+
+    run_coroutine(scenario())

@@ -299,6 +299,38 @@ def test_under_jupyter_server_only_kernels_started_by_voila_are_watched():
     assert started_by_voila(km.kernels["unknown"]) is None
 
 
+def test_each_check_removes_the_socket_files_of_kernels_that_stopped_and_only_those(tmp_path):
+    # jupyter_client removes a kernel's connection file and ipc sockets only on a clean
+    # shutdown: a kernel that died, failed to start or failed to shut down left them behind
+    ids = {name: f"{n:08d}-0000-4000-8000-000000000000"
+           for n, name in enumerate(("running", "starting", "died", "failed"))}
+    for kernel_id in ids.values():
+        (tmp_path / f"kernel-{kernel_id}.json").write_text("{}")
+        for n in range(1, 6):
+            (tmp_path / f"kernel-{kernel_id}-ipc-{n}").touch()
+    (tmp_path / "notes.txt").write_text("not a kernel's")
+
+    async def scenario():
+        km = FakeKernelManager()
+        km.add(ids["running"])
+        starting = asyncio.ensure_future(asyncio.sleep(10))
+        failed = asyncio.ensure_future(asyncio.sleep(0))
+        await failed                                           # a start that ended in an error
+        km._pending_kernels = {ids["starting"]: starting, ids["failed"]: failed}
+        reaper = KernelReaper(kernel_manager=km, connection_dir=str(tmp_path), grace=45)
+        try:
+            await reaper.reap()
+        finally:
+            starting.cancel()
+        return {path.name for path in tmp_path.iterdir()}
+
+    left = run_coroutine(scenario())
+    assert left == {"notes.txt"} | {f"kernel-{ids[k]}{end}" for k in ("running", "starting")
+                                    for end in [".json"] + [f"-ipc-{n}" for n in range(1, 6)]}
+    km = FakeKernelManager()                                   # Jupyter Server: no folder of its own
+    assert KernelReaper(kernel_manager=km).remove_stale_files() == []
+
+
 def test_kernels_waiting_in_voilas_pool_are_known_by_their_finished_start_tasks():
     async def scenario():
         async def started(kernel_id):
@@ -491,9 +523,9 @@ def test_kernels_reach_the_server_on_an_address_it_listens_on(ip, loopback):
     assert server_app.loopback_for(ip) == loopback
 
 
-def test_the_server_and_preheated_kernels_import_voila_without_jsonschemas_iri_checker():
+def test_the_server_imports_voila_without_jsonschemas_iri_checker():
     # rfc3987_syntax builds ~35 parsers on import (3 s of CPU per kernel, jsonschema #1428):
-    # the server's entry point and a preheated kernel's page wait skip it, and jsonschema
+    # the server's entry point skips it (a preheated kernel imports no Voilà), and jsonschema
     # still checks the formats Jupyter's schemas use
     import subprocess
     import sys
@@ -506,5 +538,3 @@ def test_the_server_and_preheated_kernels_import_voila_without_jsonschemas_iri_c
             "print(sys.modules['rfc3987_syntax'] is None, 'iri' in checkers, 'uri-reference' in checkers)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.split() == ["True", "False", "True"], out.stderr[-2000:]
-    page_source = Path(__file__).resolve().parent.parent.joinpath("playtest", "widgets", "page.py").read_text()
-    assert page_source.index("skip_iri_format_checker()") < page_source.index("from voila.utils import")

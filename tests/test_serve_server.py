@@ -174,7 +174,7 @@ def binder_server_command(tmp_path: Path, request, root: Path, token: str, *opti
 def kernel_processes(server_pid: int) -> list:
     import psutil
     return [p for p in psutil.Process(server_pid).children(recursive=True)
-            if any("ipykernel" in part for part in p.cmdline())]
+            if any(re.search(r"kernel-[0-9a-f-]{36}\.json$", part) for part in p.cmdline())]
 
 
 @pytest.fixture

@@ -1142,22 +1142,20 @@ def test_page_addresses_from_voilas_request_variables(monkeypatch):
     assert page_folder() == ""
     # a preheated kernel learns its request only when a page takes it (voila #1189), and
     # only once: Voilà keeps no copy of what it sent, so a second wait would never end
-    import voila.utils
-
     from playtest.widgets import page
     waits = []
 
-    def wait_for_request(url=None):
+    def receive_request(url):
         assert not waits, "a second wait for the request: it would hang the page"
         waits.append(url)
-        os.environ.update(SERVER_NAME="10.0.0.2", SERVER_PORT="8866", SCRIPT_NAME="/voila/render/lobby.ipynb",
-                          QUERY_STRING="table=ab12cd34&token=T1,T2", HTTP_X_PLAYTEST_BROWSER="b" * 24)
+        return dict(SERVER_NAME="10.0.0.2", SERVER_PORT="8866", SCRIPT_NAME="/voila/render/lobby.ipynb",
+                    QUERY_STRING="table=ab12cd34&token=T1,T2", HTTP_X_PLAYTEST_BROWSER="b" * 24)
 
     monkeypatch.setenv("QUERY_STRING", "")             # restored after the test, as all below
     monkeypatch.setenv("HTTP_X_PLAYTEST_BROWSER", "")
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     monkeypatch.setattr(page, "_request_arrived", False)
-    monkeypatch.setattr(voila.utils, "wait_for_request", wait_for_request)
+    monkeypatch.setattr(page, "receive_request", receive_request)
     assert page.query_string() == "table=ab12cd34&token=T1,T2"
     assert page_folder() == "http://10.0.0.2:8866/voila/render/"
     assert page.browser_id() == "b" * 24 and len(waits) == 1

@@ -28,7 +28,7 @@ def skip_iri_format_checker() -> None:
     Importing Voilà imports Jupyter Server, jupyter_events and jsonschema, whose format
     module builds about 35 Earley parsers when ``rfc3987_syntax`` is installed: 3 of the
     4.6 s that ``import voila`` takes here (jsonschema #1428), paid by the server at start
-    and by every preheated kernel (its page wait imports ``voila.utils``). No schema of
+    (page kernels import no Voilà: :mod:`playtest.widgets.page`). No schema of
     Jupyter's uses those formats; without the module jsonschema skips that checker.
     Call it before the first import of jsonschema; later it changes nothing.
     """

@@ -35,7 +35,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 from playtest.tables import pages
 from playtest.tables.service import TABLE_PAGE
 
-from . import settings
+from . import memory, settings
 from .reaper import KernelReaper, page_alive_handlers
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates" / "playtest"
@@ -83,7 +83,9 @@ class PageHandler(TornadoVoilaHandler):
     * after a page, it asks the app to keep that dashboard's pool (``playtest_start_pool``);
     * a table page's link (table and tokens) is judged before any kernel is used: a
       wrong, missing or malformed one gets a plain page at once (:meth:`refuse_table_page`);
-      so does an address too long to hand to a kernel (:meth:`refuse_long_address`);
+      so does an address too long to hand to a kernel (:meth:`refuse_long_address`), and
+      every page while one more kernel would pass the server's memory budget
+      (:meth:`refuse_when_full`, ``--max-memory``);
     * it names the browser (cookie :data:`~playtest.server.settings.BROWSER_COOKIE`, made
       on its first page) and hands the name to the page's kernel, so that a dashboard
       offers to resume only the games saved from this browser, never another person's;
@@ -141,6 +143,35 @@ class PageHandler(TornadoVoilaHandler):
         self.set_header("Cache-Control", "no-store")
         self.finish(pages.PAGE.format(title="This page address is too long", status=414, body=body))
 
+    def refuse_when_full(self) -> bool:
+        """While the server's memory budget (settings ``playtest_memory``, a
+        :class:`~playtest.server.memory.MemoryBudget`) has no room for one more kernel,
+        answer with a plain "This server is full" page (503) naming how many pages are
+        open for how many tables, before any kernel is used: returns True. Else False."""
+        budget = self.settings.get("playtest_memory")
+        if budget is None or not budget.full():
+            return False
+        manager = self.kernel_manager
+        open_pages = 0
+        for kernel_id in manager.list_kernel_ids():
+            try:
+                open_pages += manager.kernel_model(kernel_id).get("connections", 0) > 0
+            except Exception:  # noqa: BLE001 - a kernel removed meanwhile
+                continue
+        from playtest.tables import web
+        try:
+            tables = len(web.service().listing())
+        except Exception:  # noqa: BLE001 - the page says what it can without the tables
+            tables = 0
+        self.log.warning("playtest: page refused, the server is full (%d pages open, %d tables)", open_pages, tables)
+        self.set_status(503)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Retry-After", "60")
+        self.finish(pages.PAGE.format(title="This server is full", status=503,
+                                      body=memory.full_page_body(open_pages, tables, budget.limit)))
+        return True
+
     @tornado.web.authenticated
     async def get(self, path=None):
         self._notebook = self.notebook_path or path
@@ -148,6 +179,8 @@ class PageHandler(TornadoVoilaHandler):
             self.refuse_long_address()
             return
         if self._notebook == TABLE_PAGE and self.refuse_table_page():
+            return
+        if self.refuse_when_full():
             return
         browser = self.get_cookie(settings.BROWSER_COOKIE, "")
         if not settings.BROWSER_ID.fullmatch(browser):
@@ -218,7 +251,7 @@ class PlaytestVoila(Voila):
 
     crowd = Int(0, config=True, help=(
         "Pages expected to open at once (a class, a playtest evening): every notebook of "
-        "pool_sizes keeps at least this many preheated kernels once opened (about 110 MB each)."))
+        "pool_sizes keeps at least this many preheated kernels once opened (about 60 MB each)."))
 
     trim_after = Float(60.0, config=True, help=(
         "Seconds a preheated kernel has been ready before a smaller pool may shut it down "
@@ -233,6 +266,11 @@ class PlaytestVoila(Voila):
         "At most this many extra table pages kept ready for the seats of new tables whose "
         "people have not opened their links yet (TableService.awaited_pages)."))
 
+    max_memory = Int(0, config=True, help=(
+        "Bytes the server and its kernels may use together (playtest serve --max-memory): a page "
+        "is refused with 'This server is full' while one more kernel would pass it. 0: the "
+        "container's memory limit (cgroup), else the machine's memory."))
+
     @default("connection_dir_root")
     def _default_connection_dir(self) -> str:
         # ipc sockets live in the connection folder: <root>/voila_XXXXXXXX/kernel-<id>-ipc-N
@@ -243,6 +281,7 @@ class PlaytestVoila(Voila):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._ready_since: dict[str, dict] = {}   # notebook -> {pool entry: first seen ready} (resize_pool)
+        self.memory: memory.MemoryBudget | None = None     # made with the server's settings (init_settings)
 
     def initialize(self, argv=None) -> None:
         """Parse ``argv`` (Voilà's command line) over the playtest defaults."""
@@ -265,8 +304,11 @@ class PlaytestVoila(Voila):
         web.publish_scenarios_dir(self.root_dir)      # the dashboards folder (kernels run there)
         os.environ["VOILA_APP_IP"] = loopback_for(self.ip)
         tornado_settings = super().init_settings()
-        self.reaper = KernelReaper(kernel_manager=self.kernel_manager, parent=self)
+        self.reaper = KernelReaper(kernel_manager=self.kernel_manager, connection_dir=self.connection_dir, parent=self)
         tornado_settings["playtest_kernel_reaper"] = self.reaper
+        self.memory = tornado_settings["playtest_memory"] = memory.MemoryBudget(self.max_memory)
+        self.log.info("playtest: pages are refused while one more kernel would pass %.2f GiB of memory",
+                      self.memory.limit / 2**30)
         tornado_settings["playtest_start_pool"] = self.start_pool
         tornado_settings["log_function"] = log_request
         tornado_settings[guard.ALLOW_ORIGINS] = list(self.allow_origins)
@@ -280,21 +322,31 @@ class PlaytestVoila(Voila):
 
     def start_pool(self, notebook: str) -> None:
         """Keep :meth:`pool_size` preheated kernels for ``notebook`` from now on (a path
-        relative to the served folder; nothing for an unlisted notebook, or without
-        ``preheat_kernel``). Called by the page handler after each page."""
+        relative to the served folder; nothing for an unlisted notebook, without
+        ``preheat_kernel``, or while the memory budget is full). Called by the page
+        handler after each page."""
         pools = getattr(self.kernel_manager, "kernel_pools_config", None)
-        if pools is not None and notebook not in pools and self.pool_size(notebook):
+        if pools is not None and notebook not in pools and self.pool_size(notebook) and not self._full():
             self.resize_pool(notebook, self.pool_size(notebook), delay=None)
 
     def await_table_pages(self, count: int) -> None:
         """Keep ready, beside the table page's own pool, one table page per seat page on
         its way (``count``, from :meth:`TableService.awaited_pages`, at most
-        :attr:`awaited_cap`): the people of a new table open their links at about the
-        same moment. Called by the table service (:func:`playtest.tables.web.watch_awaited_pages`)."""
+        :attr:`awaited_cap`; none while the memory budget is full): the people of a new
+        table open their links at about the same moment. Called by the table service
+        (:func:`playtest.tables.web.watch_awaited_pages`)."""
         pools = getattr(self.kernel_manager, "kernel_pools_config", None)
         if pools is None or (not count and TABLE_PAGE not in pools):
             return      # no pool, or none needed yet: the first page starts it as for any dashboard
-        self.resize_pool(TABLE_PAGE, self.pool_size(TABLE_PAGE) + min(max(count, 0), self.awaited_cap))
+        size = self.pool_size(TABLE_PAGE) + min(max(count, 0), self.awaited_cap)
+        if self._full():            # past the memory budget a pool may shrink, never grow
+            if TABLE_PAGE not in pools:
+                return
+            size = min(size, pools[TABLE_PAGE]["pool_size"])
+        self.resize_pool(TABLE_PAGE, size)
+
+    def _full(self) -> bool:
+        return self.memory is not None and self.memory.full()
 
     def resize_pool(self, notebook: str, size: int, delay: float | None = 0) -> None:
         """Keep ``size`` preheated kernels for ``notebook``: start the missing ones in

@@ -22,6 +22,11 @@ never says it is alive nor connects. Under Jupyter Server (Binder, JupyterLab) o
 kernels started by Voilà are watched, never a notebook's kernel, and without the page
 handler's word a page counts as sent when its kernel is no longer busy.
 
+With a connection folder of its own (:attr:`KernelReaper.connection_dir`, playtest serve's
+private ``voila_*`` folder), each check also removes the connection file and ipc sockets of
+every kernel the server no longer runs or starts: jupyter_client removes them only on a
+clean shutdown, not for a kernel that died, failed to start or whose shutdown failed.
+
 The reaper also tells the live tables' service (if the server has one,
 :func:`playtest.tables.web.pages_without_browser`) which watched kernels had a page and
 have none now: at once when a page's websocket opens or closes (it listens to the kernel
@@ -34,16 +39,18 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterable
 
 import tornado.web
 from jupyter_core.utils import ensure_async
 from jupyter_server.utils import url_path_join
 from tornado.ioloop import IOLoop, PeriodicCallback
-from traitlets import Any, Bool, Float, default
+from traitlets import Any, Bool, Float, Unicode, default
 from traitlets.config import LoggingConfigurable
 
 GRACE_ENV = "PLAYTEST_KERNEL_GRACE"
@@ -124,6 +131,34 @@ def pooled_kernel_ids(kernel_manager) -> set[str]:
     return ids
 
 
+KERNEL_FILE = re.compile(r"kernel-([0-9a-f-]{36})(?:\.json|-ipc-\d+)")
+"""A kernel's connection file (``kernel-<id>.json``) or one of its ipc sockets
+(``kernel-<id>-ipc-<n>``) in a connection folder."""
+
+
+def busy_kernel_ids(kernel_manager) -> set[str]:
+    """The ids of the kernels a jupyter_client ``MultiKernelManager`` is starting or
+    shutting down right now (its ``_pending_kernels`` tasks not yet done; a start that
+    failed is done and counts as gone). Empty for a manager without them."""
+    pending = getattr(kernel_manager, "_pending_kernels", {})
+    return {kernel_id for kernel_id, task in pending.items() if not task.done()}
+
+
+def stale_kernel_files(folder: str | Path, running: set[str]) -> list[Path]:
+    """The connection files and ipc sockets in ``folder`` (:data:`KERNEL_FILE`) of kernels
+    whose id is not in ``running``; nothing else of the folder. [] if it does not exist."""
+    try:
+        entries = list(Path(folder).iterdir())
+    except OSError:
+        return []
+    stale = []
+    for entry in entries:
+        found = KERNEL_FILE.fullmatch(entry.name)
+        if found and found.group(1) not in running:
+            stale.append(entry)
+    return stale
+
+
 class KernelReaper(LoggingConfigurable):
     """Shut down the kernels whose page is gone (see the module docstring).
 
@@ -143,6 +178,10 @@ class KernelReaper(LoggingConfigurable):
         "Seconds a kernel whose page never connected waits for it after its notebook ran."))
     interval = Float(config=True, help="Seconds between two checks (default: grace / 9, 1 to 5).")
     clock: Callable[[], float] = Any(time.monotonic, help="The clock, in seconds (tests pass a fake).")
+    connection_dir = Unicode("", help=(
+        "The server's own folder of kernel connection files and ipc sockets: each check removes "
+        "those of kernels no longer running nor starting. '' (under Jupyter Server, whose runtime "
+        "folder other servers' kernels share): none."))
 
     @default("grace")
     def _grace_default(self) -> float:
@@ -270,7 +309,29 @@ class KernelReaper(LoggingConfigurable):
         """One check, then shut down the kernels it found (each logged); returns their ids."""
         doomed = self.check()
         await asyncio.gather(*(self._shut_down(kernel_id) for kernel_id in doomed))
+        self.remove_stale_files()
         return doomed
+
+    def remove_stale_files(self) -> list[Path]:
+        """Remove the files of :attr:`connection_dir` that belong to no kernel the server
+        runs, starts or is shutting down (:func:`stale_kernel_files`); returns them.
+        Nothing without a connection folder."""
+        if not self.connection_dir:
+            return []
+        running = set(self.kernel_manager.list_kernel_ids()) | busy_kernel_ids(self.kernel_manager)
+        removed = []
+        for path in stale_kernel_files(self.connection_dir, running):
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                continue                                # removed by its own shutdown meanwhile
+            except OSError as exc:
+                self.log.warning("playtest: could not remove %s: %s", path, exc)
+                continue
+            removed.append(path)
+        if removed:
+            self.log.info("playtest: removed %d file(s) of stopped kernels from %s", len(removed), self.connection_dir)
+        return removed
 
     async def _shut_down(self, kernel_id: str) -> None:
         watch = self.watches.pop(kernel_id, None)

@@ -2,36 +2,101 @@
 
 Voilà sets the page's query string and server address as environment variables of its
 kernel (``QUERY_STRING``, ``SERVER_NAME``, ...). A kernel preheated in a pool (voila
-#1189) gets them only when a page takes it, through a websocket that
-``voila.utils.wait_for_request()`` waits on; that module imports the whole Jupyter
-Server (1.5 s of CPU, once jsonschema's slow checker is skipped), so it is imported only
-in a preheated kernel, where the wait happens before any page is waiting on it.
+#1189) gets them only when a page takes it, as one JSON message on Voilà's websocket
+``<server>voila/query/<kernel id>``. ``voila.utils.wait_for_request()`` reads it, but that
+module imports the whole Jupyter Server, nbconvert and jsonschema: 37 MB (PSS) of every
+preheated page kernel, and CPU at its start. :func:`_wait_for_request` reads the same message with
+Tornado's websocket client, which the kernel has loaded already.
 """
 from __future__ import annotations
 
+import asyncio
 import html
+import json
 import os
+import threading
+import warnings
 from urllib.parse import quote, urlsplit
 
-from ..server import skip_iri_format_checker
+import tornado.httpclient
+import tornado.websocket
+
 from ..server.settings import BROWSER_ENV, BROWSER_ID, PROXY_NAME, SERVER_LOGIN_ENV, SERVER_TOKEN_ENV
 
 
 _request_arrived = False
 
+REQUEST_WAIT = 5.0
+"""Seconds a preheated kernel waits for Voilà's query websocket to accept it (Voilà's own
+``open_timeout``); the message itself comes when a page takes the kernel, however late."""
+
+
+def query_socket_url() -> str:
+    """The address of Voilà's query websocket for this kernel, built from the variables
+    Voilà gives every kernel it starts, as ``voila.utils.wait_for_request`` builds it:
+    ``<VOILA_WS_PROTOCOL>://<VOILA_APP_IP>:<VOILA_APP_PORT><VOILA_WS_BASE_URL>voila/query/<VOILA_KERNEL_ID>``
+    (defaults ws, 127.0.0.1, 8866, ``VOILA_SERVER_URL`` or "/")."""
+    env = os.environ.get
+    base = env("VOILA_WS_BASE_URL", env("VOILA_SERVER_URL", "/"))
+    return (f"{env('VOILA_WS_PROTOCOL', 'ws')}://{env('VOILA_APP_IP', '127.0.0.1')}:{env('VOILA_APP_PORT', '8866')}"
+            f"{base}voila/query/{env('VOILA_KERNEL_ID', '')}")
+
+
+def receive_request(url: str) -> dict[str, str]:
+    """Wait for the one message of Voilà's query websocket at ``url``: the page's request
+    variables (name -> value, e.g. ``{"QUERY_STRING": "seed=4", "SERVER_NAME": ...}``).
+    Runs its own event loop in a thread, since the calling cell runs inside the kernel's.
+
+    Raises:
+        OSError: the websocket could not be opened within :data:`REQUEST_WAIT` seconds,
+            or closed before its message (the server stopped).
+        ValueError: the message is not a JSON object of strings.
+    """
+    async def receive() -> str:
+        try:
+            socket = await asyncio.wait_for(tornado.websocket.websocket_connect(url), REQUEST_WAIT)
+        except (OSError, tornado.httpclient.HTTPClientError, tornado.websocket.WebSocketError) as exc:
+            raise OSError(f"Voil\u00e0's query websocket {url} could not be opened: {exc}") from exc
+        try:
+            message = await socket.read_message()
+        finally:
+            socket.close()
+        if message is None:
+            raise OSError(f"Voil\u00e0's query websocket {url} closed before the page's request came")
+        return message
+
+    answer: list = []
+
+    def run() -> None:
+        try:
+            answer.append(asyncio.run(receive()))
+        except BaseException as exc:  # noqa: BLE001 - raised again in the calling thread
+            answer.append(exc)
+    thread = threading.Thread(target=run, name="voila-query", daemon=True)
+    thread.start()
+    thread.join()
+    if isinstance(answer[0], BaseException):
+        raise answer[0]
+    variables = json.loads(answer[0])
+    if not (isinstance(variables, dict) and all(isinstance(v, str) for v in variables.values())):
+        raise ValueError(f"Voil\u00e0's query websocket sent {answer[0][:200]!r}, not the request's variables")
+    return variables
+
 
 def _wait_for_request() -> None:
-    """In a preheated kernel, wait (once) until a page takes it and Voilà has put the
-    request's variables in the environment (``voila.utils.wait_for_request``). Only once:
-    Voilà sends them to the kernel's waiting websocket and keeps no copy, so a second
-    wait would never end."""
+    """In a preheated kernel, wait (once) until a page takes it and put the request's
+    variables in the environment (:func:`receive_request`), as Voilà's
+    ``wait_for_request`` does: if the websocket fails, a warning, and the page has no
+    address, as under Voilà's. Only once: Voilà sends them to the kernel's waiting
+    websocket and keeps no copy, so a second wait would never end."""
     global _request_arrived
     if _request_arrived or os.environ.get("VOILA_PREHEAT", "False") == "False":
         return
-    skip_iri_format_checker()       # the import below takes 4.6 s of CPU, 1.5 s without it
-    from voila.utils import wait_for_request
-    wait_for_request()
     _request_arrived = True
+    try:
+        os.environ.update(receive_request(query_socket_url()))
+    except (OSError, ValueError) as exc:      # as Voilà: the page opens without its address
+        warnings.warn(str(exc), RuntimeWarning, stacklevel=2)
 
 
 def query_string() -> str:

@@ -1,0 +1,49 @@
+"""The kernel of a ``playtest serve`` page: ipykernel without what no page uses.
+
+A page's kernel runs one dashboard for one browser; nobody debugs it or asks it for
+completions. ipykernel imports debugpy for its debugger (7 MB of every kernel) and
+IPython imports jedi for completions (2.6 MB); both treat the module as missing when its
+import fails, so :func:`main` marks them missing and starts ipykernel as
+``python -m ipykernel_launcher`` would. :class:`PageKernelSpecManager` makes Voilà start
+page kernels this way (``VoilaConfiguration.kernel_spec_manager_class`` in
+:data:`playtest.server.settings.VOILA`). What a page kernel costs is measured by
+``benchmarks/bench_pages.py``.
+"""
+from __future__ import annotations
+
+import sys
+
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+
+UNUSED = ("debugpy", "jedi")
+"""Modules a page's kernel never imports (``sys.modules[name] = None``: ``import name``
+raises ImportError, which ipykernel and IPython take as "not installed")."""
+
+LAUNCHER = "ipykernel_launcher"
+
+
+class PageKernelSpecManager(KernelSpecManager):
+    """Jupyter's kernel specs, with every ipykernel spec (``[python, "-m",
+    "ipykernel_launcher", ...]``) started through :func:`main` of this module instead
+    (``[python, "-m", "playtest.server.kernel", ...]``); other kernels are left as they are."""
+
+    def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
+        spec = super().get_kernel_spec(kernel_name)
+        argv = list(spec.argv)
+        if argv[1:3] == ["-m", LAUNCHER]:
+            spec.argv = [argv[0], "-m", __name__, *argv[3:]]
+        return spec
+
+
+def main() -> None:
+    """Start ipykernel with :data:`UNUSED` missing (command line as ``ipykernel_launcher``'s:
+    ``-f <connection file>`` and ipykernel's options)."""
+    for name in UNUSED:
+        sys.modules.setdefault(name, None)
+    from ipykernel import kernelapp
+
+    kernelapp.launch_new_instance()
+
+
+if __name__ == "__main__":
+    main()
