@@ -49,7 +49,7 @@ def play_one_move(base: str, made: dict) -> bool:
 
 
 def test_a_full_live_game_with_pages_closing_leaves_no_traceback_in_the_log(tmp_path, browser):
-    with standalone(ROOT / "dashboards", tmp_path) as (proc, base, log):
+    with standalone(ROOT / "playtest" / "dashboards", tmp_path) as (proc, base, log):
         status, made = api(base, "POST", "tables", {"game": "night_shift", "seats": 2, "players": ["human", "human"],
                                                     "seed": 1, "pace": "instant"})
         assert status == 201, made

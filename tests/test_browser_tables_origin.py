@@ -73,11 +73,11 @@ def test_the_lobby_works_on_a_lan_address_and_a_page_of_another_site_creates_no_
     if ip is None:
         pytest.skip("this machine has no non-loopback IPv4 address")
     lan = f"http://{ip}:{free_port()}"
-    command = [sys.executable, "-m", "playtest.server", str(ROOT / "dashboards"), "--no-browser",
+    command = [sys.executable, "-m", "playtest.server", str(ROOT / "playtest" / "dashboards"), "--no-browser",
                f"--port={lan.rsplit(':', 1)[1]}", f"--Voila.ip={ip}", "--Voila.port_retries=0", *FAST_REAPER]
     log = tmp_path / "server.log"
     env = {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")}
-    with running(command, ROOT / "dashboards", env, f"{lan}/voila/tree", log):
+    with running(command, ROOT / "playtest" / "dashboards", env, f"{lan}/voila/tree", log):
         host = Player(browser, f"{lan}/voila/render/lobby.ipynb")
         guest = None
         try:

@@ -259,7 +259,7 @@ def test_seat_spectator_and_game_page_kernels_import_only_what_they_use(tmp_path
     folder = tmp_path / "dashboards"
     folder.mkdir()
     for name in ("table.ipynb", "lazy_sunday.ipynb"):
-        shutil.copy(ROOT / "dashboards" / name, folder / name)
+        shutil.copy(ROOT / "playtest" / "dashboards" / name, folder / name)
     with standalone(folder, tmp_path) as (proc, base, log):
         status, made = api(base, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "players": ["human", "human"]})
         assert status == 201, made
@@ -355,7 +355,7 @@ def test_a_full_server_answers_every_page_with_a_plain_page_naming_who_plays_and
     from test_serve_server import get, kernel_processes, standalone
     folder = tmp_path / "dashboards"
     folder.mkdir()
-    shutil.copy(ROOT / "dashboards" / "table.ipynb", folder / "table.ipynb")
+    shutil.copy(ROOT / "playtest" / "dashboards" / "table.ipynb", folder / "table.ipynb")
     with standalone(folder, tmp_path, f"--PlaytestVoila.max_memory={1 << 20}") as (proc, base, log):
         status, made = api(base, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "players": ["human", "human"]})
         assert status == 201, made                                 # the tables' API is no page: it answers
