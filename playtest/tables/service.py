@@ -22,6 +22,7 @@ from ..engine.registry import other_game
 from ..scenarios import find_scenario
 from .live import DEFAULT_PACE, HUMAN, LiveTable, check_pace
 from .store import DB_NAME, StoredTable, StoreInUse, TableStore, data_dir, token_hash
+from .thinking import Thinker, within_limits
 
 MAX_TABLES = 200        # tables being played at once on one server
 STATUSES = ("playing", "over", "ended")   # a table's status: being played, game over, ended by the host
@@ -48,6 +49,8 @@ class TableService:
 
     Args:
         folder: the data folder holding the database (default :func:`data_dir`).
+        thinker: where the tables' bots decide (default: a :class:`Thinker` with its
+            worker processes, stopped by :meth:`close`).
 
     Raises:
         ServiceError: another server holds the folder's tables (503, saying which
@@ -55,8 +58,9 @@ class TableService:
         OSError: the folder cannot be created or the database opened.
     """
 
-    def __init__(self, folder: str | Path | None = None):
+    def __init__(self, folder: str | Path | None = None, thinker: Thinker | None = None):
         self.folder = Path(folder) if folder is not None else data_dir()
+        self.thinker = thinker or Thinker()
         try:
             self.store = TableStore(self.folder / DB_NAME)
         except StoreInUse as exc:
@@ -75,9 +79,11 @@ class TableService:
                 self.restore_errors.append(f"table {stored.id} could not be restored: {exc}")
 
     def close(self) -> None:
-        """Stop every bot clock and close the store (server shutdown)."""
+        """Stop every bot clock and the bots' worker processes, and close the store
+        (server shutdown)."""
         for table in self.tables.values():
             table.cancel()
+        self.thinker.close()
         self.store.close()
 
     # --- tables ---------------------------------------------------------------------
@@ -85,8 +91,12 @@ class TableService:
         match = Match(stored.game, stored.seats, stored.options, stored.seed, setup=stored.setup)
         for text, _seat, _bot in stored.moves:
             match.play(text)
-        table = self._live(stored.id, match, stored.players, stored.pace, stored.paused, stored.status,
+        # a search budget over today's limit (stored by an older server) is cut to the limit
+        players = [p if p == HUMAN else within_limits(match.game, p) for p in stored.players]
+        table = self._live(stored.id, match, players, stored.pace, stored.paused, stored.status,
                            stored.reaction_limit)
+        if players != stored.players:
+            self.store.update(stored.id, players=players)
         table.by_bot = [bot for _t, _s, bot in stored.moves]
         table.person_seats = set(stored.seat_hashes)      # made for a person, whoever plays them now
         self._hashes[stored.id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
@@ -97,7 +107,7 @@ class TableService:
 
     def _live(self, id: str, match: Match, players, pace, paused, status, reaction_limit=None) -> LiveTable:
         table = LiveTable(id, match, players, pace, paused, on_move=self._store_move, status=status,
-                          on_change=self._store_change, reaction_limit=reaction_limit)
+                          on_change=self._store_change, reaction_limit=reaction_limit, thinker=self.thinker)
         self.tables[id] = table
         return table
 
@@ -197,7 +207,7 @@ class TableService:
             while table_id in self.tables:
                 table_id = secrets.token_hex(4)
             table = LiveTable(table_id, match, players, pace, on_move=self._store_move,
-                              on_change=self._store_change, reaction_limit=limit)
+                              on_change=self._store_change, reaction_limit=limit, thinker=self.thinker)
         except (OptionError, ValueError, TypeError) as exc:
             raise ServiceError(str(exc)) from None
         host, spectator = _new_token(), _new_token()
