@@ -316,3 +316,33 @@ def test_a_table_pages_link_is_judged_by_the_service_before_any_kernel(tmp_path,
         assert "<script" not in page.lower() and pages.TITLE in page and "href=\"lobby.ipynb\"" in page
         assert html.unescape(page).count(pages.sentence(refusal.reason)) == 1
     service.close()
+
+
+def test_the_server_answers_while_a_search_bot_thinks_and_its_move_comes_later(server):
+    """Issue 25: a table with a search bot to move first, pace instant, then one state
+    request froze every later request. Now /games is answered while the bot is still
+    thinking (in a worker process: the table has no move yet), and the move comes later."""
+    async def scenario():
+        http, address = await start()
+        made = (await call(address, "POST", "tables", {
+            "game": "night_shift", "seats": 2, "players": ["human", "ismcts:5000ms"],
+            "options": {"first_player": 1}, "pace": "instant"}))[1]
+        token = made["seats"][0]["token"]
+        table = web.service().tables[made["id"]]
+        first = await call(address, "GET", f"tables/{made['id']}/state", token=token)   # the bot starts thinking
+        games = await call(address, "GET", "games")
+        thinking = (table._decision is not None and table._decision.move is None, len(table.match.moves))
+        later = first
+        for _ in range(300):
+            later = await call(address, "GET", f"tables/{made['id']}/state", token=token)
+            if later[1]["version"] > 0:
+                break
+            await asyncio.sleep(0.1)
+        http.stop()
+        return first, games, thinking, later
+
+    first, games, thinking, later = run_coroutine(scenario())
+    assert first[0] == 200 and first[1]["version"] == 0 and first[1]["to_act"] == [1]
+    assert games[0] == 200 and "night_shift" in {game["name"] for game in games[1]["games"]}
+    assert thinking == (True, 0)                     # answered while the bot was still deciding
+    assert later[1]["version"] == 1 and later[1]["last_move"]["by_bot"] and later[1]["last_move"]["seat"] == 1

@@ -98,6 +98,18 @@ class Result:
         return {"type": "result", "id": client_id, "ok": False, "error": self.error, "ruling": self.ruling}
 
 
+@dataclass
+class _Decision:
+    """The decision of the bot to act at one position: ``key`` (moves played, seat, bot
+    name), ``due`` (loop time its move may be played: the think time), ``task`` (the
+    decision being made) and its ``move`` once made."""
+
+    key: tuple[int, int, str]
+    due: float
+    task: asyncio.Task
+    move: Move | None = None
+
+
 class LiveTable:
     """A table being played live.
 
@@ -141,7 +153,7 @@ class LiveTable:
         self._seen: dict[int, OrderedDict] = {}
         self._timer: asyncio.TimerHandle | None = None
         self.thinker = thinker or Thinker(workers=0)
-        self._thinking: asyncio.Task | None = None   # the bot decision being made, off the loop
+        self._decision: _Decision | None = None    # the bot decision of this position, made off the loop
         self.reaction_limit = reaction_limit
         self._reaction_timer: asyncio.TimerHandle | None = None
         self._reaction_version: int | None = None
@@ -463,16 +475,16 @@ class LiveTable:
     def cancel(self) -> None:
         """Drop the bots' planned move, the decision being made and the reaction
         window's clock."""
-        self._drop_plans()
-        self._stop_reaction_clock()
-
-    def _drop_plans(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self._thinking is not None:
-            self._thinking.cancel()           # a decision not started never runs; a running one is ignored
-            self._thinking = None
+        self._drop_decision()
+        self._stop_reaction_clock()
+
+    def _drop_decision(self) -> None:
+        if self._decision is not None:
+            self._decision.task.cancel()   # a decision not started never runs; a running one is ignored
+            self._decision = None
 
     def _stop_reaction_clock(self) -> None:
         if self._reaction_timer is not None:
@@ -522,9 +534,15 @@ class LiveTable:
     def schedule(self) -> None:
         """Plan the bots' next move on the current position: the quickest of the open
         moves bots want (each after its own reaction time) or the decision of the bot to
-        act (after a think time, counted from now; the bot decides meanwhile, off the
-        loop: :meth:`_decide`). The plan is dropped if the table moves first."""
-        self._drop_plans()
+        act (after a think time counted from when it started deciding: the bot decides
+        meanwhile, off the loop, once per position and bot, however often this is
+        called: :meth:`_decide`). The plan is dropped if the table moves first."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        version = len(self.match.moves)
+        if self._decision is not None and self._decision.key[0] != version:
+            self._drop_decision()
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:       # no event loop (a script driving the table by hand): no clock
@@ -534,32 +552,42 @@ class LiveTable:
             return
         wanted, seat = self.table.proposals()
         think, react = PACES[self.pace]
-        version = len(self.match.moves)
         if wanted:
             delay, move = min(((self._clock.uniform(*react), move) for move in wanted.values()),
                               key=lambda plan: plan[0])
             self._timer = loop.call_later(delay, self._bot_move, move, version)
-        if seat is not None:
-            due = loop.time() + self._clock.uniform(*think)
-            decision = Decision(type(self.match.game), self.match.game.seats, self.match.options_dict(),
-                                self.players[seat], f"{self.match.seed}:{seat}:{version}",
-                                self.match.bot_view(seat), self.table.decision_moves(seat))
-            self._thinking = loop.create_task(self._decide(decision, due, version))
-
-    async def _decide(self, decision: Decision, due: float, version: int) -> None:
-        """Have the bot decide (:class:`~playtest.tables.thinking.Thinker`), then plan
-        its move at ``due`` (loop time) unless an open move is planned sooner; dropped
-        (cancelled by :meth:`schedule`) if the table moves meanwhile."""
-        move, _by_its_bot = await self.thinker.choose(decision)
-        self._thinking = None
-        if len(self.match.moves) != version:
+        key = None if seat is None else (version, seat, self.players[seat])
+        if self._decision is not None and self._decision.key == key:
+            self._plan_decision()
             return
-        loop = asyncio.get_running_loop()
-        if self._timer is not None and self._timer.when() <= due:
-            return                             # an open move comes first; then a new plan
+        self._drop_decision()
+        if key is not None:
+            match = self.match
+            decision = Decision(type(match.game), match.game.seats, match.options_dict(), self.players[seat],
+                                f"{match.seed}:{seat}:{version}", match.bot_view(seat),
+                                self.table.decision_moves(seat))
+            self._decision = _Decision(key, loop.time() + self._clock.uniform(*think),
+                                       loop.create_task(self._decide(decision, key)))
+
+    async def _decide(self, decision: Decision, key: tuple[int, int, str]) -> None:
+        """Have the bot decide (:class:`~playtest.tables.thinking.Thinker`), then plan
+        its move (:meth:`_plan_decision`)."""
+        move, _by_its_bot = await self.thinker.choose(decision)
+        if self._decision is not None and self._decision.key == key:
+            self._decision.move = move
+            self._plan_decision()
+
+    def _plan_decision(self) -> None:
+        """Plan the decided move at its due time, unless an open move is planned sooner
+        (after it, a new plan), the position changed or the bots hold."""
+        decision, loop = self._decision, asyncio.get_running_loop()
+        if (decision is None or decision.move is None or decision.key[0] != len(self.match.moves)
+                or not self.bots_may_move() or (self._timer is not None and self._timer.when() <= decision.due)):
+            return
         if self._timer is not None:
             self._timer.cancel()
-        self._timer = loop.call_later(max(0.0, due - loop.time()), self._bot_move, move, version)
+        self._timer = loop.call_later(max(0.0, decision.due - loop.time()), self._bot_move, decision.move,
+                                      decision.key[0])
 
     def _bot_move(self, move: Move, version: int) -> None:
         self._timer = None

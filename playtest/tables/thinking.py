@@ -142,15 +142,14 @@ class OverHardCap(Exception):
     """A worker's decision ran past :data:`HARD_CAP` and was stopped."""
 
 
-def _stop(signum, frame):
-    raise OverHardCap(f"the decision ran past {HARD_CAP:g} s")
-
-
 def _decide_in_worker(data: bytes, cap: float, hard_cap: float) -> Move:
     """:func:`decide` of a pickled :class:`Decision` in a worker process, stopped by a
     timer signal at ``hard_cap`` seconds (the worker runs one decision at a time, in
     its main thread)."""
-    signal.signal(signal.SIGALRM, _stop)
+    def stop(signum, frame):
+        raise OverHardCap(f"the decision ran past {hard_cap:g} s")
+
+    signal.signal(signal.SIGALRM, stop)
     signal.setitimer(signal.ITIMER_REAL, hard_cap)
     try:
         return decide(pickle.loads(data), cap)
