@@ -10,6 +10,7 @@ import pytest
 
 from browser_support import run_coroutine
 from playtest.engine import Match, OptionError
+from playtest.scenarios import example
 from playtest.tables.live import LiveTable
 from playtest.tables.service import ServiceError, TableService
 from playtest.tables.thinking import Decision, Thinker, decide, fallback_bot, within_limits
@@ -146,3 +147,26 @@ def test_a_decision_sees_only_its_seats_view_and_its_moves():
                         match.decision_moves(seat))
     assert set(vars(decision)) == {"game", "seats", "options", "bot", "seed", "view", "legal"}
     assert decision.view == match.bot_view(seat) and decide(decision) in decision.legal
+
+
+def test_a_decision_whose_table_moved_on_is_dropped_and_made_again():
+    """Seat 0's bot is deciding when seat 2's person slaps (LS-5, an open move): the
+    decision made for the old position is never played; the bot decides again."""
+    async def scenario():
+        match = example("lazy_sunday_stale_claim").to_match(upto=6)
+        thinker = Thinker(workers=1, cap=0.3)
+        table = LiveTable("t", match, ["ismcts:5000ms", "human", "human"], "instant", thinker=thinker)
+        page = FakePage(2)
+        table.attach(page)
+        first = table._decision
+        result = table.submit(2, "2 claim 2 3 1", None, page.state["version"])
+        second = table._decision
+        while len(match.moves) < 8:
+            await asyncio.sleep(0.05)
+        thinker.close()
+        return first, second, result, table
+
+    first, second, result, table = run_coroutine(scenario())
+    assert result.ok and first.key == (6, 0, "ismcts:5000ms") and first.task.cancelled()
+    assert second.key == (7, 0, "ismcts:5000ms")
+    assert table.by_bot[6:8] == [False, True] and table.match.moves[7].seat == 0
