@@ -572,7 +572,7 @@ class LiveTable:
     async def _decide(self, decision: Decision, key: tuple[int, int, str]) -> None:
         """Have the bot decide (:class:`~playtest.tables.thinking.Thinker`), then plan
         its move (:meth:`_plan_decision`)."""
-        move, _by_its_bot = await self.thinker.choose(decision)
+        move = await self.thinker.choose(decision)
         if self._decision is not None and self._decision.key == key:
             self._decision.move = move
             self._plan_decision()

@@ -174,18 +174,21 @@ class Thinker:
     def __init__(self, workers: int = WORKERS, cap: float = TIME_CAP, hard_cap: float = HARD_CAP):
         self.workers, self.cap, self.hard_cap = workers, cap, hard_cap
         self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
 
-    async def choose(self, decision: Decision) -> tuple[Move, bool]:
-        """The move for ``decision``, and whether the seat's bot chose it (False: its
-        bot ran past the hard cap, or failed, and :func:`fallback_bot` chose). Cancel
-        the awaiting task to drop a decision the table no longer wants (one not yet
-        started never runs).
+    async def choose(self, decision: Decision) -> Move:
+        """The move for ``decision``: its bot's, or :func:`fallback_bot`'s when its bot
+        ran past the hard cap or failed (said in one line of the server log). Cancel the
+        awaiting task to drop a decision the table no longer wants (one not yet started
+        never runs).
 
         Raises:
-            RuntimeError: the thinker was closed.
+            RuntimeError: the thinker was closed (the server is stopping).
         """
+        if self._closed:
+            raise RuntimeError("the bots' workers were stopped: the server is stopping")
         if self.workers == 0:
-            return decide(decision, self.cap), True
+            return decide(decision, self.cap)
         data = pickle.dumps(decision)      # now: the view may share lists with the table's state
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
@@ -194,19 +197,22 @@ class Thinker:
         try:
             move = await loop.run_in_executor(self._pool, _decide_in_worker, data, self.cap, self.hard_cap)
             if move in decision.legal:
-                return move, True
-        except BrokenProcessPool:              # a worker died (e.g. killed): new workers next time
-            self._pool = None
+                return move
+            log.warning("bot %s decided by its fallback: it chose %r, not one of its legal moves", decision.bot,
+                        move)
         except Exception as exc:  # noqa: BLE001 - past the hard cap, or a bot's bug: never stop the table
+            if isinstance(exc, BrokenProcessPool):     # a worker died (e.g. killed): new workers next time
+                self._pool = None
             log.warning("bot %s decided by its fallback: %s: %s", decision.bot, type(exc).__name__, exc)
         game = _game(decision.game, decision.seats, json.dumps(decision.options, sort_keys=True))
         fallback = Decision(decision.game, decision.seats, decision.options, fallback_bot(game, decision.bot),
                             decision.seed, decision.view, decision.legal)
-        return decide(fallback, self.cap), False
+        return decide(fallback, self.cap)
 
     def close(self) -> None:
         """Stop the workers: decisions not started are dropped, those running end at
         the hard cap at the latest."""
+        self._closed = True
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
