@@ -192,6 +192,14 @@ def test_a_login_protected_lobby_asks_for_the_login_or_the_key(server):
     (b"", 400, 'the body needs a "game": one of chore_race, lazy_sunday, night_shift'),
     (b'{"game": "lazy_sunday", "seats": 3, "scenario": "chore_race_winning_chore"}', 400,
      'this is a Chore Race scenario, not a Lazy Sunday one; leave "game" out or send "game": "chore_race"'),
+    # issue 25: one such table froze the server; game lengths a session can use
+    (b'{"game": "night_shift", "seats": 2, "players": ["human", "ismcts:99999999"], "options": {"first_player": 1}}',
+     400, "a search budget of 99,999,999 iterations a decision is over this table's limit: at most 20,000 iterations"),
+    (b'{"game": "lazy_sunday", "seats": 2, "options": {"rounds": 10000000000000000000}}', 400,
+     "rounds: must be 20 or less (got 10000000000000000000). Allowed: rounds (default 1) LS-10: number of rounds, "
+     "1 to 20"),
+    (b'{"game": "lazy_sunday", "seats": 2, "options": {"max_turns": 10001}}', 400,
+     "max_turns: must be 10000 or less (got 10001). Allowed: max_turns (default 1000) G-4: safety cap, 1 to 10,000"),
 ])
 def test_bad_requests_get_one_sentence(server, body, status, words):
     async def scenario():
