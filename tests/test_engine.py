@@ -386,3 +386,18 @@ def test_an_illegal_move_names_the_nearest_legal_moves_first_when_many_are_legal
     assert "Legal moves for seat 0: 0 peek 4 5, " in str(err.value)
     assert str(err.value).endswith("... (15 in all, nearest first).")
     assert len(err.value.legal) == 15 and m.fingerprint() == before
+
+
+@pytest.mark.parametrize("game, option, high, words", [
+    ("chore_race", "max_turns", 10_000, "G-4: safety cap, 1 to 10,000 turns"),
+    ("lazy_sunday", "rounds", 20, "LS-10: number of rounds, 1 to 20"),
+    ("night_shift", "turn_limit", 200, "NS-10: the game ends at the end of this Shift, 1 to 200"),
+    ("chore_race", "target_vp", 500, "CR-17: VP that wins at once, 1 to 500"),
+])
+def test_options_that_set_a_games_length_take_a_range_a_session_can_use(game, option, high, words):
+    """Issue 25: rounds and max_turns took 10^19 (an all-bot table grew the server to 2.3 GB)."""
+    assert getattr(Match(game, 2, {option: high}).game.options, option) == high
+    for value in (high + 1, 10**19):
+        with pytest.raises(OptionError) as refused:
+            Match(game, 2, {option: value})
+        assert f"{option}: must be {high} or less (got {value})" in str(refused.value) and words in str(refused.value)

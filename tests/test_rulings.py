@@ -7,6 +7,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "RULINGS.md"
+KIT_SECTION = "\n## The kit's ranges for a game's length (not in the shared rulings)\n"
 ID = re.compile(r"\b(G|LS|CR|NS)-(\d+)\b")
 
 
@@ -36,5 +37,21 @@ def test_every_cited_ruling_id_exists():
 @pytest.mark.skipif(not SHARED.is_file(), reason="the design team's shared/RULINGS.md is not beside this checkout")
 def test_repository_copy_matches_the_shared_rulings():
     copy = (ROOT / "RULINGS.md").read_text(encoding="utf-8")
-    body = copy.split("\n", 2)[2]
+    body, kits = copy.split("\n", 2)[2].split(KIT_SECTION)
     assert body == SHARED.read_text(encoding="utf-8"), "RULINGS.md is out of date: copy shared/RULINGS.md again"
+    assert kits.strip(), "the kit's own section (option ranges) follows the shared rulings"
+
+
+def test_the_kits_ranges_for_a_games_length_are_the_options_own():
+    """RULINGS.md's last section states each length option's range as its option
+    declares it (pydantic's ge/le), with the ruling id."""
+    from playtest.engine import get_game
+
+    kits = (ROOT / "RULINGS.md").read_text(encoding="utf-8").split(KIT_SECTION)[1]
+    for ruling, game, option in [("G-4", "chore_race", "max_turns"), ("LS-10", "lazy_sunday", "rounds"),
+                                 ("NS-10", "night_shift", "turn_limit"), ("CR-17", "chore_race", "target_vp")]:
+        field = get_game(game).Options.model_fields[option]
+        low = next(m.ge for m in field.metadata if getattr(m, "ge", None) is not None)
+        high = next(m.le for m in field.metadata if getattr(m, "le", None) is not None)
+        assert f"- {ruling} `{option}`: {low} to {high:,} " in kits
+        assert field.description.startswith(f"{ruling}:") and f"1 to {high:,}" in field.description

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import random
+import time
 
 import pytest
 
@@ -367,3 +368,18 @@ def test_the_flat_search_plays_every_move_out_on_the_same_samples():
     stats = ISMCTSBot(0, game=match.game, iterations=90).search(view, legal)
     assert set(stats) == set(legal) and len({visits for visits, _ in stats.values()}) == 1
     assert stats[Move(0, "discard")][1] > stats[Move(0, "keep", (0,))][1] + 0.2
+
+
+def test_a_deadline_stops_the_search_with_the_best_move_found_so_far():
+    """A live table's time cap (Bot.deadline): a budget of a billion iterations past its
+    deadline stops after the iteration under way and still plays a legal move."""
+    match = Match("chore_race", 2, seed=1)
+    seat = match.to_act()[0]
+    legal = match.decision_moves(seat)
+    bot = ISMCTSBot(0, game=match.game, iterations=10**9)
+    bot.deadline = time.perf_counter() - 1
+    assert bot.choose(match.bot_view(seat), legal) in legal and bot.last_iterations == 1
+    bot.deadline = None
+    bot.iterations = 30
+    bot.choose(match.bot_view(seat), legal)
+    assert bot.last_iterations == 30                   # no deadline: the whole budget

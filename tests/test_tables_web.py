@@ -196,6 +196,14 @@ def test_a_login_protected_lobby_asks_for_the_login_or_the_key(server):
     (b"", 400, 'the body needs a "game": one of chore_race, lazy_sunday, night_shift'),
     (b'{"game": "lazy_sunday", "seats": 3, "scenario": "chore_race_winning_chore"}', 400,
      'this is a Chore Race scenario, not a Lazy Sunday one; leave "game" out or send "game": "chore_race"'),
+    # issue 25: one such table froze the server; game lengths a session can use
+    (b'{"game": "night_shift", "seats": 2, "players": ["human", "ismcts:99999999"], "options": {"first_player": 1}}',
+     400, "a search budget of 99,999,999 iterations a decision is over this table's limit: at most 20,000 iterations"),
+    (b'{"game": "lazy_sunday", "seats": 2, "options": {"rounds": 10000000000000000000}}', 400,
+     "rounds: must be 20 or less (got 10000000000000000000). Allowed: rounds (default 1) LS-10: number of rounds, "
+     "1 to 20"),
+    (b'{"game": "lazy_sunday", "seats": 2, "options": {"max_turns": 10001}}', 400,
+     "max_turns: must be 10000 or less (got 10001). Allowed: max_turns (default 1000) G-4: safety cap, 1 to 10,000"),
 ])
 def test_bad_requests_get_one_sentence(server, body, status, words):
     async def scenario():
@@ -435,3 +443,33 @@ async def until(condition, what: str, timeout: float = 10.0) -> None:
     while not condition():
         assert asyncio.get_running_loop().time() < end, f"timed out waiting for {what}"
         await asyncio.sleep(0.01)
+
+
+def test_the_server_answers_while_a_search_bot_thinks_and_its_move_comes_later(server):
+    """Issue 25: a table with a search bot to move first, pace instant, then one state
+    request froze every later request. Now /games is answered while the bot is still
+    thinking (in a worker process: the table has no move yet), and the move comes later."""
+    async def scenario():
+        http, address = await start()
+        made = (await call(address, "POST", "tables", {
+            "game": "night_shift", "seats": 2, "players": ["human", "ismcts:5000ms"],
+            "options": {"first_player": 1}, "pace": "instant"}))[1]
+        token = made["seats"][0]["token"]
+        table = web.service().tables[made["id"]]
+        first = await call(address, "GET", f"tables/{made['id']}/state", token=token)   # the bot starts thinking
+        games = await call(address, "GET", "games")
+        thinking = (table._decision is not None and table._decision.move is None, len(table.match.moves))
+        later = first
+        for _ in range(300):
+            later = await call(address, "GET", f"tables/{made['id']}/state", token=token)
+            if later[1]["version"] > 0:
+                break
+            await asyncio.sleep(0.1)
+        http.stop()
+        return first, games, thinking, later
+
+    first, games, thinking, later = run_coroutine(scenario())
+    assert first[0] == 200 and first[1]["version"] == 0 and first[1]["to_act"] == [1]
+    assert games[0] == 200 and "night_shift" in {game["name"] for game in games[1]["games"]}
+    assert thinking == (True, 0)                     # answered while the bot was still deciding
+    assert later[1]["version"] == 1 and later[1]["last_move"]["by_bot"] and later[1]["last_move"]["seat"] == 1

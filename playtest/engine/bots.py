@@ -28,6 +28,11 @@ class Bot:
     """
 
     name = "bot"
+    deadline: float | None = None
+    """``time.perf_counter()`` time by which the decision being made must be chosen, or
+    None (no limit): a bot that searches (:class:`~playtest.engine.search.ISMCTSBot`)
+    stops its search there and plays the best move found so far; a bot that decides at
+    once ignores it. A live table's worker sets it before each decision (its time cap)."""
 
     def __init__(self, seed=None):
         self._seed, self._rng = seed, None
@@ -259,16 +264,18 @@ class Table:
                 return move
         return None
 
-    def proposals(self) -> tuple[dict[int, Move], tuple[int, Move] | None]:
+    def proposals(self) -> tuple[dict[int, Move], int | None]:
         """What the bots would do now, without playing it: for a table whose bots move
         on a clock (:mod:`playtest.tables.live`), where a person may move first.
 
         Returns:
-            ``(open_moves, decision)``: bot seat -> the open move it wants to make now
-            (LS-5 quick discards; each bot is asked, as each person may slap), and the
-            first bot seat with a pending decision with the move it chooses, or None.
-            Both empty when the game is over or rewound. A caller plays one of them
-            only if the match has not moved since.
+            ``(open_moves, seat)``: bot seat -> the open move it wants to make now
+            (LS-5 quick discards; each bot is asked, as each person may slap: the
+            bots' cheap rule, see :meth:`Bot.interject`), and the first bot seat with
+            a pending decision, or None. The caller has that seat's bot choose (from
+            ``match.bot_view(seat)`` and :meth:`decision_moves`), possibly in another
+            process. Both empty when the game is over or rewound. A caller plays a
+            move only if the match has not moved since.
         """
         match = self.match
         if match.outcome() is not None or not match.at_end:
@@ -284,11 +291,8 @@ class Table:
             move = self.bots[seat].interject(view, moves)
             if move is not None:
                 wanted[seat] = move
-        for seat in match.to_act():
-            bot = self.bots.get(seat)
-            if bot is not None:
-                return wanted, (seat, bot.choose(self._lazy[seat][0], self.decision_moves(seat)))
-        return wanted, None
+        deciding = next((seat for seat in match.to_act() if seat in self.bots), None)
+        return wanted, deciding
 
     def run_bots(self, limit: int = 100_000) -> list[Move]:
         """Let bots move until a human must decide or the game ends; at most ``limit``
@@ -309,14 +313,18 @@ def split_bot_name(name: str) -> tuple[str, str | None]:
     return base, budget if sep else None
 
 
-def check_bot_name(game, name: str) -> None:
+def check_bot_name(game, name: str, most: tuple[int, int] | None = None) -> None:
     """Check that ``name`` names one of ``game.BOTS`` (a Game class or instance), with a
     budget only for a bot that takes one (``"ismcts:500"``, ``"ismcts:200ms"``), without
     making the bot.
 
+    Args:
+        most: ``(iterations, milliseconds)``, the largest budget allowed (a live
+            table's limits, :mod:`playtest.tables.thinking`), or None for any.
+
     Raises:
         OptionError: unknown name (the message lists the game's bots), a budget for a bot
-            without one, or a bad budget.
+            without one, a bad budget, or one over ``most`` (the message names the limit).
     """
     bots = getattr(game, "BOTS", {"random": RandomBot})
     if not isinstance(name, str):
@@ -327,7 +335,7 @@ def check_bot_name(game, name: str) -> None:
                           f"(a search bot takes a budget: ismcts:500 iterations or ismcts:200ms)")
     check = getattr(bots[base], "check_budget", None)
     if check is not None:
-        check(budget)
+        check(budget, most)
     elif budget is not None:
         raise OptionError(f"bot {base!r} takes no budget (only a search bot does, e.g. ismcts:500), not {name!r}")
 

@@ -41,11 +41,20 @@ the scenario debugger's view choice and ``playtest replay --all`` (its JSON ``"v
 Never a seat, and never passed to :meth:`Game.view`."""
 
 
+MAX_TURNS = 10_000
+"""The largest ``max_turns`` (G-4): 40 times the longest game the heuristic bots play
+(a 6-seat Lazy Sunday match to 100 with the Great Escape, 226 turns at most in 6 seeds)."""
+
+
 class BaseOptions(BaseModel):
     """Options every game has (RULINGS G-2, G-4). Games subclass this model.
 
     Each field's ``description`` starts with the RULINGS id it comes from; the new-game
-    panel and the error messages show it.
+    panel and the error messages show it. An option that sets a game's length has a
+    range a session can use, declared with the field (``ge``/``le``), said in its
+    description and in RULINGS.md ("The kit's ranges for a game's length"): here
+    ``max_turns``, 1 to :data:`MAX_TURNS` (G-4). A value out of range is refused with
+    that range, before any game is dealt.
     """
 
     # strict: "2" is not 2 and "yes" is not True; records and panels pass real values
@@ -54,7 +63,8 @@ class BaseOptions(BaseModel):
     first_player: int | Literal["random"] = Field(
         0, description="G-2: the seat that starts, or 'random' (drawn from the game's seeded stream)")
     max_turns: int = Field(
-        1000, ge=1, description="G-4: safety cap; reaching it ends the game as unfinished")
+        1000, ge=1, le=MAX_TURNS, description=f"G-4: safety cap, 1 to {MAX_TURNS:,} turns; reaching it ends the "
+                                              "game as unfinished")
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,9 @@ Budgets: ``"ismcts"`` (the game's default, ``Game.SEARCH_ITERATIONS`` iterations
 decision: Lazy Sunday 800 playouts at 2 seats and fewer at more, Chore Race 2500, Night
 Shift 500), ``"ismcts:500"`` (iterations) or ``"ismcts:200ms"`` (milliseconds of wall
 time per decision). An iteration budget is deterministic for a fixed seed; a time budget
-is not (the iterations done depend on the machine).
+is not (the iterations done depend on the machine). A deadline set on the bot
+(:attr:`Bot.deadline`, a live table's time cap) stops any search early: the best move
+found so far is played.
 
 Open moves (``Game.OPEN_MOVES``, Lazy Sunday's quick discard, LS-5) are not searched:
 :meth:`ISMCTSBot.interject` keeps the game's heuristic bot's rule. Within the search,
@@ -93,23 +95,30 @@ class _Node:
         self.seat, self.visits, self.reward, self.avail, self.children = seat, 0, 0.0, 1, {}
 
 
-def parse_budget(text: str | None) -> tuple[int | None, float | None]:
+def parse_budget(text: str | None, most: tuple[int, int] | None = None) -> tuple[int | None, float | None]:
     """A budget's text -> ``(iterations, milliseconds)``: one of them a number, or both
     None for the game's default (``Game.SEARCH_ITERATIONS`` iterations).
 
     Args:
         text: ``"500"`` (iterations, 1 or more), ``"200ms"`` (milliseconds, 1 or more),
             or None / ``""`` for the default.
+        most: ``(iterations, milliseconds)``: the largest budget allowed (a live
+            table's, :data:`playtest.tables.thinking.BUDGET_LIMITS`), or None for any.
 
     Raises:
-        OptionError: any other text; the message shows the two forms.
+        OptionError: any other text (the message shows the two forms), or a budget over
+            ``most`` (the message names the limit).
     """
     if not text:
         return None, None
     digits, ms = (text[:-2], True) if text.endswith("ms") else (text, False)
-    if not digits.isdigit() or int(digits) < 1:
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 20 or int(digits) < 1:
         raise OptionError(f"a search budget is a number of iterations (ismcts:500) or of milliseconds "
-                          f"(ismcts:200ms), 1 or more, not {text!r}")
+                          f"(ismcts:200ms), 1 or more, not {text[:40]!r}")
+    if most is not None and int(digits) > most[ms]:
+        raise OptionError(f"a search budget of {int(digits):,} {'ms' if ms else 'iterations'} a decision is over "
+                          f"this table's limit: at most {most[0]:,} iterations (ismcts:{most[0]}) or "
+                          f"{most[1]:,} ms (ismcts:{most[1]}ms) a decision")
     return (None, float(digits)) if ms else (int(digits), None)
 
 
@@ -237,18 +246,19 @@ class ISMCTSBot(Bot):
         else:
             root, legal = _Node(None), frozenset(legal)
             iterate, steps = partial(self._iterate, sample, root, rng, legal), 1
-        done = 0
-        if self.ms is None:
+        done, clock, cap = 0, time.perf_counter, self.deadline
+        if self.ms is None and cap is None:
             while done < self.iterations:
                 iterate()
                 done += steps
-        else:
-            clock = time.perf_counter
-            deadline = clock() + self.ms / 1000
+        else:  # a time budget, or a time cap (Bot.deadline): the best found so far when it comes
+            deadline = min(clock() + self.ms / 1000 if self.ms is not None else math.inf,
+                           cap if cap is not None else math.inf)
+            most = self.iterations if self.ms is None else math.inf
             while True:
                 iterate()
                 done += steps
-                if clock() >= deadline:
+                if done >= most or clock() >= deadline:
                     break
         self.last_iterations = done
         children = root if self.flat else root.children

@@ -62,7 +62,9 @@ within 30 minutes is ended (:meth:`~playtest.tables.service.TableService.end_uno
 Create body: ``{"game": "lazy_sunday", "seats": 4, "players": ["human", "human",
 "heuristic", "random"], "options": {}, "preset": null, "seed": null, "pace": "human",
 "listed": true}``; ``players`` defaults to seat 0 human and the game's first bot
-elsewhere; ``pace`` is one of :data:`playtest.tables.live.PACES`; optional
+elsewhere (a search bot's budget at most ``ismcts:20000`` iterations or ``ismcts:5000ms``
+a decision, :data:`playtest.tables.thinking.BUDGET_LIMITS`; the host's ``bot`` action
+alike); ``pace`` is one of :data:`playtest.tables.live.PACES`; optional
 ``"scenario"`` (start where a shipped scenario stops: its game, seats, options and
 deal; ``game`` and ``seats`` may be left out, and when sent must be the scenario's;
 ``options``, ``preset`` and ``seed`` are refused),

@@ -7,11 +7,15 @@ sender. So the order moves arrive in is the order of play ("first tap registered
 server wins", Lazy Sunday edge case 6), and a claim that lost the race is judged on the
 new position (LS-5: a claim on a DONE top that has changed is returned, no penalty).
 
-Bots decide exactly as in a single-page game (from their seat's information only); the
-clock decides only *when* a decision is sent: a think time before a bot's move and a
-reaction time before its open move, drawn from the table's pace. If the table moves
-first, the bot's plan is dropped and made again on the new position. The record alone
-replays the game, whatever the pace.
+Bots decide from their seat's information only, as in a single-page game, but off the
+event loop: a bot's decision runs in a worker process under a time cap
+(:mod:`playtest.tables.thinking`), so no search ever holds up the server; an open move
+(a Lazy Sunday quick discard) is the bots' cheap rule, asked on the loop. The clock
+decides only *when* a move is sent: a think time (counted from when the bot started
+deciding) before a bot's move and a reaction time before its open move, drawn from the
+table's pace. If the table moves first, the bot's plan (and its decision, if still being
+made) is dropped and made again on the new position. The record alone replays the game,
+whatever the pace and however long a decision took.
 """
 from __future__ import annotations
 
@@ -24,7 +28,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from ..engine import Match, Move, MoveSyntaxError, OptionError, PlaytestError, Table, make_bot
+from ..engine import Match, Move, MoveSyntaxError, OptionError, PlaytestError, Table
+from .thinking import Decision, Thinker, check_table_bot
 
 HUMAN = "human"
 TOO_LATE = "too late: "
@@ -109,6 +114,18 @@ class Result:
                 **({"unsaved": True} if self.unsaved else {})}
 
 
+@dataclass
+class _Decision:
+    """The decision of the bot to act at one position: ``key`` (moves played, seat, bot
+    name), ``due`` (loop time its move may be played: the think time), ``task`` (the
+    decision being made) and its ``move`` once made."""
+
+    key: tuple[int, int, str]
+    due: float
+    task: asyncio.Task
+    move: Move | None = None
+
+
 class LiveTable:
     """A table being played live.
 
@@ -127,14 +144,19 @@ class LiveTable:
         reaction_limit: seconds a person's reaction window stays open (CR-7); when it
             runs out the seat lets the action happen (``Game.reaction_default``). None
             (the default): no limit.
+        thinker: where the bots decide (the table service's worker processes); None:
+            in this process, on the loop (a script or a test driving a table by hand).
 
     Raises:
-        OptionError: a seat count that does not match, an unknown bot or pace.
+        OptionError: a seat count that does not match, an unknown bot (or a search
+            budget over the table's limit, :data:`~playtest.tables.thinking.BUDGET_LIMITS`)
+            or pace.
     """
 
     def __init__(self, id: str, match: Match, players: list[str], pace: str = DEFAULT_PACE,
                  paused: bool = False, on_move: Callable | None = None, status: str = "playing",
-                 on_change: Callable | None = None, reaction_limit: float | None = None):
+                 on_change: Callable | None = None, reaction_limit: float | None = None,
+                 thinker: Thinker | None = None):
         if len(players) != match.game.seats:
             raise OptionError(f"players names {len(players)} seats for a {match.game.seats}-seat game")
         check_pace(pace)
@@ -151,6 +173,8 @@ class LiveTable:
         self.by_bot: list[bool] = [False] * len(match.moves)
         self._seen: dict[int, OrderedDict] = {}
         self._timer: asyncio.TimerHandle | None = None
+        self.thinker = thinker or Thinker(workers=0)
+        self._decision: _Decision | None = None    # the bot decision of this position, made off the loop
         self.reaction_limit = reaction_limit
         self._reaction_timer: asyncio.TimerHandle | None = None
         self._reaction_version: int | None = None
@@ -165,7 +189,7 @@ class LiveTable:
     def _table(self) -> Table:
         bots = {s: p for s, p in enumerate(self.players) if p != HUMAN}
         for seat, name in bots.items():
-            make_bot(self.match.game, name, 0)            # raises OptionError for an unknown bot
+            check_table_bot(self.match.game, name)        # an unknown bot, a budget over the limit
         return Table(self.match, bots)
 
     def bot_names(self) -> list[str]:
@@ -533,11 +557,18 @@ class LiveTable:
 
     # --- bots on a clock --------------------------------------------------------------
     def cancel(self) -> None:
-        """Drop the bots' planned move and the reaction window's clock."""
+        """Drop the bots' planned move, the decision being made and the reaction
+        window's clock."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._drop_decision()
         self._stop_reaction_clock()
+
+    def _drop_decision(self) -> None:
+        if self._decision is not None:
+            self._decision.task.cancel()   # a decision not started never runs; a running one is ignored
+            self._decision = None
 
     def _stop_reaction_clock(self) -> None:
         if self._reaction_timer is not None:
@@ -587,10 +618,15 @@ class LiveTable:
     def schedule(self) -> None:
         """Plan the bots' next move on the current position: the quickest of the open
         moves bots want (each after its own reaction time) or the decision of the bot to
-        act (after a think time). The plan is dropped if the table moves first."""
+        act (after a think time counted from when it started deciding: the bot decides
+        meanwhile, off the loop, once per position and bot, however often this is
+        called: :meth:`_decide`). The plan is dropped if the table moves first."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        version = len(self.match.moves)
+        if self._decision is not None and self._decision.key[0] != version:
+            self._drop_decision()
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:       # no event loop (a script driving the table by hand): no clock
@@ -598,22 +634,54 @@ class LiveTable:
         self._clock_reaction(loop)
         if not self.bots_may_move():
             return
-        wanted, decision = self.table.proposals()
+        wanted, seat = self.table.proposals()
         think, react = PACES[self.pace]
-        plans = [(self._clock.uniform(*react), move) for move in wanted.values()]
-        if decision is not None:
-            plans.append((self._clock.uniform(*think), decision[1]))
-        if not plans:
+        if wanted:
+            delay, move = min(((self._clock.uniform(*react), move) for move in wanted.values()),
+                              key=lambda plan: plan[0])
+            if self.unsaved:
+                delay = max(delay, STORE_RETRY)     # the store refused the last move: try again later
+            self._timer = loop.call_later(delay, self._bot_move, move, version)
+        key = None if seat is None else (version, seat, self.players[seat])
+        if self._decision is not None and self._decision.key == key:
+            self._plan_decision()
             return
-        delay, move = min(plans, key=lambda plan: plan[0])
+        self._drop_decision()
+        if key is not None:
+            match = self.match
+            decision = Decision(type(match.game), match.game.seats, match.options_dict(), self.players[seat],
+                                match.side_seed(f"{seat}:{version}"), match.bot_view(seat),
+                                self.table.decision_moves(seat))
+            self._decision = _Decision(key, loop.time() + self._clock.uniform(*think),
+                                       loop.create_task(self._decide(decision, key)))
+
+    async def _decide(self, decision: Decision, key: tuple[int, int, str]) -> None:
+        """Have the bot decide (:class:`~playtest.tables.thinking.Thinker`), then plan
+        its move (:meth:`_plan_decision`)."""
+        move = await self.thinker.choose(decision)
+        if self._decision is not None and self._decision.key == key:
+            self._decision.move = move
+            self._plan_decision()
+
+    def _plan_decision(self) -> None:
+        """Plan the decided move at its due time, unless an open move is planned sooner
+        (after it, a new plan), the position changed or the bots hold."""
+        decision, loop = self._decision, asyncio.get_running_loop()
+        if (decision is None or decision.move is None or decision.key[0] != len(self.match.moves)
+                or not self.bots_may_move() or (self._timer is not None and self._timer.when() <= decision.due)):
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        wait = max(0.0, decision.due - loop.time())
         if self.unsaved:
-            delay = max(delay, STORE_RETRY)     # the store refused the last move: try again later
-        version = len(self.match.moves)
-        self._timer = loop.call_later(delay, self._bot_move, move, version)
+            wait = max(wait, STORE_RETRY)        # the store refused the last move: try again later
+        self._timer = loop.call_later(wait, self._bot_move, decision.move, decision.key[0])
 
     def _bot_move(self, move: Move, version: int) -> None:
         self._timer = None
-        if len(self.match.moves) != version or not self.bots_may_move():
+        if len(self.match.moves) != version:
+            return                             # the move that came first planned again
+        if not self.bots_may_move():
             self.schedule()
             return
         try:

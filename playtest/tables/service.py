@@ -24,6 +24,7 @@ from ..engine.registry import other_game
 from ..scenarios import find_scenario
 from .live import DEFAULT_PACE, HUMAN, LiveTable, StoreRefused, check_pace
 from .store import DB_NAME, StoredTable, StoreInUse, StoreProblem, TableStore, data_dir, token_hash
+from .thinking import Thinker, within_limits
 
 MAX_TABLES = 200        # tables being played at once on one server
 STATUSES = ("playing", "over", "ended")   # a table's status: being played, game over, ended by the host
@@ -59,6 +60,8 @@ class TableService:
 
     Args:
         folder: the data folder holding the database (default :func:`data_dir`).
+        thinker: where the tables' bots decide (default: a :class:`Thinker` with its
+            worker processes, stopped by :meth:`close`).
 
     Attributes:
         problem: "" or why live tables are off (the store cannot be used: damaged,
@@ -73,10 +76,11 @@ class TableService:
             process and how to give this one its own folder).
     """
 
-    def __init__(self, folder: str | Path | None = None):
+    def __init__(self, folder: str | Path | None = None, thinker: Thinker | None = None):
         self.folder = Path(folder) if folder is not None else data_dir()
         self.problem = self.notice = ""
         self.store: TableStore | None = None
+        self.thinker = thinker or Thinker()
         try:
             self.store = TableStore(self.folder / DB_NAME)
         except StoreInUse as exc:
@@ -106,9 +110,11 @@ class TableService:
         self.end_unopened()
 
     def close(self) -> None:
-        """Stop every bot clock and close the store (server shutdown)."""
+        """Stop every bot clock and the bots' worker processes, and close the store
+        (server shutdown)."""
         for table in self.tables.values():
             table.cancel()
+        self.thinker.close()
         if self.store is not None:
             self.store.close()
 
@@ -147,8 +153,15 @@ class TableService:
             except PlaytestError as exc:
                 raise PlaytestError(f"its stored move {number} ({reprlib.repr(text)}) cannot be played: {exc}") \
                     from None
-        table = self._live(stored.id, match, stored.players, stored.pace, stored.paused, stored.status,
+        # a search budget over today's limit (stored by an older server) is cut to the limit
+        players = [p if p == HUMAN else within_limits(match.game, p) for p in stored.players]
+        table = self._live(stored.id, match, players, stored.pace, stored.paused, stored.status,
                            stored.reaction_limit)
+        if players != stored.players:
+            try:
+                self._store_change(table, players=players)
+            except StoreRefused:
+                pass            # a full disk: the budget is cut again at the next start
         table.by_bot = [bot for _t, _s, bot in stored.moves]
         table.person_seats = set(stored.seat_hashes)      # made for a person, whoever plays them now
         self._hashes[stored.id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
@@ -161,7 +174,7 @@ class TableService:
 
     def _live(self, id: str, match: Match, players, pace, paused, status, reaction_limit=None) -> LiveTable:
         table = LiveTable(id, match, players, pace, paused, on_move=self._store_move, status=status,
-                          on_change=self._store_change, reaction_limit=reaction_limit)
+                          on_change=self._store_change, reaction_limit=reaction_limit, thinker=self.thinker)
         self.tables[id] = table
         return table
 
@@ -269,7 +282,7 @@ class TableService:
             while table_id in self.tables or table_id in self.damaged:
                 table_id = secrets.token_hex(4)
             table = LiveTable(table_id, match, players, pace, on_move=self._store_move,
-                              on_change=self._store_change, reaction_limit=limit)
+                              on_change=self._store_change, reaction_limit=limit, thinker=self.thinker)
         except (OptionError, ValueError, TypeError) as exc:
             raise ServiceError(str(exc)) from None
         self._make_room(client)         # a good body: now the client's share and the cap

@@ -223,7 +223,9 @@ _ACTION_BY = {**{a.name: a for a in CARDS.action}, **{a.key: a for a in CARDS.ac
 
 # --- options ------------------------------------------------------------------------------
 class Options(BaseOptions):
-    """Chore Race options (RULINGS CR-1, CR-3, CR-11, CR-17, CR-20; G-2, G-4)."""
+    """Chore Race options (RULINGS CR-1, CR-3, CR-11, CR-17, CR-20; G-2, G-4);
+    ``target_vp`` is 1 to 500 (CR-17; the kit's range, RULINGS.md: past the decks' VP
+    the game ends by CR-18)."""
 
     action_deck: dict[str, int] | Literal["74"] | None = Field(
         None, description="CR-1: action card counts; None = cards.toml (66 cards), '74' adds 8 Done, "
@@ -233,7 +235,7 @@ class Options(BaseOptions):
     chore_swap_needs_progress: bool = Field(
         False, description="CR-11: true = the chore you give in a Chore Swap needs 1+ progress")
     target_vp: int = Field(
-        15, ge=1, le=500, title="Target VP", description="CR-17: VP that wins at once (10 Quick Game, 20 Long Game; "
+        15, ge=1, le=500, title="Target VP", description="CR-17: VP that wins at once, 1 to 500 (10 Quick Game, 20 Long Game; "
                                       "20+ also reshuffles the chore discard, CR-19)")
     tableau_size: int = Field(
         3, ge=1, le=6, description="CR-20: chores per tableau (the 2-player variant uses 4)")

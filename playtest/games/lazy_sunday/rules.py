@@ -36,6 +36,9 @@ except ModuleNotFoundError:  # Python 3.10
 
 CARDS_FILE = Path(__file__).with_name("cards.toml")
 LIST_SIZE = 6  # LS-3: cards dealt to each list
+MAX_ROUNDS = 20
+"""The most rounds option ``rounds`` may ask for (LS-10; the kit's range, RULINGS.md): a
+round is 13 to 49 turns (2 to 6 seats, heuristic bots), so 20 rounds is an evening."""
 _new = tuple.__new__  # Move(...) without the NamedTuple's Python-level __new__: move lists are the hot path
 ACTIONS = ("busy", "double_check", "nosy", "trade", "switcheroo", "not_my_job", "landlord", "knock_out")
 
@@ -314,9 +317,11 @@ class LazySunday(Game):
     }
 
     class Options(BaseOptions):
-        """G-2/G-4 options plus LS-10's match options."""
+        """G-2/G-4 options plus LS-10's match options; ``rounds`` is 1 to :data:`MAX_ROUNDS`
+        (LS-10, the kit's range: see RULINGS.md)."""
 
-        rounds: int = Field(1, ge=1, description="LS-10: number of rounds, when match_to is not set")
+        rounds: int = Field(1, ge=1, le=MAX_ROUNDS, description=f"LS-10: number of rounds, 1 to {MAX_ROUNDS}, "
+                                                                "when match_to is not set")
         match_to: Literal[100] | None = Field(
             None, description="LS-10: play rounds until a cumulative score is above 100 (None: use rounds)")
         great_escape: bool = Field(False, description="LS-10: a cumulative score of exactly 100 resets to 50")

@@ -232,8 +232,14 @@ def _copy(view: dict) -> dict:
 
 
 # --- options ------------------------------------------------------------------------------
+MAX_SHIFTS = 200
+"""The largest ``turn_limit`` (NS-10; the kit's range, RULINGS.md): four times the
+rulebook's 50 Shifts."""
+
+
 class NightShiftOptions(BaseOptions):
-    """Night Shift options (RULINGS NS-2, NS-5, NS-10, plus G-2 and G-4)."""
+    """Night Shift options (RULINGS NS-2, NS-5, NS-10, plus G-2 and G-4); ``turn_limit``
+    is 1 to :data:`MAX_SHIFTS` (NS-10)."""
 
     play_cost: Literal["printed", "free"] = Field(
         "printed", description="NS-2: 'printed' (playing a card costs its printed Effort) or 'free' "
@@ -242,8 +248,8 @@ class NightShiftOptions(BaseOptions):
         False, description="NS-5: false (as written, an empty Personal Deck draws nothing) or true "
                            "(an empty Personal Deck is first refilled by shuffling the Laundry Basket)")
     turn_limit: int = Field(
-        50, ge=1, description="NS-10: the game ends at the end of this Shift (Shifts of both seats "
-                              "counted together)")
+        50, ge=1, le=MAX_SHIFTS, description=f"NS-10: the game ends at the end of this Shift, 1 to {MAX_SHIFTS} "
+                                             "(Shifts of both seats counted together)")
     card_variant: str | None = card_variant_field("NS-1")   # NS-1 (playtest.games.variants)
 
 
