@@ -368,6 +368,10 @@ def test_a_bot_whose_move_the_store_refused_tries_again_later(tmp_path, full_dis
         table.attach(FakePage(0))
         assert table.submit(0, "0 peek 0 1").ok and table.submit(0, "0 done").ok
         full_disk.full = True
+        for _ in range(300):                     # the bot decides in a worker process (started now)
+            if table.unsaved:
+                break
+            await asyncio.sleep(0.1)
         await asyncio.sleep(0.5)                 # the bot's move is refused, again and again
         assert len(table.match.moves) == 2 and "its disk is full" in table.unsaved
         tries = []

@@ -455,8 +455,8 @@ def test_the_list_shows_the_tables_being_played_unless_asked_for_others(service)
     ({"game": "lazy_sunday", "preset": "nope"}, "unknown preset"),
     ({"game": "lazy_sunday", "colour": "red"}, "unknown field(s) colour"),
     ([1, 2], "JSON object"),
-    ({}, 'the body needs a "game": one of chore_race, lazy_sunday, night_shift'),
-    ({"game": None, "seats": 2}, 'the body needs a "game": one of chore_race, lazy_sunday, night_shift'),
+    ({}, 'the body needs a "game": one of chore_race, '),
+    ({"game": None, "seats": 2}, 'the body needs a "game": one of chore_race, '),
     # a scenario brings its game and seats: others sent with it were silently replaced
     ({"game": "lazy_sunday", "seats": 3, "scenario": "chore_race_winning_chore"},
      'this is a Chore Race scenario, not a Lazy Sunday one; leave "game" out or send "game": "chore_race"'),

@@ -63,7 +63,7 @@ def test_a_stored_table_over_the_limit_is_restored_with_its_budget_cut_and_plays
     async def scenario():
         second = TableService(tmp_path, thinker=Thinker(workers=1, cap=0.5, hard_cap=5.0))
         table = second.tables[made["id"]]
-        players, errors = list(table.players), list(second.restore_errors)
+        players, errors = list(table.players), list(second.damaged)
         table.attach(FakePage(0))
         for _ in range(600):
             if table.match.moves:
