@@ -72,11 +72,12 @@ def write_cli_help() -> None:
     target = DOCS / "_generated" / "cli"
     target.mkdir(parents=True, exist_ok=True)
     os.environ["COLUMNS"] = "88"
-    for command in ["", "serve", "replay", "simulate", "report", "skill", "tables-report"]:
+    for command in ["", "serve", "notebooks", "tables backup", "replay", "simulate", "report", "skill",
+                    "tables-report"]:
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
-            main([command, "--help"] if command else ["--help"])
-        (target / f"{command or 'playtest'}.txt").write_text(out.getvalue(), encoding="utf-8")
+            main([*command.split(), "--help"])
+        (target / f"{command.replace(' ', '-') or 'playtest'}.txt").write_text(out.getvalue(), encoding="utf-8")
 
 
 copy_notebooks()
