@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from playtest.engine import (SPECTATOR, Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RandomBot,
-                             check_bot_name, play_game)
+                             Record, check_bot_name, play_game)
 
 CHECKED_POSITIONS = 4
 """About how many positions of each random game get the costly checks (refused moves,
@@ -255,22 +255,30 @@ def check_determinizer(match: Match, where: Where, samples: list, views: list[di
 
 
 def check_replay(match: Match, where: Where) -> None:
-    """Property ``replay``: the record replays byte for byte (G-3): ``Match.from_json``
-    of the saved record gives the same state (``fingerprint``: ``dump()`` and the random
-    stream), the same record text, the same outcome and the same log for every seat
-    and the spectator."""
-    again = Match.from_json(match.to_json())
+    """Property ``replay``: the record replays byte for byte (G-3): the saved record's
+    text, read back (``Record``) and replayed move by move from its text, gives the same
+    state (``fingerprint``: ``dump()`` and the random stream), saves the same record
+    text and ends with the same outcome and log (every seat's and the spectator's)."""
+    text = match.to_json()
+    record = Record.model_validate_json(text)
+    again = Match(type(match.game), record.seats, record.options, record.seed, True, record.setup, record.stream)
+    for n, move in enumerate(record.moves, 1):
+        try:
+            again.play(move)
+        except (IllegalMove, MoveSyntaxError) as exc:
+            fail("replay", where, f"replaying the record refuses its move {n}, {move!r}: {exc}")
     if again.fingerprint() != match.fingerprint():
         fail("replay", where, "replaying the record gives another state: "
              + first_difference(json.loads(match.fingerprint()), json.loads(again.fingerprint())))
-    if again.to_json() != match.to_json():
-        fail("replay", where, "the replayed match saves another record")
+    if again.to_json() != text:
+        fail("replay", where, "the replayed match saves another record: "
+             + first_difference(json.loads(text), json.loads(again.to_json())))
     if again.outcome() != match.outcome():
         fail("replay", where, f"the replay ends {again.outcome()} instead of {match.outcome()}")
-    for seat in [SPECTATOR, *range(match.game.seats)]:
-        if again.log_for(seat) != match.log_for(seat):
-            fail("replay", where, f"the replay logs other lines for {_who(seat)}: "
-                 + first_difference(match.log_for(seat), again.log_for(seat)))
+    if again.log != match.log:
+        fail("replay", where, "the replay logs other lines: " + first_difference(
+            [(n, e.text, sorted(e.private.items())) for n, e in match.log],
+            [(n, e.text, sorted(e.private.items())) for n, e in again.log]))
 
 
 def check_keep_log(match: Match, where: Where) -> None:
@@ -292,24 +300,28 @@ def check_keep_log(match: Match, where: Where) -> None:
 
 
 def check_bots(game_class: type[Game], seats: int, seeds: Iterable[int]) -> None:
-    """Property ``bots_finish``: every bot the game declares (``BOTS``; a search bot with
-    a budget of :data:`SEARCH_BUDGET`), playing at every seat, plays only legal moves
-    and finishes the game (an outcome with ``finished`` True: not stopped by G-4's
-    ``max_turns``)."""
-    for name in bot_names(game_class):
+    """Property ``bots_finish``: every bot the game declares (``BOTS``) plays only legal
+    moves and finishes the game (an outcome with ``finished`` True: not stopped by G-4's
+    ``max_turns``). A bot plays every seat; a bot that takes a budget (a search bot)
+    plays one seat (``seed % seats``) with a budget of :data:`SEARCH_BUDGET`, the
+    game's first bot the others."""
+    names = bot_names(game_class)
+    for name in names:
+        budgeted = f"{name}:{SEARCH_BUDGET}"
         try:
-            check_bot_name(game_class, f"{name}:{SEARCH_BUDGET}")
-            name = f"{name}:{SEARCH_BUDGET}"
+            check_bot_name(game_class, budgeted)
         except OptionError:
-            pass
+            budgeted = None
         for seed in seeds:
             where = Where(game_class, seats, seed)
+            bots = ({seat: names[0] for seat in range(seats)} | {seed % seats: budgeted} if budgeted
+                    else {seat: name for seat in range(seats)})
             try:
-                match, outcome = play_game(game_class, seats, name, seed=seed)
+                match, outcome = play_game(game_class, seats, bots, seed=seed)
             except (IllegalMove, RuntimeError) as exc:
-                fail("bots_finish", where, f"bot {name!r} at every seat does not finish the game: {exc}")
+                fail("bots_finish", where, f"the bots {bots} do not finish the game: {exc}")
             if not outcome.finished:
-                fail("bots_finish", where, f"bot {name!r} at every seat reached max_turns "
+                fail("bots_finish", where, f"the bots {bots} reached max_turns "
                      f"({match.game.options.max_turns}) without finishing the game: {outcome.reason}")
 
 
@@ -404,7 +416,7 @@ def check_position(match: Match, where: Where, rng: random.Random, refused: list
     for seat in range(game.seats):
         check_move_text(match, where, match.legal_moves(seat))
     check_views_are_json(match, where)
-    views = [copy.deepcopy(game.bot_view(state, seat)) for seat in range(game.seats)]
+    views = [game.bot_view(state, seat) for seat in range(game.seats)]
     samples = draw_samples(game, views, rng) if match.to_act() else None
     if samples is not None:
         check_hidden_in_views(match, where, samples)
@@ -429,13 +441,15 @@ def draw_samples(game: Game, views: list[dict], rng: random.Random) -> list[list
 
 def declared_rulings(game_class: type[Game]) -> frozenset[str]:
     """The ruling ids ``game_class``'s refusals may cite: those it declares
-    (``Game.RULINGS``), the engine's ``G-*`` ids, and the ids the kit's games' source
-    cites (:func:`playtest.scenarios.scenario.known_rulings`, for the game class and its
-    bases)."""
+    (``Game.RULINGS``), the engine's ``G-*`` ids (RULINGS.md), and for the kit's own
+    games (classes of the ``playtest`` package and their subclasses) the ids their
+    source cites (:func:`playtest.scenarios.scenario.known_rulings`)."""
     from playtest.scenarios.scenario import known_rulings
-    kit = set().union(*(known_rulings(base) for base in game_class.__mro__
-                        if isinstance(base, type) and issubclass(base, Game)))
-    return frozenset({*game_class.RULINGS, *kit})
+    ids = {rid for rid in known_rulings(Game) if rid.startswith("G-")}
+    for base in game_class.__mro__:
+        if isinstance(base, type) and issubclass(base, Game) and base is not Game and base.__module__.startswith("playtest."):
+            ids |= known_rulings(base)
+    return frozenset({*game_class.RULINGS, *ids})
 
 
 def bot_names(game_class: type[Game]) -> list[str]:

@@ -82,7 +82,7 @@ def test_illegal_move_names_ruling_and_alternatives_and_changes_nothing():
     before, moves_before = m.fingerprint(), list(m.moves)
     with pytest.raises(IllegalMove) as err:
         m.play("1 pass")
-    assert err.value.ruling == "" and "Legal moves for seat 1: 1 slap" in str(err.value)
+    assert err.value.ruling == "TOY-1" and "Legal moves for seat 1: 1 slap" in str(err.value)
     with pytest.raises(IllegalMove, match="G-1"):
         m.play("9 pass")
     assert m.fingerprint() == before and m.moves == moves_before
