@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from playtest.engine import (SPECTATOR, Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RandomBot,
                              Record, check_bot_name, play_game)
 
-CHECKED_POSITIONS = 4
+CHECKED_POSITIONS = 2
 """About how many positions of each random game get the costly checks (refused moves,
 views against samples of the hidden information, log lines); the setup always does."""
 SAMPLES = 2
@@ -131,8 +131,9 @@ def check_refusals(match: Match, where: Where, rng: random.Random, refused: list
                 args[i] = args[i] + 1000 if isinstance(args[i], int) else args[i] + "?"
                 tries.append(Move(seat, move.kind, tuple(args)))
         kinds = {m.kind for m in legal[seat]}
-        tries += [Move(seat, kind, tuple(range(len(names))))                # a kind not legal now
-                  for kind, names in game.MOVE_ARGS.items() if kind not in kinds]
+        other_kinds = [kind for kind in game.MOVE_ARGS if kind not in kinds]
+        tries += [Move(seat, kind, tuple(range(len(game.MOVE_ARGS[kind]))))  # kinds not legal now
+                  for kind in rng.sample(other_kinds, min(3, len(other_kinds)))]
     for move in tries:
         if isinstance(move, Move) and move in legal.get(move.seat, ()):
             continue

@@ -15,7 +15,7 @@ from playtest.games.night_shift.bots import HeuristicBot
 from playtest.games.night_shift.rules import NightShift
 from playtest.testing import PROPERTIES, check_game
 
-GAMES = 20
+GAMES = 10
 """Random games per seat count in the suite (a designer's default is 50)."""
 
 
