@@ -58,11 +58,16 @@ def test_bad_ladders_are_refused_before_any_game():
 
 
 def test_playtest_skill_prints_the_ladder_and_the_sentence(capsys):
-    code = main(["skill", "night_shift", "--games", "6", "--ladder", "random,heuristic", "--option", "reshuffle=true",
-                 "--no-progress", "--workers", "1"])
+    """The set-up of the first test (heuristic against random with the reshuffle, seed 3,
+    where the heuristic bot wins 90% or more): the command says skill matters, by as
+    many points as the ladder it prints."""
+    code = main(["skill", "night_shift", "--games", "12", "--seed", "3", "--ladder", "random,heuristic",
+                 "--option", "reshuffle=true", "--no-progress", "--workers", "1"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "Night Shift, 2 seats, 6 games per step" in out and "heuristic vs random" in out
-    assert "skill matters" in out or "no measurable effect of skill" in out
+    assert "Night Shift, 2 seats, 12 games per step, seed 3" in out and "heuristic vs random" in out
+    row = next(line.split() for line in out.splitlines() if line.startswith("heuristic vs random"))
+    points = float(row[-1])
+    assert points >= 40 and out.rstrip().endswith(f"skill matters: +{points:.0f} points per step")
     assert main(["skill", "night_shift", "--ladder", "random,wizard", "--no-progress"]) == 2
     assert "unknown bot 'wizard'" in capsys.readouterr().err

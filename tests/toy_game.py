@@ -37,6 +37,8 @@ class ToyState:
 class Toy(Game):
     name, title, min_seats, max_seats = "toy", "Toy", 2, 5
     OPEN_MOVES = frozenset({"slap"})
+    RULINGS = {"CR-7": "only the poked seat answers a poke (the shape of Chore Race's Excuse)",
+               "TOY-1": "a seat makes one of the moves on offer to it now"}
     MOVE_ARGS = {"poke": ("target",), "dodge": (), "take": (), "meeting": (), "choose": ("number",),
                  "pass": (), "slap": ()}
 
@@ -72,7 +74,7 @@ class Toy(Game):
     def explain(self, s, move):
         if s.poke and move.seat != s.poke[1]:
             return "CR-7", f"only seat {s.poke[1]} may answer the poke now"
-        return "", f"'{move}' is not one of seat {move.seat}'s moves now"
+        return "TOY-1", f"'{move}' is not one of seat {move.seat}'s moves now"
 
     def apply(self, s, move):
         seat, kind = move.seat, move.kind

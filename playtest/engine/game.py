@@ -140,6 +140,11 @@ class Game(ABC):
     position by position ("seat 1's position 5: Nap left the list"), another by the
     cards that came and went ("seat 0's hand: +Done"). Paths left out are worded from
     their keys (``"lists #0 #5"``)."""
+    RULINGS: ClassVar[Mapping[str, str]] = {}
+    """The ruling ids this game's refusals (:class:`IllegalMove`) cite -> one line saying
+    the rule, e.g. ``{"CE-3": "play a card of the top card's suit or rank, or an 8"}``.
+    The engine's ``G-*`` ids need no entry. :func:`playtest.testing.check_game` fails a
+    refusal whose id is neither; the kit's three games are read from their source."""
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Named option sets a playtester picks in one click (e.g. Night Shift's
     ``"with reshuffle"``): preset name -> options."""

@@ -1,0 +1,150 @@
+"""``playtest.testing.check_game``, the conformance check (issue 27): every installed game
+passes it, and a game that breaks one property of the contract fails it, with an
+``AssertionError`` naming that property and where it broke.
+
+The broken games are Night Shift (2 seats, short games, a determinizer) with one thing
+changed each, so that everything else about them passes."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from playtest.engine import Event, Move, games
+from playtest.games.night_shift.bots import HeuristicBot
+from playtest.games.night_shift.rules import NightShift
+from playtest.testing import PROPERTIES, check_game
+
+GAMES = 10
+"""Random games per seat count in the suite (a designer's default is 50)."""
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_every_installed_game_keeps_the_contract(name):
+    check_game(games()[name], games=GAMES)
+
+
+class LeakyView(NightShift):
+    """Shows each seat the other seat's hand."""
+
+    def view(self, state, seat):
+        view = super().view(state, seat)
+        if seat is not None:
+            other = view["players"][1 - seat]
+            other["hand"] = [self.cards[c].name for c in state.hands[1 - seat]]
+        return view
+
+
+class LeakyLog(NightShift):
+    """Tells each seat, in its own log line, the face-down top card of the Household
+    Supply after every move."""
+
+    def apply(self, state, move):
+        events = super().apply(state, move)
+        top = self.cards[state.supply[-1]].name if state.supply else "nothing"
+        return events + [Event("The supply waits.", {seat: f"The supply's next card is {top}." for seat in (0, 1)})]
+
+
+class LeakySpectator(NightShift):
+    """Shows the spectator seat 0's hand."""
+
+    def view(self, state, seat):
+        view = super().view(state, seat)
+        if seat is None:
+            view["players"][0]["hand"] = [self.cards[c].name for c in state.hands[0]]
+        return view
+
+
+UNSEEDED = random.Random()  # a stream the record does not name
+
+
+class ReplayDiffers(NightShift):
+    """Shuffles the Household Supply with a stream of its own at the setup (not G-3's)."""
+
+    def new_state(self, rng):
+        state = super().new_state(rng)
+        UNSEEDED.shuffle(state.supply)
+        return state
+
+
+class RefusalChangesState(NightShift):
+    """Draws from the game's stream while explaining a refusal."""
+
+    def explain(self, state, move):
+        state.rng.random()
+        return super().explain(state, move)
+
+
+class NoRuling(NightShift):
+    """Refuses every move without citing a ruling."""
+
+    def explain(self, state, move):
+        return "", super().explain(state, move)[1]
+
+
+class LogChangesResult(NightShift):
+    """Draws from the game's stream only when the log is kept."""
+
+    def apply(self, state, move):
+        if self.keep_log:
+            state.rng.random()
+        return super().apply(state, move)
+
+
+class NumberNames(NightShift):
+    """Offers its moves with each card named by its number, as a word (``"3"``): the text
+    ``0 play 3`` reads back with the number 3, not the word."""
+
+    def legal_moves(self, state, seat):
+        number = {card.name: str(n) for n, card in enumerate(self.cards)}
+        return [Move(m.seat, m.kind, tuple(number.get(a, a) for a in m.args)) for m in super().legal_moves(state, seat)]
+
+
+class StuckBot(HeuristicBot):
+    """Plays a move that is never legal."""
+
+    name = "stuck"
+
+    def choose(self, view, legal):
+        return Move(legal[0].seat, "nonsense")
+
+
+class BadBot(NightShift):
+    BOTS = {**NightShift.BOTS, "stuck": StuckBot}
+
+
+@pytest.mark.parametrize("game, prop, words", [
+    (LeakyView, "hidden_information", "seat 0's view differs"),
+    (LeakyLog, "hidden_information", "log line"),
+    (LeakySpectator, "hidden_information", "the spectator's view differs"),
+    (ReplayDiffers, "replay", "another state"),
+    (RefusalChangesState, "refused_move_changes_nothing", "changed the state's fingerprint"),
+    (NoRuling, "rulings", "cites the ruling ''"),
+    (LogChangesResult, "keep_log", "keep_log=False"),
+    (NumberNames, "move_text", "parses to"),
+    (BadBot, "bots_finish", "stuck"),
+], ids=lambda value: value.__name__ if isinstance(value, type) else None)
+def test_a_broken_game_fails_naming_the_property(game, prop, words):
+    assert prop in PROPERTIES
+    with pytest.raises(AssertionError) as failure:
+        check_game(game, games=3)
+    message = str(failure.value)
+    assert message.startswith(f"check_game: property '{prop}' broke:"), message
+    assert words in message and "seed " in message and "Night Shift" in message, message
+
+
+def test_the_seed_and_moves_in_the_message_replay_the_failure():
+    with pytest.raises(AssertionError) as failure:
+        check_game(LeakyView, games=3)
+    message = str(failure.value)
+    assert "2 seats, seed 0, at the setup" in message  # the first position of the first game
+    check_game(NightShift, seats=2, games=1)          # the unbroken game passes the same game
+
+
+def test_bad_arguments_are_refused_with_a_sentence():
+    with pytest.raises(ValueError, match="Game subclass"):
+        check_game("night_shift")
+    with pytest.raises(ValueError, match="1 or more"):
+        check_game(NightShift, games=0)
+    with pytest.raises(ValueError, match="seat count"):
+        check_game(NightShift, seats=[])
