@@ -500,6 +500,8 @@ class CrazyEights(Game):
 
 def _card(card: int) -> dict:
     """A face-up card in the zone vocabulary: its name, the ``card`` argument a click
-    on it fills (CE-1's code), its suit as the colour class, and its CE-9 penalty."""
-    return {"name": NAMES[card], "arg": CODES[card], "kind": SUITS[card % 4], "corner": str(penalty(card)),
+    on it fills (CE-1's code), its colour (diamonds and hearts red), and its CE-9
+    penalty."""
+    return {"name": NAMES[card], "arg": CODES[card], "kind": "red" if card % 4 in (1, 2) else "black",
+            "corner": str(penalty(card)),
             "text": f"{NAMES[card]}: {penalty(card)} penalty points if left in hand (CE-9)"}
