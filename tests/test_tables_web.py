@@ -17,6 +17,7 @@ from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 
 from browser_support import run_coroutine
+from playtest.engine import game_names
 from playtest.tables import web
 from playtest.tables.service import TableService
 
@@ -193,7 +194,7 @@ def test_a_login_protected_lobby_asks_for_the_login_or_the_key(server):
      "the request body has a number of 46 digits; numbers may have at most 40 digits"),
     (b'{"game":\n\n' + b"[" * 40 + b"]" * 40 + b"}", 400,
      "the request body (line 3) is nested more than 32 levels deep; at most 32 levels"),
-    (b"", 400, 'the body needs a "game": one of chore_race, lazy_sunday, night_shift'),
+    (b"", 400, 'the body needs a "game": one of ' + ", ".join(game_names())),   # every installed game
     (b'{"game": "lazy_sunday", "seats": 3, "scenario": "chore_race_winning_chore"}', 400,
      'this is a Chore Race scenario, not a Lazy Sunday one; leave "game" out or send "game": "chore_race"'),
 ])

@@ -19,7 +19,8 @@ A view (``Game.view(state, seat)``) may carry, besides its own keys:
 * ``"cards"``: the cards shown, in order (a pile's top card first, usually just it);
   each a dict with ``"name"`` (its text on the card), and optionally ``"arg"`` (the value
   a click on it puts into the ``card`` argument of the move being built, e.g. ``"8S"``),
-  ``"corner"`` (a short value printed under the name), ``"kind"`` (a CSS class word:
+  ``"corner"`` (a short value printed under the name: a number, or a few characters),
+  ``"kind"`` (a CSS class word:
   ``pt-kind-<kind>``; ``"red"`` draws red text) and ``"text"`` (hover text). A card
   the viewer may not see in a face-up zone is ``{"face_up": false}``;
 * ``"count"``: how many cards the zone holds (a pile's size, a hidden hand's size);

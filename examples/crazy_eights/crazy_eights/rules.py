@@ -25,7 +25,7 @@ from typing import Any, Mapping
 
 from pydantic import Field
 
-from playtest.engine import BaseOptions, Bot, Event, Game, Move, OptionError, Outcome, RandomBot
+from playtest.engine import BaseOptions, Bot, Event, Game, ISMCTSBot, Move, OptionError, Outcome, RandomBot
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 """OpenSpiel's suit order (CE-1): a card's id is ``rank * 4 + suit``."""
@@ -82,7 +82,6 @@ class CrazyEightsState:
         self.nominating = False         # the seat on turn played an eight and names a suit (CE-5)
         self.direction = 1              # +1 (seat + 1 next) or -1 after an ace (CE-10)
         self.draws = 0                  # cards drawn this turn before playing (CE-6)
-        self.can_pass = False           # OpenSpiel's can_pass_action_ (CE-6, CE-7)
         self.passes = 0                 # passes in a row on an empty deck (CE-7)
         self.plays = 0                  # card plays so far (CE-8)
         self.owed = 0                   # draw-two cards owed by the seat on turn (CE-10)
@@ -144,7 +143,21 @@ class CrazyEights(Game):
                   "draw": ("Draw", "CE-6: draw a card from the deck (at most max_draw_cards a turn)"),
                   "pass": ("Pass", "CE-6, CE-7: only after drawing the most cards allowed, or when the deck "
                                    "is empty")}
-    BOTS = {"random": RandomBot, "heuristic": HeuristicBot}     # weakest first
+    BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}     # weakest first
+    RULINGS = {
+        "CE-1": "one 52-card deck for 2 to 5 seats, two decks for 6 to 15",
+        "CE-2": "the seat before the first player deals 7 cards each to 2 seats, 5 each to more, one at a time",
+        "CE-3": "the dealer turns up the first card; an eight goes back into the deck and another is turned up",
+        "CE-4": "on your turn, play a card of the suit to match or of the top card's rank, or any eight",
+        "CE-5": "after playing an eight you name the suit the next seat must match",
+        "CE-6": "instead of playing you may draw, at most max_draw_cards a turn; pass only after the last draw",
+        "CE-7": "with an empty deck any seat may pass; seats + 1 passes in a row end the game",
+        "CE-8": "the game ends when a seat plays its last card, after max_plays card plays, or when blocked",
+        "CE-9": "each seat scores minus its hand: 50 an eight, 10 a J, Q, K or A, card id + 2 any other card",
+        "CE-10": "special cards: Q skips the next seat, A reverses play, 2 makes the next seat draw 2 (stackable)",
+        "CE-11": "reshuffle: an empty deck is refilled by shuffling the discard pile under its top card",
+        "CE-12": "a seat sees its own hand, every hand's size, the deck's size and the whole discard pile",
+    }
     LOW_SCORE_WINS = False
     PRESETS = {"special cards": {"use_special_cards": True}, "with reshuffle": {"reshuffle": True}}
     SETUP = {
@@ -282,7 +295,7 @@ class CrazyEights(Game):
                       if c // 4 == EIGHT or c % 4 == s.suit or c // 4 == top]
             if s.deck and s.draws != self.options.max_draw_cards:
                 moves.append(Move(seat, "draw"))
-        if s.can_pass or not s.deck:
+        if s.draws == self.options.max_draw_cards or not s.deck:     # OpenSpiel's can_pass_action_
             moves.append(Move(seat, "pass"))
         return moves
 
@@ -329,8 +342,6 @@ class CrazyEights(Game):
                 return [Event(f"Seat {seat} passes.")] + self._end(s, "nobody can play or draw (CE-7)")
             if s.draws == self.options.max_draw_cards:
                 s.draws = 0
-            if s.deck:
-                s.can_pass = False
             return [Event(f"Seat {seat} passes.")] + self._next(s, 1)
         s.passes = 0
         if move.kind == "draw":
@@ -344,7 +355,7 @@ class CrazyEights(Game):
         hand.remove(copy)
         s.discard.append(copy)
         s.plays += 1
-        s.can_pass, s.draws = False, 0
+        s.draws = 0
         s.suit = card % 4
         events = [Event(f"Seat {seat} plays {NAMES[card]}.")]
         if not hand:
@@ -381,8 +392,6 @@ class CrazyEights(Game):
             drawn.append(NAMES[card % 52])
             if not s.deck and self.options.reshuffle:
                 events += self._reshuffle(s)
-            if not s.deck:
-                s.can_pass = True
             if owed:
                 s.owed -= 1
                 if not s.deck:
@@ -397,8 +406,6 @@ class CrazyEights(Game):
             s.draws += 1
             if not s.deck:
                 s.draws = self.options.max_draw_cards
-            if s.draws == self.options.max_draw_cards:
-                s.can_pass = True
             events.insert(0, Event(f"Seat {seat} draws a card.", {seat: f"Seat {seat} (you) draws {drawn[0]}."}))
             return events
 
@@ -449,7 +456,7 @@ class CrazyEights(Game):
         zones = [
             {"kind": "pile", "name": "deck", "owner": None, "face": "down", "count": len(s.deck)},
             {"kind": "pile", "name": "discard pile", "owner": None, "face": "up", "count": len(s.discard),
-             "cards": [_card(top)]},
+             "cards": [_card(c % 52) for c in reversed(s.discard)]},     # all played face up (CE-12)
             {"kind": "counter", "name": "suit to match", "owner": None,
              "value": f"{SUIT_SIGNS[s.suit]} {SUITS[s.suit]}"},
             {"kind": "counter", "name": "card plays", "owner": None, "value": f"{s.plays} of {o.max_plays}"},
@@ -472,10 +479,52 @@ class CrazyEights(Game):
         return {
             "game": self.name, "seats": self.seats, "viewer": seat, "turn_seat": None if r else s.turn,
             "to_act": list(self.to_act(s)), "suit": SUITS[s.suit], "nominating": s.nominating,
-            "direction": s.direction, "draws": s.draws, "owed": s.owed, "plays": s.plays, "zones": zones,
+            "direction": s.direction, "draws": s.draws, "owed": s.owed, "plays": s.plays, "passes": s.passes,
+            "turns": s.turns, "zones": zones,
             "outcome": r and {"finished": r.finished, "winners": list(r.winners), "scores": list(r.scores),
                               "reason": r.reason},
         }
+
+    def determinizer(self, view: Mapping, seat: int):
+        """A sampler of states consistent with ``seat``'s view (CE-12): its hand and the
+        discard pile as shown, the other cards dealt at random to the other hands and
+        the deck by their sizes (see :meth:`playtest.engine.Game.determinizer`).
+
+        Raises:
+            ValueError: the view holds more copies of a card than the decks (CE-1).
+        """
+        zones = {(z["kind"], z["owner"]): z for z in view["zones"] if z["kind"] in ("hand", "pile")}
+        known = {"hand": [BY_CODE[c["arg"]] for c in zones["hand", seat]["cards"]],
+                 "discard": [BY_CODE[c["arg"]] for c in reversed(zones["pile", None]["cards"])]}
+        unknown = list(range(52 * self._decks()))
+        for part, cards in known.items():
+            numbered = []
+            for card in cards:
+                copy = next((c for c in unknown if c % 52 == card), None)
+                if copy is None:
+                    raise ValueError(f"the view holds more {CODES[card]} than the {self._decks()} deck(s) (CE-1)")
+                unknown.remove(copy)
+                numbered.append(copy)
+            known[part] = numbered
+        sizes = {z["owner"]: z["count"] for z in view["zones"] if z["kind"] == "hand"}
+        scalars = {"turn": view["turn_seat"], "suit": SUITS.index(view["suit"]), "nominating": view["nominating"],
+                   "direction": view["direction"], "draws": view["draws"], "owed": view["owed"],
+                   "plays": view["plays"], "passes": view["passes"], "turns": view["turns"]}
+
+        def sample(rng: random.Random) -> CrazyEightsState:
+            s = CrazyEightsState(rng, self.seats)
+            pool = unknown[:]
+            rng.shuffle(pool)
+            for p in range(self.seats):
+                if p == seat:
+                    s.hands[p] = known["hand"][:]
+                else:
+                    s.hands[p], pool = pool[:sizes[p]], pool[sizes[p]:]
+            s.deck, s.discard, s.turned = pool, known["discard"][:], known["discard"][:1]
+            s.__dict__.update(scalars)
+            return s
+
+        return sample
 
     def all_cards_view(self, s: CrazyEightsState) -> dict:
         """Every card face up, for debugging alone: the spectator's view with each hand
@@ -503,5 +552,5 @@ def _card(card: int) -> dict:
     on it fills (CE-1's code), its colour (diamonds and hearts red), and its CE-9
     penalty."""
     return {"name": NAMES[card], "arg": CODES[card], "kind": "red" if card % 4 in (1, 2) else "black",
-            "corner": str(penalty(card)),
+            "corner": penalty(card),
             "text": f"{NAMES[card]}: {penalty(card)} penalty points if left in hand (CE-9)"}
