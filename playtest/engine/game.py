@@ -131,6 +131,11 @@ class Game(ABC):
     MOVE_ARGS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """Every move kind the game has -> the names of its arguments (``()`` for none).
     Move builders create one control per kind up front from it, so list them all."""
+    MOVE_WORDS: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    """How a board without labels of its own (the generic board,
+    :mod:`playtest.widgets.board`) words each move kind: kind -> (button text, hover text
+    citing the ruling), e.g. ``{"draw": ("Draw", "CE-6: draw a card from the deck")}``.
+    A kind left out is labelled by its name."""
     VIEW_WORDS: ClassVar[Mapping[str, str]] = {}
     """How the scenario debugger's "What changed" names the places of a view: a dotted
     view path pattern (``*`` matches any one key or list index) -> words, where

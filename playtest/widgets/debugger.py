@@ -31,7 +31,6 @@ from __future__ import annotations
 import difflib
 import html
 import importlib
-import json
 import time
 from collections import Counter
 from typing import Any, Callable, Mapping
@@ -47,6 +46,7 @@ from ..scenarios.scenario import move_mistake
 from ..scenarios.replay import zone_lines
 from . import moves as move_controls
 from .app import GameBoard
+from .board import ViewBoard
 from .components import ErrorBanner, LogView, download_link, safe, style_widget
 from .moves import MoveBuilder
 from .records import parse_link, unpack_record
@@ -274,23 +274,11 @@ def move_text_for(move: Move, viewer: int | None) -> str:
 
 
 # --- the game's board ---------------------------------------------------------------
-class ViewBoard(GameBoard):
-    """The board of a game that ships no widget: its view dict, pretty-printed."""
-
-    def __init__(self, app):
-        super().__init__(app)
-        self.text = w.HTML()
-        self.widget.children = (self.text,)
-
-    def update(self, view: dict, clickable: set) -> None:
-        """Show ``view`` as indented JSON."""
-        self.text.value = f"<pre>{html.escape(json.dumps(view, indent=1, default=str))}</pre>"
-
-
 def board_class(game: type[Game]) -> type[GameBoard]:
     """The board a game's package ships in its ``widget`` module beside its rules (the
     kit's convention: ``playtest.games.lazy_sunday.widget.LazySundayBoard``), or
-    :class:`ViewBoard` for a game without one."""
+    the generic :class:`~playtest.widgets.board.ViewBoard` for a game without one (a
+    view in the zone vocabulary drawn as a table, any other view as JSON)."""
     package = game.__module__.rpartition(".")[0]
     if not package:                      # a game defined in a plain module or a notebook
         return ViewBoard

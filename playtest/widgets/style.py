@@ -23,6 +23,8 @@ STYLE = """<style>
   border: 3px solid #f4f4f0; }
 .pt-card.pt-face { background: #fffdf6; color: #222; border: 1px solid #999; }
 .pt-card.pt-kind-action { background: #fff0d6; border-color: #c9822b; }
+/* the generic board's red cards (hearts, diamonds): playtest.widgets.board */
+.pt-card.pt-face.pt-kind-red { color: #c62828; }
 .pt-card.pt-empty { background: transparent; border: 2px dashed rgba(255,255,255,.5); box-shadow: none; }
 .pt-card.pt-looking { outline: 3px solid #ffd54a; outline-offset: 1px; }
 .pt-card.pt-clickable { cursor: pointer; box-shadow: 0 0 0 3px #7fe3ff, 0 1px 3px rgba(0,0,0,.45); }

@@ -1,0 +1,123 @@
+"""The generic board (playtest.widgets.board.ViewBoard): a view in the zone vocabulary
+drawn as a playable table for a game without a board of its own (the Crazy Eights
+example, examples/crazy_eights), hidden cards as backs, moves made with the kit's move
+controls and card clicks, components updated in place; a view without zones as JSON."""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from ipywidgets.widgets.widget import _instances
+
+from widget_support import answer_builder, fresh_widgets  # noqa: F401 (autouse fixture)
+
+from playtest.widgets import GameApp
+from playtest.widgets.board import ViewBoard
+from playtest.widgets.components import BLANK
+from playtest.widgets.debugger import board_class
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "crazy_eights"))
+from crazy_eights import CrazyEights  # noqa: E402
+
+
+def app(seats: int = 3, seed: int = 3, players=None) -> GameApp:
+    players = {s: "heuristic" for s in range(1, seats)} if players is None else players
+    return GameApp(CrazyEights, board_class(CrazyEights), seats, players, seed=seed, autosave=False)
+
+
+def synced_state() -> str:
+    return json.dumps([x.get_state() for x in list(_instances.values())], default=str)
+
+
+def hand_zone(view: dict, seat: int) -> dict:
+    return next(z for z in view["zones"] if z["kind"] == "hand" and z["owner"] == seat)
+
+
+def test_a_game_without_a_board_gets_the_generic_board_drawing_its_zones():
+    game = app()
+    board = game.board
+    assert board_class(CrazyEights) is ViewBoard and isinstance(board, ViewBoard)
+    view = game.match.view(0)
+    mine = hand_zone(view, 0)["cards"]
+    row = board.parts[("hand", "hand", 0)]
+    assert [c.description for c in row.box.children] == [f"{c['name']}\n{c['corner']}" for c in mine]
+    top = board.parts[("pile", "discard pile", None)]
+    assert top.card.description.startswith(view["zones"][1]["cards"][0]["name"])
+    assert "discard pile: 1" in top.caption.value
+    assert "pt-back" in board.parts[("pile", "deck", None)].card._dom_classes
+    assert "suit to match" in board.counters.value and "card plays" in board.counters.value
+    assert "Seat 0 (you)" in board.status.value and "to move" in board.status.value
+    assert "on turn" in board.panels[0][1].value and "drawn this turn" in board.panels[0][1].value
+    assert {b.description for b in game.moves.kind_box.children} == {"Play a card", "Draw"}
+
+
+def test_other_seats_hands_are_backs_and_no_hidden_card_reaches_the_page():
+    game = app(seats=3, seed=8)
+    board = game.board
+    for seat in (1, 2):
+        row = board.parts[("hand", "hand", seat)]
+        shown = row.box.children
+        assert len(shown) == hand_zone(game.match.view(0), seat)["count"] > 0
+        assert all(c.description == BLANK and c.tooltip == "" and "pt-back" in c._dom_classes for c in shown)
+        assert "pt-mini" in row.widget._dom_classes
+    hidden = {card["name"] for seat in (1, 2) for card in hand_zone(game.match.all_cards_view(), seat)["cards"]}
+    page = synced_state()
+    assert hidden and not [name for name in hidden if name in page]
+
+
+def test_a_card_click_chooses_the_play_and_play_makes_it():
+    game = app(seats=2, seed=3, players={1: "heuristic"})
+    board = game.board
+    legal = [m for m in game.match.legal_moves(0) if m.kind == "play"]
+    assert legal
+    view = game.match.view(0)
+    cards = hand_zone(view, 0)["cards"]
+    pos = [c["arg"] for c in cards].index(legal[0].args[0])
+    row = board.parts[("hand", "hand", 0)]
+    assert "pt-clickable" in row.cards[pos]._dom_classes
+    row.cards[pos].click()
+    assert game.moves.kind == "play" and game.moves.prefix == [legal[0].args[0]]
+    game.moves.play_button.click()
+    assert game.match.moves[0] == legal[0]
+
+
+def test_a_whole_game_is_played_on_the_board_with_components_updated_in_place():
+    game = app(seats=3, seed=5)
+    board = game.board
+    rng = random.Random(1)
+    parts, panels = dict(board.parts), list(board.panels)
+    for _ in range(3000):
+        if game.match.outcome() is not None:
+            break
+        if game.moves.kind is None:
+            game.moves.select(rng.choice([m.kind for m in game.match.decision_moves(0)]))
+        else:
+            answer_builder(game.moves, rng)
+    outcome = game.match.outcome()
+    assert outcome is not None
+    assert "Game over" in board.status.value and outcome.reason in board.status.value
+    assert all(board.parts[key] is part for key, part in parts.items())
+    assert board.panels[:3] == panels
+    assert f"score {outcome.scores[0]}" in board.panels[0][1].value
+
+
+def test_a_view_without_zones_is_shown_as_json_and_a_bad_zone_is_named():
+    game = app()
+    board = game.board
+    board.update({"seats": 3, "anything": [1, 2]}, set())
+    assert board.widget.children == (board.text,) and "anything" in board.text.value
+    with pytest.raises(ValueError, match="zone vocabulary has hand, pile, tableau, row, counter"):
+        board.update({"seats": 3, "zones": [{"kind": "stack", "name": "x", "owner": None}]}, set())
+
+
+def test_card_at_finds_a_hand_card_and_a_pile_top():
+    game = app()
+    board = game.board
+    view = game.match.view(0)
+    index = view["zones"].index(hand_zone(view, 0))
+    assert board.card_at(f"zones.{index}.cards.0") is board.parts[("hand", "hand", 0)].cards[0]
+    assert board.card_at("zones.1") is board.parts[("pile", "discard pile", None)].card
+    assert board.card_at("zones.99.cards.0") is None and board.card_at("hands.0") is None
