@@ -17,6 +17,7 @@ from ipywidgets.widgets.widget import _instances
 from widget_support import fresh_widgets  # noqa: F401 (autouse fixture)
 
 from playtest.engine import Move
+from playtest.games.lazy_sunday.rules import ACTIONS
 from playtest.games.night_shift.widget import ActionButtons
 from playtest.scenarios import view_value
 from playtest.tutorials import Light, Tutorial, TutorialError, load_tutorial, tutorials
@@ -209,9 +210,9 @@ def test_the_tutorial_app_is_built_once_and_updated_in_place():
 def test_the_lazy_sunday_tutorial_teaches_the_whole_game():
     """LS-2, LS-4, LS-5: some step's move burns each of the eight action cards, takes the
     DONE card, claims another player's card rightly and gives a card into the gap, and
-    claims wrongly (the card stays, a penalty card joins the learner's list); each of
-    those steps is reached on the real board and done by its move."""
-    from playtest.games.lazy_sunday.rules import ACTIONS
+    claims wrongly (the card stays, a penalty card joins the learner's list). The
+    play-through test above reaches each of these steps on the real board and makes its
+    move by the controls."""
     tutorial = load_tutorial("lazy_sunday")
     taught = set()
     for at in tutorial.walk():
@@ -243,7 +244,8 @@ NOTATION = re.compile(r"\b[a-z] < [a-z]\b|\.\.\d|'[a-z_]+'")
 def wrong_moves(match, seat: int) -> list[Move]:
     """Typical wrong moves of ``seat`` here: its moves with a card picked twice or a
     position not in a list (each whole-number argument set to another argument's value,
-    or to 0, 1, 6 or 9; each card name to another card named by its moves), and the other seats' moves made by ``seat`` (out of turn)."""
+    or to 0, 1, 6 or 9; each card name to another card named by its moves), and the
+    other seats' moves made by ``seat`` (out of turn)."""
     own = match.legal_moves(seat)[:40]
     names = sorted({a for move in own for a in move.args if type(a) is str})       # cards named by name
     found = []

@@ -1522,7 +1522,8 @@ class ChoreRace(Game):
     def _why_play(self, s, seat, kind, args):
         key = args[1] if kind == "discard" else kind
         if kind == "discard" and key not in self.order:
-            return "CR-4", f"there is no such action card: the action cards are {', '.join(map(self.key_name.get, self.order))}"
+            cards = ", ".join(map(self.key_name.get, self.order))
+            return "CR-4", f"there is no such action card: the action cards are {cards}"
         if kind != "end" and not self._holds(s, seat, key):
             return "CR-4", f"seat {seat} holds no {self.key_name[key]}"
         if kind == "discard":
