@@ -99,13 +99,20 @@ def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
 
     try:
         # lesson 1: peek at the two lit cards, then Done looking
-        step("Lesson 1 of 3")
+        step("Lesson 1 of 6")
         assert "pt-lit" in row(0).nth(0).get_attribute("class") and "pt-lit" in row(0).nth(1).get_attribute("class")
         # on a 720 px screen the lit cards are scrolled clear of the move controls stuck to the bottom
         page.wait_for_function("""() => { const lit = document.querySelector('.pt-lit').getBoundingClientRect();
             return lit.top >= 0 && lit.bottom <= document.querySelector('.pt-controls').getBoundingClientRect().top; }""",
                                timeout=10_000)
         assert "pt-lit" not in row(0).nth(2).get_attribute("class")
+        click(move("Peek at 2 of my cards"))
+        click(row(0).nth(2))
+        click(row(0).nth(2))                                         # the same card twice: said in a player's words
+        page.wait_for_function("document.querySelector('.pt-coach-feedback').innerText.includes("
+                               "'You picked the same card twice: pick two different cards of your list')",
+                               timeout=60_000)
+        assert "0.." not in page.locator(".pt-coach-feedback").inner_text()
         click(move("Peek at 2 of my cards"))
         click(row(0).nth(2))                                         # not the lit card: refused, with why
         click(row(0).nth(3))
@@ -121,7 +128,7 @@ def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
         next_button()
         next_button("Next lesson")
         # lesson 2: draw, keep it in place of the second card, Done it! on the first
-        step("Lesson 2 of 3")
+        step("Lesson 2 of 6")
         click(move("Draw from the deck"))
         step("You drew Water the Plants")
         click(move("Keep it"))
@@ -133,7 +140,7 @@ def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
         next_button()
         next_button("Next lesson")
         # lesson 3: peek, Done looking, NOT ME!, the reveal
-        step("Lesson 3 of 3")
+        step("Lesson 3 of 6")
         click(move("Peek at 2 of my cards"))
         click(row(0).nth(0))
         click(row(0).nth(1))
@@ -142,7 +149,38 @@ def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
         step("All lists are revealed")
         assert "Round 1 revealed (LS-9)" in page.locator(".pt-table").inner_text()
         next_button()
-        next_button("Start the game")
+        next_button("Next lesson")
+        # lesson 4: take the DONE card, Done it! on Ann's card and the give, a wrong claim
+        done_it = lambda: page.locator(".pt-controls").get_by_role("button", name="Done it!", exact=True)  # noqa: E731
+        step("Lesson 4 of 6")
+        click(move("Take the DONE card"))
+        click(row(0).nth(1))
+        step("You remember that Ann's first card")
+        click(done_it())
+        click(row(1).nth(0))
+        step("A correct claim on another player's card")
+        click(move("Give a card"))
+        click(row(0).nth(2))
+        step("You are shown the card as you give it")
+        assert "Vacuum the Stairs" in row(1).nth(0).inner_text()
+        next_button()
+        step("What does a wrong claim cost?")
+        click(done_it())
+        click(row(2).nth(0))
+        step("Wrong: Bo's card stays")
+        assert row(0).count() == 4                                   # the penalty card joined the list
+        next_button()
+        next_button("Next lesson")
+        # lesson 5: an action card drawn and burned
+        step("Lesson 5 of 6")
+        click(move("Draw from the deck"))
+        step("You drew Double Check")
+        click(move("Burn: look at my card"))
+        click(row(0).nth(2))
+        step("you see your third card: Feed the Fish")
+        click(move("Done looking"))
+        step("Your turn again")
+        click(page.locator(".pt-coach").get_by_role("button", name="Skip to the game"))
         # the finale: a game against the gentle bot, with a hint
         step("Your first round")
         click(page.locator(".pt-coach-hint"))

@@ -10,14 +10,18 @@ refused with the line and the reason (a rules editor's file).
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from ipywidgets.widgets.widget import _instances
 from widget_support import fresh_widgets  # noqa: F401 (autouse fixture)
 
 from playtest.engine import Move
+from playtest.games.lazy_sunday.rules import ACTIONS
 from playtest.games.night_shift.widget import ActionButtons
 from playtest.scenarios import view_value
 from playtest.tutorials import Light, Tutorial, TutorialError, load_tutorial, tutorials
+from playtest.widgets.app import refusal_text
 from playtest.widgets.tutorial import TutorialApp, paragraphs
 
 GAMES = ["lazy_sunday", "chore_race", "night_shift"]
@@ -200,3 +204,103 @@ def test_the_tutorial_app_is_built_once_and_updated_in_place():
         app.restart()
         make_move(app, Move.parse(app.current.do))
     assert len(_instances) == count                   # the same widgets, updated in place
+
+
+# --- the whole of Lazy Sunday, and refusals in a player's words -------------------------------
+def test_the_lazy_sunday_tutorial_teaches_the_whole_game():
+    """LS-2, LS-4, LS-5: some step's move burns each of the eight action cards, takes the
+    DONE card, claims another player's card rightly and gives a card into the gap, and
+    claims wrongly (the card stays, a penalty card joins the learner's list). The
+    play-through test above reaches each of these steps on the real board and makes its
+    move by the controls."""
+    tutorial = load_tutorial("lazy_sunday")
+    taught = set()
+    for at in tutorial.walk():
+        if not at.step.do:
+            continue
+        move, match = Move.parse(at.step.do), at.match
+        before = [len(cards) for cards in match.view(0)["lists"]]
+        after = match.branch()
+        after.play(move)
+        lists = [len(cards) for cards in after.view(0)["lists"]]
+        if move.kind == "claim" and move.args[0] != move.seat:
+            right = lists[move.args[0]] == before[move.args[0]] - 1
+            taught.add("claim on another's card" if right else "wrong claim")
+            if not right:       # the card stays; the learner draws a penalty card (LS-5)
+                assert lists == [before[0] + 1, *before[1:]]
+            else:
+                assert after.view(0)["give"] == {"seat": 0, "to": move.args[0], "pos": move.args[1]}
+        elif move.kind in (*ACTIONS, "take", "give"):
+            taught.add(move.kind)
+    assert taught == {*ACTIONS, "take", "give", "claim on another's card", "wrong claim"}
+    intro = tutorial.lessons[0].steps[0].say
+    assert "10 to 13" in intro       # efforts do not stop at 9 (LS-2)
+
+
+NOTATION = re.compile(r"\b[a-z] < [a-z]\b|\.\.\d|'[a-z_]+'")
+"""Programmer's notation in a message: ``a < b``, ``0..5``, a quoted move kind."""
+
+
+def wrong_moves(match, seat: int) -> list[Move]:
+    """Typical wrong moves of ``seat`` here: its moves with a card picked twice or a
+    position not in a list (each whole-number argument set to another argument's value,
+    or to 0, 1, 6 or 9; each card name to another card named by its moves), and the
+    other seats' moves made by ``seat`` (out of turn)."""
+    own = match.legal_moves(seat)[:40]
+    names = sorted({a for move in own for a in move.args if type(a) is str})       # cards named by name
+    found = []
+    for move in own:
+        for i, arg in enumerate(move.args):
+            if type(arg) is int:
+                values = {0, 1, 6, 9, *(a for a in move.args if type(a) is int)}
+            elif type(arg) is str:
+                values = set(names)
+            else:
+                continue
+            for value in values:
+                found.append(Move(seat, move.kind, (*move.args[:i], value, *move.args[i + 1:])))
+    for other in range(match.game.seats):
+        if other != seat:
+            found += [Move(seat, m.kind, m.args) for m in match.decision_moves(other)[:10]]
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_refusal_in_a_tutorial_is_in_a_players_words(game):
+    """At every step, the same card twice, a card not in a list and moves out of turn
+    are refused with a ruling id and words a player reads: no ``a < b``, no ``0..5``, no
+    move text. One of them per step goes through the coach panel itself."""
+    app = TutorialApp(game)
+    tutorial, seat, checked = app.tutorial, app.tutorial.seat, 0
+    for i, lesson in enumerate(tutorial.lessons):
+        app.open_lesson(i)
+        for step in lesson.steps:
+            refused = []
+            for move in wrong_moves(app.match, seat):
+                refusal = app.match.refusal(move)
+                if refusal is not None:
+                    text = refusal_text(refusal)
+                    assert not NOTATION.search(text), (i, step.say[:40], str(move), text)
+                    assert refusal.ruling and f"({refusal.ruling})" in text, text
+                    refused.append(move)
+            if refused:
+                before = app.match.fingerprint()
+                app.play(refused[0])
+                assert app.feedback.value.startswith("Not allowed (") and not NOTATION.search(app.feedback.value)
+                assert app.match.fingerprint() == before
+            checked += len(refused)
+            if step.do:
+                app.play(Move.parse(step.do))
+            else:
+                app.next()
+    assert checked > 50
+
+
+def test_the_same_card_clicked_twice_to_peek_is_refused_in_a_players_words():
+    app = TutorialApp("lazy_sunday")
+    app.moves.buttons["peek"].click()
+    app.card_clicked(0, 1)
+    app.card_clicked(0, 1)                       # the same card again
+    assert app.feedback.value == ("Not allowed (LS-3): You picked the same card twice: pick two different "
+                                  "cards of your list.")
+    assert app.step == 0 and app.refusals == 1

@@ -240,7 +240,8 @@ def test_a_move_that_lost_the_race_shows_the_tables_reason_in_the_banner(data):
         page.banner.clear()
         page.play(Move(0, "keep", (0,)))
         await until(lambda: page.banner.message, what="the refusal")
-        assert page.banner.message == "'keep' is not possible now: seat 0 is starting its turn (draw, take or NOT ME!) (LS-4)"
+        assert page.banner.message == ("you cannot keep a card now: you are starting your turn "
+                                       "(draw, take the DONE card or NOT ME!) (LS-4)")
         page.close()
         server.stop()
     run(scenario)

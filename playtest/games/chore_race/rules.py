@@ -1524,12 +1524,13 @@ class ChoreRace(Game):
     def _why_play(self, s, seat, kind, args):
         key = args[1] if kind == "discard" else kind
         if kind == "discard" and key not in self.order:
-            return "CR-4", f"there is no action card {key!r}; cards: {', '.join(self.order)}"
+            cards = ", ".join(map(self.key_name.get, self.order))
+            return "CR-4", f"there is no such action card: the action cards are {cards}"
         if kind != "end" and not self._holds(s, seat, key):
             return "CR-4", f"seat {seat} holds no {self.key_name[key]}"
         if kind == "discard":
             if args[0] not in ("progress", "action"):
-                return "CR-4", "the slot must be 'progress' or 'action'"
+                return "CR-4", "discard it into the progress slot or the action slot"
             if s.slots[args[0] == "action"]:
                 return "CR-4", f"the {args[0]} slot is already used this turn"
             return "", "this discard is not allowed now"

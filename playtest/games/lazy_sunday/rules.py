@@ -254,6 +254,9 @@ _PHASE_KINDS = {
     "peek": ("peek",), "look": ("done", "swap"), "turn": ("draw", "take", "notme", "pass"),
     "drawn": ("keep", "discard", *ACTIONS), "give": ("give",), "round_over": ("deal",),
 }
+_DOING = {"peek": "peek", "done": "stop looking", "draw": "draw", "take": "take the DONE card",  # for refusals
+          "notme": "call NOT ME!", "pass": "pass", "keep": "keep a card", "discard": "discard a card",
+          "swap": "swap cards", "give": "give a card", "deal": "deal", **{a: "burn an action card" for a in ACTIONS}}
 _KIND_RULING = {"peek": "LS-3", "done": "LS-3", "draw": "LS-4", "take": "LS-4", "notme": "LS-7",
                 "pass": "LS-6", "keep": "LS-4", "discard": "LS-4", "swap": "LS-2", "claim": "LS-5",
                 "give": "LS-5", "deal": "LS-3", **{a: "LS-2" for a in ACTIONS}}
@@ -1295,24 +1298,26 @@ class LazySunday(Game):
         if seat != s.actor:
             return ("LS-3" if s.turn is None else "G-1"), f"it is not seat {seat}'s decision: {self._waiting(s)}"
         if kind not in _PHASE_KINDS[s.phase]:
-            return ruling, f"'{kind}' is not possible now: {self._waiting(s)}"
+            return ruling, f"you cannot {_DOING[kind]} now: {self._waiting(s, seat)}"
         lists = s.lists
         own = len(lists[seat])
         if kind == "peek":
-            return "LS-3", f"peek at two different positions a < b of your own list, each 0..{own - 1}"
+            if len(set(args)) == 1 and 0 <= args[0] < own:
+                return "LS-3", "you picked the same card twice: pick two different cards of your list"
+            return "LS-3", f"pick two different cards of your own list (it has {own} cards)"
         if kind == "swap":
             return "LS-2", "only Not My Job lets you swap the two cards you looked at"
         if kind == "draw":
             return "LS-6", "nothing can be drawn: the deck is empty and DONE has only its top card"
         if kind in ("take", "keep") and own and not args:
-            return ruling, f"name the position (0..{own - 1}) of your list that the card goes to / comes from"
+            return ruling, "choose the card of your list that it replaces"
         if kind == "take" and not s.done:
             return "LS-4", "the DONE pile is empty"
         if kind in ("take", "keep"):
-            return "LS-4", (f"your list is empty, so the card is simply added: '{seat} {kind}'" if not own
-                            else f"position {args[0]} is not in your list (0..{own - 1})")
+            return "LS-4", ("your list is empty, so the card is simply added to it: choose no card" if not own
+                            else f"that is not a card of your list (it has {own} cards)")
         if kind == "give":
-            return "LS-5", f"give one of your own cards: position 0..{own - 1}"
+            return "LS-5", f"give one of the cards of your own list (it has {own} cards)"
         if kind == "notme":
             return "LS-7", f"NOT ME! was already called this round by seat {s.caller}"
         if kind == "pass":
@@ -1321,11 +1326,21 @@ class LazySunday(Game):
             return self._explain_burn(s, seat, kind, args)
         return ruling, f"'{move}' is not one of seat {seat}'s moves now"
 
-    def _waiting(self, s) -> str:
+    def _waiting(self, s, seat: int | None = None) -> str:
+        """What the match waits for, in a player's words ("you" for ``seat``, the mover)."""
+        if s.actor == seat:
+            return {
+                "peek": "you are peeking at 2 of your cards (setup)",
+                "look": "you are looking at cards (until Done looking)",
+                "turn": "you are starting your turn (draw, take the DONE card or NOT ME!)",
+                "drawn": "you hold a drawn card (keep, discard or burn it)",
+                "give": "you must give a card after your correct claim",
+                "round_over": "the round is over; you deal the next one",
+            }[s.phase]
         a = s.actor
         return {
             "peek": f"seat {a} is peeking at 2 of its cards (setup)",
-            "look": f"seat {a} is looking at cards and ends with 'done'",
+            "look": f"seat {a} is looking at cards (until Done looking)",
             "turn": f"seat {a} is starting its turn (draw, take or NOT ME!)",
             "drawn": f"seat {a} holds a drawn card (keep, discard or burn it)",
             "give": f"seat {a} must give a card after its correct claim",
@@ -1337,12 +1352,12 @@ class LazySunday(Game):
             return "LS-2", f"an action triggers only when its own card was just drawn, and seat {seat} did not draw that one"
         n = self.seats
         if action in ("switcheroo", "not_my_job") and n - 1 - (s.caller is not None) < 2:
-            return "LS-8", "this action needs two other players who may be targeted; only 'discard' is possible"
+            return "LS-8", "this action needs two other players who may be targeted; you can only discard it"
         if action == "landlord" and not (s.deck or s.done):
             return "LS-6", "nothing can be drawn, so Landlord's Notice can only be discarded"
         own = range(len(s.lists[seat]))
         if action in ("double_check", "knock_out", "trade") and args[0] not in own:
-            return "LS-8", f"position {args[0]} is not in your list"
+            return "LS-8", "that is not a card of your list"
         spots = {"nosy": [args], "trade": [args[1:]], "switcheroo": [args[:2], args[2:]],
                  "not_my_job": [args[:2], args[2:]], "landlord": [(args[0], None)]}.get(action, [])
         for t, p in spots:
@@ -1355,7 +1370,7 @@ class LazySunday(Game):
             if p is not None and not 0 <= p < len(s.lists[t]):
                 return "LS-8", f"seat {t} has no card at position {p}"
         if action in ("switcheroo", "not_my_job") and not args[0] < args[2]:
-            return "LS-8", "name two different other players, the lower seat first"
+            return "LS-8", "pick cards of two different other players"
         return "LS-8", "not a legal target for this action"
 
     def _explain_claim(self, s, seat, t, p, serial) -> tuple[str, str]:
