@@ -74,7 +74,8 @@ class Record(BaseModel):
     (``"keyed"`` or ``"mt"``, see :mod:`playtest.engine.rng`; a record without one, as
     every record before version 3, uses ``"mt"``), ``setup`` (the pinned setup, key ->
     value, see :meth:`Game.pin`; empty for a plain deal), ``moves`` (move text forms, in
-    order).
+    order), ``times`` (optional: the server time each move was played at a live table,
+    ISO 8601 UTC text, parallel to ``moves``; empty when not known. Replay ignores it).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -88,6 +89,7 @@ class Record(BaseModel):
     stream: Stream = OLD_STREAM
     setup: dict[str, Any] = {}
     moves: list[str] = []
+    times: list[str] = []
 
 
 class Match:
