@@ -14,8 +14,10 @@ import json
 import reprlib
 import secrets
 import sqlite3
+import statistics
 import time
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -285,7 +287,7 @@ class TableService:
         with self._saving("a new table"):
             self.store.add_table(stored)
             for number, move in enumerate(match.moves, 1):      # a scenario's moves: the table starts after them
-                self.store.add_move(table_id, number, str(move), move.seat, False)
+                self.store.add_move(table_id, number, str(move), move.seat, False, at=stored.created)
         table.by_bot = [False] * len(match.moves)
         self.tables[table_id] = table
         self._hashes[table_id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
@@ -526,7 +528,15 @@ class TableService:
         table = self.table(table_id)
         if table.status == "playing":
             raise ServiceError("the record is handed out once the game is over or the host ended the table", 409)
-        return table.match.record().model_dump()
+        return self._record(table)
+
+    def _record(self, table: LiveTable) -> dict:
+        """A table's record with ``times``: when each move was played (ISO 8601, UTC)."""
+        times = self.store.move_times(table.id)
+        record = table.match.record().model_dump()
+        if len(times) == len(record["moves"]):
+            record["times"] = [iso_time(t) for t in times]
+        return record
 
     def damaged_record(self, table_id: str) -> dict:
         """The record of a table that cannot be replayed (:attr:`damaged`), as stored:
@@ -545,8 +555,16 @@ class TableService:
 
     # --- export ---------------------------------------------------------------------
     def export(self) -> list[dict]:
-        """Every finished or ended table: its record, who sat where (people and bots),
-        how it ended and its feedback. The shape :func:`playtest.lab.read_tables` reads.
+        """Every finished or ended table: its record (with ``times``), who sat where
+        (people and bots) and who held each seat over time, how it ended, the seats'
+        think times and its feedback. The shape :func:`playtest.lab.read_tables` reads.
+
+        Each table: ``table`` (id), ``game``, ``created`` (ISO 8601 UTC), ``status``,
+        ``players`` (the last holder of each seat), ``holders`` (``{"seat", "player",
+        "after" (moves played before it took the seat), "time" (ISO)}`` rows: the players
+        at the start, then every hand-over between a person and a bot), ``think``
+        (:func:`think_times`), ``finished``, ``winners``, ``scores`` (whole numbers where
+        the game's scores are), ``moves``, ``turns``, ``feedback`` (times ISO), ``record``.
 
         Raises:
             ServiceError: live tables are off (503, :attr:`problem`)."""
@@ -556,23 +574,30 @@ class TableService:
             if table.status == "playing":
                 continue
             outcome = table.match.outcome()
+            created = self._created[table_id]
+            times = self.store.move_times(table_id)
+            holders = self.store.holders(table_id) or [{"seat": s, "player": p, "after": 0, "time": created}
+                                                       for s, p in enumerate(table.players)]
+            moves = [(m.seat, bot, t) for m, bot, t in zip(table.match.moves, table.by_bot, times)]
             rows.append({
-                "table": table_id, "game": table.match.game.name, "created": self._created[table_id],
+                "table": table_id, "game": table.match.game.name, "created": iso_time(created),
                 "status": table.status, "players": list(table.players),
-                "record": table.match.record().model_dump(),
+                "holders": [{**h, "time": iso_time(h["time"])} for h in holders],
+                "think": think_times(moves, created),
+                "record": self._record(table),
                 "finished": bool(outcome and outcome.finished),
                 "winners": list(outcome.winners) if outcome else [],
-                "scores": list(outcome.scores) if outcome else [],
+                "scores": whole_scores(outcome.scores) if outcome else [],
                 "moves": len(table.match.moves), "turns": table.match.game.turns_played(table.match.state),
-                "feedback": self.store.feedback(table_id),
+                "feedback": [{**f, "time": iso_time(f["time"])} for f in self.store.feedback(table_id)],
             })
         return rows
 
     def export_csv(self) -> str:
         """:meth:`export` as CSV text: one row per table, lists and objects as JSON."""
         rows = self.export()
-        columns = ["table", "game", "created", "status", "players", "finished", "winners", "scores", "moves",
-                   "turns", "feedback", "record"]
+        columns = ["table", "game", "created", "status", "players", "holders", "think", "finished", "winners",
+                   "scores", "moves", "turns", "feedback", "record"]
         out = io.StringIO()
         writer = csv.DictWriter(out, columns)
         writer.writeheader()
@@ -633,6 +658,49 @@ def _check_scenario_fields(spec: Mapping[str, Any], scenario) -> None:
     if seats is not None and (type(seats) is not int or seats != scenario.seats):
         raise ServiceError(f"the scenario {spec['scenario']!r} has {scenario.seats} seats, not "
                            f'{reprlib.repr(seats)}; leave "seats" out or send "seats": {scenario.seats}')
+
+
+def iso_time(seconds: float) -> str:
+    """A time in seconds since the epoch as ISO 8601 UTC text, to the millisecond
+    ("2026-12-05T13:40:01.250Z")."""
+    moment = datetime.fromtimestamp(seconds, timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def whole_scores(scores) -> list:
+    """Scores as the export gives them: whole numbers as ints (10.0 -> 10), others as they are."""
+    return [int(s) if isinstance(s, float) and s.is_integer() else s for s in scores]
+
+
+def think_times(moves: list[tuple[int, bool, float]], start: float) -> list[dict]:
+    """Each seat's think time per decision, people's moves apart from bots'.
+
+    A move's think time is the time from when its seat could act, taken as the move
+    before it (any seat's) or the table's start, to the move. Moves stored at the start
+    (a scenario's, played before the table opened) are not decisions and are left out.
+    A table restored after a server restart counts the downtime in the next move's time.
+
+    Args:
+        moves: ``(seat, by_bot, time)`` per move in order; times in seconds since the
+            epoch. start: the table's creation time, same unit.
+
+    Returns:
+        ``{"seat", "player": "human" | "bot", "decisions", "median_s", "p90_s"}`` rows
+        (seconds, to the millisecond), by seat then player; a seat and kind with no
+        decision has no row.
+    """
+    waits: dict[tuple[int, str], list[float]] = {}
+    before = start
+    for seat, by_bot, at in moves:
+        if at > start:
+            waits.setdefault((seat, "bot" if by_bot else HUMAN), []).append(max(0.0, at - before))
+        before = max(before, at)
+    rows = []
+    for (seat, player), values in sorted(waits.items()):
+        p90 = statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
+        rows.append({"seat": seat, "player": player, "decisions": len(values),
+                     "median_s": round(statistics.median(values), 3), "p90_s": round(p90, 3)})
+    return rows
 
 
 def page_path(table_id: str, token: str) -> str:
