@@ -152,6 +152,7 @@ class TableService:
         table = self._live(stored.id, match, stored.players, stored.pace, stored.paused, stored.status,
                            stored.reaction_limit)
         table.by_bot = [bot for _t, _s, bot in stored.moves]
+        table.last_move_at = max(self.store.move_times(stored.id), default=None)
         table.person_seats = set(stored.seat_hashes)      # made for a person, whoever plays them now
         self._hashes[stored.id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
         self._claimed[stored.id] = set(stored.claimed)
@@ -354,7 +355,11 @@ class TableService:
     def listing(self, status: str = "playing") -> list[dict]:
         """The tables for the lobby, newest first: id, game, seats, players, moves,
         status, connected seats and free seats (listed tables only: human seats not yet
-        handed out by a join; unlisted tables show none). No token, no card.
+        handed out by a join; unlisted tables show none), ``date`` (created, ISO 8601),
+        ``cards`` (the card variant, "" for the game's own), ``to_act`` (the seats to act),
+        ``last_move_at`` (epoch seconds or None); a finished or ended table also
+        ``winners``, ``scores`` (whole where whole) and ``feedback`` (how many seats gave
+        some). No token, no card.
 
         Args:
             status: which tables: ``"playing"`` (the default: only tables still being
@@ -377,6 +382,12 @@ class TableService:
                    "created": self._created[table_id]}
             row["free"] = ([s for s in table.humans if s not in self._claimed[table_id]]
                            if self._listed[table_id] and table.status == "playing" else [])
+            row["date"] = iso_time(self._created[table_id])
+            if table.status != "playing":
+                outcome = table.match.outcome()
+                row.update(winners=list(outcome.winners) if outcome else [],
+                           scores=whole_scores(outcome.scores) if outcome else [],
+                           feedback=len(self.store.feedback(table_id)))
             rows.append(row)
         return sorted(rows, key=lambda r: -r["created"])
 

@@ -508,7 +508,7 @@ class TableSocket(tornado.websocket.WebSocketHandler):
             self.kernel = kernel if isinstance(kernel, str) and 0 < len(kernel) <= 100 else None
             game = table.match.game
             self.send({"type": "welcome", "table": self.table_id, "game": game.name, "title": game.title,
-                       "seats": game.seats, "seat": self.seat, "role": self.role})
+                       "seats": game.seats, "seat": self.seat, "role": self.role, "cards": table.card_variant})
             if table.status == "ended":
                 self.send(table.state_for(self.seat))
                 self.close_with("the host ended this table")
