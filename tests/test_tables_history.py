@@ -94,3 +94,49 @@ def test_whole_scores_read_as_whole_numbers():
     assert scores == [10, 3, 2.5, 7] and [type(s) for s in scores] == [int, int, float, int]
     assert json.dumps(whole_scores([10.0, 3.0])) == "[10, 3]"
 
+
+
+def test_the_lobby_list_tells_past_tables_date_result_and_feedback_count(tmp_path):
+    service = TableService(tmp_path)
+    made = service.create({"game": "night_shift", "seats": 2, "players": ["human", "human"], "seed": 3,
+                           "options": {"max_turns": 3}})
+    table = service.tables[made["id"]]
+    assert service.listing()[0]["date"].endswith("Z") and "winners" not in service.listing()[0]
+    while table.status == "playing":
+        seat = next(s for s in table.humans if table.match.decision_moves(s))
+        assert table.submit(seat, str(table.match.decision_moves(seat)[0])).ok
+    service.feedback(made["id"], 1, {"rating": 3})
+    [row] = service.listing("over,ended")
+    outcome = table.match.outcome()
+    assert row["winners"] == list(outcome.winners) and row["scores"] == whole_scores(outcome.scores)
+    assert row["feedback"] == 1 and row["status"] == "over" and service.listing() == []
+    service.close()
+
+
+def test_the_overview_lists_tables_in_progress_with_spectator_links_and_no_other_token(tmp_path, clock):
+    service = TableService(tmp_path)
+    made = [service.create({"game": "night_shift", "seats": 2, "players": ["human", "random"], "seed": 3}),
+            service.create({"game": "lazy_sunday", "seats": 3, "players": ["human", "human", "heuristic"]})]
+    done = service.create({"game": "night_shift", "seats": 2, "players": ["human", "human"]})
+    service.tables[done["id"]].end()
+    clock.now += 65
+    rows = service.overview()
+    assert [r["id"] for r in rows] == [m["id"] for m in made]          # tables in progress only
+    first = rows[0]
+    assert first["to_act"] == list(service.tables[made[0]["id"]].match.to_act()) and first["idle_s"] == 65
+    assert first["players"] == ["human", "random"] and first["connected"] == [] and first["cards"] == ""
+    text = json.dumps(rows)
+    for m in made:
+        for token in [m["host_token"], m["spectator_token"]] + [s["token"] for s in m["seats"] if s.get("token")]:
+            assert token not in text
+    for row in rows:           # the link opens the spectator view, and nothing more
+        token = row["watch_path"].split("token=")[1]
+        table, role, seat = service.authenticate(row["id"], token)
+        assert role == "spectator" and seat is None and table.id == row["id"]
+    other = rows[1]["watch_path"].split("token=")[1]
+    with pytest.raises(service_module.ServiceError):
+        service.authenticate(rows[0]["id"], other)                    # each table's own
+    service.close()
+    again = TableService(tmp_path)                                     # the same links after a restart
+    assert [r["watch_path"] for r in again.overview()] == [r["watch_path"] for r in rows]
+    again.close()

@@ -117,3 +117,30 @@ def test_every_seat_page_says_which_cards_are_played(data, tmp_path, monkeypatch
             page.close()
         server.stop()
     run(scenario)
+
+
+def test_the_all_tables_page_shows_each_table_in_progress_with_its_spectator_link(data):
+    from playtest.widgets.live.overview import TablesOverview
+
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = [await make_table(api), await make_table(api, game="night_shift", seats=2, options={})]
+        page = await seat_page(api, made[0], seat_token(made[0], 0))
+        overview = TablesOverview(api=api, folder=FOLDER, refresh_every=0)
+        await until(lambda: len(overview.rows) == 2, what="the overview")
+        shown = overview.table.value
+        for m, row in zip(made, overview.rows):
+            assert f"table {m['id']}" in shown and f"href='{FOLDER}{row['watch_path']}'".replace("&", "&amp;") in shown
+            assert m["host_token"] not in shown and m["spectator_token"] not in shown
+            assert all(s["token"] not in shown for s in m["seats"] if s.get("token"))
+        assert overview.rows[0]["connected"] == [0] and "<td>0</td><td>0</td>" in shown    # to act: 0; connected: 0
+        watcher = await seat_page(api, made[1], overview.rows[1]["watch_path"].split("token=")[1])
+        assert watcher.viewer is None and watcher.host is None           # the public view, no controls
+        live_table(made[0]).end()
+        overview.refresh()
+        await until(lambda: len(overview.rows) == 1, what="the ended table gone")
+        for app in (page, watcher):
+            app.close()
+        server.stop()
+    run(scenario)

@@ -7,6 +7,7 @@ being played from the store, at the move it had reached.
 """
 from __future__ import annotations
 
+import base64
 import csv
 import hmac
 import io
@@ -391,6 +392,37 @@ class TableService:
             rows.append(row)
         return sorted(rows, key=lambda r: -r["created"])
 
+    def watch_token(self, table_id: str) -> str:
+        """The overview's spectator token of a table: a second spectator token, made from
+        the store's own key (HMAC-SHA256 of the id, 128 bits), so that the page of every
+        table in progress (:meth:`overview`) can link each spectator view without keeping
+        the token handed out at creation (stored as a hash only)."""
+        digest = hmac.new(self.store.watch_key.encode(), table_id.encode(), "sha256").digest()[:16]
+        return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+    def overview(self) -> list[dict]:
+        """Every table being played, for the all-tables page (the lobby's audience: no
+        seat or host token, no card), oldest first: ``id``, ``game``, ``title``,
+        ``seats``, ``players`` (per seat "human" or a bot name), ``to_act`` (the seats to
+        act), ``connected`` (people's seats with a page open), ``moves``, ``cards`` (the
+        card variant, "" for the game's own), ``idle_s`` (seconds since the last move, or
+        since the table was made; rounded down) and ``watch_path`` (its spectator view's
+        page path, :meth:`watch_token`).
+
+        Raises:
+            ServiceError: live tables are off (503)."""
+        self._usable()
+        now = time.time()
+        rows = []
+        for table_id, table in self.tables.items():
+            if table.status != "playing":
+                continue
+            summary = table.public_summary()
+            since = summary.pop("last_move_at") or self._created[table_id]
+            rows.append({"id": table_id, **summary, "idle_s": int(max(0.0, now - since)),
+                         "watch_path": page_path(table_id, self.watch_token(table_id))})
+        return sorted(rows, key=lambda r: self._created[r["id"]])
+
     def pages_without_browser(self, kernel_ids) -> None:
         """The kernel reaper's word, every few seconds: these kernels have no browser page
         connected now (their person closed the page). Every table counts their pages as
@@ -477,7 +509,7 @@ class TableService:
         found = None
         if hmac.compare_digest(digest, host):
             found = table, "host", None
-        elif hmac.compare_digest(digest, spectator):
+        elif hmac.compare_digest(digest, spectator) or hmac.compare_digest(token, self.watch_token(table_id)):
             found = table, "spectator", None
         for seat, h in seats.items():
             if found is None and hmac.compare_digest(digest, h):

@@ -24,6 +24,7 @@ import fcntl
 import hashlib
 import json
 import os
+import secrets
 import sqlite3
 import sys
 import time
@@ -143,7 +144,8 @@ CREATE TABLE IF NOT EXISTS holders (
     time REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,           -- "store": this store's identity (a random id)
+    key TEXT PRIMARY KEY,           -- "store": this store's identity (a random id); "watch": the key of
+                                    -- the overview's spectator tokens (TableService.watch_token)
     value TEXT NOT NULL
 );
 """
@@ -287,6 +289,10 @@ class TableStore:
             self.identity = found[0] if found else uuid.uuid4().hex
             if not found:
                 self._write("INSERT INTO meta VALUES ('store', ?)", (self.identity,))
+            found = self.db.execute("SELECT value FROM meta WHERE key='watch'").fetchone()
+            self.watch_key = found[0] if found else secrets.token_hex(32)
+            if not found:
+                self._write("INSERT INTO meta VALUES ('watch', ?)", (self.watch_key,))
             self.count = self.db.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
         except BaseException:
             self.db.close()
