@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer
 
 from . import limits
 from .errors import IllegalMove, OptionError, PlaytestError, RecordError
@@ -90,6 +90,15 @@ class Record(BaseModel):
     setup: dict[str, Any] = {}
     moves: list[str] = []
     times: list[str] = []
+
+    @model_serializer(mode="wrap")
+    def _without_empty_times(self, handler) -> dict[str, Any]:
+        """Written without ``times`` when there are none: a saved game reads in kits
+        that predate the field."""
+        data = handler(self)
+        if not self.times:
+            data.pop("times", None)
+        return data
 
 
 class Match:
