@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 
 import anywidget
-import segno
 import traitlets
 
 MAX_ADDRESS = 1000
@@ -83,6 +82,8 @@ def qr_image(address: str, label: str) -> str:
     """
     if not address or len(address) > MAX_ADDRESS:
         raise ValueError(f"a QR code is made for an address of 1 to {MAX_ADDRESS} characters, not {len(address)}")
+    import segno          # only the lobby makes QR codes: not loaded by seat pages
+
     uri = segno.make(address, error="m").svg_data_uri(scale=3, border=2)
     return (f"<img class='pt-qr' src='{html.escape(uri)}' alt='QR code of the {html.escape(label)} link' "
             "width='120' height='120'>")
