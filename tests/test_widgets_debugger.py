@@ -23,6 +23,7 @@ from playtest.engine import IllegalMove, MoveSyntaxError
 from playtest.games.chore_race.widget import make_app as chore_race_app
 from playtest.games.lazy_sunday.widget import make_app as lazy_sunday_app
 from playtest.scenarios import Expectation, Scenario, ScenarioError, find_scenario
+from playtest.scenarios.scenario import state_hash
 from playtest.widgets import Card
 from playtest.engine import ALL_CARDS
 from playtest.widgets.debugger import (ALL_CARDS_LABEL, MISSING, ScenarioDebugger, ViewBoard, board_class,
@@ -771,3 +772,21 @@ def test_a_seats_legal_moves_in_an_expectation_stay_in_its_view():
     assert "✗ fails" in failing.expectations.value and "teamwork" not in failing.expectations.value
     failing.set_view(1)
     assert "legal '1 teamwork 1': expected 'legal'" in html.unescape(failing.expectations.value)
+
+
+def test_upload_takes_a_record_json_with_times_and_refuses_a_bad_one_in_a_sentence():
+    match = bot_match("chore_race", 3, 4, 12)
+    record = {**match.record().model_dump(), "times": ["2026-12-05T13:00:00Z"] * len(match.moves)}
+    debugger = ScenarioDebugger(click_guard=0)
+    upload(debugger.upload, "table.json", json.dumps(record).encode())
+    assert debugger.banner.message == "" and debugger.source == "table.json"
+    assert debugger.scenario.moves == record["moves"] and debugger.match.cursor == 0
+    debugger.goto(len(record["moves"]))
+    assert state_hash(debugger.match) == state_hash(match)
+    shown = (debugger.scenario, debugger.match)
+    upload(debugger.upload, "bad.json", b'{"format": "playtest.record", "game": "chore_race"')
+    assert "bad.json cannot be opened as a record" in debugger.banner.message
+    assert "not valid JSON" in debugger.banner.message and (debugger.scenario, debugger.match) == shown
+    upload(debugger.upload, "other.json", json.dumps({**record, "moves": ["9 fly"]}).encode())
+    assert "other.json cannot be opened as a record" in debugger.banner.message and "move 1" in debugger.banner.message
+    assert (debugger.scenario, debugger.match) == shown

@@ -68,6 +68,11 @@ def test_an_export_shows_the_tables_report_with_people_beside_the_bots(exports, 
     assert lab.people_result["bots"].at["human", "games"] == 4
     feedback = lab.people_tables["feedback"].value
     assert "4 answers, mean rating 3.7 of 5 (3 rated)" in feedback and "when to slap" in feedback
+    assert rows["think_human_s"].notna().all() and rows["think_bot_s"].notna().sum() == 3   # ls1 has one bot too
+    time_table = lab.people_tables["time"].value
+    assert "Think time per decision" in time_table
+    assert f"<td>people</td><td>{rows['think_human_s'].median():.1f} s</td><td>3</td>" in time_table
+    assert f"Game length: median {rows['moves'].median():.0f} moves" in time_table
     assert not lab.people_button.disabled
     assert lab.result is None and lab.tables["metrics"].value == ""      # the Runs tab is untouched
 

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer
 
 from . import limits
 from .errors import IllegalMove, OptionError, PlaytestError, RecordError
@@ -74,7 +74,8 @@ class Record(BaseModel):
     (``"keyed"`` or ``"mt"``, see :mod:`playtest.engine.rng`; a record without one, as
     every record before version 3, uses ``"mt"``), ``setup`` (the pinned setup, key ->
     value, see :meth:`Game.pin`; empty for a plain deal), ``moves`` (move text forms, in
-    order).
+    order), ``times`` (optional: the server time each move was played at a live table,
+    ISO 8601 UTC text, parallel to ``moves``; empty when not known. Replay ignores it).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -88,6 +89,16 @@ class Record(BaseModel):
     stream: Stream = OLD_STREAM
     setup: dict[str, Any] = {}
     moves: list[str] = []
+    times: list[str] = []
+
+    @model_serializer(mode="wrap")
+    def _without_empty_times(self, handler) -> dict[str, Any]:
+        """Written without ``times`` when there are none: a saved game reads in kits
+        that predate the field."""
+        data = handler(self)
+        if not self.times:
+            data.pop("times", None)
+        return data
 
 
 class Match:

@@ -20,8 +20,10 @@ import json
 import math
 import os
 import reprlib
+import statistics
 import warnings
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +38,9 @@ from .stats import compare
 HUMAN = "human"
 """The name a person's seat has in ``players`` and in the rows' ``seat{s}_bot``
 (the live tables' :data:`playtest.tables.live.HUMAN`)."""
-TABLE_COLUMNS = ["table", "seats", "humans", "status", "rating_mean", "feedback"]
+TABLE_COLUMNS = ["table", "seats", "humans", "status", "rating_mean", "feedback", "think_human_s", "think_bot_s"]
 """The columns :func:`read_tables` adds to those of :func:`~playtest.lab.simulate`."""
-CSV_JSON_FIELDS = ("players", "record", "feedback", "winners")
+CSV_JSON_FIELDS = ("players", "record", "feedback", "winners", "think", "holders")
 """Columns of the export's CSV that hold JSON text."""
 
 
@@ -80,8 +82,10 @@ def read_tables(source: Any, game: str | type[Game] | None = None, seats: int | 
     Returns:
         A DataFrame with simulate's columns plus ``table`` (id), ``seats``, ``humans``
         (seats played by people), ``status`` (``"over"`` or ``"ended"``),
-        ``rating_mean`` (the mean of the feedback's ratings; NaN without one) and
-        ``feedback`` (the feedback list as JSON text). ``df.attrs`` holds ``game`` and
+        ``rating_mean`` (the mean of the feedback's ratings; NaN without one),
+        ``feedback`` (the feedback list as JSON text) and ``think_human_s``,
+        ``think_bot_s`` (the median of the seats' median think times per decision, in
+        seconds, of people and of bots: the export's ``think``; NaN when not known). ``df.attrs`` holds ``game`` and
         ``seats`` (when every row shares one; None otherwise), ``options`` (when every
         table played the same), ``tables`` (rows) and ``left_out`` (``{"other_games",
         "other_seats", "unfinished"}``: tables not in the rows).
@@ -130,7 +134,8 @@ def read_tables(source: Any, game: str | type[Game] | None = None, seats: int | 
             continue
         feedback = entry.get("feedback") or []
         row.update(table=table_id, seats=match.game.seats, humans=players.count(HUMAN), status=entry.get("status"),
-                   rating_mean=_rating_mean(table_id, feedback), feedback=json.dumps(feedback))
+                   rating_mean=_rating_mean(table_id, feedback), feedback=json.dumps(feedback),
+                   think_human_s=_think(entry, HUMAN), think_bot_s=_think(entry, "bot"))
         if _disagrees(entry, row):
             disagree.append(table_id)
         rows.append(row)
@@ -262,7 +267,6 @@ def _from_csv(text: str, name: str) -> list[dict]:
                         row[field] = load_json(row[field], f"table {table}: the {field} column")
                     except json.JSONDecodeError as exc:
                         raise RecordError(f"table {table}: the {field} column is not valid JSON ({exc})") from None
-            row["created"] = _number(row.get("created"))
             if row.get("finished") in ("True", "False"):
                 row["finished"] = row["finished"] == "True"
             rows.append(row)
@@ -272,7 +276,14 @@ def _from_csv(text: str, name: str) -> list[dict]:
 
 
 def _created(entry: Mapping) -> float | None:
+    """A table's creation time in seconds since the epoch: the export's ISO 8601 text, or
+    a number (exports made before ISO times); None when missing or unreadable."""
     created = entry.get("created")
+    if isinstance(created, str):
+        try:
+            return datetime.fromisoformat(created.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            return _number(created)
     return created if isinstance(created, (int, float)) and not isinstance(created, bool) else None
 
 
@@ -281,6 +292,16 @@ def _number(text: Any) -> float | None:
         return float(text)
     except (TypeError, ValueError):
         return None
+
+
+def _think(entry: Mapping, player: str) -> float:
+    """The median of the seats' median think times (seconds) of ``player`` ("human" or
+    "bot") at a table, from the export's ``think`` rows; NaN without any (an export
+    made before think times, or no such decision)."""
+    rows = entry.get("think")
+    medians = [r["median_s"] for r in rows if isinstance(r, Mapping) and r.get("player") == player
+               and isinstance(r.get("median_s"), (int, float))] if isinstance(rows, list) else []
+    return float(statistics.median(medians)) if medians else math.nan
 
 
 def _replay(table_id: str, record: Mapping) -> tuple[Match, Any]:

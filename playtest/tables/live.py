@@ -170,6 +170,7 @@ class LiveTable:
         self._sent: dict[Page, tuple[int, dict]] = {}   # page -> (log lines, fields(view)) it has; absent: none
         self.ready: set[int] = set()          # humans who pressed Continue at a round's reveal
         self.last_move: dict | None = None
+        self.last_move_at: float | None = None   # wall time (epoch seconds) of the last move; None: none yet
         self.by_bot: list[bool] = [False] * len(match.moves)
         self._seen: dict[int, OrderedDict] = {}
         self._timer: asyncio.TimerHandle | None = None
@@ -442,6 +443,7 @@ class LiveTable:
         self.unsaved = ""
         events = match.play(move)
         self.by_bot.append(by_bot)
+        self.last_move_at = time.time()
         self.last_move = {"number": number, "seat": move.seat, "kind": move.kind, "by_bot": by_bot,
                           "text": str(move)}
         if not match.game.round_break(match.state):
@@ -694,4 +696,12 @@ class LiveTable:
         humans = self.humans
         return {"game": self.match.game.name, "title": self.match.game.title, "seats": self.match.game.seats,
                 "players": list(self.players), "moves": len(self.match.moves), "status": self.status,
-                "connected": [s for s in humans if self.connected(s)], "pace": self.pace, "paused": self.paused}
+                "connected": [s for s in humans if self.connected(s)], "pace": self.pace, "paused": self.paused,
+                "cards": self.card_variant, "to_act": list(self.match.to_act()) if self.status == "playing" else [],
+                "last_move_at": self.last_move_at}
+
+    @property
+    def card_variant(self) -> str:
+        """The card variant the table plays (its ``card_variant`` option, LS-1/CR-1), ""
+        for the game's own cards."""
+        return str(self.match.options_dict().get("card_variant") or "")

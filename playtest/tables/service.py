@@ -7,6 +7,7 @@ being played from the store, at the move it had reached.
 """
 from __future__ import annotations
 
+import base64
 import csv
 import hmac
 import io
@@ -14,8 +15,10 @@ import json
 import reprlib
 import secrets
 import sqlite3
+import statistics
 import time
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -163,6 +166,7 @@ class TableService:
             except StoreRefused:
                 pass            # a full disk: the budget is cut again at the next start
         table.by_bot = [bot for _t, _s, bot in stored.moves]
+        table.last_move_at = max(self.store.move_times(stored.id), default=None)
         table.person_seats = set(stored.seat_hashes)      # made for a person, whoever plays them now
         self._hashes[stored.id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
         self._claimed[stored.id] = set(stored.claimed)
@@ -298,7 +302,7 @@ class TableService:
         with self._saving("a new table"):
             self.store.add_table(stored)
             for number, move in enumerate(match.moves, 1):      # a scenario's moves: the table starts after them
-                self.store.add_move(table_id, number, str(move), move.seat, False)
+                self.store.add_move(table_id, number, str(move), move.seat, False, at=stored.created)
         table.by_bot = [False] * len(match.moves)
         self.tables[table_id] = table
         self._hashes[table_id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
@@ -365,7 +369,11 @@ class TableService:
     def listing(self, status: str = "playing") -> list[dict]:
         """The tables for the lobby, newest first: id, game, seats, players, moves,
         status, connected seats and free seats (listed tables only: human seats not yet
-        handed out by a join; unlisted tables show none). No token, no card.
+        handed out by a join; unlisted tables show none), ``date`` (created, ISO 8601),
+        ``cards`` (the card variant, "" for the game's own), ``to_act`` (the seats to act),
+        ``last_move_at`` (epoch seconds or None); a finished or ended table also
+        ``winners``, ``scores`` (whole where whole) and ``feedback`` (how many seats gave
+        some). No token, no card.
 
         Args:
             status: which tables: ``"playing"`` (the default: only tables still being
@@ -388,8 +396,45 @@ class TableService:
                    "created": self._created[table_id]}
             row["free"] = ([s for s in table.humans if s not in self._claimed[table_id]]
                            if self._listed[table_id] and table.status == "playing" else [])
+            row["date"] = iso_time(self._created[table_id])
+            if table.status != "playing":
+                outcome = table.match.outcome()
+                row.update(winners=list(outcome.winners) if outcome else [],
+                           scores=whole_scores(outcome.scores) if outcome else [],
+                           feedback=len(self.store.feedback(table_id)))
             rows.append(row)
         return sorted(rows, key=lambda r: -r["created"])
+
+    def watch_token(self, table_id: str) -> str:
+        """The overview's spectator token of a table: a second spectator token, made from
+        the store's own key (HMAC-SHA256 of the id, 128 bits), so that the page of every
+        table in progress (:meth:`overview`) can link each spectator view without keeping
+        the token handed out at creation (stored as a hash only)."""
+        digest = hmac.new(self.store.watch_key.encode(), table_id.encode(), "sha256").digest()[:16]
+        return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+    def overview(self) -> list[dict]:
+        """Every table being played, for the all-tables page (the lobby's audience: no
+        seat or host token, no card), oldest first: ``id``, ``game``, ``title``,
+        ``seats``, ``players`` (per seat "human" or a bot name), ``to_act`` (the seats to
+        act), ``connected`` (people's seats with a page open), ``moves``, ``cards`` (the
+        card variant, "" for the game's own), ``idle_s`` (seconds since the last move, or
+        since the table was made; rounded down) and ``watch_path`` (its spectator view's
+        page path, :meth:`watch_token`).
+
+        Raises:
+            ServiceError: live tables are off (503)."""
+        self._usable()
+        now = time.time()
+        rows = []
+        for table_id, table in self.tables.items():
+            if table.status != "playing":
+                continue
+            summary = table.public_summary()
+            since = summary.pop("last_move_at") or self._created[table_id]
+            rows.append({"id": table_id, **summary, "idle_s": int(max(0.0, now - since)),
+                         "watch_path": page_path(table_id, self.watch_token(table_id))})
+        return sorted(rows, key=lambda r: self._created[r["id"]])
 
     def pages_without_browser(self, kernel_ids) -> None:
         """The kernel reaper's word, every few seconds: these kernels have no browser page
@@ -477,7 +522,7 @@ class TableService:
         found = None
         if hmac.compare_digest(digest, host):
             found = table, "host", None
-        elif hmac.compare_digest(digest, spectator):
+        elif hmac.compare_digest(digest, spectator) or hmac.compare_digest(token, self.watch_token(table_id)):
             found = table, "spectator", None
         for seat, h in seats.items():
             if found is None and hmac.compare_digest(digest, h):
@@ -539,7 +584,15 @@ class TableService:
         table = self.table(table_id)
         if table.status == "playing":
             raise ServiceError("the record is handed out once the game is over or the host ended the table", 409)
-        return table.match.record().model_dump()
+        return self._record(table)
+
+    def _record(self, table: LiveTable) -> dict:
+        """A table's record with ``times``: when each move was played (ISO 8601, UTC)."""
+        times = self.store.move_times(table.id)
+        record = table.match.record().model_dump()
+        if len(times) == len(record["moves"]):
+            record["times"] = [iso_time(t) for t in times]
+        return record
 
     def damaged_record(self, table_id: str) -> dict:
         """The record of a table that cannot be replayed (:attr:`damaged`), as stored:
@@ -558,8 +611,16 @@ class TableService:
 
     # --- export ---------------------------------------------------------------------
     def export(self) -> list[dict]:
-        """Every finished or ended table: its record, who sat where (people and bots),
-        how it ended and its feedback. The shape :func:`playtest.lab.read_tables` reads.
+        """Every finished or ended table: its record (with ``times``), who sat where
+        (people and bots) and who held each seat over time, how it ended, the seats'
+        think times and its feedback. The shape :func:`playtest.lab.read_tables` reads.
+
+        Each table: ``table`` (id), ``game``, ``created`` (ISO 8601 UTC), ``status``,
+        ``players`` (the last holder of each seat), ``holders`` (``{"seat", "player",
+        "after" (moves played before it took the seat), "time" (ISO)}`` rows: the players
+        at the start, then every hand-over between a person and a bot), ``think``
+        (:func:`think_times`), ``finished``, ``winners``, ``scores`` (whole numbers where
+        the game's scores are), ``moves``, ``turns``, ``feedback`` (times ISO), ``record``.
 
         Raises:
             ServiceError: live tables are off (503, :attr:`problem`)."""
@@ -569,23 +630,30 @@ class TableService:
             if table.status == "playing":
                 continue
             outcome = table.match.outcome()
+            created = self._created[table_id]
+            times = self.store.move_times(table_id)
+            holders = self.store.holders(table_id) or [{"seat": s, "player": p, "after": 0, "time": created}
+                                                       for s, p in enumerate(table.players)]
+            moves = [(m.seat, bot, t) for m, bot, t in zip(table.match.moves, table.by_bot, times)]
             rows.append({
-                "table": table_id, "game": table.match.game.name, "created": self._created[table_id],
+                "table": table_id, "game": table.match.game.name, "created": iso_time(created),
                 "status": table.status, "players": list(table.players),
-                "record": table.match.record().model_dump(),
+                "holders": [{**h, "time": iso_time(h["time"])} for h in holders],
+                "think": think_times(moves, created),
+                "record": self._record(table),
                 "finished": bool(outcome and outcome.finished),
                 "winners": list(outcome.winners) if outcome else [],
-                "scores": list(outcome.scores) if outcome else [],
+                "scores": whole_scores(outcome.scores) if outcome else [],
                 "moves": len(table.match.moves), "turns": table.match.game.turns_played(table.match.state),
-                "feedback": self.store.feedback(table_id),
+                "feedback": [{**f, "time": iso_time(f["time"])} for f in self.store.feedback(table_id)],
             })
         return rows
 
     def export_csv(self) -> str:
         """:meth:`export` as CSV text: one row per table, lists and objects as JSON."""
         rows = self.export()
-        columns = ["table", "game", "created", "status", "players", "finished", "winners", "scores", "moves",
-                   "turns", "feedback", "record"]
+        columns = ["table", "game", "created", "status", "players", "holders", "think", "finished", "winners",
+                   "scores", "moves", "turns", "feedback", "record"]
         out = io.StringIO()
         writer = csv.DictWriter(out, columns)
         writer.writeheader()
@@ -646,6 +714,49 @@ def _check_scenario_fields(spec: Mapping[str, Any], scenario) -> None:
     if seats is not None and (type(seats) is not int or seats != scenario.seats):
         raise ServiceError(f"the scenario {spec['scenario']!r} has {scenario.seats} seats, not "
                            f'{reprlib.repr(seats)}; leave "seats" out or send "seats": {scenario.seats}')
+
+
+def iso_time(seconds: float) -> str:
+    """A time in seconds since the epoch as ISO 8601 UTC text, to the millisecond
+    ("2026-12-05T13:40:01.250Z")."""
+    moment = datetime.fromtimestamp(seconds, timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def whole_scores(scores) -> list:
+    """Scores as the export gives them: whole numbers as ints (10.0 -> 10), others as they are."""
+    return [int(s) if isinstance(s, float) and s.is_integer() else s for s in scores]
+
+
+def think_times(moves: list[tuple[int, bool, float]], start: float) -> list[dict]:
+    """Each seat's think time per decision, people's moves apart from bots'.
+
+    A move's think time is the time from when its seat could act, taken as the move
+    before it (any seat's) or the table's start, to the move. Moves stored at the start
+    (a scenario's, played before the table opened) are not decisions and are left out.
+    A table restored after a server restart counts the downtime in the next move's time.
+
+    Args:
+        moves: ``(seat, by_bot, time)`` per move in order; times in seconds since the
+            epoch. start: the table's creation time, same unit.
+
+    Returns:
+        ``{"seat", "player": "human" | "bot", "decisions", "median_s", "p90_s"}`` rows
+        (seconds, to the millisecond), by seat then player; a seat and kind with no
+        decision has no row.
+    """
+    waits: dict[tuple[int, str], list[float]] = {}
+    before = start
+    for seat, by_bot, at in moves:
+        if at > start:
+            waits.setdefault((seat, "bot" if by_bot else HUMAN), []).append(max(0.0, at - before))
+        before = max(before, at)
+    rows = []
+    for (seat, player), values in sorted(waits.items()):
+        p90 = statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
+        rows.append({"seat": seat, "player": player, "decisions": len(values),
+                     "median_s": round(statistics.median(values), 3), "p90_s": round(p90, 3)})
+    return rows
 
 
 def page_path(table_id: str, token: str) -> str:

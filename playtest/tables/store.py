@@ -24,6 +24,7 @@ import fcntl
 import hashlib
 import json
 import os
+import secrets
 import sqlite3
 import sys
 import time
@@ -135,8 +136,16 @@ CREATE TABLE IF NOT EXISTS feedback (
     time REAL NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
+CREATE TABLE IF NOT EXISTS holders (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    player TEXT NOT NULL,           -- "human" or a bot name: who plays the seat from here on
+    after INTEGER NOT NULL,         -- how many moves had been played when it took the seat
+    time REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,           -- "store": this store's identity (a random id)
+    key TEXT PRIMARY KEY,           -- "store": this store's identity (a random id); "watch": the key of
+                                    -- the overview's spectator tokens (TableService.watch_token)
     value TEXT NOT NULL
 );
 """
@@ -280,6 +289,10 @@ class TableStore:
             self.identity = found[0] if found else uuid.uuid4().hex
             if not found:
                 self._write("INSERT INTO meta VALUES ('store', ?)", (self.identity,))
+            found = self.db.execute("SELECT value FROM meta WHERE key='watch'").fetchone()
+            self.watch_key = found[0] if found else secrets.token_hex(32)
+            if not found:
+                self._write("INSERT INTO meta VALUES ('watch', ?)", (self.watch_key,))
             self.count = self.db.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
         except BaseException:
             self.db.close()
@@ -356,6 +369,8 @@ class TableStore:
                  json.dumps(table.setup), json.dumps(table.players), table.pace, int(table.listed),
                  int(table.paused), table.status, table.host_hash, table.spectator_hash, table.created,
                  table.reaction_limit, str(table.seed), table.stream, int(table.opened)))
+            self.db.executemany("INSERT INTO holders VALUES (?,?,?,?,?)",
+                                [(table.id, seat, player, 0, table.created) for seat, player in enumerate(table.players)])
             self.db.executemany("INSERT INTO seats VALUES (?,?,?,?)",
                                 [(table.id, seat, h, int(seat in table.claimed))
                                  for seat, h in table.seat_hashes.items()])
@@ -365,23 +380,53 @@ class TableStore:
         except OSError:
             pass        # the database holds the table; the count is checked again at the next start
 
-    def add_move(self, table_id: str, number: int, text: str, seat: int, by_bot: bool) -> None:
+    def add_move(self, table_id: str, number: int, text: str, seat: int, by_bot: bool,
+                 at: float | None = None) -> None:
         """Commit move ``number`` (1-based) of a table: it is on disk when this returns.
+
+        Args:
+            at: when it was played, in seconds since the epoch (default: now).
 
         Raises:
             sqlite3.IntegrityError: that move number is already stored.
         """
         self._write("INSERT INTO moves VALUES (?,?,?,?,?,?)",
-                    (table_id, number, text, seat, int(by_bot), time.time()))
+                    (table_id, number, text, seat, int(by_bot), time.time() if at is None else at))
+
+    def move_times(self, table_id: str) -> list[float]:
+        """When each stored move of a table was played (seconds since the epoch), in order."""
+        return [row[0] for row in self.db.execute("SELECT time FROM moves WHERE table_id=? ORDER BY number",
+                                                  (table_id,))]
+
+    def holders(self, table_id: str) -> list[dict]:
+        """Who played each seat over time: ``{"seat", "player", "after", "time"}`` rows in
+        the order they took it (``player`` "human" or a bot name, ``after`` the moves
+        played before, ``time`` seconds since the epoch). A table stored before hand-overs
+        were kept has none."""
+        rows = self.db.execute("SELECT seat, player, after, time FROM holders WHERE table_id=? ORDER BY rowid",
+                               (table_id,))
+        return [dict(zip(("seat", "player", "after", "time"), row)) for row in rows]
 
     def update(self, table_id: str, **fields) -> None:
-        """Change ``players`` (list), ``pace``, ``paused``, ``status``, ``opened`` of a table."""
+        """Change ``players`` (list), ``pace``, ``paused``, ``status``, ``opened`` of a table.
+        A change of ``players`` also stores a hand-over row for each seat whose player
+        changed (:meth:`holders`), in the same transaction."""
         allowed = {"players", "pace", "paused", "status", "opened"}
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"update takes {sorted(allowed)}, not {sorted(fields)}")
         values = [json.dumps(v) if k == "players" else int(v) if k in ("paused", "opened") else v
                   for k, v in fields.items()]
-        self._write(f"UPDATE tables SET {', '.join(f'{k}=?' for k in fields)} WHERE id=?", (*values, table_id))
+        with self.db:
+            self.db.execute("BEGIN")
+            if "players" in fields:
+                found = self.db.execute("SELECT players FROM tables WHERE id=?", (table_id,)).fetchone()
+                before = json.loads(found[0]) if found else []
+                after = self.db.execute("SELECT COUNT(*) FROM moves WHERE table_id=?", (table_id,)).fetchone()[0]
+                now = time.time()
+                self.db.executemany("INSERT INTO holders VALUES (?,?,?,?,?)",
+                                    [(table_id, seat, player, after, now) for seat, player in enumerate(fields["players"])
+                                     if seat >= len(before) or before[seat] != player])
+            self.db.execute(f"UPDATE tables SET {', '.join(f'{k}=?' for k in fields)} WHERE id=?", (*values, table_id))
 
     def claim_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
         """Mark a seat as handed out by a lobby join, with its new token's hash, in one

@@ -319,6 +319,14 @@ class TablesHandler(ApiHandler):
         _awaited_changed()
 
 
+class OverviewHandler(ApiHandler):
+    def get(self):
+        """Every table in progress with its spectator link (the all-tables page): the
+        lobby's audience may see it."""
+        self.lobby_allowed()
+        self.send({"tables": service().overview()})
+
+
 class JoinHandler(ApiHandler):
     def post(self, table_id):
         self.lobby_allowed()
@@ -508,7 +516,7 @@ class TableSocket(tornado.websocket.WebSocketHandler):
             self.kernel = kernel if isinstance(kernel, str) and 0 < len(kernel) <= 100 else None
             game = table.match.game
             self.send({"type": "welcome", "table": self.table_id, "game": game.name, "title": game.title,
-                       "seats": game.seats, "seat": self.seat, "role": self.role})
+                       "seats": game.seats, "seat": self.seat, "role": self.role, "cards": table.card_variant})
             if table.status == "ended":
                 self.send(table.state_for(self.seat))
                 self.close_with("the host ended this table")
@@ -588,7 +596,8 @@ def table_handlers(base_url: str = "/", login: Callable | None = None) -> list[t
     tid = r"([^/]{1,100})"         # any id: the service says in JSON that a table does not exist
     kwargs = {"login": login}
     return [(root + path, handler, kwargs) for path, handler in [
-        (r"/games", GamesHandler), (r"/tables", TablesHandler), (rf"/tables/{tid}/join", JoinHandler),
+        (r"/games", GamesHandler), (r"/tables", TablesHandler), (r"/overview", OverviewHandler),
+        (rf"/tables/{tid}/join", JoinHandler),
         (rf"/tables/{tid}/state", StateHandler), (rf"/tables/{tid}/moves", MovesHandler),
         (rf"/tables/{tid}/host", HostHandler), (rf"/tables/{tid}/record", RecordHandler),
         (rf"/tables/{tid}/feedback", FeedbackHandler), (r"/export", ExportHandler),

@@ -37,7 +37,7 @@ from typing import Any, Callable, Mapping
 
 import ipywidgets as w
 
-from ..engine import ALL_CARDS, Match, Move, MoveSyntaxError, PlaytestError, get_game, limits
+from ..engine import ALL_CARDS, Match, Move, MoveSyntaxError, PlaytestError, RecordError, get_game, limits
 from ..engine.game import Game
 from ..scenarios import (Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples,
                          find_scenario)
@@ -346,10 +346,10 @@ class ScenarioDebugger:
         self.examples = w.Dropdown(options=[("— pick an example —", "")] + [(n, n) for n in examples()],
                                    description="Example", layout=w.Layout(width="420px"))
         self.examples.observe(safe(self._picked, report), "value")
-        self.upload = LimitedUpload(accept=".toml", description="Upload .toml",
-                                    hint=f"Scenarios up to {limits.SIZE_TEXT}")
+        self.upload = LimitedUpload(accept=".toml,.json", description="Upload .toml/.json",
+                                    hint=f"Scenarios (.toml) or records (.json) up to {limits.SIZE_TEXT}")
         self.upload.observe(safe(self._uploaded, report), "value")
-        self.about = w.HTML("<i>Pick a shipped example or upload a scenario file (.toml).</i>")
+        self.about = w.HTML("<i>Pick a shipped example or upload a scenario file (.toml) or a record (.json, a live table's or a saved game's).</i>")
         self.about.add_class("pt-scenario-about")
         # view and stepping
         self.views = w.ToggleButtons(description="View", style={"button_width": "auto"})
@@ -536,7 +536,27 @@ class ScenarioDebugger:
             if exc.limit == "MAX_BYTES":                       # said beside the button too
                 self.upload.message = self.upload.refusal(name, limits.human_size(len(files[0]["content"])))
             raise ScenarioError(name, exc.line, exc.reason) from None
-        self.load_text(text, name)
+        if name.lower().endswith(".json") or text.lstrip().startswith("{"):
+            self.load_record(text, name)
+        else:
+            self.load_text(text, name)
+
+    def load_record(self, text: str, source: str = "<upload>") -> None:
+        """Open a record (JSON, as :meth:`Match.to_json` writes it, or a live table's
+        record) as a scenario of its moves, from move 0; a record's extra move times are
+        not needed.
+
+        Raises:
+            RecordError: the text is over the input limits, not JSON, not a record, or a
+                move of it cannot be played (the message says which and why, naming
+                ``source``); the scenario on show is kept.
+        """
+        try:
+            match = Match.from_json(text, what=source)
+        except RecordError as exc:
+            raise RecordError(f"{source} cannot be opened as a record: {exc}") from None
+        self.open(Scenario.from_match(match, title=f"Record {source} ({len(match.moves)} moves)",
+                                      upto=len(match.moves), expect_final=False), source)
 
     @staticmethod
     def _check(scenario: Scenario) -> dict[int, list[Failure]]:

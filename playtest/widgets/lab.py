@@ -293,7 +293,7 @@ class BalanceLab:
         self.people_cancel.on_click(safe(lambda _b: self._cancel_people(), report))
         self.people_status = w.HTML()
         self.people_notes = w.HTML()
-        self.people_tables = {name: w.HTML() for name in ("compare", "metrics", "seats", "bots", "feedback")}
+        self.people_tables = {name: w.HTML() for name in ("compare", "metrics", "time", "seats", "bots", "feedback")}
         for table in self.people_tables.values():
             table.add_class("pt-lab-table")
         self.people_plots = w.HBox(layout=w.Layout(flex_flow="row wrap"))
@@ -308,7 +308,8 @@ class BalanceLab:
         about.add_class("pt-help")
         self.people_tab = w.VBox([about, self.people_upload, w.HBox([self.people_button, self.people_cancel]),
                                   self.people_status, self.people_notes, self.people_tables["compare"],
-                                  self.people_plots, self.people_tables["metrics"], self.people_tables["seats"],
+                                  self.people_plots, self.people_tables["metrics"], self.people_tables["time"],
+                                  self.people_tables["seats"],
                                   self.people_tables["bots"], self.people_tables["feedback"]])
         self.people_tab.add_class("pt-lab-people")
         self.tabs = w.Tab(children=[w.VBox([self.setup, results]), self.report_tab, self.people_tab])
@@ -652,6 +653,7 @@ class BalanceLab:
                                                         tables["seats"], "seats")
         self.people_tables["bots"].value = _table_html("Win rate per player: human (people) and each bot, every "
                                                        "seat it played", tables["bots"], "bots")
+        self.people_tables["time"].value = _time_html(df)
         self.people_tables["feedback"].value = _feedback_html(df)
         self.people_button.disabled = self.running
 
@@ -979,6 +981,22 @@ def _table_html(title: str, table, name: str) -> str:
     """A result table as HTML under an ``<h4>`` title, only its :data:`SHOWN_COLUMNS`."""
     shown = table[[c for c in SHOWN_COLUMNS[name] if c in table.columns]]
     return f"<h4>{title}</h4>" + shown.to_html(float_format=lambda x: f"{x:.3f}", na_rep="")
+
+
+def _time_html(df) -> str:
+    """People's and bots' think time per decision (the median over the tables of each
+    table's :func:`~playtest.lab.read_tables` ``think_human_s`` / ``think_bot_s``, with
+    how many tables tell it) and the game length (median moves and turns), as HTML."""
+    rows = []
+    for who, column in (("people", "think_human_s"), ("bots", "think_bot_s")):
+        known = df[column].dropna() if column in df.columns else df.iloc[0:0]
+        rows.append(f"<tr><td>{who}</td><td>{known.median():.1f} s</td><td>{len(known)}</td></tr>" if len(known)
+                    else f"<tr><td>{who}</td><td>not known</td><td>0</td></tr>")
+    turns = df["turns"].dropna()
+    length = (f"<p>Game length: median {df['moves'].median():.0f} moves"
+              + (f", {turns.median():.0f} turns" if len(turns) else "") + f" over {len(df)} tables.</p>")
+    return ("<h4>Think time per decision (median of the tables' medians)</h4><table><tr><th>seat played by</th>"
+            "<th>think time</th><th>tables</th></tr>" + "".join(rows) + "</table>" + length)
 
 
 def _feedback_html(df) -> str:

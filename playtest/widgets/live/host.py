@@ -1,7 +1,9 @@
 """The host's controls of a live table, shown on a page opened with the host token:
 pause or resume the bots, their pace, hand a seat to a bot (or back to a person), start
 the next round for everyone, end the table, and download the record once the game is
-over or ended (LS-11: no record while the game runs; the service refuses before).
+over or ended (LS-11: no record while the game runs; the service refuses before) and
+replay it in the page (the scenario debugger on the record: step, jump, every seat's view
+or all cards).
 
 A seat whose person's page is connected is handed to a bot only after the host confirms
 ("Seat N is connected: hand it to a bot anyway?"): the first request goes without
@@ -34,7 +36,8 @@ class HostControls:
 
     Attributes:
         widget: the box (class ``pt-host``). pause, pace, seat, player, hand, next_round,
-        end, confirm_end, cancel_end, record, record_link, note: its parts; hand_box
+        end, confirm_end, cancel_end, record, record_link, replay, replay_box, note: its
+        parts (``debugger``: the replay's ScenarioDebugger once Replay was pressed); hand_box
         (class ``pt-host-force``) with hand_question, confirm_hand and cancel_hand: the
         question before a connected seat is handed to a bot. running: the parts shown
         only while the table is played. state: the last state shown.
@@ -79,6 +82,11 @@ class HostControls:
         self.record = button("Get the record", self._get_record,
                              tip="The game's record (open it in the scenario debugger); once the game is over")
         self.record_link = w.HTML()
+        self.replay = button("Replay the game", self._get_replay,
+                             tip="Step through the whole game, every seat's view or all cards; once it is over")
+        self.replay_box = w.VBox()
+        self.replay_box.add_class("pt-replay")
+        self.debugger = None       # the replay (a ScenarioDebugger), once asked for
         self.note = w.HTML()
         # the controls of a table being played: hidden once its game is over or it has ended
         self.running = [w.HBox([self.pause, self.pace], layout=w.Layout(align_items="center", flex_flow="row wrap")),
@@ -88,9 +96,9 @@ class HostControls:
         self.widget = w.VBox([
             w.HTML("<b>Host controls</b>"), *self.running[:2],
             self.hand_box,
-            w.HBox([self.next_round, self.end, self.record, self.record_link],
+            w.HBox([self.next_round, self.end, self.record, self.record_link, self.replay],
                    layout=w.Layout(align_items="center", flex_flow="row wrap")),
-            self.confirm_box, self.note])
+            self.confirm_box, self.note, self.replay_box])
         self.widget.add_class("pt-host")
 
     def show(self, state: dict) -> None:
@@ -126,7 +134,7 @@ class HostControls:
         for part in self.running:
             part.layout.display = None if playing else "none"
         self.next_round.disabled = not (playing and state.get("hold"))
-        self.record.disabled = playing
+        self.record.disabled = self.replay.disabled = playing
         if not playing:
             self.confirm_box.layout.display = self.hand_box.layout.display = "none"
 
@@ -190,6 +198,20 @@ class HostControls:
 
     def _get_record(self) -> None:
         spawn(self._fetch_record(), self.report)
+
+    def _get_replay(self) -> None:
+        spawn(self._fetch_replay(), self.report)
+
+    async def _fetch_replay(self) -> None:
+        """The replay: the table's record (the service hands it to the host token only,
+        once the game is over or ended: it shows every card, G-3) in the scenario
+        debugger, from move 0: step, jump to a move, any seat's view or all cards."""
+        from ..debugger import ScenarioDebugger      # the replay's code is loaded only when asked for
+        record = await self.api.call("GET", f"tables/{self.table_id}/record", token=self.token)
+        self.debugger = ScenarioDebugger()
+        self.debugger.load_record(json.dumps(record), f"table {self.table_id}")
+        self.replay_box.children = (w.HTML("<b>Replay</b> (every card is shown: the game is over)"),
+                                    self.debugger.widget)
 
     async def _fetch_record(self) -> None:
         record = await self.api.call("GET", f"tables/{self.table_id}/record", token=self.token)

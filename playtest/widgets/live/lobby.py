@@ -39,6 +39,7 @@ from ..components import ErrorBanner, download_link, safe, style_widget
 from ..newgame import NewGamePanel, option_label
 from ..page import address_for_others, proxied_lobby_note
 from .client import ApiError, TableApi, spawn
+from .share import CopyButton, qr_image
 from .style import STYLE
 
 REFRESH_EVERY = 10.0
@@ -105,10 +106,33 @@ def playable_scenarios(game: str) -> tuple[tuple[str, Scenario], ...]:
 
 
 def _link_row(label: str, path: str, folder: str) -> str:
-    """One table row: the link (relative, new tab) and the full address to copy."""
+    """One table row: the link (relative, new tab), the full address to copy and its QR
+    code (none without the folder's full address)."""
     anchor = f"<a href='{html.escape(path)}' target='_blank' rel='noopener'>{html.escape(label)}</a>"
-    full = f"<code class='pt-address'>{html.escape(address_for_others(folder, path))}</code>" if folder else ""
-    return f"<tr><td>{anchor}</td><td>{full}</td></tr>"
+    address = address_for_others(folder, path) if folder else ""
+    full = f"<code class='pt-address'>{html.escape(address)}</code>" if folder else ""
+    qr = qr_image(address, label) if folder else ""
+    return f"<tr><td>{anchor}</td><td>{full}</td><td>{qr}</td></tr>"
+
+
+def _copies(links: list[tuple[str, str]], folder: str) -> list[CopyButton]:
+    """A copy button per ``(label, path)`` link, copying its full address (none without
+    the folder's full address)."""
+    return [CopyButton(address_for_others(folder, path), f"Copy: {label}") for label, path in links] if folder else []
+
+
+def _result(table: dict) -> str:
+    """A finished table's result in words: the winners (seats counted from 0, as the
+    list shows them) and the scores; "ended before the end" when it has none."""
+    winners, scores = table.get("winners") or [], table.get("scores") or []
+    if not winners and not scores:
+        return "ended before the end"
+    won = f"won by seat{'s' * (len(winners) > 1)} {', '.join(map(str, winners))}" if winners else "no winner"
+    return won + (f" (scores {', '.join(map(str, scores))})" if scores else "")
+
+
+PAST_SHOWN = 50
+"""Past tables the lobby lists (the newest); the export has them all."""
 
 
 class LobbyApp:
@@ -210,6 +234,11 @@ class LobbyApp:
         self._reaction_typed()
         self.links = w.HTML()
         self.links.add_class("pt-lobby-links")
+        self.copy_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.copy_box.add_class("pt-copy-links")
+        self.past: list[dict] = []
+        self.past_box = w.HTML()
+        self.past_box.add_class("pt-past-tables")
         self.tables_note = w.HTML()
         self.store_note = w.HTML(layout=w.Layout(display="none"))
         self.store_note.add_class("pt-store-problem")
@@ -238,7 +267,10 @@ class LobbyApp:
         export = w.VBox([w.HTML("<h3>Results</h3><p>Every finished table's record with its players' feedback.</p>"),
                          w.HBox([self.export_csv, self.export_json, self.export_link],
                                 layout=w.Layout(align_items="center"))])
-        self.body = w.VBox([create, self.links, open_tables, export])
+        past = w.VBox([w.HTML("<h3>Past tables</h3><p>Tables whose game is over or that their host ended, newest "
+                              "first. The host link of a table replays it, with every card, once it is over.</p>"),
+                       self.past_box])
+        self.body = w.VBox([create, self.links, self.copy_box, open_tables, past, export])
         self.message = w.HTML(layout=w.Layout(display="none"))
         self.message.add_class("pt-live-message")
         self.widget = w.VBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message, self.body])
@@ -418,19 +450,28 @@ class LobbyApp:
         made = await self.api.call("POST", "tables", spec, key=True)
         self.panel.start.disabled = False
         self.made = made
-        self._show_links(self.links_html(made))
+        self._show_links(self.links_html(made), self.link_list(made))
         await self._refresh()
 
     def _create_failed(self, exc: Exception) -> None:
         self.panel.start.disabled = False
         self.banner.show(exc)
 
-    def _show_links(self, block: str) -> None:
+    def _show_links(self, block: str, copies: list[tuple[str, str]] = ()) -> None:
         """Show a new block of links above those this page was given before: a second
         table made (or seat joined) never hides the first one's links, which the
-        service shows nowhere else."""
+        service shows nowhere else. ``copies``: ``(label, path)`` of the block's links
+        to offer copy buttons for (the newest block's replace the last ones)."""
         self.shown_links.insert(0, block)
         self.links.value = "<hr>".join(self.shown_links)
+        self.copy_box.children = tuple(_copies(list(copies), self.folder))
+
+    @staticmethod
+    def link_list(made: dict) -> list[tuple[str, str]]:
+        """The ``(label, path)`` of a table just made that get copy buttons: each seat's
+        link that was handed out, and the spectator's (never the host's: it stays here)."""
+        return ([(f"Seat {s['seat']}", s["path"]) for s in made["seats"] if s.get("token")]
+                + [("Spectator", made["spectator_path"])])
 
     def links_html(self, made: dict) -> str:
         """The links of a table just made (the service's create answer): one per human
@@ -476,6 +517,28 @@ class LobbyApp:
         data = await self.api.call("GET", "tables?status=playing", key=True)
         self.show_store(data.get("store") or {})
         self.show_tables(data.get("tables", []))
+        past = await self.api.call("GET", "tables?status=over,ended", key=True)
+        self.show_past(past.get("tables", []))
+
+    def show_past(self, tables: list[dict]) -> None:
+        """Show the past tables (the service's list ``?status=over,ended``), newest first,
+        at most :data:`PAST_SHOWN`: game, table, date (UTC), who sat where, the result and
+        how many seats gave feedback."""
+        self.past = tables
+        lines = []
+        for table in tables[:PAST_SHOWN]:
+            players = ", ".join(f"{s}: {'person' if p == HUMAN else p + ' bot'}"
+                                for s, p in enumerate(table.get("players", [])))
+            date = str(table.get("date", ""))[:16].replace("T", " ")
+            feedback = table.get("feedback", 0)
+            lines.append(f"<li><b>{html.escape(str(table.get('title', table.get('game'))))}</b> · table "
+                         f"{html.escape(str(table.get('id')))} · {html.escape(date)} UTC · {html.escape(players)} · "
+                         f"{table.get('moves', 0)} moves · {html.escape(_result(table))} · {feedback} "
+                         f"feedback answer{'' if feedback == 1 else 's'}</li>")
+        more = len(tables) - PAST_SHOWN
+        self.past_box.value = ((f"<ul>{''.join(lines)}</ul>" + (f"<p>and {more} older (in the export)</p>"
+                                                                if more > 0 else ""))
+                               if lines else "<i>No table has finished on this server yet.</i>")
 
     async def _poll(self) -> None:
         try:
@@ -577,7 +640,8 @@ class LobbyApp:
         self._show_links(f"<h3>Your seat at table {html.escape(table_id)}: seat {seat}</h3>"
                          "<p>Open it (a new tab), or copy the address to the device you play on. The link "
                          "is the seat: keep it to yourself.</p>"
-                         f"<table>{_link_row(f'Seat {seat}', got['path'], self.folder)}</table>")
+                         f"<table>{_link_row(f'Seat {seat}', got['path'], self.folder)}</table>",
+                         [(f"Seat {seat}", got["path"])])
         await self._refresh()
 
     # --- export -------------------------------------------------------------------

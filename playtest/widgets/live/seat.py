@@ -469,7 +469,10 @@ class SeatApp:
             self.rules.children[0].add_class("pt-rules")
             self.rules.layout.display = None
         title = html.escape(welcome.get("title") or game.title)
-        self.title.value = f"<b>{title}</b> · live table {html.escape(self.table_id)}"
+        cards = welcome.get("cards") or ""
+        self.title.value = (f"<b>{title}</b> · live table {html.escape(self.table_id)} · "
+                            f"<span class='pt-card-variant'>cards: "
+                            f"{html.escape(f'the {cards} variant' if cards else 'the game’s own')}</span>")
 
     def _link_changed(self, link: TableLink) -> None:
         if link.status == "closed" and not link.welcomed:
