@@ -1308,9 +1308,9 @@ class LazySunday(Game):
             return self._explain_claim(s, seat, *args)
         if s.phase == "peek":  # setup: every seat peeks at once (LS-3)
             if seat not in s.peekers:
-                return "LS-3", f"seat {seat} has done its peeking: {self._waiting(s)}"
+                return "LS-3", f"it is not seat {seat}'s decision (it has peeked): {self._waiting(s)}"
             if kind not in ("peek", "done"):
-                return ruling, f"'{kind}' is not possible now: every seat peeks at 2 of its cards first (setup)"
+                return ruling, f"'{kind}' is not possible now: {self._waiting(s)}"
             if kind == "done" and not self._peeked(s, seat):
                 return "LS-3", "peek at 2 of your cards first, then say 'done'"
             if kind == "peek" and self._peeked(s, seat):
