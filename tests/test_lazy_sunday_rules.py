@@ -3,6 +3,8 @@
 Most tests start from an exact layout built by :func:`arrange` (cards named per
 position), then play real moves through :class:`Match`.
 """
+import random
+
 import pytest
 
 from playtest.engine import IllegalMove, Match, Move, OptionError, play_game
@@ -144,11 +146,66 @@ def test_LS3_setup_deals_six_flips_one_and_peeks_in_seat_order():
 
 
 def test_LS3_peek_needs_two_different_own_positions():
-    """LS-3: peek a < b within the own list; only the seat to peek may."""
+    """LS-3: peek a < b within the own list, once, then 'done'; nothing else in setup."""
     m = Match(LazySunday, 2, seed=1)
     refused(m, "0 peek 3 3", "LS-3")
     refused(m, "0 peek 0 6", "LS-3")
-    refused(m, "1 peek 0 1", "LS-3")
+    refused(m, "1 done", "LS-3")
+    refused(m, "1 draw", "LS-4")
+    m.play("1 peek 0 1")
+    refused(m, "1 peek 2 3", "LS-3")
+    m.play("1 done")
+    refused(m, "1 peek 2 3", "LS-3")
+    assert m.to_act() == (0,)
+
+
+@pytest.mark.parametrize("order", [("0 peek 0 1", "1 peek 2 3", "1 done", "0 done"),
+                                   ("1 peek 2 3", "0 peek 0 1", "0 done", "1 done"),
+                                   ("1 peek 2 3", "1 done", "0 peek 0 1", "0 done")])
+def test_LS3_every_seat_peeks_at_once_in_any_order(order):
+    """LS-3: each player peeks at 2 of their own cards at the start, all at the same
+    time: every seat still peeking is on decision, in any order and interleaved; a seat
+    sees only its own two cards (LS-11), and the starter then takes the first turn."""
+    m = Match(LazySunday, 3, {"first_player": 1}, seed=4)
+    assert m.to_act() == (1, 2, 0)
+    looks = {0: [[0, 0], [0, 1]], 1: [[1, 2], [1, 3]]}
+    for text in order:
+        m.play(text)
+        seat, kind = int(text[0]), text.split()[1]
+        assert m.view(seat)["looking"] == (looks[seat] if kind == "peek" else [])
+        for other in (0, 1, 2):
+            if other != seat:
+                assert all(spot[0] == other for spot in m.view(other)["looking"])
+        assert m.view(None)["looking"] == []
+        assert (seat in m.to_act()) == (kind == "peek")
+    assert m.to_act() == (2,) and m.legal_moves(2)[0].kind == "peek"
+    m.play("2 peek 4 5"), m.play("2 done")
+    assert m.state.phase == "turn" and m.to_act() == (1,)
+
+
+def test_LS3_a_record_with_the_peeks_one_seat_after_another_still_replays():
+    """A record made when the peeks went seat by seat replays the same: that order is
+    one of the orders the simultaneous peeks allow (LS-3)."""
+    m = Match(LazySunday, 3, seed=9)
+    for seat in (0, 1, 2):
+        m.play(f"{seat} peek 0 1"), m.play(f"{seat} done")
+    again = Match(LazySunday, 3, seed=9)
+    for move in m.moves:
+        again.play(move)
+    assert again.fingerprint() == m.fingerprint() and again.to_act() == (0,)
+
+
+def test_LS3_a_bot_samples_the_other_peekers_still_looking():
+    """A bot's sampled positions in setup keep every seat still peeking on decision and
+    have a seat that has peeked (the public log says where) looking at those cards."""
+    m = Match(LazySunday, 3, seed=2)
+    m.play("1 peek 3 4"), m.play("2 peek 0 5"), m.play("2 done")
+    game, view = m.game, m.bot_view(0)
+    s = game.determinizer(view, 0)(random.Random(5))
+    assert game.to_act(s) == (0, 1)
+    assert game.decision_moves(s, 0) == m.decision_moves(0)
+    assert game.decision_moves(s, 1) == [Move(1, "done")]
+    assert game.view(s, 0) == m.view(0)
 
 
 def test_LS3_next_round_starts_one_seat_left_and_forgets_memory():
@@ -162,7 +219,7 @@ def test_LS3_next_round_starts_one_seat_left_and_forgets_memory():
     refused(m, "0 deal", "LS-3")
     m.play("1 deal")
     s = m.state
-    assert s.round == 2 and s.start == 1 and s.phase == "peek" and m.to_act() == (1,)
+    assert s.round == 2 and s.start == 1 and s.phase == "peek" and m.to_act() == (1, 2, 0)
     assert all(s.known[c] == 0 for lst in s.lists for c in lst)
     assert sorted(s.deck + s.done + [c for lst in s.lists for c in lst]) == list(range(54))
 
@@ -170,8 +227,8 @@ def test_LS3_next_round_starts_one_seat_left_and_forgets_memory():
 def test_G2_first_player_option_and_random_first_player():
     """G-2: seat 0 starts by default; first_player picks a seat, or 'random' from the
     seeded stream (same seed, same seat); out-of-range is an OptionError."""
-    assert Match(LazySunday, 4, seed=1).to_act() == (0,)
-    assert Match(LazySunday, 4, {"first_player": 3}, seed=1).to_act() == (3,)
+    assert Match(LazySunday, 4, seed=1).to_act()[0] == 0
+    assert Match(LazySunday, 4, {"first_player": 3}, seed=1).to_act() == (3, 0, 1, 2)
     starts = [Match(LazySunday, 4, {"first_player": "random"}, seed=seed).to_act()[0] for seed in range(30)]
     assert len(set(starts)) > 1
     assert starts == (  # the same seats in another process

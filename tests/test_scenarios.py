@@ -157,7 +157,7 @@ def test_verify_upto_checks_only_expectations_reached():
 
 def test_a_seat_view_expectation_reads_that_seats_view():
     text = BASE.replace('after = 2', 'after = 1\nseat = 0').replace(
-        'to_act = [1]', 'to_act = [0]').replace('"done.top.name" = "Nap"', '"looking" = [[0, 0], [0, 1]]')
+        'to_act = [1]', 'to_act = [0, 1]').replace('"done.top.name" = "Nap"', '"looking" = [[0, 0], [0, 1]]')
     assert Scenario.from_toml(text).verify() == []
     spectator = Scenario.from_toml(text.replace("seat = 0\n", ""))
     assert [f.found for f in spectator.verify()] == [[]]

@@ -162,6 +162,36 @@ def test_simultaneous_choices_sent_on_the_same_position_are_all_taken():
     assert not late.ok and late.error.startswith("too late")
 
 
+@pytest.mark.parametrize("first", [0, 1])
+def test_lazy_sunday_setup_peeks_are_open_to_every_seat_at_once(service, first):
+    """LS-3: at a live table every person peeks at the start at the same time: each seat
+    page offers its peek on the first position, two peeks chosen on that position are
+    both taken in either order (neither is "too late"), each 'done' too, and no page is
+    shown another seat's peeked cards."""
+    made = service.create({"game": "lazy_sunday", "seats": 3, "players": ["human", "human", "heuristic"],
+                           "pace": "instant"})    # no event loop here: the bot waits
+    table = service.table(made["id"])
+    pages = [FakePage(0), FakePage(1), FakePage(None, "spectator")]
+    for page in pages:
+        table.attach(page)
+    assert pages[0].state["to_act"] == [0, 1, 2]
+    assert "0 peek 0 1" in pages[0].state["moves"] and "1 peek 2 3" in pages[1].state["moves"]
+    peeks = {0: "0 peek 0 1", 1: "1 peek 2 3"}
+    second = 1 - first
+    assert table.submit(first, peeks[first], "a", 0).ok
+    assert table.submit(second, peeks[second], "b", 0).ok          # chosen on the same position: taken
+    for seat, page in enumerate(pages[:2]):
+        assert page.state["moves"] == [f"{seat} done"]
+        assert [spot[0] for spot in page.state["view"]["looking"]] == [seat, seat]
+        other = page.state["view"]["lists"][1 - seat]
+        assert all(slot == {"face_up": False} for slot in other)
+    assert pages[2].state["view"]["looking"] == [] and pages[2].state["moves"] == []
+    assert table.submit(second, f"{second} done", "c", 2).ok
+    assert table.submit(first, f"{first} done", "d", 2).ok          # the other's done changed nothing of its own
+    assert [str(m) for m in table.match.moves] == [peeks[first], peeks[second], f"{second} done", f"{first} done"]
+    assert table.match.to_act() == (2,)                              # the bot's peek is still to come
+
+
 def test_a_resent_move_id_is_played_once():
     table = slap_table()
     first = table.submit(0, "0 draw", "same-id", 6)

@@ -417,13 +417,15 @@ class LiveTable:
         Family Meeting pass, CR-8), and every move since was one of those other seats'
         decisions. Their choices do not change what ``seat`` may choose, so two people
         committing at once are both taken (is the move still legal now is checked after).
-        A move after which anything else happened (a turn, an open move) is too late.
+        A deciding seat may make two moves of its own meanwhile (Lazy Sunday's setup peek
+        and its 'done', LS-3: every seat peeks at once). A move after which anything else
+        happened (a turn, an open move) is too late.
 
         Args:
             seat: the sender. version: moves in the position it chose on (int).
         """
         moves = self.match.moves
-        if not 0 <= version < len(moves) or len(moves) - version > self.match.game.seats:
+        if not 0 <= version < len(moves) or len(moves) - version > 2 * self.match.game.seats:
             return False
         deciding = set(self.match.branch(version).to_act())
         return seat in deciding and all(m.seat in deciding - {seat} for m in moves[version:])

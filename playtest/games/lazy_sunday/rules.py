@@ -138,15 +138,16 @@ class State:
     Attributes: ``rng`` (the G-3 stream), ``phase`` (peek | look | turn | drawn | give |
     round_over | over), ``round`` (1-based), ``start`` (this round's starting seat),
     ``turn`` (seat on turn, None in setup and between rounds), ``actor`` (the seat with
-    the pending decision), ``deck`` / ``done`` / ``lists`` (card ids, top last),
-    ``serial`` (cards put on DONE this round), ``drawn`` (held card id or None),
-    ``looking`` ([[seat, pos], ...] the actor looks at), ``known`` (per card: bitmask of
+    the pending decision; in setup the first seat still peeking), ``deck`` / ``done`` /
+    ``lists`` (card ids, top last), ``serial`` (cards put on DONE this round), ``drawn``
+    (held card id or None), ``looking`` ([[seat, pos], ...] the actor looks at; in
+    setup, the spots every seat that has peeked looks at, each its own), ``known`` (per card: bitmask of
     seats knowing where it is), ``caller``, ``final_turns`` (seats still owed a final
     turn after the current one), ``skip_next`` (I'm Busy pending), ``give`` ([claimer,
     to, pos] or None), ``resume`` (phase to return to after a give), ``shown`` ([giver,
     [[to, pos]]] right after a give, until the next move but a late claim: the card the
     giver is shown as it gives it, LS-5; else None), ``peekers`` (seats
-    still to peek, current first), ``scores``, ``round_scores``, ``turns`` (G-4 count),
+    still peeking in setup, all deciding at once, LS-3), ``scores``, ``round_scores``, ``turns`` (G-4 count),
     ``outcome``.
     """
 
@@ -544,7 +545,11 @@ class LazySunday(Game):
 
     # --- contract ---------------------------------------------------------------------
     def to_act(self, s):
-        """``(actor,)``, or ``()`` once the match is over."""
+        """In setup every seat still peeking, at once (LS-3: each player peeks at 2 of
+        their own cards; nobody waits for another), else ``(actor,)``; ``()`` once the
+        match is over."""
+        if s.phase == "peek":
+            return tuple(s.peekers)
         return () if s.phase == "over" else (s.actor,)
 
     def round_break(self, s) -> bool:
@@ -562,10 +567,20 @@ class LazySunday(Game):
         return self.decision_moves(s, seat) + self.open_moves(s, seat)
 
     def decision_moves(self, s, seat):
-        """The moves of ``seat``'s pending decision (empty unless it is the actor)."""
+        """The moves of ``seat``'s pending decision (empty unless it is the actor, or in
+        setup a seat still peeking: its peek, then 'done' once it looks, LS-3)."""
+        if s.phase == "peek":
+            if seat not in s.peekers:
+                return []
+            return self._moves_look(s, seat) if self._peeked(s, seat) else self._moves_peek(s, seat)
         if seat != s.actor or s.phase == "over":
             return []
         return self._DISPATCH[0][s.phase](self, s, seat)
+
+    @staticmethod
+    def _peeked(s, seat) -> bool:
+        """In setup: ``seat`` has peeked and still looks at its two cards (LS-3)."""
+        return any(t == seat for t, _ in s.looking)
 
     def open_moves(self, s, seat):
         """``seat``'s claims on the current DONE top (LS-5): one per card it may claim."""
@@ -718,7 +733,10 @@ class LazySunday(Game):
         return events
 
     def _do_peek(self, s, seat, a, b):
-        self._look(s, seat, [[seat, a], [seat, b]])
+        # LS-3: every seat peeks at once; each looks at its own two cards until its 'done'
+        for p in (a, b):
+            s.known[s.lists[seat][p]] |= 1 << seat
+        s.looking = s.looking + [[seat, a], [seat, b]]
         # LS-11: the log never names a face-down card, the looker's own included (memory
         # is the game); the cards show on the table while the seat looks
         return [Event(f"Seat {seat} peeks at positions {a} and {b}.")] if self.keep_log else []
@@ -726,10 +744,10 @@ class LazySunday(Game):
     def _do_done(self, s, seat):
         if s.turn is not None:
             return self._end_turn(s, [Event(f"Seat {seat} is done looking.")] if self.keep_log else [])
-        s.looking = []
-        s.peekers.pop(0)
+        s.looking = [spot for spot in s.looking if spot[0] != seat]
+        s.peekers = [t for t in s.peekers if t != seat]
         if s.peekers:
-            s.phase, s.actor = "peek", s.peekers[0]
+            s.actor = s.peekers[0]
         else:
             s.phase, s.turn, s.actor = "turn", s.start, s.start
         return [Event(f"Seat {seat} is done peeking.")] if self.keep_log else []
@@ -892,7 +910,10 @@ class LazySunday(Game):
         and ``turns`` the turns played (G-4), both public.
         """
         reveal = s.phase in _REVEAL_PHASES
-        looking = s.looking if seat is not None and seat == s.actor else ()
+        if s.phase == "peek":  # setup (LS-3): each seat sees the two cards it peeks at
+            looking = [spot for spot in s.looking if spot[0] == seat]
+        else:
+            looking = s.looking if seat is not None and seat == s.actor else ()
         shown = s.shown
         if shown is not None and seat == shown[0]:
             looking = shown[1]  # a give returns to a turn, where nobody is looking at anything else
@@ -1128,9 +1149,9 @@ class LazySunday(Game):
         shown = None
         if looking and phase not in ("peek", "look"):  # right after its give, the giver is shown the card (LS-5)
             shown, looking = [me, looking], []
-        peekers = []
-        if phase == "peek" or (phase == "look" and turn is None):  # setup (LS-3): actor up to the starter
-            peekers = [(actor + i) % n for i in range(((start - actor) % n) or n)]
+        peekers = list(to_act) if phase == "peek" else []  # setup: every seat still peeking (LS-3)
+        if phase == "peek":  # another peeker that remembers its own cards peeked and looks at them
+            looking += [[t, p] for t in peekers if t != me for p in range(len(lists[t])) if masks[t][p] >> t & 1]
         caller = view["caller"]
         outcome = view["outcome"]
         fixed = (view["round"], start, turn, actor, view["done"]["serial"], caller, list(view["final_turns"]),
@@ -1185,7 +1206,7 @@ class LazySunday(Game):
                 s.known[s.drawn] = 1 << turn
             s.looking, s.shown = looking, shown
             if phase == "look" and actor != me:  # which of its spots the actor looks at is not in this view
-                s.looking = self._sample_looking(s, actor, actions[s.done[-1]] if s.turn is not None else None, rng)
+                s.looking = self._sample_looking(s, actor, actions[s.done[-1]], rng)
             s.resume, s.peekers, s.setup_events = resume, peekers[:], []
             return s
 
@@ -1193,13 +1214,11 @@ class LazySunday(Game):
 
     def _sample_looking(self, s, actor, action, rng) -> list[list[int]]:
         """Spots ``actor`` may be looking at, drawn with ``rng`` among the spots it
-        remembers (the look has just taught it them, LS-11): two of its own in setup
-        (LS-3), else the spots of the action just burned (LS-2, LS-8)."""
+        remembers (the look has just taught it them, LS-11): the spots of the action
+        just burned (LS-2, LS-8)."""
         bit, known = 1 << actor, s.known
         spots = [[t, p] for t, lst in enumerate(s.lists) for p, card in enumerate(lst) if known[card] & bit]
         own = [spot for spot in spots if spot[0] == actor]
-        if action is None:  # setup peek: nothing else of its list is known yet
-            return own[:2]
         if action == "double_check":
             return [rng.choice(own)]
         first = rng.choice([spot for spot in spots if spot[0] != actor])
@@ -1295,9 +1314,18 @@ class LazySunday(Game):
             return ("G-4" if not s.outcome.finished else "LS-10"), "the match is over"
         if kind == "claim":
             return self._explain_claim(s, seat, *args)
-        if seat != s.actor:
+        if s.phase == "peek":  # setup: every seat peeks at once (LS-3)
+            if seat not in s.peekers:
+                return "LS-3", f"it is not seat {seat}'s decision (it has peeked): {self._waiting(s)}"
+            if kind not in ("peek", "done"):
+                return ruling, f"'{kind}' is not possible now: {self._waiting(s)}"
+            if kind == "done" and not self._peeked(s, seat):
+                return "LS-3", "peek at 2 of your cards first, then say you are done looking"
+            if kind == "peek" and self._peeked(s, seat):
+                return "LS-3", "you have peeked already (once, LS-3): say you are done looking"
+        elif seat != s.actor:
             return ("LS-3" if s.turn is None else "G-1"), f"it is not seat {seat}'s decision: {self._waiting(s)}"
-        if kind not in _PHASE_KINDS[s.phase]:
+        elif kind not in _PHASE_KINDS[s.phase]:
             return ruling, f"you cannot {_DOING[kind]} now: {self._waiting(s, seat)}"
         lists = s.lists
         own = len(lists[seat])
@@ -1328,9 +1356,8 @@ class LazySunday(Game):
 
     def _waiting(self, s, seat: int | None = None) -> str:
         """What the match waits for, in a player's words ("you" for ``seat``, the mover)."""
-        if s.actor == seat:
+        if s.actor == seat and s.phase != "peek":   # setup: every seat peeks at once (LS-3)
             return {
-                "peek": "you are peeking at 2 of your cards (setup)",
                 "look": "you are looking at cards (until Done looking)",
                 "turn": "you are starting your turn (draw, take the DONE card or NOT ME!)",
                 "drawn": "you hold a drawn card (keep, discard or burn it)",
@@ -1339,7 +1366,8 @@ class LazySunday(Game):
             }[s.phase]
         a = s.actor
         return {
-            "peek": f"seat {a} is peeking at 2 of its cards (setup)",
+            "peek": f"seat{'s' if len(s.peekers) > 1 else ''} {', '.join(map(str, s.peekers))} "
+                    f"{'are' if len(s.peekers) > 1 else 'is'} peeking at 2 of their cards (setup)",
             "look": f"seat {a} is looking at cards (until Done looking)",
             "turn": f"seat {a} is starting its turn (draw, take or NOT ME!)",
             "drawn": f"seat {a} holds a drawn card (keep, discard or burn it)",
