@@ -151,6 +151,8 @@ class TableService:
                            stored.reaction_limit)
         table.by_bot = [bot for _t, _s, bot in stored.moves]
         table.person_seats = set(stored.seat_hashes)      # made for a person, whoever plays them now
+        for seat, name in stored.names.items():
+            table.names[seat] = name
         self._hashes[stored.id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
         self._claimed[stored.id] = set(stored.claimed)
         self._listed[stored.id] = stored.listed
@@ -171,7 +173,10 @@ class TableService:
 
     def _store_change(self, table: LiveTable, **fields) -> None:
         with _store_refusals():
-            self.store.update(table.id, **fields)
+            if "name" in fields:
+                self.store.set_name(table.id, *fields.pop("name"))
+            if fields:
+                self.store.update(table.id, **fields)
 
     def create(self, spec: Mapping[str, Any], client: str | None = None) -> dict:
         """Create a table. At :data:`MAX_TABLES` tables being played, the oldest one that
@@ -558,7 +563,7 @@ class TableService:
             outcome = table.match.outcome()
             rows.append({
                 "table": table_id, "game": table.match.game.name, "created": self._created[table_id],
-                "status": table.status, "players": list(table.players),
+                "status": table.status, "players": list(table.players), "names": list(table.names),
                 "record": table.match.record().model_dump(),
                 "finished": bool(outcome and outcome.finished),
                 "winners": list(outcome.winners) if outcome else [],
@@ -571,7 +576,7 @@ class TableService:
     def export_csv(self) -> str:
         """:meth:`export` as CSV text: one row per table, lists and objects as JSON."""
         rows = self.export()
-        columns = ["table", "game", "created", "status", "players", "finished", "winners", "scores", "moves",
+        columns = ["table", "game", "created", "status", "players", "names", "finished", "winners", "scores", "moves",
                    "turns", "feedback", "record"]
         out = io.StringIO()
         writer = csv.DictWriter(out, columns)
