@@ -396,11 +396,13 @@ class LiveTable:
         player = self.players[seat]
         return seat_label(seat, self.names[seat] if player == HUMAN else f"{player} bot")
 
-    def _first_since(self, version: int, seat: int) -> str:
-        """Who moved first since move ``version`` (another seat than ``seat``), and with what:
-        "seat 2 (Ana) played claim first"."""
-        first = next((m for m in self.match.moves[version:] if m.seat != seat), None)
-        return "another seat moved first" if first is None else f"{self.who(first.seat)} played {first.kind} first"
+    def _first_since(self, version: int | None, seat: int) -> str:
+        """Who moved first since move ``version`` (another seat than ``seat``; None: the
+        last move of another seat), and with what: "seat 2 (Ana) moved first (claim)"."""
+        moves = self.match.moves
+        others = [m for m in (moves[version:] if version is not None else reversed(moves)) if m.seat != seat]
+        first = others[0] if others else None
+        return "another seat moved first" if first is None else f"{self.who(first.seat)} moved first ({first.kind})"
 
     def _submit(self, seat: int, text: str, version: int | None) -> Result:
         if self.status != "playing":
@@ -428,11 +430,14 @@ class LiveTable:
             reason = problem.reason if problem.reason else str(problem)
             return Result(False, (f"{TOO_LATE}{self._first_since(version, seat)}, so " if late else "")
                           + reason, problem.ruling)
-        returned = late and move.kind in self.match.game.OPEN_MOVES and move not in self.match.open_moves(seat)
+        # an open move the rules take though it is no longer offered is a late one, returned
+        # (LS-5: a claim on a DONE top that has changed), whatever version the page sent: a
+        # page finishing a claim on the offer it began on sends the newer version
+        returned = move.kind in self.match.game.OPEN_MOVES and move not in self.match.open_moves(seat)
         result = self._play(move, by_bot=False)
-        if result.ok and returned:      # a late open move, returned by the rules (LS-5): changed nothing
-            result.late = (f"{TOO_LATE}{self._first_since(version, seat)}; your {move.kind} came after it and "
-                           "was returned: nothing changed")
+        if result.ok and returned:
+            result.late = (f"{TOO_LATE}{self._first_since(version if late else None, seat)}; your {move.kind} "
+                           "came after it and was returned: nothing changed")
         return result
 
     def _simultaneous(self, seat: int, version: int) -> bool:

@@ -360,7 +360,7 @@ class TableStore:
                  json.dumps(table.setup), json.dumps(table.players), table.pace, int(table.listed),
                  int(table.paused), table.status, table.host_hash, table.spectator_hash, table.created,
                  table.reaction_limit, str(table.seed), table.stream, int(table.opened)))
-            self.db.executemany("INSERT INTO seats VALUES (?,?,?,?)",
+            self.db.executemany("INSERT INTO seats (table_id, seat, token_hash, claimed) VALUES (?,?,?,?)",
                                 [(table.id, seat, h, int(seat in table.claimed))
                                  for seat, h in table.seat_hashes.items()])
         self.count += 1
