@@ -592,7 +592,7 @@ def test_record_feedback_and_export_only_after_the_game(service):
     rows = service.export()
     assert rows[0]["feedback"][0]["rating"] == 4 and rows[0]["players"] == ["human", "random"]
     assert rows[0]["names"] == ["Ana", ""]
-    assert "the Nap stack" in service.export_csv() and '["Ana", ""]' in service.export_csv()
+    assert "the Nap stack" in service.export_csv() and '"[""Ana"", """"]"' in service.export_csv()
 
 
 def test_a_table_may_start_where_a_scenario_stops(service, tmp_path):
