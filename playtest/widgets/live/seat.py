@@ -228,7 +228,6 @@ class SeatApp:
         self.signals.observe(safe(lambda change: self._named(change["new"]), report), "name")
         self.name_box = w.Text(placeholder="Your name", description="Your name",
                                layout=w.Layout(width="260px"))
-        self.name_box.on_submit(safe(lambda _t: self.save_name(), report))
         self.name_save = w.Button(description="Save name", layout=w.Layout(width="auto"))
         self.name_save.on_click(safe(lambda _b: self.save_name(), report))
         self.name_note = w.HTML()
