@@ -1354,3 +1354,41 @@ def test_a_family_meeting_pass_in_progress_survives_another_seats_choice(data, t
         page.close()
         server.stop()
     run(scenario)
+
+
+def test_a_name_given_on_a_seat_page_reaches_the_table_and_every_page_and_the_tab_says_whose_turn(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        first = await seat_page(api, made, seat_token(made, 0))
+        second = await seat_page(api, made, seat_token(made, 1))
+        table = live_table(made)
+        assert first.you.layout.display is None and first.sound.value is False      # the beep is off at first
+        # seat 0 peeks first: its tab says so, the other's does not
+        await until(lambda: first.signals.title == "● Your turn — Lazy Sunday", what="seat 0's turn in its tab")
+        assert second.signals.title == "Lazy Sunday" and first.signals.beeps == 0       # sound off: no beep
+        first.name_box.value = "<b>Ana</b>"
+        first.save_name()
+        assert "may not hold" in first.name_note.value and "&lt;" in first.name_note.value
+        assert table.names == ["", ""] and first.signals.name == ""
+        first.name_box.value = "Ana & Bo"[:3]
+        first.save_name()
+        await until(lambda: table.names[0] == "Ana", what="the name at the table")
+        assert first.signals.name == "Ana"                    # kept in the browser (the front end saves it)
+        await until(lambda: "Seat 1 · Ana · connected" in second.players.value, what="the name on the other page")
+        assert second.seat_name(0) == "Seat 1 (Ana)" and first.seat_name(0) == "Seat 1 (you, Ana)"
+        # a name the browser kept reaches the table with the join (a reload)
+        second.signals.name = "Bo"
+        await until(lambda: table.names[1] == "Bo", what="the second name")
+        first.sound.value = True
+        assert first.signals.sound is True
+        assert table.submit(0, "0 peek 0 1").ok and table.submit(0, "0 done").ok
+        await until(lambda: first.signals.title == "Lazy Sunday", what="seat 0's turn over")
+        await until(lambda: second.signals.title.startswith("● Your turn"), what="seat 1's turn")
+        assert table.submit(1, "1 peek 0 1").ok and table.submit(1, "1 done").ok
+        await until(lambda: first.signals.beeps == 1, what="the beep on seat 0's turn")
+        for page in (first, second):
+            page.close()
+        server.stop()
+    run(scenario)
