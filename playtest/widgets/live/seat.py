@@ -384,13 +384,18 @@ class SeatApp:
 
     def card_clicked(self, seat: int, pos: int | None) -> None:
         """A card click fills an argument of the move being built (the open move if one
-        is chosen, else the seat's own move), as in :class:`~playtest.widgets.GameApp`."""
+        is chosen, else the seat's own move), as in :class:`~playtest.widgets.GameApp`.
+        A click that makes no move while one is being built is said next to the controls
+        (the table may have moved on under it: a claim's card is gone), never dropped
+        without a word."""
         if self.open_moves is None:
             return
-        if self.open_moves.kind is not None:
-            self.open_moves.pick_card(seat, pos)
-        else:
-            self.moves.pick_card(seat, pos)
+        builder = self.open_moves if self.open_moves.kind is not None else self.moves
+        kind = builder.kind
+        if not builder.pick_card(seat, pos) and kind is not None and self._view is not None:
+            label = builder.labels.move_label(kind, self._view)
+            self.outcome.value = (f"<b class='pt-warn'>Not sent:</b> that card does not make “{html.escape(label)}” "
+                                  "on the table as it is now (it may have changed since you chose); choose again.")
 
     def unlock(self, seat: int) -> None:
         """Seat ``seat``'s person confirmed they hold the device (hotseat)."""
