@@ -242,9 +242,11 @@ class SeatApp:
         self.host_box = w.VBox()
         self.log = LogView()
         self.log.widget.layout.display = "none"
-        self.content = w.VBox([self.title, self.intro, self.status, self.players, self.you, self.handed,
-                               self.last_move, self.countdown, self.hold_box, self.over_box, self.privacy.widget,
-                               self.rules, self.board_box, self.outcome, self.controls, self.host_box,
+        # the seat's own controls and their answers come before the board: above the fold
+        # at 1280x720 and at 390 px wide in every game (the intro and rules read after)
+        self.content = w.VBox([self.title, self.status, self.players, self.handed, self.last_move,
+                               self.countdown, self.hold_box, self.over_box, self.privacy.widget, self.outcome,
+                               self.controls, self.board_box, self.you, self.intro, self.rules, self.host_box,
                                self.log.widget])
         self.widget = AppBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
         self.widget.add_class("pt-app")

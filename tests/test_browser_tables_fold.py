@@ -1,0 +1,35 @@
+"""A seat's own move controls sit above the fold in every game, at 1280x720 (a laptop)
+and at 390x844 (a phone), on a live table's seat page served by ``playtest serve``
+(issue 24: Chore Race's reaction buttons were below the fold at 1280x720)."""
+from __future__ import annotations
+
+import pytest
+from table_support import Player, browser, create, seat_url, server  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(1280, 720), (390, 844)]
+
+
+@pytest.mark.parametrize("game", ["lazy_sunday", "chore_race", "night_shift"])
+def test_the_seats_own_controls_are_above_the_fold_at_a_laptops_and_a_phones_size(server, browser, game):
+    base, _data = server
+    # seat 0 acts first in each game (Lazy Sunday's first peek, the first turn elsewhere);
+    # the host pauses the bot so the position stays
+    made = create(base, game=game, seats=2, players=["human", "random"], seed=5, pace="slow")
+    player = Player(browser, seat_url(base, made, 0))
+    try:
+        buttons = player.page.locator(".pt-controls .widget-button:visible")
+        buttons.first.wait_for(timeout=120_000)
+        for width, height in SIZES:
+            player.page.set_viewport_size({"width": width, "height": height})
+            player.page.evaluate("window.scrollTo(0, 0)")
+            player.page.wait_for_timeout(300)          # the layout settles
+            boxes = [buttons.nth(i).bounding_box() for i in range(buttons.count())]
+            assert boxes, f"{game}: no move button at {width}x{height}"
+            for box in boxes:
+                assert box is not None and box["width"] > 0
+                assert 0 <= box["x"] and box["x"] + box["width"] <= width + 1, (game, width, box)
+                assert 0 <= box["y"] and box["y"] + box["height"] <= height, (game, width, height, box)
+    finally:
+        player.close()
