@@ -12,7 +12,7 @@ SIZES = [(1280, 720), (390, 844)]
 
 
 @pytest.mark.parametrize("game", ["lazy_sunday", "chore_race", "night_shift"])
-def test_the_seats_own_controls_are_above_the_fold_at_a_laptops_and_a_phones_size(server, browser, game):
+def test_the_seats_own_controls_are_above_the_fold_and_the_tab_and_the_name_work(server, browser, game):
     base, _data = server
     # seat 0 acts first in each game (Lazy Sunday's first peek, the first turn elsewhere);
     # the host pauses the bot so the position stays
@@ -31,5 +31,12 @@ def test_the_seats_own_controls_are_above_the_fold_at_a_laptops_and_a_phones_siz
                 assert box is not None and box["width"] > 0
                 assert 0 <= box["x"] and box["x"] + box["width"] <= width + 1, (game, width, box)
                 assert 0 <= box["y"] and box["y"] + box["height"] <= height, (game, width, height, box)
+        # the tab says whose turn it is; a name typed is kept in the browser and shown
+        player.page.wait_for_function("document.title.startsWith('● Your turn — ')", timeout=30_000)
+        player.page.get_by_role("textbox", name="Your name").fill("Ana")
+        player.page.get_by_role("button", name="Save name").click()
+        player.page.wait_for_function("document.querySelector('.pt-players').innerText.includes('Seat 1 · Ana')",
+                                      timeout=30_000)
+        assert player.page.evaluate("localStorage.getItem('playtest-name')") == "Ana"
     finally:
         player.close()

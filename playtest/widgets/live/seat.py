@@ -244,9 +244,9 @@ class SeatApp:
         self.log.widget.layout.display = "none"
         # the seat's own controls and their answers come before the board: above the fold
         # at 1280x720 and at 390 px wide in every game (the intro and rules read after)
-        self.content = w.VBox([self.title, self.status, self.players, self.handed, self.last_move,
+        self.content = w.VBox([self.title, self.status, self.players, self.you, self.handed, self.last_move,
                                self.countdown, self.hold_box, self.over_box, self.privacy.widget, self.outcome,
-                               self.controls, self.board_box, self.you, self.intro, self.rules, self.host_box,
+                               self.controls, self.board_box, self.intro, self.rules, self.host_box,
                                self.log.widget])
         self.widget = AppBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
         self.widget.add_class("pt-app")
@@ -732,10 +732,10 @@ class SeatApp:
                 cls, text = "pt-on", f"{label} · connected"
             else:
                 cls, text = "pt-away", f"{label} · disconnected"
-            if seat in latest.get("to_act", ()) and latest.get("status") == "playing":
-                cls, text = cls + " pt-acting", text + " · to act"
             if seat in mine:
                 cls, text = cls + " pt-me", text + (" · you" if seat == self.viewer or len(mine) == 1 else " · this device")
+            if seat in latest.get("to_act", ()) and latest.get("status") == "playing":
+                cls, text = cls + " pt-acting", text + " · to act"
             marks.append(f"<span class='pt-player {cls}' data-seat='{seat}'>{html.escape(text)}</span>")
         self.players.value = "".join(marks)
         # the page stays connected when the host hands its seat to a bot (forced, or while
