@@ -234,10 +234,12 @@ def test_a_move_that_lost_the_race_shows_the_tables_reason_in_the_banner(data):
         await until(lambda: any(m["type"] == "result" for m in replies), what="the answer")
         result = next(m for m in replies if m["type"] == "result")
         assert result["ok"] is False and result["error"].startswith("too late")
-        assert page.banner.message.startswith("seat 2 moved first (claim)") and "<b>Too late:</b>" in page.banner.text.value
+        assert page.banner.message.startswith("seat 2 moved first (claim)")
+        assert "<b>Too late:</b>" in page.banner.text.value
         assert page.banner.widget.layout.display == "flex"
         # ...and next to the controls that sent it
-        assert page.outcome.value.startswith("<b class='pt-warn'>Too late:</b> Seat 2 moved first (claim); choose again")
+        assert page.outcome.value.startswith(
+            "<b class='pt-warn'>Too late:</b> Seat 2 moved first (claim); choose again")
         assert len(table.match.moves) == 5 and table.match.moves[-1].seat == 1        # nothing of seat 0's
         # a move the rules refuse names its ruling
         page.banner.clear()
@@ -687,7 +689,8 @@ def test_the_last_move_names_who_made_it_when_the_seat_has_changed_hands_since(d
                         and page.links[0].state["players"][who]["player"] == player, what="the change of hands")
             assert table.last_move["seat"] == who and table.last_move["by_bot"] == (player == "human")
         assert "Seat 1 (a bot)" in back.last_move.value and "(you)" not in back.last_move.value, back.last_move.value
-        assert f"Seat {seat + 1} (a person)" in over.last_move.value and "bot" not in over.last_move.value, over.last_move.value
+        assert f"Seat {seat + 1} (a person)" in over.last_move.value and "bot" not in over.last_move.value, \
+            over.last_move.value
         back.close()
         over.close()
         server.stop()

@@ -396,7 +396,8 @@ class SeatApp:
         kind = builder.kind
         if not builder.pick_card(seat, pos) and kind is not None and self._view is not None:
             label = builder.labels.move_label(kind, self._view)
-            self.outcome.value = (f"<b class='pt-warn'>Not sent:</b> that card does not make “{html.escape(label)}” "
+            self.outcome.value = (f"<b class='pt-warn'>Not sent:</b> that card does not make "
+                                  f"“{html.escape(label)}” "
                                   "on the table as it is now (it may have changed since you chose); choose again.")
 
     def unlock(self, seat: int) -> None:
