@@ -44,7 +44,8 @@ def test_the_seats_own_controls_are_above_the_fold_and_the_tab_and_the_name_work
         player.page.wait_for_function("document.title.startsWith('● Your turn — ')", timeout=30_000)
         player.page.get_by_role("textbox", name="Your name").fill("Ana")
         player.page.get_by_role("button", name="Save name").click()
-        player.page.wait_for_function(f"document.querySelector('.pt-players').innerText.includes('Seat {seat + 1} · Ana')",
+        named = f"Seat {seat + 1} · Ana"
+        player.page.wait_for_function(f"document.querySelector('.pt-players').innerText.includes('{named}')",
                                       timeout=30_000)
         assert player.page.evaluate("localStorage.getItem('playtest-name')") == "Ana"
     finally:
