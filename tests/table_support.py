@@ -163,7 +163,7 @@ def create_in_lobby(host: Player) -> tuple[str, str]:
     create = host.page.get_by_role("button", name="Create table")
     create.wait_for(timeout=150_000)
     create.click()
-    link = host.page.locator(".pt-lobby-links a", has_text="Seat 0")
+    link = host.page.locator(".pt-lobby-links a", has_text="Seat 1")
     link.wait_for(timeout=60_000)
     return link.get_attribute("href"), host.page.locator(".pt-lobby-links .pt-address").first.inner_text()
 

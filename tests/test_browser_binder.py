@@ -32,7 +32,7 @@ def test_binder_serves_the_lobby_behind_its_proxy_and_a_seat_address_opens_on_an
             guest = Player(browser, address)                # a fresh device: no cookie of the server's
             guest.wait(".pt-live .pt-table .pt-card")
             assert guest.page.url == base + seat_page
-            assert "Seat 0 · connected · you" in guest.page.locator(".pt-players").inner_text()
+            assert "Seat 1 · connected · you" in guest.page.locator(".pt-players").inner_text()
             assert not guest.page.locator(".pt-error").is_visible()
 
             # the server behind the proxy crashes: the proxy opens each websocket and drops it
@@ -51,7 +51,7 @@ def test_binder_serves_the_lobby_behind_its_proxy_and_a_seat_address_opens_on_an
             # proxy's error page) gives the seat back, its table restored from the store
             guest.page.locator("#pt-kernel-lost").get_by_role("button", name="Reload the page").click()
             guest.wait(".pt-live .pt-table .pt-card", timeout=150)
-            assert "Seat 0 · connected · you" in guest.page.locator(".pt-players").inner_text()
+            assert "Seat 1 · connected · you" in guest.page.locator(".pt-players").inner_text()
         finally:
             host.close()
             if guest is not None:

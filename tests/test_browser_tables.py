@@ -48,7 +48,7 @@ def test_lazy_sunday_slaps_between_people_and_paced_bots(server, browser):
         # both people slap seat 1's Water the Plants at once: the first registered wins,
         # the other is judged on the new top and returned, no penalty (LS-5)
         second.wait(".pt-live")
-        first.page.wait_for_function("document.querySelector('.pt-last-move').innerText.includes('Seat 0')")
+        first.page.wait_for_function("document.querySelector('.pt-last-move').innerText.includes('Seat 1 (you)')")
         deck = state(base, made, 0)["view"]["deck"]
         claim_button(first).click()
         claim_button(second).click()
@@ -77,8 +77,8 @@ def test_lazy_sunday_slaps_between_people_and_paced_bots(server, browser):
         # a reload rejoins the seat; the other page sees it leave and come back
         second.page.reload()
         second.wait(".pt-live .pt-table .pt-card")
-        first.page.wait_for_function("document.querySelector('.pt-players').innerText.includes('Seat 1 · connected')")
-        assert "Seat 1 · connected · you" in second.page.locator(".pt-players").inner_text()
+        first.page.wait_for_function("document.querySelector('.pt-players').innerText.includes('Seat 2 · connected')")
+        assert "Seat 2 · connected · you" in second.page.locator(".pt-players").inner_text()
         # the bot slaps too, in its own time, once the claimer has given its card (LS-5)
         winner = state(base, made, people[0][2])
         gives = [move for move in winner["moves"] if " give " in move]
@@ -100,7 +100,7 @@ def test_lazy_sunday_slaps_between_people_and_paced_bots(server, browser):
         # the seat's kernel go); the margin is for a loaded test machine
         second.close()
         first.page.wait_for_function(
-            "document.querySelector('.pt-players').innerText.includes('Seat 1 · disconnected')", timeout=25_000)
+            "document.querySelector('.pt-players').innerText.includes('Seat 2 · disconnected')", timeout=25_000)
     finally:
         first.close()
         second.close()
@@ -119,7 +119,7 @@ def test_the_lobby_creates_a_table_whose_seat_link_opens_it_in_another_browser(s
         assert address == f"{base}/voila/render/{href}", address        # the full address to send
         guest = Player(browser, f"{base}/voila/render/{href}")
         guest.wait(".pt-live .pt-table .pt-card")
-        assert "Seat 0 · connected · you" in guest.page.locator(".pt-players").inner_text()
+        assert "Seat 1 · connected · you" in guest.page.locator(".pt-players").inner_text()
         assert not guest.page.locator(".pt-error").is_visible()
         table_id = href.split("table=", 1)[1].split("&", 1)[0]
         host.page.get_by_role("button", name="Refresh").click()

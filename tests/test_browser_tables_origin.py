@@ -84,7 +84,7 @@ def test_the_lobby_works_on_a_lan_address_and_a_page_of_another_site_creates_no_
             href, _address = create_in_lobby(host)          # the lobby's kernel created it
             guest = Player(browser, f"{lan}/voila/render/{href}")
             guest.wait(".pt-live .pt-table .pt-card")
-            assert "Seat 0 · connected · you" in guest.page.locator(".pt-players").inner_text()
+            assert "Seat 1 · connected · you" in guest.page.locator(".pt-players").inner_text()
             status, listing = api(lan, "GET", "tables")
             assert status == 200 and len(listing["tables"]) == 1
             made = listing["tables"][0]["id"]

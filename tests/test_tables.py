@@ -133,9 +133,11 @@ def test_a_decision_chosen_on_an_older_position_is_refused_and_changes_nothing()
     assert table.submit(1, "1 claim 1 0 1", None, version).ok
     before = table.match.fingerprint()
     result = table.submit(0, "0 draw", "x", version)
-    assert not result.ok and result.error.startswith("too late: seat 1 moved first")
+    assert not result.ok and result.error.startswith("too late: seat 2 moved first (claim)")
     assert table.match.fingerprint() == before
-    assert table.submit(0, "0 draw", "x", version + 1).ok
+    assert table.submit(0, "0 draw", "x", version + 1) is result     # a resend of "x": its one answer again
+    assert table.match.fingerprint() == before
+    assert table.submit(0, "0 draw", "y", version + 1).ok
 
 
 MEETING = {"hands": [["Family Meeting", "Done", "Done", "Finally!", "Finally!"],
@@ -240,7 +242,8 @@ def test_a_connected_persons_seat_goes_to_a_bot_only_when_forced():
     table.set_player(2, "heuristic")                   # nobody's page is open there: no question
     table.set_player(1, "heuristic", force=True)
     assert table.players == ["human", "heuristic", "heuristic"] and pages[1].left is None   # it stays, watching
-    assert pages[1].state["players"][1] == {"seat": 1, "player": "heuristic", "connected": True, "person": True}
+    assert pages[1].state["players"][1] == {"seat": 1, "player": "heuristic", "connected": True, "person": True,
+                                           "name": ""}
     assert pages[1].state["moves"] == pages[1].state["open_moves"] == []
     table.set_player(1, "random")                      # a bot's seat: no person to protect
     table.set_player(1, "human")                       # back to the person, no force needed
@@ -320,7 +323,8 @@ def test_a_page_whose_browser_is_gone_shows_its_seat_disconnected_until_it_is_ba
     sent = len(pages[1].sent)
     assert table.browsers_gone({"kernel-1", "kernel-9"})
     assert not table.connected(1) and pages[1].away
-    assert pages[0].state["players"][1] == {"seat": 1, "player": "human", "connected": False, "person": True}
+    assert pages[0].state["players"][1] == {"seat": 1, "player": "human", "connected": False, "person": True,
+                                           "name": ""}
     assert script.state["players"][1]["connected"] is False
     assert len(pages[1].sent) == sent                  # nothing queues up in a page nobody sees
     assert table.public_summary()["connected"] == [0, 2]
@@ -607,6 +611,7 @@ def test_record_feedback_and_export_only_after_the_game(service):
     with pytest.raises(ServiceError) as early:
         service.record(tid)
     assert early.value.status == 409
+    service.tables[tid].set_name(0, "Ana")
     with pytest.raises(ServiceError):
         service.feedback(tid, 0, {"rating": 4})
     service.tables[tid].end()
@@ -616,7 +621,8 @@ def test_record_feedback_and_export_only_after_the_game(service):
         service.feedback(tid, 0, {"rating": 9})
     rows = service.export()
     assert rows[0]["feedback"][0]["rating"] == 4 and rows[0]["players"] == ["human", "random"]
-    assert "the Nap stack" in service.export_csv()
+    assert rows[0]["names"] == ["Ana", ""]
+    assert "the Nap stack" in service.export_csv() and '"[""Ana"", """"]"' in service.export_csv()
 
 
 def test_a_table_may_start_where_a_scenario_stops(service, tmp_path):
@@ -696,3 +702,88 @@ def test_a_pause_stops_the_reaction_clock_and_the_window_resumes_with_its_time_l
     assert stopped is None and still_open
     assert 1.0 <= left <= 1.6                            # 2 s less the half second before the pause
     assert [str(m) for m in table.match.moves[4:]] == ["1 accept"]
+
+
+def test_a_claim_racing_a_bots_own_quick_discard_ends_in_one_answer_that_says_what_happened():
+    """Issue 24's vanished click: seat 2 claims seat 1's Water the Plants ("Done it!") while
+    seat 1's bot quick-discards its own copy. Raced many times, at random moments, sent
+    as a page sends it (the claim offered on the state it has, or the claim it began on
+    the offer before, with the newer version): every move gets exactly one answer, a
+    resend of it the same answer and nothing played twice, and an answer that counts for
+    nothing (a late claim, returned: LS-5) says so and who moved first, never a bare ok."""
+    outcomes = {"played": 0, "late": 0, "refused": 0}
+
+    async def race(rng):
+        match = example("lazy_sunday_stale_claim").to_match(upto=6)
+        table = LiveTable("t", match, ["human", "heuristic", "human"], "instant")
+        page = FakePage(2)
+        table.attach(page)
+        table.attach(FakePage(0))
+        old_claim = "2 claim 1 0 1"
+        assert old_claim in page.state["open_moves"]
+        answers: dict[str, list] = {}
+
+        def send():
+            offered = [m for m in page.state["open_moves"] if m.startswith("2 claim 1 0 ")]
+            move = offered[0] if offered and rng.random() < 0.5 else old_claim
+            client_id = f"m{len(answers)}"
+            answers[client_id] = [table.submit(2, move, client_id, page.state["version"]).message(client_id)]
+            played = len(match.moves)
+            answers[client_id].append(table.submit(2, move, client_id, page.state["version"]).message(client_id))
+            assert len(match.moves) == played                 # the resend played nothing
+
+        loop = asyncio.get_running_loop()
+        if rng.random() < 0.3:
+            loop.call_soon(send)                              # before the bot's timer
+        else:
+            loop.call_later(rng.random() * 0.003, send)
+        for _ in range(200):
+            if answers:
+                break
+            await asyncio.sleep(0.001)
+        assert list(answers) == ["m0"]
+        first, again = answers["m0"]
+        assert first == again and first["type"] == "result" and first["id"] == "m0"
+        mine = [m for m in match.moves if m.seat == 2]
+        if not first["ok"]:
+            assert first["error"] and not mine                # refused: a sentence, nothing played
+            outcomes["refused"] += 1
+        elif any("came too late" in line for line in first["log"]):
+            # returned by the rules: the page must not read it as played
+            assert first["late"].startswith("too late: seat 2 (heuristic bot) moved first (claim)"), first
+            assert "nothing changed" in first["late"]
+            outcomes["late"] += 1
+        else:
+            assert "late" not in first and first["log"] and mine
+            assert any(line.startswith("Done it! Seat 2") or "wrong" in line for line in first["log"])
+            outcomes["played"] += 1
+
+    async def many():
+        rng = random.Random(24)
+        for _ in range(150):
+            await race(rng)
+
+    run_coroutine(many())
+    assert outcomes["late"] and outcomes["played"], outcomes     # both sides of the race were met
+
+
+def test_a_name_is_checked_stored_with_the_seat_shown_to_every_page_and_kept_over_a_restart(tmp_path):
+    service = TableService(tmp_path)
+    made = service.create({"game": "chore_race", "seats": 2, "players": ["human", "human"], "seed": 3})
+    table = service.table(made["id"])
+    pages = [FakePage(0), FakePage(None, "spectator")]
+    for page in pages:
+        table.attach(page)
+    for bad, words in [("<b>Ana</b>", "may not hold '<', '>'"), ("x" * 25, "at most 24 characters"),
+                       ("Ana\nBo", "may not hold '\\n'"), (7, "a name is text, not int")]:
+        with pytest.raises(OptionError) as error:
+            table.set_name(0, bad)
+        assert words in str(error.value)
+        assert table.names == ["", ""]
+    table.set_name(0, "  Ana Lía ")
+    assert [p.state["players"][0]["name"] for p in pages] == ["Ana Lía", "Ana Lía"]
+    assert table.who(0) == "seat 1 (Ana Lía)" and table.who(1) == "seat 2"
+    service.store.close()
+    again = TableService(tmp_path)
+    assert again.table(made["id"]).names == ["Ana Lía", ""]
+    again.store.close()

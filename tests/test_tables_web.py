@@ -119,7 +119,15 @@ def test_lobby_api_tables_moves_and_websockets(server):
         seen = await receive(ws1, "update")
         while seen["players"][1]["player"] == "human":          # the states of the pause, then the handover
             seen = await receive(ws1, "update")
-        assert seen["players"][1] == {"seat": 1, "player": "random", "connected": True, "person": True} and seen["moves"] == []
+        assert seen["players"][1] == {"seat": 1, "player": "random", "connected": True, "person": True,
+                                      "name": ""} and seen["moves"] == []
+
+        # a seat's person gives a name on its websocket; a name with markup is refused in a sentence
+        ws0.write_message(json.dumps({"type": "name", "name": "<i>Ana</i>"}))
+        assert (await receive(ws0, "error"))["error"].startswith("your name was not kept: a name may not hold")
+        ws0.write_message(json.dumps({"type": "name", "name": "Ana"}))
+        seen = await receive(ws1, "update")
+        assert seen["players"][0]["name"] == "Ana"
 
         # the host ends the table: every page is told, the record is handed out
         code, _ = await call(address, "POST", f"tables/{tid}/host", {"action": "end"}, token=made["host_token"])

@@ -197,19 +197,20 @@ def test_another_seats_move_arrives_without_a_click_and_is_marked_for_a_moment(d
         assert table.submit(0, "0 peek 0 1").ok                       # seat 0 on its own device
         await until(lambda: page.links[0].state["version"] == 1, what="seat 0's peek on seat 1's page")
         assert "pt-fresh" in page.last_move._dom_classes and "Last move" in page.last_move.value
-        assert "Seat 0" in page.last_move.value and "peek" in page.last_move.value.lower()
+        # seats count from 1 on the page: seat 0 of the move texts is "Seat 1", away (no page)
+        assert "Seat 1 (away) peeks" in page.last_move.value
         assert "pt-moved" in page.board.rows[0].widget._dom_classes
         assert "seat 0" in page.board.status.value.lower()
         # the players bar: seat 0 is not connected (it plays through the API), seat 2 a bot
-        assert "Seat 0 · disconnected" in page.players.value and "Seat 2 · heuristic bot" in page.players.value
-        assert "Seat 1 · connected · you" in page.players.value
+        assert "Seat 1 · disconnected" in page.players.value and "Seat 3 · heuristic bot" in page.players.value
+        assert "Seat 2 · connected · you" in page.players.value
         await until(lambda: "pt-fresh" not in page.last_move._dom_classes, what="the mark to fade")
         assert "pt-moved" not in page.board.rows[0].widget._dom_classes
         # the bot's moves arrive on their own (paced) and are worded for this seat
         assert table.submit(0, "0 done").ok and table.submit(1, "1 peek 0 1").ok and table.submit(1, "1 done").ok
         await until(lambda: table.last_move["by_bot"] and page.links[0].state["version"] == len(table.match.moves),
                     what="a bot move")
-        assert "Seat 2 (heuristic bot)" in page.last_move.value
+        assert "Seat 3 (heuristic bot)" in page.last_move.value
         page.close()
         server.stop()
     run(scenario)
@@ -233,8 +234,12 @@ def test_a_move_that_lost_the_race_shows_the_tables_reason_in_the_banner(data):
         await until(lambda: any(m["type"] == "result" for m in replies), what="the answer")
         result = next(m for m in replies if m["type"] == "result")
         assert result["ok"] is False and result["error"].startswith("too late")
-        assert page.banner.message.startswith("seat 1 moved first") and "<b>Too late:</b>" in page.banner.text.value
+        assert page.banner.message.startswith("seat 2 moved first (claim)")
+        assert "<b>Too late:</b>" in page.banner.text.value
         assert page.banner.widget.layout.display == "flex"
+        # ...and next to the controls that sent it
+        assert page.outcome.value.startswith(
+            "<b class='pt-warn'>Too late:</b> Seat 2 moved first (claim); choose again")
         assert len(table.match.moves) == 5 and table.match.moves[-1].seat == 1        # nothing of seat 0's
         # a move the rules refuse names its ruling
         page.banner.clear()
@@ -242,6 +247,7 @@ def test_a_move_that_lost_the_race_shows_the_tables_reason_in_the_banner(data):
         await until(lambda: page.banner.message, what="the refusal")
         assert page.banner.message == ("you cannot keep a card now: you are starting your turn "
                                        "(draw, take the DONE card or NOT ME!) (LS-4)")
+        assert page.outcome.value.startswith("<b class='pt-warn'>Refused:</b> you cannot keep a card now")
         page.close()
         server.stop()
     run(scenario)
@@ -294,15 +300,15 @@ def test_the_rounds_reveal_waits_for_each_continue(data):
         for page in (first, second):
             assert page.hold_box.layout.display == "flex" and "pt-hold" in page.hold_box._dom_classes
             assert page.continue_buttons[page.viewer].layout.display is None
-            assert "Seat 0" in page.hold_text.value and "Seat 1" in page.hold_text.value
+            assert "Seat 1" in page.hold_text.value and "Seat 2" in page.hold_text.value
             assert page.moves.kind_box.children == ()        # no move while the reveal is on
         assert first.board.status.value.count("Round over")
         first.continue_buttons[0].click()
         await until(lambda: second.links[0].state["hold"] and second.links[0].state["hold"]["waiting"] == [1],
                     what="seat 0's Continue")
-        assert first.continue_buttons[0].layout.display == "none" and "Seat 0" not in second.hold_text.value
+        assert first.continue_buttons[0].layout.display == "none" and "Seat 1" not in second.hold_text.value
         await until(lambda: "You pressed Continue" in first.moves.hint.value, what="seat 0 told who it waits for")
-        assert "once Seat 1 has too" in first.moves.hint.value
+        assert "once Seat 2 has too" in first.moves.hint.value
         assert "The round is over: press Continue." in second.moves.hint.value
         second.continue_buttons[1].click()
         await until(lambda: first.links[0].state["hold"] is None and second.links[0].state["hold"] is None,
@@ -623,7 +629,7 @@ def test_spectator_and_host_pages_and_the_host_controls(data):
         assert "human" in offered()
         controls.player.value = "random"
         controls.hand.click()
-        await until(lambda: table.players[1] == "random" and "Seat 1 · random bot" in host.players.value,
+        await until(lambda: table.players[1] == "random" and "Seat 2 · random bot" in host.players.value,
                     what="seat 1 to a bot")
         controls.end.click()
         assert controls.confirm_box.layout.display == "flex" and table.status == "playing"
@@ -683,8 +689,9 @@ def test_the_last_move_names_who_made_it_when_the_seat_has_changed_hands_since(d
             await until(lambda: page.links[0].state["version"] == version
                         and page.links[0].state["players"][who]["player"] == player, what="the change of hands")
             assert table.last_move["seat"] == who and table.last_move["by_bot"] == (player == "human")
-        assert "Seat 0 (a bot)" in back.last_move.value and "(you)" not in back.last_move.value, back.last_move.value
-        assert f"Seat {seat} (a person)" in over.last_move.value and "bot" not in over.last_move.value, over.last_move.value
+        assert "Seat 1 (a bot)" in back.last_move.value and "(you)" not in back.last_move.value, back.last_move.value
+        assert f"Seat {seat + 1} (a person)" in over.last_move.value and "bot" not in over.last_move.value, \
+            over.last_move.value
         back.close()
         over.close()
         server.stop()
@@ -714,7 +721,7 @@ def test_a_reaction_window_with_a_time_limit_counts_down_on_every_page(data):
         assert "<b>20 s</b> left to answer" in target.countdown.value and "pt-mine" in target.countdown._dom_classes
         for page in (other, spectator):
             assert page.countdown.layout.display is None and "pt-mine" not in page.countdown._dom_classes
-            assert "Reaction window open: Seat 1 has <b>20 s</b> left to answer" in page.countdown.value
+            assert "Reaction window open: Seat 2 has <b>20 s</b> left to answer" in page.countdown.value
         loop = asyncio.get_running_loop()
         target.draw_countdown()          # drawn again now: the timer's delay is read at once, not after a load spike
         assert target._countdown_timer.when() - loop.time() == pytest.approx(1.0, abs=0.05)   # the next second
@@ -726,7 +733,7 @@ def test_a_reaction_window_with_a_time_limit_counts_down_on_every_page(data):
         for page in pages:
             page.draw_countdown()
         assert "Time is up" in target.countdown.value and target._countdown_timer is None
-        assert "Time is up</b> for Seat 1" in other.countdown.value
+        assert "Time is up</b> for Seat 2" in other.countdown.value
         target.play(Move(1, "accept"))               # answered: the window is closed everywhere
         await until(lambda: all(p.links[0].state["version"] == version + 1 for p in pages), what="the answer")
         assert all(p.countdown.layout.display == "none" and p.countdown.value == "" for p in pages)
@@ -771,7 +778,7 @@ def test_the_host_confirms_before_a_connected_seat_goes_to_a_bot_and_its_page_sa
         person = await seat_page(api, made, seat_token(made, 1))
         host = await seat_page(api, made, made["host_token"])
         controls = host.host
-        await until(lambda: "Seat 1 (person, connected)" in [label for label, _ in controls.seat.options],
+        await until(lambda: "Seat 2 (person, connected)" in [label for label, _ in controls.seat.options],
                     what="seat 1 connected")
         assert person.handed.layout.display == "none" and not person.handed.value
 
@@ -780,7 +787,7 @@ def test_the_host_confirms_before_a_connected_seat_goes_to_a_bot_and_its_page_sa
             controls.hand.click()
         hand(1, "random")
         await until(lambda: controls.hand_box.layout.display == "flex", what="the question")
-        assert "Seat 1 is connected: hand it to a bot anyway?" in controls.hand_question.value
+        assert "Seat 2 is connected: hand it to a bot anyway?" in controls.hand_question.value
         assert table.players[1] == "human" and not host.banner.message       # asked, not refused, nothing done
         controls.cancel_hand.click()                                         # no
         assert controls.hand_box.layout.display == "none"
@@ -792,9 +799,9 @@ def test_the_host_confirms_before_a_connected_seat_goes_to_a_bot_and_its_page_sa
         await until(lambda: table.players[1] == "random" and person.handed.layout.display is None,
                     what="the handover, told on the person's page")
         assert "The host handed your seat to a bot" in person.handed.value
-        assert "the random bot plays seat 1 now" in person.handed.value and person.links[0].open
+        assert "the random bot plays seat 2 now" in person.handed.value and person.links[0].open
         # the host's own answer may come after the person's page heard of it (a loaded machine)
-        await until(lambda: "Seat 1 is played by the random bot now." in controls.note.value, what="the host's note")
+        await until(lambda: "Seat 2 is played by the random bot now." in controls.note.value, what="the host's note")
         assert not host.banner.message
         hand(2, "random")                                     # nobody's page is open at seat 2: no question
         await until(lambda: table.players[2] == "random", what="seat 2 to a bot")
@@ -1236,7 +1243,7 @@ def test_in_a_real_kernel_the_link_is_a_task_on_its_loop_and_updates_reach_the_p
             if (kind == "comm_msg" and idle and box.get("moved") and content["comm_id"] == model
                     and "Last move" in content["data"].get("state", {}).get("value", "")):
                 updates.append(content["data"]["state"]["value"])
-        assert updates and "Seat 0" in updates[0], "the page's kernel sent no update after the cell ended"
+        assert updates and "Seat 1 (away) peeks" in updates[0], "the page's kernel sent no update after the cell ended"
         # the page told the table which kernel it runs in (its connection file's name)
         assert [getattr(page, "kernel", None) for page in live_table(made).pages] == [kernel_id]
     finally:
@@ -1349,5 +1356,43 @@ def test_a_family_meeting_pass_in_progress_survives_another_seats_choice(data, t
         await until(lambda: page.links[0].state["version"] == 3, what="seat 1's own state")
         assert builder.kind is None and builder.moves == []
         page.close()
+        server.stop()
+    run(scenario)
+
+
+def test_a_name_given_on_a_seat_page_reaches_the_table_and_every_page_and_the_tab_says_whose_turn(data):
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        first = await seat_page(api, made, seat_token(made, 0))
+        second = await seat_page(api, made, seat_token(made, 1))
+        table = live_table(made)
+        assert first.you.layout.display is None and first.sound.value is False      # the beep is off at first
+        # seat 0 peeks first: its tab says so, the other's does not
+        await until(lambda: first.signals.title == "● Your turn — Lazy Sunday", what="seat 0's turn in its tab")
+        assert second.signals.title == "Lazy Sunday" and first.signals.beeps == 0       # sound off: no beep
+        first.name_box.value = "<b>Ana</b>"
+        first.save_name()
+        assert "may not hold" in first.name_note.value and "&lt;" in first.name_note.value
+        assert table.names == ["", ""] and first.signals.name == ""
+        first.name_box.value = "Ana & Bo"[:3]
+        first.save_name()
+        await until(lambda: table.names[0] == "Ana", what="the name at the table")
+        assert first.signals.name == "Ana"                    # kept in the browser (the front end saves it)
+        await until(lambda: "Seat 1 · Ana · connected" in second.players.value, what="the name on the other page")
+        assert second.seat_name(0) == "Seat 1 (Ana)" and first.seat_name(0) == "Seat 1 (you, Ana)"
+        # a name the browser kept reaches the table with the join (a reload)
+        second.signals.name = "Bo"
+        await until(lambda: table.names[1] == "Bo", what="the second name")
+        first.sound.value = True
+        assert first.signals.sound is True
+        assert table.submit(0, "0 peek 0 1").ok and table.submit(0, "0 done").ok
+        await until(lambda: first.signals.title == "Lazy Sunday", what="seat 0's turn over")
+        await until(lambda: second.signals.title.startswith("● Your turn"), what="seat 1's turn")
+        assert table.submit(1, "1 peek 0 1").ok and table.submit(1, "1 done").ok
+        await until(lambda: first.signals.beeps == 1, what="the beep on seat 0's turn")
+        for page in (first, second):
+            page.close()
         server.stop()
     run(scenario)

@@ -56,6 +56,34 @@ def check_pace(pace) -> None:
     if not isinstance(pace, str) or pace not in PACES:
         raise OptionError(f"unknown bot pace {reprlib.repr(pace)}; paces: {', '.join(PACES)}")
 
+NAME_MAX = 24          # characters of a person's name
+
+
+def check_name(name) -> str:
+    """A person's name as a seat keeps it: stripped of outer spaces, at most
+    :data:`NAME_MAX` characters, printable, no ``<`` ``>`` ``&`` (pages show it in HTML;
+    they escape it too). "" is no name.
+
+    Raises:
+        OptionError: not a string, too long, or with a character not allowed, saying which."""
+    if not isinstance(name, str):
+        raise OptionError(f"a name is text, not {type(name).__name__}")
+    name = name.strip()
+    if len(name) > NAME_MAX:
+        raise OptionError(f"a name has at most {NAME_MAX} characters; this one has {len(name)}")
+    bad = sorted({c for c in name if not c.isprintable() or c in "<>&"})
+    if bad:
+        raise OptionError(f"a name may not hold {', '.join(map(repr, bad))}: letters, digits, spaces and "
+                          "punctuation but < > & are allowed")
+    return name
+
+
+def seat_label(seat: int, name: str = "") -> str:
+    """How people read a seat: counted from 1, with its person's name: "seat 2 (Ana)",
+    "seat 3". (Move texts, scenario files and the API count seats from 0.)"""
+    return f"seat {seat + 1} ({name})" if name else f"seat {seat + 1}"
+
+
 DEFAULT_PACE = "human"
 STORE_RETRY = 5.0       # seconds before bots try again after the store refused a move
 SEEN_IDS = 256          # client move ids remembered per seat, to answer a resend
@@ -98,18 +126,21 @@ class SeatConnected(PlaytestError):
 @dataclass
 class Result:
     """The answer to a move: ``ok``, or the ``error`` sentence and its ``ruling`` id;
-    ``unsaved``: refused because the store could not save it (it may be made again)."""
+    ``unsaved``: refused because the store could not save it (it may be made again);
+    ``late``: played, but too late to count (the rules returned it, LS-5), saying what beat it."""
 
     ok: bool
     error: str = ""
     ruling: str = ""
     log: tuple[str, ...] = ()
     unsaved: bool = False
+    late: str = ""      # an ok move the rules returned, being too late (LS-5): what beat it
 
     def message(self, client_id: Any) -> dict:
         """The ``result`` message for the page that sent the move."""
         if self.ok:
-            return {"type": "result", "id": client_id, "ok": True, "log": list(self.log)}
+            return {"type": "result", "id": client_id, "ok": True, "log": list(self.log),
+                    **({"late": self.late} if self.late else {})}
         return {"type": "result", "id": client_id, "ok": False, "error": self.error, "ruling": self.ruling,
                 **({"unsaved": True} if self.unsaved else {})}
 
@@ -162,6 +193,7 @@ class LiveTable:
         check_pace(pace)
         self.id, self.match, self.pace, self.paused, self.status = id, match, pace, paused, status
         self.players = list(players)
+        self.names = [""] * len(players)      # per seat, the name its person gave ("": none)
         self.person_seats = set(self.humans)  # seats made for a person (a link, or open to the lobby)
         self.table = self._table()
         self.on_move = on_move or (lambda *args: None)
@@ -324,7 +356,8 @@ class LiveTable:
             "store": (f"The server cannot save moves now ({self.unsaved}): the table waits until it can."
                       if self.unsaved else None),
             "players": [{"seat": s, "player": p, "connected": p != HUMAN or self.connected(s),
-                         "person": s in self.person_seats} for s, p in enumerate(self.players)],
+                         "person": s in self.person_seats, "name": self.names[s]}
+                        for s, p in enumerate(self.players)],
         }
 
     def broadcast(self) -> None:
@@ -374,42 +407,63 @@ class LiveTable:
             return Result(False, f"a move's id must be a string (the page's own name for the move), "
                                  f"not {type(client_id).__name__}; nothing was played")
         if client_id is not None and client_id in seen:
-            return seen[client_id]
+            return seen[client_id]          # a resend: the first answer again, whatever it was
         result = self._submit(seat, text, version)
-        if client_id is not None and result.ok:
+        if client_id is not None and not result.unsaved:     # an unsaved move may be made again
             seen[client_id] = result
             while len(seen) > SEEN_IDS:
                 seen.popitem(last=False)
         return result
 
+    def who(self, seat: int) -> str:
+        """A seat as people read it in a sentence: "seat 2 (Ana)", "seat 3 (heuristic bot)",
+        "seat 1" (counted from 1, see :func:`seat_label`)."""
+        player = self.players[seat]
+        return seat_label(seat, self.names[seat] if player == HUMAN else f"{player} bot")
+
+    def _first_since(self, version: int | None, seat: int) -> str:
+        """Who moved first since move ``version`` (another seat than ``seat``; None: the
+        last move of another seat), and with what: "seat 2 (Ana) moved first (claim)"."""
+        moves = self.match.moves
+        others = [m for m in (moves[version:] if version is not None else reversed(moves)) if m.seat != seat]
+        first = others[0] if others else None
+        return "another seat moved first" if first is None else f"{self.who(first.seat)} moved first ({first.kind})"
+
     def _submit(self, seat: int, text: str, version: int | None) -> Result:
         if self.status != "playing":
             return Result(False, "the game is over" if self.status == "over" else "the host ended this table")
         if self.players[seat] != HUMAN:
-            return Result(False, f"seat {seat} is played by a bot now (the host handed it over)")
+            return Result(False, f"{seat_label(seat)} is played by a bot now (the host handed it over)")
         try:
             move = Move.parse(text)
         except MoveSyntaxError as exc:
             return Result(False, str(exc))
         if move.seat != seat:
-            return Result(False, f"this page plays seat {seat}, not seat {move.seat}")
+            return Result(False, f"this page plays seat {seat}, not seat {move.seat} (move texts count seats from 0)")
         hold = self.hold()
         if hold is not None:
             return Result(False, "the round is over: the next round starts when every player has pressed "
                                  "Continue")
         current = len(self.match.moves)
+        late = version is not None and 0 <= version < current
         if (version is not None and version != current and move.kind not in self.match.game.OPEN_MOVES
                 and not self._simultaneous(seat, version)):
-            who = self.last_move["seat"] if self.last_move else None
-            return Result(False, f"{TOO_LATE}{'seat ' + str(who) if who is not None else 'another seat'} "
-                                 "moved first; choose again on the new position")
+            first = self._first_since(version, seat) if late else "another seat moved first"
+            return Result(False, f"{TOO_LATE}{first}; choose again on the new position")
         problem = self.match.refusal(move)
         if problem is not None:
-            late = version is not None and version != current
             reason = problem.reason if problem.reason else str(problem)
-            return Result(False, (f"{TOO_LATE}the table moved on before your move arrived; " if late else "")
+            return Result(False, (f"{TOO_LATE}{self._first_since(version, seat)}, so " if late else "")
                           + reason, problem.ruling)
-        return self._play(move, by_bot=False)
+        # an open move the rules take though it is no longer offered is a late one, returned
+        # (LS-5: a claim on a DONE top that has changed), whatever version the page sent: a
+        # page finishing a claim on the offer it began on sends the newer version
+        returned = move.kind in self.match.game.OPEN_MOVES and move not in self.match.open_moves(seat)
+        result = self._play(move, by_bot=False)
+        if result.ok and returned:
+            result.late = (f"{TOO_LATE}{self._first_since(version if late else None, seat)}; your {move.kind} "
+                           "came after it and was returned: nothing changed")
+        return result
 
     def _simultaneous(self, seat: int, version: int) -> bool:
         """Whether a decision ``seat`` chose at move ``version`` is still its to make: it
@@ -547,6 +601,20 @@ class LiveTable:
             self.players, self.table = old, old_table
             raise
         self.schedule()
+        self.broadcast()
+
+    def set_name(self, seat: int, name: Any) -> None:
+        """The person at ``seat`` gave their name (on joining with their seat link): every
+        page shows it from now on ("Seat 2 (Ana)"), the record's export too.
+
+        Raises:
+            OptionError: a name :func:`check_name` refuses (nothing changed).
+            StoreRefused: the store could not save it (nothing changed)."""
+        name = check_name(name)
+        if name == self.names[seat]:
+            return
+        self.on_change(self, name=(seat, name))
+        self.names[seat] = name
         self.broadcast()
 
     def end(self) -> None:

@@ -168,6 +168,8 @@ class TableService:
         table.by_bot = [bot for _t, _s, bot in stored.moves]
         table.last_move_at = max(self.store.move_times(stored.id), default=None)
         table.person_seats = set(stored.seat_hashes)      # made for a person, whoever plays them now
+        for seat, name in stored.names.items():
+            table.names[seat] = name
         self._hashes[stored.id] = (stored.host_hash, dict(stored.seat_hashes), stored.spectator_hash)
         self._claimed[stored.id] = set(stored.claimed)
         self._listed[stored.id] = stored.listed
@@ -188,7 +190,10 @@ class TableService:
 
     def _store_change(self, table: LiveTable, **fields) -> None:
         with _store_refusals():
-            self.store.update(table.id, **fields)
+            if "name" in fields:
+                self.store.set_name(table.id, *fields.pop("name"))
+            if fields:
+                self.store.update(table.id, **fields)
 
     def create(self, spec: Mapping[str, Any], client: str | None = None) -> dict:
         """Create a table. At :data:`MAX_TABLES` tables being played, the oldest one that
@@ -637,7 +642,7 @@ class TableService:
             moves = [(m.seat, bot, t) for m, bot, t in zip(table.match.moves, table.by_bot, times)]
             rows.append({
                 "table": table_id, "game": table.match.game.name, "created": iso_time(created),
-                "status": table.status, "players": list(table.players),
+                "status": table.status, "players": list(table.players), "names": list(table.names),
                 "holders": [{**h, "time": iso_time(h["time"])} for h in holders],
                 "think": think_times(moves, created),
                 "record": self._record(table),
@@ -652,8 +657,8 @@ class TableService:
     def export_csv(self) -> str:
         """:meth:`export` as CSV text: one row per table, lists and objects as JSON."""
         rows = self.export()
-        columns = ["table", "game", "created", "status", "players", "holders", "think", "finished", "winners",
-                   "scores", "moves", "turns", "feedback", "record"]
+        columns = ["table", "game", "created", "status", "players", "names", "holders", "think", "finished",
+                   "winners", "scores", "moves", "turns", "feedback", "record"]
         out = io.StringIO()
         writer = csv.DictWriter(out, columns)
         writer.writeheader()

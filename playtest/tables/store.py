@@ -116,6 +116,7 @@ CREATE TABLE IF NOT EXISTS seats (
     seat INTEGER NOT NULL,
     token_hash TEXT NOT NULL,
     claimed INTEGER NOT NULL DEFAULT 0,   -- handed out: a link made at creation, or a lobby join
+    name TEXT NOT NULL DEFAULT '',        -- the name its person typed ("": none yet)
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS moves (
@@ -150,7 +151,7 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 """
 _OPTIONAL = {("tables", "reaction_limit"), ("tables", "seed_text"), ("tables", "stream"), ("tables", "opened"),
-             ("meta", "key"), ("meta", "value")}   # added later: migrated
+             ("meta", "key"), ("meta", "value"), ("seats", "name")}   # added later: migrated
 
 
 def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
@@ -209,6 +210,7 @@ class StoredTable:
     opened: bool = False
     seat_hashes: dict[int, str] = field(default_factory=dict)
     claimed: set[int] = field(default_factory=set)
+    names: dict[int, str] = field(default_factory=dict)     # seat -> its person's name (seats with one)
     moves: list[tuple[str, int, bool]] = field(default_factory=list)
     damage: str = ""      # why its stored set-up cannot be read ("": it can)
 
@@ -285,6 +287,8 @@ class TableStore:
                 self.db.execute("ALTER TABLE tables ADD COLUMN stream TEXT")
             if "opened" not in columns:               # made before unopened tables expired: all count as opened
                 self.db.execute("ALTER TABLE tables ADD COLUMN opened INTEGER NOT NULL DEFAULT 1")
+            if "name" not in {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}:
+                self.db.execute("ALTER TABLE seats ADD COLUMN name TEXT NOT NULL DEFAULT ''")   # before names
             found = self.db.execute("SELECT value FROM meta WHERE key='store'").fetchone()
             self.identity = found[0] if found else uuid.uuid4().hex
             if not found:
@@ -371,7 +375,7 @@ class TableStore:
                  table.reaction_limit, str(table.seed), table.stream, int(table.opened)))
             self.db.executemany("INSERT INTO holders VALUES (?,?,?,?,?)",
                                 [(table.id, seat, player, 0, table.created) for seat, player in enumerate(table.players)])
-            self.db.executemany("INSERT INTO seats VALUES (?,?,?,?)",
+            self.db.executemany("INSERT INTO seats (table_id, seat, token_hash, claimed) VALUES (?,?,?,?)",
                                 [(table.id, seat, h, int(seat in table.claimed))
                                  for seat, h in table.seat_hashes.items()])
         self.count += 1
@@ -437,6 +441,11 @@ class TableStore:
                                   (token_hash, table_id, seat))
             return cur.rowcount == 1
 
+    def set_name(self, table_id: str, seat: int, name: str) -> None:
+        """Store the name a seat's person gave (an already checked name, see
+        :func:`playtest.tables.live.check_name`; "" forgets it)."""
+        self._write("UPDATE seats SET name=? WHERE table_id=? AND seat=?", (name, table_id, seat))
+
     def add_feedback(self, table_id: str, seat: int, rating: int | None, confused: str, notes: str) -> None:
         """Store a seat's feedback on a table (a second one replaces the first)."""
         self._write("INSERT OR REPLACE INTO feedback VALUES (?,?,?,?,?,?)",
@@ -470,9 +479,11 @@ class TableStore:
                                 bool(row[17]), damage=damage)
             if statuses is not None and table.status not in statuses:
                 continue
-            for seat, h, claimed in self.db.execute("SELECT seat, token_hash, claimed FROM seats WHERE table_id=?",
-                                                    (table.id,)):
+            for seat, h, claimed, name in self.db.execute(
+                    "SELECT seat, token_hash, claimed, name FROM seats WHERE table_id=?", (table.id,)):
                 table.seat_hashes[seat] = h
+                if name:
+                    table.names[seat] = name
                 if claimed:
                     table.claimed.add(seat)
             table.moves = [(text, seat, bool(bot)) for text, seat, bot in self.db.execute(

@@ -23,6 +23,8 @@ import tornado.web
 import tornado.websocket
 
 from . import guard, pages
+from ..engine import OptionError
+from .live import StoreRefused
 from .service import ServiceError, TableService
 
 PREFIX = "playtest/api"
@@ -455,8 +457,9 @@ class ExportHandler(ApiHandler):
 
 
 class TableSocket(tornado.websocket.WebSocketHandler):
-    """One connected page of a table: the first message joins with a token, then moves
-    and Continue presses come in, and the full state, then updates, go out (see
+    """One connected page of a table: the first message joins with a token (a seat's may
+    carry ``"name"``, its person's name, also sent alone later as a ``name`` message),
+    then moves and Continue presses come in, and the full state, then updates, go out (see
     :mod:`playtest.tables`).
 
     What is queued for the page is bounded: once more than :data:`QUEUE_LIMIT` bytes
@@ -521,6 +524,12 @@ class TableSocket(tornado.websocket.WebSocketHandler):
                 self.send(table.state_for(self.seat))
                 self.close_with("the host ended this table")
                 return
+            name = message.get("name")
+            if name is not None and self.role == "seat":
+                try:
+                    table.set_name(self.seat, name)
+                except (OptionError, StoreRefused) as exc:
+                    self.send({"type": "error", "error": f"your name was not kept: {exc}"})
             table.attach(self)
         elif kind == "move" and self.role == "seat":
             version = message.get("version")
@@ -530,6 +539,11 @@ class TableSocket(tornado.websocket.WebSocketHandler):
                 return
             result = self.table.submit(self.seat, text, message.get("id"), version if type(version) is int else None)
             self.send(result.message(message.get("id")))
+        elif kind == "name" and self.role == "seat":
+            try:
+                self.table.set_name(self.seat, message.get("name"))
+            except (OptionError, StoreRefused) as exc:
+                self.send({"type": "error", "error": f"your name was not kept: {exc}"})
         elif kind == "continue" and self.role == "seat":
             self.table.press_continue(self.seat)
         elif kind == "resync":

@@ -204,6 +204,11 @@ class TableLink:
         pending: client id -> the ``move`` message sent and not yet answered.
         resynced: the moves that were pending when the link dropped and were dropped
             because the table had moved on meanwhile (the app says so).
+        name: the person's name, sent with every join of a seat link ("": none); set
+            it with :meth:`set_name`.
+
+    A ``result`` handed to ``on_message`` carries ``sent``, the text of the move it
+    answers, when this link sent that move.
 
     A dropped connection (the server closed it, e.g. this link fell too far behind,
     or a restart) is joined again: a full resync, never a merge. A move pending when the
@@ -231,6 +236,7 @@ class TableLink:
         self.state: dict | None = None
         self.pending: dict[str, dict] = {}
         self.resynced: list[str] = []
+        self.name = ""
         self._ids = itertools.count(1)
         self._prefix = secrets.token_hex(3)
         self._ws: tornado.websocket.WebSocketClientConnection | None = None
@@ -270,6 +276,13 @@ class TableLink:
             raise ApiError("not connected to the table right now: reconnecting, try again in a moment"
                            if self.status != "closed" else f"this page is no longer at the table: {self.reason}", 599)
         _write(self._ws, message)
+
+    def set_name(self, name: str) -> None:
+        """Keep the person's ``name`` for every join, and tell the table now if connected
+        (it answers a name it refuses with an ``error`` message)."""
+        self.name = name
+        if self.open and self.role == "seat":
+            self.send({"type": "name", "name": name})
 
     def send_move(self, move: Move | str) -> str:
         """Send a move chosen on the latest state's position; returns its client id.
@@ -327,7 +340,7 @@ class TableLink:
     async def _session(self) -> bool:
         """One connection, from the join to its end; True when closed for good."""
         ws = self._ws
-        join = {"type": "join", "token": self.token}
+        join = {"type": "join", "token": self.token, **({"name": self.name} if self.name else {})}
         kernel = kernel_id()
         if kernel is not None:
             join["kernel"] = kernel
@@ -371,7 +384,9 @@ class TableLink:
                     self._ask_resync(ws)
                     continue
             elif kind == "result":
-                self.pending.pop(message.get("id"), None)
+                sent = self.pending.pop(message.get("id"), None)
+                if sent is not None:
+                    message = {**message, "sent": sent["move"]}
             elif kind != "error":
                 self._ask_resync(ws)        # a message this client does not know: start again from the state
                 continue

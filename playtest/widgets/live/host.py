@@ -119,8 +119,8 @@ class HostControls:
             options = []
             for p in state.get("players", []):
                 who = f"{p['player']} bot" if p["player"] != HUMAN else (
-                    "person, connected" if p["connected"] else "person, disconnected")
-                options.append((f"Seat {p['seat']} ({who})", p["seat"]))
+                    (p.get("name") or "person") + (", connected" if p["connected"] else ", disconnected"))
+                options.append((f"Seat {p['seat'] + 1} ({who})", p["seat"]))
             if list(self.seat.options) != options:
                 keep = self.seat.value
                 self.seat.options = options
@@ -152,7 +152,7 @@ class HostControls:
             if body.get("action") != "bot" or exc.status != 409 or body.get("force"):
                 raise
             self._handing = ({**body, "force": True}, done)
-            self.hand_question.value = (f"<b>Seat {body['seat']} is connected: hand it to a bot anyway?</b> "
+            self.hand_question.value = (f"<b>Seat {body['seat'] + 1} is connected: hand it to a bot anyway?</b> "
                                         "A person is playing it; their page will say the host handed it over.&nbsp;")
             self.hand_box.layout.display = "flex"
             return
@@ -181,7 +181,7 @@ class HostControls:
             raise ValueError("choose a seat first")
         who = "a person" if self.player.value == HUMAN else f"the {self.player.value} bot"
         self._act({"action": "bot", "seat": self.seat.value, "bot": self.player.value},
-                  f"Seat {self.seat.value} is played by {who} now.")
+                  f"Seat {self.seat.value + 1} is played by {who} now.")
 
     def _force(self) -> None:
         """The host's yes: hand the connected seat to the bot after all (``force``)."""

@@ -479,14 +479,14 @@ class LobbyApp:
         screen shows the public view), the spectator and the host link."""
         tid, folder = made["id"], self.folder
         humans = [s for s in made["seats"] if s.get("token")]
-        rows = [_link_row(f"Seat {s['seat']}", s["path"], folder) for s in humans]
+        rows = [_link_row(f"Seat {s['seat'] + 1}", s["path"], folder) for s in humans]
         if len(humans) > 1:
             tokens = ",".join([made["spectator_token"]] + [s["token"] for s in humans])
             rows.append(_link_row("All human seats on one device (hotseat)", f"table.ipynb?table={tid}&token={tokens}",
                                   folder))
         rows.append(_link_row("Spectator (the public view, for a projector)", made["spectator_path"], folder))
         rows.append(_link_row("Host (public view and host controls)", made["host_path"], folder))
-        bots = [f"seat {s['seat']}: {s['player']} bot" for s in made["seats"] if s["player"] != HUMAN]
+        bots = [f"seat {s['seat'] + 1}: {s['player']} bot" for s in made["seats"] if s["player"] != HUMAN]
         open_seats = [str(s["seat"]) for s in made["seats"] if s["player"] == HUMAN and not s.get("token")]
         return (f"<h3>Table {html.escape(tid)} is ready</h3>"
                 "<p>Send each player their own seat's link (a link <i>is</i> the seat: whoever opens it plays "
@@ -640,8 +640,8 @@ class LobbyApp:
         self._show_links(f"<h3>Your seat at table {html.escape(table_id)}: seat {seat}</h3>"
                          "<p>Open it (a new tab), or copy the address to the device you play on. The link "
                          "is the seat: keep it to yourself.</p>"
-                         f"<table>{_link_row(f'Seat {seat}', got['path'], self.folder)}</table>",
-                         [(f"Seat {seat}", got["path"])])
+                         f"<table>{_link_row(f'Seat {seat + 1}', got['path'], self.folder)}</table>",
+                         [(f"Seat {seat + 1}", got["path"])])
         await self._refresh()
 
     # --- export -------------------------------------------------------------------

@@ -35,7 +35,8 @@ import ipywidgets as w
 
 from ...engine import Move, PlaytestError, get_game
 from ...tables import pages
-from ...tables.live import HUMAN, TOO_LATE
+from ...engine import OptionError
+from ...tables.live import HUMAN, TOO_LATE, check_name
 from ..app import GameBoard, builder_kinds
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from ..debugger import board_class
@@ -43,6 +44,7 @@ from ..moves import MoveBuilder
 from ..page import proxied_lobby_note
 from .client import TableApi, TableLink, parse_table_query, spawn
 from .host import HostControls
+from .signals import PageSignals
 from .style import STYLE
 
 FRESH_SECONDS = 2.0
@@ -220,14 +222,32 @@ class SeatApp:
         self.claimer = w.Dropdown(description="Who", layout=w.Layout(width="180px", display="none"))
         self.claimer.observe(safe(lambda _c: self._drawing or self.refresh(), report), "value")
         self.open_box = w.VBox([self.claimer], layout=w.Layout(display="none"))
+        self.outcome = w.HTML()
+        self.outcome.add_class("pt-outcome")
+        self.signals = PageSignals()
+        self.signals.observe(safe(lambda change: self._named(change["new"]), report), "name")
+        self.name_box = w.Text(placeholder="Your name", description="Your name",
+                               layout=w.Layout(width="260px"))
+        self.name_save = w.Button(description="Save name", layout=w.Layout(width="auto"))
+        self.name_save.on_click(safe(lambda _b: self.save_name(), report))
+        self.name_note = w.HTML()
+        self.sound = w.Checkbox(description="Beep on my turn", indent=False, layout=w.Layout(width="auto"))
+        w.link((self.sound, "value"), (self.signals, "sound"))
+        self.you = w.HBox([self.name_box, self.name_save, self.name_note, self.sound, self.signals],
+                          layout=w.Layout(display="none", align_items="center", flex_flow="row wrap"))
+        self.you.add_class("pt-you")
+        self._my_turn = False
         self.controls = w.HBox(layout=w.Layout(justify_content="space-between", display="none"))
         self.controls.add_class("pt-controls")
         self.host_box = w.VBox()
         self.log = LogView()
         self.log.widget.layout.display = "none"
-        self.content = w.VBox([self.title, self.intro, self.status, self.players, self.handed, self.last_move,
-                               self.countdown, self.hold_box, self.over_box, self.privacy.widget, self.rules,
-                               self.board_box, self.controls, self.host_box, self.log.widget])
+        # the seat's own controls and their answers come before the board: above the fold
+        # at 1280x720 and at 390 px wide in every game (the intro and rules read after)
+        self.content = w.VBox([self.title, self.status, self.players, self.you, self.handed, self.last_move,
+                               self.countdown, self.hold_box, self.over_box, self.privacy.widget, self.outcome,
+                               self.controls, self.board_box, self.intro, self.rules, self.host_box,
+                               self.log.widget])
         self.widget = AppBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-live")
@@ -268,6 +288,7 @@ class SeatApp:
         self.links = [TableLink(self.api, self.table_id, token, self._message, self._link_changed,
                                 report=self.banner.show) for token in self.tokens]
         for link in self.links:
+            link.name = self.signals.name
             link.start()
 
     async def ready(self, timeout: float = 20.0) -> None:
@@ -333,15 +354,17 @@ class SeatApp:
         return next((p for p in (self._latest() or {}).get("players", []) if p["seat"] == seat), None)
 
     def seat_name(self, seat: int) -> str:
-        """A seat's label: "Seat 2 (you)", "Seat 1 (heuristic bot)", "Seat 3 (away)"."""
-        player = self._player(seat)
-        if player is not None and player["player"] != HUMAN:
-            return f"Seat {seat} ({player['player']} bot)"
-        if seat == self.viewer:
-            return f"Seat {seat} (you)"
-        if player is not None and not player["connected"]:
-            return f"Seat {seat} (away)"
-        return f"Seat {seat}"
+        """A seat's label for people, counted from 1 (move texts count from 0), with its
+        person's name: "Seat 3 (you, Ana)", "Seat 2 (heuristic bot)", "Seat 4 (Bo, away)",
+        "Seat 1"."""
+        player = self._player(seat) or {}
+        if player.get("player", HUMAN) != HUMAN:
+            marks = [f"{player['player']} bot"]
+        else:
+            marks = ["you"] if seat == self.viewer else []
+            marks += [player["name"]] if player.get("name") else []
+            marks += ["away"] if seat != self.viewer and player and not player["connected"] else []
+        return f"Seat {seat + 1} ({', '.join(marks)})" if marks else f"Seat {seat + 1}"
 
     def play(self, move: Move) -> None:
         """Send ``move`` to the table from its seat's link; the controls wait for the
@@ -355,6 +378,7 @@ class SeatApp:
         if link is None:
             raise PlaytestError(f"seat {move.seat} is not played on this page")
         self.banner.clear()
+        self.outcome.value = ""
         try:
             link.send_move(move)
         finally:
@@ -362,13 +386,19 @@ class SeatApp:
 
     def card_clicked(self, seat: int, pos: int | None) -> None:
         """A card click fills an argument of the move being built (the open move if one
-        is chosen, else the seat's own move), as in :class:`~playtest.widgets.GameApp`."""
+        is chosen, else the seat's own move), as in :class:`~playtest.widgets.GameApp`.
+        A click that makes no move while one is being built is said next to the controls
+        (the table may have moved on under it: a claim's card is gone), never dropped
+        without a word."""
         if self.open_moves is None:
             return
-        if self.open_moves.kind is not None:
-            self.open_moves.pick_card(seat, pos)
-        else:
-            self.moves.pick_card(seat, pos)
+        builder = self.open_moves if self.open_moves.kind is not None else self.moves
+        kind = builder.kind
+        if not builder.pick_card(seat, pos) and kind is not None and self._view is not None:
+            label = builder.labels.move_label(kind, self._view)
+            self.outcome.value = (f"<b class='pt-warn'>Not sent:</b> that card does not make "
+                                  f"“{html.escape(label)}” "
+                                  "on the table as it is now (it may have changed since you chose); choose again.")
 
     def unlock(self, seat: int) -> None:
         """Seat ``seat``'s person confirmed they hold the device (hotseat)."""
@@ -392,12 +422,8 @@ class SeatApp:
         kind = message.get("type")
         if kind == "welcome":
             self._welcomed(link, message)
-        elif kind == "result" and not message.get("ok"):
-            error = str(message.get("error") or "the table refused the move")
-            ruling = message.get("ruling")
-            text = f"{error} ({ruling})" if ruling and ruling not in error else error
-            late = text.startswith(TOO_LATE)    # a race lost to a quicker seat: no mistake of this one's
-            self.banner.show(text[len(TOO_LATE):] if late else text, label="Too late" if late else "Error")
+        elif kind == "result":
+            self._answered(message)
         elif kind == "error":
             self.banner.show(str(message.get("error")))
         elif kind == "state":
@@ -409,6 +435,61 @@ class SeatApp:
                 self.banner.show(f"the connection dropped before the table answered your move ({moves}) and the "
                                  "table has moved on since: check the board and choose again")
         self.refresh()
+
+    def _answered(self, result: dict) -> None:
+        """A move's answer, said next to the controls that sent it (and in the banner when
+        it did not count): played, refused with the table's sentence, or too late with
+        what beat it. Every move sent gets exactly one answer from the table."""
+        if result.get("ok") and not result.get("late"):
+            self.outcome.value = "<span class='pt-played'>Your move was played.</span>"
+            return
+        error = str(result.get("late") or result.get("error") or "the table refused the move")
+        ruling = result.get("ruling")
+        text = f"{error} ({ruling})" if ruling and ruling not in error else error
+        late = text.startswith(TOO_LATE)    # a race lost to a quicker seat: no mistake of this one's
+        label, text = ("Too late", text[len(TOO_LATE):]) if late else ("Refused", text)
+        self.banner.show(text, label="Too late" if late else "Error")
+        self.outcome.value = f"<b class='pt-warn'>{label}:</b> {html.escape(text[:1].upper() + text[1:])}"
+
+    def save_name(self) -> None:
+        """Keep the name typed in :attr:`name_box` (in the browser, and with each seat of
+        this page at the table); a name :func:`~playtest.tables.live.check_name` refuses
+        is said beside the field and nothing is kept."""
+        try:
+            name = check_name(self.name_box.value)
+        except OptionError as exc:
+            self.name_note.value = f"<b class='pt-warn'>{html.escape(str(exc))}</b>"
+            return
+        self.signals.name = name
+        self._named(name)
+
+    def _named(self, name: str) -> None:
+        """The person's name is known (typed, or kept by the browser): every seat link
+        of this page sends it to the table, now and with each join."""
+        try:
+            name = check_name(name)
+        except OptionError:
+            return          # a browser's stored value is not trusted: the table would refuse it anyway
+        self.name_box.value = name
+        self.name_note.value = "" if not name else "<i>saved</i>"
+        for link in self.links:
+            if link.role == "seat" or not link.welcomed:
+                link.name = name
+                if link.open and link.role == "seat":
+                    link.set_name(name)
+
+    def _draw_turn(self, latest: dict) -> None:
+        """The tab's title says when a seat of this page must act ("● Your turn — Lazy
+        Sunday"), and the optional beep sounds once when that starts."""
+        links = self._seat_links()
+        mine = latest.get("status") == "playing" and any(
+            link.state["moves"] and not link.pending for link in links.values())
+        title = self.game.title if self.game is not None else "Live table"
+        self.signals.title = f"● Your turn — {title}" if mine else title
+        if mine and not self._my_turn:
+            self.signals.beep()
+        self._my_turn = mine
+        self.you.layout.display = None if links else "none"
 
     def intro_html(self) -> str:
         """The page's intro (HTML), by the roles the table welcomed its links with: a
@@ -440,9 +521,9 @@ class SeatApp:
             seat = link.seat
             several = sum(1 for t in self.links if t.role == "seat") > 1
             self.forms[seat] = FeedbackForm(self.api, self.table_id, seat, link.token, report,
-                                            f" of seat {seat}" if several else "")
+                                            f" of seat {seat + 1}" if several else "")
             self.over_forms.children = tuple(self.forms[s].widget for s in sorted(self.forms))
-            button = w.Button(description=f"Continue (seat {seat})" if several else "Continue", icon="play",
+            button = w.Button(description=f"Continue (seat {seat + 1})" if several else "Continue", icon="play",
                               button_style="primary", layout=w.Layout(width="auto"))
             button.on_click(safe(lambda _b, s=seat: self.press_continue(s), report))
             button.add_class("pt-continue")
@@ -521,6 +602,7 @@ class SeatApp:
         shown = links[self.viewer].state if self.viewer is not None else (public.state if public else None)
         self._draw_status()
         self._draw_players(latest)
+        self._draw_turn(latest)
         self._draw_hold(latest)
         self._draw_over(latest)
         self.draw_countdown()
@@ -528,7 +610,7 @@ class SeatApp:
             self.host.show(public.state)
         self.controls.layout.display = None if seats else "none"
         if shown is None:           # hotseat behind the privacy screen, and no public view on this page
-            self._blank(f"Hidden until seat {self.control} confirms.")
+            self._blank(f"Hidden until seat {self.control + 1} confirms.")
             self._draw_last_move(latest, None)
             return
         view = self._view = shown["view"]
@@ -556,7 +638,7 @@ class SeatApp:
         self.moves.show(self.viewer, mine, view, enabled=ready and playing, note=note,
                         decision=(self.viewer, self._decision[1]))
         claimers = [s for s in seats if not locked and links[s].state["open_moves"]]
-        options = [(f"seat {s}", s) for s in claimers]
+        options = [(f"seat {s + 1}", s) for s in claimers]
         follow = self.viewer is not None and self.viewer != self._claim_viewer and self.viewer in claimers
         if list(self.claimer.options) != options or follow:
             keep = self.viewer if follow else self.claimer.value if self.claimer.value in claimers else (
@@ -647,20 +729,23 @@ class SeatApp:
         marks = []
         for p in latest.get("players", []):
             seat, player = p["seat"], p["player"]
+            label = f"Seat {seat + 1}" + (f" · {p['name']}" if player == HUMAN and p.get("name") else "")
             if player != HUMAN:
-                cls, text = "pt-bot", f"Seat {seat} · {player} bot"
+                cls, text = "pt-bot", f"{label} · {player} bot"
             elif p["connected"]:
-                cls, text = "pt-on", f"Seat {seat} · connected"
+                cls, text = "pt-on", f"{label} · connected"
             else:
-                cls, text = "pt-away", f"Seat {seat} · disconnected"
+                cls, text = "pt-away", f"{label} · disconnected"
             if seat in mine:
                 cls, text = cls + " pt-me", text + (" · you" if seat == self.viewer or len(mine) == 1 else " · this device")
+            if seat in latest.get("to_act", ()) and latest.get("status") == "playing":
+                cls, text = cls + " pt-acting", text + " · to act"
             marks.append(f"<span class='pt-player {cls}' data-seat='{seat}'>{html.escape(text)}</span>")
         self.players.value = "".join(marks)
         # the page stays connected when the host hands its seat to a bot (forced, or while
         # it was away): say so plainly, or the person would only find their moves gone
         bots = [p for p in latest.get("players", []) if p["seat"] in mine and p["player"] != HUMAN]
-        text = "; ".join(f"the {p['player']} bot plays seat {p['seat']} now" for p in bots)
+        text = "; ".join(f"the {p['player']} bot plays seat {p['seat'] + 1} now" for p in bots)
         self.handed.value = (f"<b>The host handed your seat to a bot</b>: {html.escape(text)}. You can keep "
                              "watching; the host can hand it back to you." if bots else "")
         self.handed.layout.display = None if bots else "none"
@@ -677,7 +762,7 @@ class SeatApp:
         player, by_bot = self._player(seat), bool(last.get("by_bot"))
         # the seat may have changed hands since the move: then name who made it
         who = (self.seat_name(seat) if by_bot == (player is not None and player["player"] != HUMAN)
-               else f"Seat {seat} ({'a bot' if by_bot else 'a person'})")
+               else f"Seat {seat + 1} ({'a bot' if by_bot else 'a person'})")
         lines = [text for n, text in shown["log"] if n == number] if shown is not None and number else []
         if lines:
             what = " ".join(lines)
@@ -686,7 +771,8 @@ class SeatApp:
         else:                       # behind the privacy screen: nothing but the public kind
             what = last["kind"]
         plain = f"Seat {seat} "
-        # the log line names the seat already ("Seat 2 draws ..."): name it once, with its marks
+        # the game's log line names the seat already, from 0 ("Seat 2 draws ..."): name it
+        # once, as people count and with its marks
         line = who + what[len(plain) - 1:] if what.startswith(plain) else f"{who}: {what}"
         self.last_move.value = f"<b>Last move</b> · {html.escape(line)}"
         if number != self._seen_move:
@@ -785,7 +871,7 @@ class SeatApp:
             return
         if outcome is not None:
             winners = ", ".join(self.seat_name(s) for s in outcome["winners"]) or "nobody"
-            scores = ", ".join(f"seat {s}: {v}" for s, v in enumerate(outcome["scores"]))
+            scores = ", ".join(f"seat {s + 1}: {v}" for s, v in enumerate(outcome["scores"]))
             head = "Game over" if outcome.get("finished", True) else "Game stopped unfinished"
             text = (f"<b>{head}</b>: {html.escape(str(outcome['reason']))} — winner: {html.escape(winners)} "
                     f"· scores {html.escape(scores)}")

@@ -14,6 +14,12 @@ STYLE = """<style>
 .pt-player.pt-away { background: #eceff1; border-color: #b0bec5; color: #607d8b; }
 .pt-player.pt-bot { background: #ede7f6; border-color: #9575cd; }
 .pt-player.pt-me { font-weight: 700; }
+.pt-player.pt-acting { box-shadow: 0 0 0 2px #ff8a65; }
+.pt-outcome .widget-html-content { display: block; padding: 2px 10px; border-radius: 6px; font-size: 14px;
+  white-space: normal; }
+.pt-outcome .pt-warn { color: #b71c1c; }
+.pt-outcome .pt-played { color: #1b5e20; }
+.pt-you .pt-warn { color: #b71c1c; }
 .pt-handed .widget-html-content { display: block; padding: 3px 10px; border-radius: 6px; background: #fde2e1;
   color: #8e1b1b; font-size: 14px; white-space: normal; }
 .pt-last-move .widget-html-content { display: block; padding: 3px 10px; border-radius: 6px; font-size: 14px;
