@@ -103,7 +103,9 @@ def test_game_dashboard_opens_the_seed_in_its_address(dashboards):
         # the position link opens that game, saying what it is
         page.goto(position, timeout=120_000)
         page.wait_for_selector(".pt-table", timeout=120_000)
-        # at move 0 the position is the set-up itself: it opens with the Continue control
-        assert "Continue" in page.locator(".pt-opened").inner_text(timeout=20_000)
+        # the bots peeked at once with seat 0 (LS-3): the position is after their 3 peeks and
+        # Done lookings, and the page says what it opened
+        assert "Shared position: move 6 of a Lazy Sunday game, 4 seats" in \
+            page.locator(".pt-opened").inner_text(timeout=20_000)
         assert not page.locator(".pt-error").is_visible()
         # a bad ?seed= is tested on the widget (test_widgets_debugger): one page load less

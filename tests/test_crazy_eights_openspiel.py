@@ -30,7 +30,7 @@ def action(move) -> int:
 def play_both(seats: int, options: dict, seed: int) -> int:
     """Play one random game in both engines, asserting at every step; returns the
     number of moves played."""
-    game = CrazyEights(seats, {**options, "max_turns": 10 ** 6, "first_player": "random"})
+    game = CrazyEights(seats, {**options, "max_turns": 10_000, "first_player": "random"})
     state = game.new_state(random.Random(seed))
     spiel = pyspiel.load_game("crazy_eights", {
         "players": seats, "max_draw_cards": options.get("max_draw_cards", 5),

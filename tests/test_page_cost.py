@@ -333,7 +333,10 @@ def test_the_budget_counts_the_server_and_its_processes_plus_one_more_kernel():
     from playtest.server.memory import KERNEL_COST, MemoryBudget, pss
     budget = MemoryBudget(limit=1 << 50)
     used, one_more = budget.measure()
-    assert one_more == KERNEL_COST and used >= pss(os.getpid()) > 0       # no child yet: the default cost
+    import psutil
+    if not psutil.Process().children(recursive=True):         # no child yet (other tests' may live on): the default
+        assert one_more == KERNEL_COST
+    assert used >= pss(os.getpid()) > 0
     child = subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(40 << 20); print('held', flush=True); "
                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
     try:

@@ -364,8 +364,8 @@ def test_a_number_typed_in_new_game_is_taken_whole_or_refused_never_cut(typed):
     assert box.value == typed                                  # kept as typed: the message matches the screen
     row_help = next(c for row in app.new_game.widget.children if isinstance(row, w.HBox) and box in row.children
                     for c in row.children if c is not box)
-    said = ("Max turns is empty: type a whole number, 1 or more" if not typed else
-            f"Max turns: {reprlib.repr(typed)} is not a whole number: use 1 or more, in the digits 0-9")
+    said = ("Max turns is empty: type a whole number, 1 to 10000" if not typed else
+            f"Max turns: {reprlib.repr(typed)} is not a whole number: use 1 to 10000, in the digits 0-9")
     assert said in html.unescape(row_help.value)               # said at once, beside the box
     app.new_game.start.click()
     assert app.match is old and said in app.banner.message     # no game started

@@ -190,7 +190,7 @@ def test_out_of_range_numbers_are_refused_not_clamped(box, value, message):
     ("max_turns", "0", "max_turns: must be 1 or more (got 0)"),
     ("target_vp", "-3", "target_vp: must be 1 or more (got -3)"),
     ("tableau_size", "0", "tableau_size: must be 1 or more (got 0)"),
-    ("max_turns", "1e9", "Max turns: '1e9' is not a whole number: use 1 or more, in the digits 0-9"),
+    ("max_turns", "1e9", "Max turns: '1e9' is not a whole number: use 1 to 10000, in the digits 0-9"),
     ("target_vp", "5.5", "Target VP: '5.5' is not a whole number"),
     ("action_deck", "{bad", "action_deck: CR-1"),
 ])

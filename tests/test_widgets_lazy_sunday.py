@@ -376,7 +376,7 @@ def test_an_out_of_range_new_game_value_gets_a_message_not_a_clamp():
     rounds.value = "0"
     assert rounds.value == "0"                    # kept as typed, never clamped
     warned = [c for c in app.new_game.widget.children if isinstance(c, w.HBox) and rounds in c.children]
-    assert "0 is not allowed: use 1 or more" in warned[0].children[1].value
+    assert "0 is not allowed: use 1 to 20" in warned[0].children[1].value
     old = app.match
     app.new_game.start.click()
     assert "rounds" in app.banner.message and app.match is old

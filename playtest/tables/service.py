@@ -527,7 +527,7 @@ class TableService:
         found = None
         if hmac.compare_digest(digest, host):
             found = table, "host", None
-        elif hmac.compare_digest(digest, spectator) or hmac.compare_digest(token, self.watch_token(table_id)):
+        elif hmac.compare_digest(digest, spectator) or hmac.compare_digest(token.encode(), self.watch_token(table_id).encode()):
             found = table, "spectator", None
         for seat, h in seats.items():
             if found is None and hmac.compare_digest(digest, h):

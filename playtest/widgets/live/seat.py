@@ -584,7 +584,9 @@ class SeatApp:
             self._draw_status()
             return
         pending = [s for s in seats if links[s].state["moves"]]
-        if pending and self.control not in pending:
+        # the first seat to decide holds the device; while nobody has taken it yet, the
+        # lowest of several seats deciding at once (setup peeks, LS-3), whichever state came first
+        if pending and (self.control not in pending or self.unlocked != self.control):
             self.control = pending[0]
         if self.control not in seats:
             self.control = seats[0] if seats else None
