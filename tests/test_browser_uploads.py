@@ -65,7 +65,7 @@ def test_an_oversized_upload_is_refused_beside_the_button_and_the_game_goes_on(d
         page.goto(f"{base}/voila/render/scenario_debugger.ipynb", wait_until="commit", timeout=180_000)
         page.wait_for_selector(".pt-debugger .pt-upload button", timeout=240_000)
         debugger = page.locator(".pt-debugger .pt-upload")
-        assert debugger.locator(".pt-upload-hint").inner_text() == f"Scenarios up to {limits.SIZE_TEXT}"
+        assert debugger.locator(".pt-upload-hint").inner_text() == f"Scenarios (.toml) or records (.json) up to {limits.SIZE_TEXT}"
         choose_file(page, ".pt-debugger", "huge.toml", b"#" * (11 << 20))
         debugger.locator(".pt-upload-note").wait_for(state="visible", timeout=10_000)
         assert debugger.locator(".pt-upload-note").inner_text() == refusal("huge.toml", "11.0 MiB")

@@ -342,7 +342,7 @@ def test_the_budget_counts_the_server_and_its_processes_plus_one_more_kernel():
     try:
         assert child.stdout.readline() == "held\n"                  # its 40 MB are written (zeroed): resident
         used_with_child, one_more = budget.measure()
-        assert used_with_child >= used + (30 << 20) and one_more >= 30 << 20      # the child is the kernel to expect
+        assert used_with_child >= used + (30 << 20) and one_more >= 25 << 20      # the child is the kernel to expect
         assert not budget.full()
         assert MemoryBudget(limit=used_with_child + one_more - (15 << 20)).full()     # margins: memory moves
         assert not MemoryBudget(limit=used_with_child + one_more + (20 << 20)).full()
