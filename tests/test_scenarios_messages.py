@@ -150,7 +150,7 @@ def test_did_you_mean_and_a_unions_requirements_come_from_one_place_in_engine_er
     """One ``suggest`` and one ``requirements`` (playtest.engine.errors) for the game
     options, the scenario format and the pinned setups: no copies left to drift apart."""
     import playtest.engine.game as game
-    import playtest.scenarios.pinning as pinning
+    import playtest.engine.pinning as pinning
     import playtest.scenarios.scenario as scenario
     from playtest.engine import errors
     assert game.suggest is scenario.suggest is pinning.suggest is errors.suggest

@@ -2,9 +2,23 @@
 from __future__ import annotations
 
 import difflib
+import reprlib
 from typing import Any, Iterable, Sequence
 
 SHOWN_MOVES = 12
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxstring, _SHORT.maxother = 3, 4, 4, 60, 60
+SHORT_LIMIT = 120
+
+
+def short_repr(value) -> str:
+    """``repr(value)`` for an error message: long strings cut in the middle, lists,
+    tuples and dicts past 4 items (or nested past 3 levels) ending in ``...``, and the
+    whole at most ``SHORT_LIMIT`` characters (cut with `` ...``), so a pasted list of 40
+    cards is shown by its first few items."""
+    text = _SHORT.repr(value)
+    return text if len(text) <= SHORT_LIMIT else text[:SHORT_LIMIT - 4] + " ..."
 """How many legal moves an illegal move's message names (nearest to the one tried first)."""
 
 

@@ -301,7 +301,7 @@ class Game(ABC):
         such as scores, the round or the turn number) in a freshly set-up ``state``, so a
         scenario rebuilds an exact situation in a few lines. Keys left out keep what the
         seeded deal gave. Cards are moved, never created or lost
-        (:mod:`playtest.scenarios.pinning` helps). Updates ``state.setup_events`` to
+        (:mod:`playtest.engine.pinning` helps). Updates ``state.setup_events`` to
         describe the pinned setup.
 
         Args:

@@ -4,25 +4,11 @@ error about the file's *meaning* (not only its syntax) can say where to look.
 ``tomllib`` keeps no positions, so this reads the text itself, just far enough: table
 headers, ``key =`` lines, and the string items of the ``moves`` array. It never raises;
 a path it cannot place gives ``None`` (the error then names the key without a line).
-:func:`short_repr` keeps a value quoted in an error short (a pasted list of 40 cards is
-shown by its first few items).
 """
 from __future__ import annotations
 
 import re
-import reprlib
 
-_SHORT = reprlib.Repr()
-_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxstring, _SHORT.maxother = 3, 4, 4, 60, 60
-SHORT_LIMIT = 120
-
-
-def short_repr(value) -> str:
-    """``repr(value)`` for an error message: long strings cut in the middle, lists,
-    tuples and dicts past 4 items (or nested past 3 levels) ending in ``...``, and the
-    whole at most ``SHORT_LIMIT`` characters (cut with `` ...``)."""
-    text = _SHORT.repr(value)
-    return text if len(text) <= SHORT_LIMIT else text[:SHORT_LIMIT - 4] + " ..."
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 

@@ -81,7 +81,9 @@ from playtest.engine.match import write_atomically
 from playtest.engine.rng import OLD_STREAM, Stream
 from playtest.engine.errors import SHOWN_MOVES, nearest_first, requirements, suggest
 
-from .lines import line_of, short_repr
+from playtest.engine.errors import short_repr
+
+from .lines import line_of
 
 try:
     import tomllib

@@ -65,7 +65,8 @@ from playtest.engine import Match, Move, MoveSyntaxError, OptionError, RecordErr
 from playtest.engine.bots import make_bot
 from playtest.engine.errors import suggest
 from playtest.scenarios import Scenario, ScenarioError, view_value
-from playtest.scenarios.lines import _find_key, _sections, _string_lines, short_repr
+from playtest.engine.errors import short_repr
+from playtest.scenarios.lines import _find_key, _sections, _string_lines
 
 try:
     import tomllib

@@ -41,7 +41,7 @@ from ..engine import ALL_CARDS, Match, Move, MoveSyntaxError, PlaytestError, Rec
 from ..engine.game import Game
 from ..scenarios import (Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples,
                          find_scenario)
-from ..scenarios.lines import short_repr
+from ..engine.errors import short_repr
 from ..scenarios.scenario import move_mistake
 from ..scenarios.replay import zone_lines
 from . import moves as move_controls

@@ -544,7 +544,7 @@ class ChoreRace(Game):
                 VP or protects the first seat (CR-16), or a catch_up that disagrees with
                 the VP (CR-15).
         """
-        from playtest.scenarios.pinning import (card_names, check_keys, flags_per_seat, numbers_per_seat, per_seat,
+        from playtest.engine.pinning import (card_names, check_keys, flags_per_seat, numbers_per_seat, per_seat,
                                                 pin_piles)
         check_keys(self, setup)
         first, n = s.turn_seat, self.seats
@@ -627,8 +627,8 @@ class ChoreRace(Game):
         Raises:
             OptionError: not one list per seat of whole numbers 0+, one per chore.
         """
-        from playtest.scenarios.pinning import whole_number
-        from playtest.scenarios.lines import short_repr
+        from playtest.engine.pinning import whole_number
+        from playtest.engine.errors import short_repr
         if not isinstance(value, list) or len(value) != self.seats or not all(isinstance(v, list) for v in value):
             raise OptionError(f"setup 'progress' is one list of whole numbers per seat ({self.seats} lists), "
                               f"not {short_repr(value)}")

@@ -403,7 +403,7 @@ class LazySunday(Game):
                 cannot have (LS-9, LS-10; scores that are not the sums of round_scores), a caller that is not a seat or with peeks_done false
                 (LS-7), or a memory spot that is not a card of the pinned lists.
         """
-        from playtest.scenarios.pinning import (card_names, check_keys, numbers_per_seat, per_seat, pin_piles,
+        from playtest.engine.pinning import (card_names, check_keys, numbers_per_seat, per_seat, pin_piles,
                                                 whole_number)
         check_keys(self, setup)
         n = self.seats
@@ -505,7 +505,7 @@ class LazySunday(Game):
         Raises:
             OptionError: not a list of lists of whole numbers, or a round with no caller.
         """
-        from playtest.scenarios.lines import short_repr
+        from playtest.engine.errors import short_repr
         if not isinstance(value, list):
             raise OptionError(f"setup 'round_scores' is one list per earlier round, not {short_repr(value)}")
         rows = [numbers_per_seat(row, f"round_scores[{r}]", self.seats, 0, None, "LS-9") for r, row in enumerate(value)]
@@ -522,7 +522,7 @@ class LazySunday(Game):
             OptionError: not one list per seat of ``[seat, position]`` pairs, a spot that
                 is no card of the pinned lists, or a spot named twice.
         """
-        from playtest.scenarios.lines import short_repr
+        from playtest.engine.errors import short_repr
         n = self.seats
         if not isinstance(value, list) or len(value) != n or not all(isinstance(v, list) for v in value):
             raise OptionError(f"setup 'memory' is one list of [seat, position] pairs per seat ({n} lists), "

@@ -399,7 +399,7 @@ class NightShift(Game):
                 list count other than 2 seats, more than 5 cards for the Supply Row, a
                 number out of its range, or Nap Tokens left unplaced.
         """
-        from playtest.scenarios.pinning import (card_names, check_keys, numbers_per_seat, per_seat, pin_piles,
+        from playtest.engine.pinning import (card_names, check_keys, numbers_per_seat, per_seat, pin_piles,
                                                 whole_number)
         check_keys(self, setup)
         pinned, health = {}, {}
@@ -458,8 +458,8 @@ class NightShift(Game):
             OptionError: not one list per seat of names or ``{name, health}`` tables, a
                 card that is not a structure (NS-3), or a health outside 1..printed.
         """
-        from playtest.scenarios.pinning import suggest, whole_number
-        from playtest.scenarios.lines import short_repr
+        from playtest.engine.pinning import suggest, whole_number
+        from playtest.engine.errors import short_repr
         structures = sorted({c.name for c in self.cards if c.structure})
         if not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, list) for v in value):
             raise OptionError(f"setup 'structures' is one list per seat (2 lists), not {short_repr(value)}")

@@ -19,10 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Collection, Mapping, Sequence
 
-from playtest.engine import OptionError
-from playtest.engine.errors import nearest, suggest  # suggest: also for the games' pin()
-
-from .lines import short_repr
+from .errors import OptionError, nearest, short_repr, suggest  # suggest: also for the games' pin()
 
 
 def check_keys(game, setup: Mapping[str, Any]) -> None:
