@@ -20,7 +20,7 @@ own page, and the next seat's page is watched for the move.
 Then a long all-bot game (:func:`long_game`, no browser; issue 25): a 4-seat Lazy Sunday
 table of random bots at pace ``instant`` with one spectator connection, half the time a
 client that reads everything, half the time one that never reads (it comes back when
-dropped, as the kernel's client does). It prints
+dropped, as the kernel's client does); a new table each time one ends. It prints
 
 * the bytes per message the reading client got early and late in the game, against the
   same run's full state (what every message carried before updates were incremental:
@@ -236,14 +236,13 @@ async def single_page(browser, base, moves, latencies, errors):
 LONG_GAME = {"game": "lazy_sunday", "seats": 4, "players": ["random"] * 4, "pace": "instant",
              "options": {"rounds": 20, "max_turns": 10_000}, "seed": 25}
 """The table of :func:`long_game`: random bots (the quickest), no pause between moves, and
-the most rounds (LS-10) and turns (G-4) a table may ask for. With bots deciding in worker
-processes such a table ends within minutes: a 5-minute run needs successive tables (not
-yet done: see the issue note)."""
+the most rounds (LS-10) and turns (G-4) a table may ask for. Such a table ends within
+seconds (about 470 moves), so :func:`long_game` plays successive tables."""
 
 
 async def reading_client(base: str, made: dict, seconds: float) -> list[tuple[float, str, int]]:
-    """A spectator connection that reads everything for ``seconds``: returns each message
-    as (seconds since the join, type, bytes)."""
+    """A spectator connection that reads everything for ``seconds`` or until the table's
+    game is over: returns each message as (seconds since the join, type, bytes)."""
     import tornado.websocket
     ws = await tornado.websocket.websocket_connect(
         f"ws{base[4:]}/playtest/api/tables/{made['id']}/ws", max_message_size=1 << 30)
@@ -257,7 +256,10 @@ async def reading_client(base: str, made: dict, seconds: float) -> list[tuple[fl
         if raw is None:
             got.append((time.monotonic() - start, "dropped", 0))
             break
-        got.append((time.monotonic() - start, json.loads(raw)["type"], len(raw)))
+        message = json.loads(raw)
+        got.append((time.monotonic() - start, message["type"], len(raw)))
+        if (message.get("outcome") or {}).get("finished"):
+            break
     ws.close()
     return got
 
@@ -280,18 +282,22 @@ def _join_without_reading(base: str, made: dict) -> socket.socket:
     return raw
 
 
-async def non_reading_client(base: str, made: dict, seconds: float) -> int:
-    """A spectator that never reads, for ``seconds``. The table's bots play only while a
-    page is connected, so when its moves stop for 2 s the server has dropped this client:
-    it comes back (a new connection that does not read either). Returns how many times it
-    was dropped."""
+async def non_reading_client(base: str, made: dict, seconds: float) -> tuple[int, bool]:
+    """A spectator that never reads, for ``seconds`` or until the table's game is over.
+    The table's bots play only while a page is connected, so when its moves stop for 2 s
+    the server has dropped this client: it comes back (a new connection that does not read
+    either). Returns how many times it was dropped and whether the game ended."""
     drops, start = 0, time.monotonic()
     raw = await asyncio.to_thread(_join_without_reading, base, made)
-    last, still = -1, 0.0
+    last, still, over = -1, 0.0, False
     while time.monotonic() - start < seconds:
         await asyncio.sleep(0.5)
-        moves = next(t["moves"] for t in (await asyncio.to_thread(api, base, "GET", "tables?status=all"))["tables"]
-                     if t["id"] == made["id"])
+        listed = next(t for t in (await asyncio.to_thread(api, base, "GET", "tables?status=all"))["tables"]
+                      if t["id"] == made["id"])
+        if listed["status"] != "playing":
+            over = True
+            break
+        moves = listed["moves"]
         still = still + 0.5 if moves == last else 0.0
         last = moves
         if still >= 2.0:
@@ -300,7 +306,7 @@ async def non_reading_client(base: str, made: dict, seconds: float) -> int:
             raw = await asyncio.to_thread(_join_without_reading, base, made)
             still = 0.0
     raw.close()
-    return drops
+    return drops, over
 
 
 async def watch_rss(pid: int, seconds: float, every: float = 5.0) -> list[tuple[float, float]]:
@@ -312,30 +318,58 @@ async def watch_rss(pid: int, seconds: float, every: float = 5.0) -> list[tuple[
     return samples
 
 
+async def _moves(base: str, made: dict) -> int:
+    state = await asyncio.to_thread(api, base, "GET", f"tables/{made['id']}/state", None, made["spectator_token"])
+    return state["version"]
+
+
+async def _end(base: str, made: dict) -> None:
+    try:
+        await asyncio.to_thread(api, base, "POST", f"tables/{made['id']}/host", {"action": "end"},
+                                made["host_token"])
+    except urllib.error.HTTPError:       # over already: a finished table cannot be ended
+        pass
+
+
 async def long_game(base: str, pid: int, seconds: float) -> dict:
-    """Half of ``seconds`` with a reading spectator on a new long all-bot table
-    (:data:`LONG_GAME`), half with a non-reading one on another, then 10 s with no client;
-    the server (process ``pid``) sampled throughout. Returns the figures :func:`print_long_game`
-    prints."""
+    """Half of ``seconds`` with a reading spectator on long all-bot tables
+    (:data:`LONG_GAME`; a new table each time one ends, seeds 25, 26, ...), half with a
+    non-reading one on other such tables, then 10 s with no client; the server (process
+    ``pid``) sampled throughout. Returns the figures :func:`print_long_game` prints."""
     half = seconds / 2
     start_rss = rss_mb(pid)
-    made = await asyncio.to_thread(api, base, "POST", "tables", LONG_GAME)
-    messages, reading_rss = await asyncio.gather(reading_client(base, made, half), watch_rss(pid, half))
-    full = len(json.dumps(await asyncio.to_thread(api, base, "GET", f"tables/{made['id']}/state", None,
-                                                  made["spectator_token"])))
-    moves_read = (await asyncio.to_thread(api, base, "GET", f"tables/{made['id']}/state", None,
-                                          made["spectator_token"]))["version"]
-    other = await asyncio.to_thread(api, base, "POST", "tables", LONG_GAME)
-    drops, quiet_rss = await asyncio.gather(non_reading_client(base, other, half), watch_rss(pid, half))
-    moves_unread = (await asyncio.to_thread(api, base, "GET", f"tables/{other['id']}/state", None,
-                                            other["spectator_token"]))["version"]
+
+    async def reading() -> tuple[list, int, int, int]:
+        messages, moves, tables, full, began = [], 0, 0, 0, time.monotonic()
+        while (left := half - (time.monotonic() - began)) > 1:
+            made = await asyncio.to_thread(api, base, "POST", "tables", {**LONG_GAME, "seed": 25 + tables},
+                                           client=f"reader-{tables}")
+            got = await reading_client(base, made, left)
+            offset = messages[-1][0] if messages else 0.0
+            messages += [(offset + t, kind, size) for t, kind, size in got]
+            full = len(json.dumps(await asyncio.to_thread(api, base, "GET", f"tables/{made['id']}/state", None,
+                                                          made["spectator_token"])))
+            moves, tables = moves + await _moves(base, made), tables + 1
+            await _end(base, made)
+        return messages, moves, tables, full
+
+    async def not_reading() -> tuple[int, int, int]:
+        drops, moves, tables, began = 0, 0, 0, time.monotonic()
+        while (left := half - (time.monotonic() - began)) > 1:
+            made = await asyncio.to_thread(api, base, "POST", "tables", {**LONG_GAME, "seed": 1025 + tables},
+                                           client=f"quiet-{tables}")
+            dropped, _over = await non_reading_client(base, made, left)
+            drops, moves, tables = drops + dropped, moves + await _moves(base, made), tables + 1
+            await _end(base, made)
+        return drops, moves, tables
+
+    (messages, moves_read, tables_read, full), reading_rss = await asyncio.gather(reading(), watch_rss(pid, half))
+    (drops, moves_unread, tables_unread), quiet_rss = await asyncio.gather(not_reading(), watch_rss(pid, half))
     after = await watch_rss(pid, 10.0)
-    for table in (made, other):
-        await asyncio.to_thread(api, base, "POST", f"tables/{table['id']}/host", {"action": "end"},
-                                table["host_token"])
     return {"seconds": seconds, "start_rss": start_rss, "messages": messages, "full": full,
-            "moves_read": moves_read, "reading_rss": reading_rss, "drops": drops, "moves_unread": moves_unread,
-            "quiet_rss": quiet_rss, "after_rss": after}
+            "moves_read": moves_read, "tables_read": tables_read, "reading_rss": reading_rss, "drops": drops,
+            "moves_unread": moves_unread, "tables_unread": tables_unread, "quiet_rss": quiet_rss,
+            "after_rss": after}
 
 
 def print_long_game(figures: dict) -> None:
@@ -344,7 +378,8 @@ def print_long_game(figures: dict) -> None:
     join = next((size for _t, kind, size in figures["messages"] if kind == "state"), 0)
     half = figures["seconds"] / 2
     print(f"long all-bot Lazy Sunday (4 random bots, pace instant), {half:.0f} s with a reading client: "
-          f"{figures['moves_read']} moves, {len(updates)} updates")
+          f"{figures['moves_read']} moves ({figures['moves_read'] / half:.0f} a second) over "
+          f"{figures['tables_read']} successive tables, {len(updates)} updates")
     if updates:
         early, late = statistics.median(updates[:100]), statistics.median(updates[-100:])
         full = figures["full"]
@@ -360,7 +395,8 @@ def print_long_game(figures: dict) -> None:
     start = figures["start_rss"]
     line = lambda samples: ", ".join(f"{t:.0f}s {mb:.0f}" for t, mb in samples)
     print(f"  server RSS (MB; start {start:.0f}): {line(figures['reading_rss'])}")
-    print(f"with a client that never reads ({half:.0f} s, another table): {figures['moves_unread']} moves, "
+    print(f"with a client that never reads ({half:.0f} s, other tables): {figures['moves_unread']} moves over "
+          f"{figures['tables_unread']} tables, "
           f"dropped {figures['drops']} times (it came back each time)")
     print(f"  server RSS (MB): {line(figures['quiet_rss'])}")
     print(f"10 s after both left: server RSS {line(figures['after_rss'])}; "

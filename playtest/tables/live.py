@@ -88,6 +88,11 @@ DEFAULT_PACE = "human"
 STORE_RETRY = 5.0       # seconds before bots try again after the store refused a move
 SEEN_IDS = 256          # client move ids remembered per seat, to answer a resend
 HTTP_PRESENCE = 60.0    # seconds an HTTP call of a seat counts as that player being here
+PAST_REST = 60.0
+"""Seconds a table that is over (or ended) keeps its match in memory after its last page
+left: then it rests (:meth:`LiveTable.rest`), and wakes, replayed from the store, when it
+is used again. A 400-move Lazy Sunday match holds about 240 kB; a server's past tables
+would otherwise fill its memory over its life."""
 
 
 class Page(Protocol):
@@ -177,6 +182,8 @@ class LiveTable:
             (the default): no limit.
         thinker: where the bots decide (the table service's worker processes); None:
             in this process, on the loop (a script or a test driving a table by hand).
+        loader: returns the table's match replayed from the store, for a table that
+            rested (:meth:`rest`); None: the table never rests.
 
     Raises:
         OptionError: a seat count that does not match, an unknown bot (or a search
@@ -187,11 +194,15 @@ class LiveTable:
     def __init__(self, id: str, match: Match, players: list[str], pace: str = DEFAULT_PACE,
                  paused: bool = False, on_move: Callable | None = None, status: str = "playing",
                  on_change: Callable | None = None, reaction_limit: float | None = None,
-                 thinker: Thinker | None = None):
+                 thinker: Thinker | None = None, loader: Callable[[], Match] | None = None):
         if len(players) != match.game.seats:
             raise OptionError(f"players names {len(players)} seats for a {match.game.seats}-seat game")
         check_pace(pace)
-        self.id, self.match, self.pace, self.paused, self.status = id, match, pace, paused, status
+        self.id, self._match, self.pace, self.paused, self.status = id, match, pace, paused, status
+        self.game = match.game
+        self._loader = loader
+        self._past: dict | None = None          # what a resting table still tells: see rest()
+        self._used = time.monotonic()           # when a page last joined or left, or the table woke
         self.players = list(players)
         self.names = [""] * len(players)      # per seat, the name its person gave ("": none)
         self.person_seats = set(self.humans)  # seats made for a person (a link, or open to the lobby)
@@ -219,6 +230,59 @@ class LiveTable:
         if match.outcome() is not None and status == "playing":
             self.status = "over"
 
+    # --- a past table rests ------------------------------------------------------------
+    @property
+    def match(self) -> Match:
+        """The table's match; a resting table wakes (its match replayed from the store)."""
+        if self._match is None:
+            self._match = self._loader()
+            self._bot_table = self._table()
+            self._used = time.monotonic()
+        return self._match
+
+    @property
+    def table(self) -> Table:
+        """The engine's :class:`~playtest.engine.Table` of the match and its bots."""
+        self.match
+        return self._bot_table
+
+    @table.setter
+    def table(self, table: Table) -> None:
+        self._bot_table = table
+
+    @property
+    def resting(self) -> bool:
+        """Whether the match is out of memory (:meth:`rest`)."""
+        return self._match is None
+
+    def rest(self, idle: float | None = None) -> bool:
+        """Drop the match of a table that is over or ended from memory when no page has
+        been connected for ``idle`` seconds (default :data:`PAST_REST`; its moves are in the store; the next use
+        replays them). What the lobby lists of it is kept (:meth:`public_summary`,
+        :meth:`outcome`). Returns whether it rested (never for a table being played, one
+        with a page connected, or one without a loader)."""
+        if (self._match is None or self._loader is None or self.status == "playing" or self.pages
+                or time.monotonic() - self._used < (PAST_REST if idle is None else idle)):
+            return False
+        self._past = {"moves": len(self._match.moves), "cards": self.card_variant, "outcome": self._match.outcome(),
+                      "turns": self.game.turns_played(self._match.state)}
+        self._match = self._bot_table = None
+        self._seen.clear()
+        return True
+
+    def outcome(self):
+        """The match's :class:`~playtest.engine.Outcome` (None while it is on), without
+        waking a resting table."""
+        return self._past["outcome"] if self._match is None else self._match.outcome()
+
+    def turns_played(self) -> int:
+        """The turns the match has played, without waking a resting table."""
+        return self._past["turns"] if self._match is None else self.game.turns_played(self._match.state)
+
+    def moves_played(self) -> int:
+        """How many moves the match has played, without waking a resting table."""
+        return self._past["moves"] if self._match is None else len(self._match.moves)
+
     def _table(self) -> Table:
         bots = {s: p for s, p in enumerate(self.players) if p != HUMAN}
         for seat, name in bots.items():
@@ -227,7 +291,7 @@ class LiveTable:
 
     def bot_names(self) -> list[str]:
         """The names of the game's bots, which :meth:`set_player` may seat."""
-        return list(getattr(self.match.game, "BOTS", None) or ["random"])
+        return list(getattr(self.game, "BOTS", None) or ["random"])
 
     # --- who is here -----------------------------------------------------------------
     @property
@@ -283,6 +347,7 @@ class LiveTable:
                 self._sent.pop(old, None)
                 old.leave("this seat was opened in another page")
         self.pages.append(page)
+        self._used = time.monotonic()
         self.schedule()
         self.broadcast()
 
@@ -290,6 +355,7 @@ class LiveTable:
         """A page left (closed, reloaded, lost, or too far behind): the others see the
         seat as disconnected. The table keeps no reference to it."""
         self._sent.pop(page, None)
+        self._used = time.monotonic()
         if page in self.pages:
             self.pages.remove(page)
             self.schedule()
@@ -764,10 +830,11 @@ class LiveTable:
     def public_summary(self) -> dict[str, Any]:
         """What the lobby lists: no token, no card."""
         humans = self.humans
-        return {"game": self.match.game.name, "title": self.match.game.title, "seats": self.match.game.seats,
-                "players": list(self.players), "moves": len(self.match.moves), "status": self.status,
+        return {"game": self.game.name, "title": self.game.title, "seats": self.game.seats,
+                "players": list(self.players), "moves": self.moves_played(), "status": self.status,
                 "connected": [s for s in humans if self.connected(s)], "pace": self.pace, "paused": self.paused,
-                "cards": self.card_variant, "to_act": list(self.match.to_act()) if self.status == "playing" else [],
+                "cards": self._past["cards"] if self._match is None else self.card_variant,
+                "to_act": list(self.match.to_act()) if self.status == "playing" else [],
                 "last_move_at": self.last_move_at}
 
     @property

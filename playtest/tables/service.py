@@ -147,7 +147,12 @@ class TableService:
                                "can", 503) from None
 
     # --- tables ---------------------------------------------------------------------
-    def _restore(self, stored: StoredTable) -> None:
+    @staticmethod
+    def _replay(stored: StoredTable) -> Match:
+        """The stored table's match, replayed to its stored moves.
+
+        Raises:
+            PlaytestError: a stored move cannot be played (the sentence names it)."""
         match = Match(stored.game, stored.seats, stored.options, stored.seed, setup=stored.setup,
                       stream=stored.stream)
         for number, (text, _seat, _bot) in enumerate(stored.moves, 1):
@@ -156,6 +161,20 @@ class TableService:
             except PlaytestError as exc:
                 raise PlaytestError(f"its stored move {number} ({reprlib.repr(text)}) cannot be played: {exc}") \
                     from None
+        return match
+
+    def _load(self, table_id: str) -> Match:
+        """A resting table's match, replayed from the store (:meth:`LiveTable.rest`)."""
+        return self._replay(next(self.store.tables(table_id=table_id)))
+
+    def rest_past(self) -> int:
+        """Let every table that is over or ended, with no page for
+        :data:`~playtest.tables.live.PAST_REST` seconds, drop its match from memory
+        (it wakes from the store when used). Returns how many rested now."""
+        return sum(table.rest() for table in self.tables.values())
+
+    def _restore(self, stored: StoredTable) -> None:
+        match = self._replay(stored)
         # a search budget over today's limit (stored by an older server) is cut to the limit
         players = [p if p == HUMAN else within_limits(match.game, p) for p in stored.players]
         table = self._live(stored.id, match, players, stored.pace, stored.paused, stored.status,
@@ -177,10 +196,12 @@ class TableService:
         self._awaited[stored.id] = (time.monotonic(), set(table.humans))     # everyone reloads after a restart
         if stored.opened:
             self._opened.add(stored.id)
+        table.rest(idle=0)            # a past table: replayed to check it, then out of memory until used
 
     def _live(self, id: str, match: Match, players, pace, paused, status, reaction_limit=None) -> LiveTable:
         table = LiveTable(id, match, players, pace, paused, on_move=self._store_move, status=status,
-                          on_change=self._store_change, reaction_limit=reaction_limit, thinker=self.thinker)
+                          on_change=self._store_change, reaction_limit=reaction_limit, thinker=self.thinker,
+                          loader=lambda: self._load(id))
         self.tables[id] = table
         return table
 
@@ -291,7 +312,8 @@ class TableService:
             while table_id in self.tables or table_id in self.damaged:
                 table_id = secrets.token_hex(4)
             table = LiveTable(table_id, match, players, pace, on_move=self._store_move,
-                              on_change=self._store_change, reaction_limit=limit, thinker=self.thinker)
+                              on_change=self._store_change, reaction_limit=limit, thinker=self.thinker,
+                              loader=lambda: self._load(table_id))
         except (OptionError, ValueError, TypeError) as exc:
             raise ServiceError(str(exc)) from None
         self._make_room(client)         # a good body: now the client's share and the cap
@@ -403,7 +425,7 @@ class TableService:
                            if self._listed[table_id] and table.status == "playing" else [])
             row["date"] = iso_time(self._created[table_id])
             if table.status != "playing":
-                outcome = table.match.outcome()
+                outcome = table.outcome()
                 row.update(winners=list(outcome.winners) if outcome else [],
                            scores=whole_scores(outcome.scores) if outcome else [],
                            feedback=len(self.store.feedback(table_id)))
@@ -454,6 +476,7 @@ class TableService:
         for table in self.tables.values():
             table.browsers_gone(gone)
         self.end_unopened()
+        self.rest_past()
 
     def table(self, table_id: str) -> LiveTable:
         """The table with this id.
@@ -634,14 +657,15 @@ class TableService:
         for table_id, table in self.tables.items():
             if table.status == "playing":
                 continue
-            outcome = table.match.outcome()
+            resting = table.resting           # woken for its record, then back to rest
+            outcome = table.outcome()
             created = self._created[table_id]
             times = self.store.move_times(table_id)
             holders = self.store.holders(table_id) or [{"seat": s, "player": p, "after": 0, "time": created}
                                                        for s, p in enumerate(table.players)]
             moves = [(m.seat, bot, t) for m, bot, t in zip(table.match.moves, table.by_bot, times)]
             rows.append({
-                "table": table_id, "game": table.match.game.name, "created": iso_time(created),
+                "table": table_id, "game": table.game.name, "created": iso_time(created),
                 "status": table.status, "players": list(table.players), "names": list(table.names),
                 "holders": [{**h, "time": iso_time(h["time"])} for h in holders],
                 "think": think_times(moves, created),
@@ -649,9 +673,11 @@ class TableService:
                 "finished": bool(outcome and outcome.finished),
                 "winners": list(outcome.winners) if outcome else [],
                 "scores": whole_scores(outcome.scores) if outcome else [],
-                "moves": len(table.match.moves), "turns": table.match.game.turns_played(table.match.state),
+                "moves": table.moves_played(), "turns": table.turns_played(),
                 "feedback": [{**f, "time": iso_time(f["time"])} for f in self.store.feedback(table_id)],
             })
+            if resting:
+                table.rest(idle=0)
         return rows
 
     def export_csv(self) -> str:

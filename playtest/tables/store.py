@@ -457,12 +457,12 @@ class TableStore:
                                "ORDER BY seat", (table_id,))
         return [dict(zip(("seat", "rating", "confused", "notes", "time"), row)) for row in rows]
 
-    def tables(self, statuses: tuple[str, ...] | None = None) -> Iterator[StoredTable]:
+    def tables(self, statuses: tuple[str, ...] | None = None, table_id: str | None = None) -> Iterator[StoredTable]:
         """Every stored table (with its seats and moves), oldest first; only those with a
-        status in ``statuses`` if given."""
+        status in ``statuses`` if given; only the table ``table_id`` if given."""
         rows = self.db.execute("SELECT id, game, seats, options, seed, setup, players, pace, listed, paused, "
                                "status, host_hash, spectator_hash, created, reaction_limit, seed_text, stream, opened "
-                               "FROM tables ORDER BY created").fetchall()
+                               "FROM tables WHERE ? IS NULL OR id = ? ORDER BY created", (table_id, table_id)).fetchall()
         for row in rows:
             try:
                 options, setup, players = (json.loads(row[i]) for i in (3, 5, 6))
