@@ -64,6 +64,7 @@ async def build_session(folder) -> tuple[TableService, dict]:
         seat = table.match.to_act()[0]
         assert table.submit(seat, str(table.match.decision_moves(seat)[0])).ok
     table.end()
+    service.tables[ids["ls0"]].set_name(0, "Ana")          # the person at seat 1 gave a name
     service.feedback(ids["ls0"], 0, {"rating": 4, "confused": "when to slap", "notes": ""})
     service.feedback(ids["ls1"], 0, {"rating": 2, "confused": "", "notes": "too short"})
     service.feedback(ids["ls1"], 1, {"rating": 5, "confused": "", "notes": ""})
@@ -101,6 +102,7 @@ def test_people_and_bots_at_live_tables_become_lab_rows(session):
     assert df["table"].tolist() == [ids["ls0"], ids["ls1"], ids["ls2"]]       # in the order they were created
     assert df["game"].tolist() == [0, 1, 2] and df.attrs["game"] == "lazy_sunday" and df.attrs["seats"] == 3
     assert df["humans"].tolist() == [1, 2, 1] and set(df["status"]) == {"over"}
+    assert json.loads(df["names"].iloc[0]) == ["Ana", "", ""] and json.loads(df["names"].iloc[1]) == ["", "", ""]
     for n, (_, row) in enumerate(df.iterrows()):
         assert [row[f"seat{s}_bot"] for s in range(3)] == LS_PLAYERS[n]
         stated = by_id[row["table"]]                 # what the service measured on its live match

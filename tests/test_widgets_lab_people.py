@@ -44,7 +44,7 @@ def expected_rows(service) -> pd.DataFrame:
 
 @pytest.mark.parametrize("kind", ["json", "csv"])
 def test_an_export_shows_the_tables_report_with_people_beside_the_bots(exports, kind):
-    service, _ids, files = exports
+    service, ids, files = exports
     lab = BalanceLab("lazy_sunday", seats=3)
     assert lab.tabs.titles[-1] == "People's games" and lab.people_button.disabled
     upload(lab, f"tables.{kind}", files[kind])
@@ -67,7 +67,8 @@ def test_an_export_shows_the_tables_report_with_people_beside_the_bots(exports, 
     assert "<th>human</th>" in by_player and "<th>heuristic</th>" in by_player and "<th>random</th>" in by_player
     assert lab.people_result["bots"].at["human", "games"] == 4
     feedback = lab.people_tables["feedback"].value
-    assert "4 answers, mean rating 3.7 of 5 (3 rated)" in feedback and "when to slap" in feedback
+    assert "4 answers, mean rating 3.7 of 5 (3 rated)" in feedback
+    assert f"when to slap <i>(table {ids['ls0']}, seat 1 (Ana))</i>" in feedback      # who said it, by name
     assert rows["think_human_s"].notna().all() and rows["think_bot_s"].notna().sum() == 3   # ls1 has one bot too
     time_table = lab.people_tables["time"].value
     assert "Think time per decision" in time_table

@@ -38,9 +38,10 @@ from .stats import compare
 HUMAN = "human"
 """The name a person's seat has in ``players`` and in the rows' ``seat{s}_bot``
 (the live tables' :data:`playtest.tables.live.HUMAN`)."""
-TABLE_COLUMNS = ["table", "seats", "humans", "status", "rating_mean", "feedback", "think_human_s", "think_bot_s"]
+TABLE_COLUMNS = ["table", "seats", "humans", "names", "status", "rating_mean", "feedback", "think_human_s",
+                 "think_bot_s"]
 """The columns :func:`read_tables` adds to those of :func:`~playtest.lab.simulate`."""
-CSV_JSON_FIELDS = ("players", "record", "feedback", "winners", "think", "holders")
+CSV_JSON_FIELDS = ("players", "names", "record", "feedback", "winners", "think", "holders")
 """Columns of the export's CSV that hold JSON text."""
 
 
@@ -81,7 +82,8 @@ def read_tables(source: Any, game: str | type[Game] | None = None, seats: int | 
 
     Returns:
         A DataFrame with simulate's columns plus ``table`` (id), ``seats``, ``humans``
-        (seats played by people), ``status`` (``"over"`` or ``"ended"``),
+        (seats played by people), ``names`` (the names people gave, per seat, as JSON
+        text; "" where none), ``status`` (``"over"`` or ``"ended"``),
         ``rating_mean`` (the mean of the feedback's ratings; NaN without one),
         ``feedback`` (the feedback list as JSON text) and ``think_human_s``,
         ``think_bot_s`` (the median of the seats' median think times per decision, in
@@ -133,7 +135,8 @@ def read_tables(source: Any, game: str | type[Game] | None = None, seats: int | 
             left_out["unfinished"] += 1
             continue
         feedback = entry.get("feedback") or []
-        row.update(table=table_id, seats=match.game.seats, humans=players.count(HUMAN), status=entry.get("status"),
+        row.update(table=table_id, seats=match.game.seats, humans=players.count(HUMAN),
+                   names=json.dumps(_names(entry, match.game.seats)), status=entry.get("status"),
                    rating_mean=_rating_mean(table_id, feedback), feedback=json.dumps(feedback),
                    think_human_s=_think(entry, HUMAN), think_bot_s=_think(entry, "bot"))
         if _disagrees(entry, row):
@@ -328,6 +331,15 @@ def _replay(table_id: str, record: Mapping) -> tuple[Match, Any]:
                               f"replay: {exc}") from None
         return move
     return match, step
+
+
+def _names(entry: Mapping, seats: int) -> list[str]:
+    """The names people gave per seat ("" for none), from the export's ``names`` (older
+    exports have none: all "")."""
+    names = entry.get("names")
+    if not isinstance(names, list) or len(names) != seats:
+        return [""] * seats
+    return [name if isinstance(name, str) else "" for name in names]
 
 
 def _rating_mean(table_id: str, feedback: Any) -> float:

@@ -1002,7 +1002,8 @@ def _time_html(df) -> str:
 def _feedback_html(df) -> str:
     """The people's feedback of the tables read: how many answers and ratings, the mean
     rating, and what confused them and their notes (each with its table), escaped."""
-    answers = [(table, entry) for table, text in zip(df["table"], df["feedback"]) for entry in json.loads(text)]
+    answers = [(_who(table, entry.get("seat"), json.loads(names)), entry)
+               for table, text, names in zip(df["table"], df["feedback"], df["names"]) for entry in json.loads(text)]
     if not answers:
         return "<h4>Feedback</h4><p>No feedback was given at these tables.</p>"
     ratings = [a["rating"] for _, a in answers if a.get("rating") is not None]
@@ -1012,9 +1013,16 @@ def _feedback_html(df) -> str:
         said = [(table, str(a[key]).strip()) for table, a in answers if str(a.get(key) or "").strip()]
         if said:
             lines.append(f"<p><b>{title}:</b></p><ul>" + "".join(
-                f"<li>{html.escape(text)} <i>(table {html.escape(str(table))})</i></li>" for table, text in said[:30])
+                f"<li>{html.escape(text)} <i>({html.escape(who)})</i></li>" for who, text in said[:30])
                 + (f"<li>… and {len(said) - 30} more</li>" if len(said) > 30 else "") + "</ul>")
     return "<h4>Feedback</h4>" + "".join(lines)
+
+
+def _who(table: str, seat: Any, names: list[str]) -> str:
+    """Who gave a feedback answer: "table 3f2a, seat 2 (Ana)" (seats counted from 1)."""
+    if not isinstance(seat, int) or not 0 <= seat < len(names):
+        return f"table {table}"
+    return f"table {table}, seat {seat + 1}" + (f" ({names[seat]})" if names[seat] else "")
 
 
 def _check_options(game, seats: int, options: Mapping[str, Any]) -> None:
