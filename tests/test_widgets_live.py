@@ -87,7 +87,7 @@ def seat_token(made: dict, seat: int) -> str:
 
 
 async def seat_page(api: TableApi, made: dict, *tokens: str) -> SeatApp:
-    app = SeatApp(made["id"], list(tokens), api=api, click_guard=0)
+    app = SeatApp(made["id"], list(tokens), api=api)
     await until(lambda: app.links and all(link.state is not None for link in app.links), what="the first states")
     return app
 
@@ -658,7 +658,7 @@ def test_ready_waits_until_the_board_is_built_or_the_link_refused(data):
         server, port = serve()
         api = api_for(port)
         made = await make_table(api)
-        app = SeatApp(made["id"], [seat_token(made, 0)], api=api, click_guard=0)
+        app = SeatApp(made["id"], [seat_token(made, 0)], api=api)
         assert app.board is None
         await app.ready()
         assert app.board is not None and app.board.widget in app.board_box.children
