@@ -1401,3 +1401,19 @@ def test_a_name_given_on_a_seat_page_reaches_the_table_and_every_page_and_the_ta
             page.close()
         server.stop()
     run(scenario)
+
+
+def test_a_list_of_tables_refreshes_while_its_page_is_used_and_skips_a_failed_refresh():
+    from playtest.widgets.live import listing
+    assert listing.players_text(["human", "heuristic", "human"]) == "0: person, 1: heuristic bot, 2: person"
+    calls, active = [], [time.monotonic()]
+
+    async def refresh():
+        calls.append(len(calls))
+        if len(calls) == 1:
+            raise ConnectionError("the service is restarting")    # skipped: the next one retries
+        if len(calls) == 3:
+            active[0] = -1e9                                       # an hour without a click
+
+    asyncio.run(asyncio.wait_for(listing.refresh_while_active(refresh, 0.01, lambda: active[0]), 10))
+    assert calls == [0, 1, 2]
