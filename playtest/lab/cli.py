@@ -20,7 +20,7 @@ import sys
 import threading
 from pathlib import Path
 
-from playtest.arguments import one_or_more, parse_options, parse_values, read_width, worker_count, zero_or_more
+from playtest.arguments import one_or_more, parse_values, read_width, worker_count, zero_or_more
 from playtest.engine import OptionError, PlaytestError, get_game
 
 
@@ -107,9 +107,8 @@ def run_report(args: argparse.Namespace) -> int:
     from .simulation import WorkerError
     try:
         game = get_game(args.game)
-        from .presets import find_preset
-        preset = find_preset(game, args.preset) if args.preset is not None else None
-        options = {**(game.PRESETS[preset] if preset else {}), **parse_options(args.option)}
+        from .presets import chosen_options
+        options = chosen_options(game, args.preset, args.option)
         bots = [b.strip() for b in args.bots.split(",")]
         for path in (args.html, args.markdown):
             if path and not Path(path).resolve().parent.is_dir():
@@ -207,13 +206,12 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def _simulate_and_report(args: argparse.Namespace, interrupted: threading.Event) -> int:
-    from .presets import describe_options, find_preset
+    from .presets import chosen_options, describe_options
     from .simulation import WorkerError, simulate
 
     try:
         game = get_game(args.game)
-        preset = find_preset(game, args.preset) if args.preset is not None else None
-        options = {**(game.PRESETS[preset] if preset else {}), **parse_options(args.option)}
+        options = chosen_options(game, args.preset, args.option)
         seats = args.seats or game.min_seats
         bots = [b.strip() for b in args.bots.split(",")]
         bots = bots[0] if len(bots) == 1 else bots
@@ -276,7 +274,7 @@ def _other_run(kind: str, args: argparse.Namespace, game, seats: int, bots, opti
     print what it found, write the CSV (every run's rows, with their options)."""
     import pandas as pd
 
-    from .presets import describe_options, find_preset
+    from .presets import chosen_options, describe_options
     say = _sayer(args)
     progress = not args.no_progress
     if kind == "--sweep":
@@ -310,8 +308,7 @@ def _other_run(kind: str, args: argparse.Namespace, game, seats: int, bots, opti
         frames = [df]
     else:
         from .stats import ab_test
-        b_preset = find_preset(game, args.b_preset) if args.b_preset is not None else None
-        options_b = {**(game.PRESETS[b_preset] if b_preset else options), **parse_options(args.b_option)}
+        options_b = chosen_options(game, args.b_preset, args.b_option, options)
         result = ab_test(game, seats, bots, args.games, options, options_b, seed=args.seed, progress=progress,
                          cancel=interrupted, workers=args.workers)
         table = result.comparison

@@ -144,12 +144,10 @@ def run_skill(args: argparse.Namespace) -> int:
     """Run ``playtest skill``; returns 0, or 2 for bad arguments."""
     from playtest.engine import OptionError, get_game
 
-    from playtest.arguments import parse_options
-    from .presets import find_preset
+    from .presets import chosen_options
     try:
         game = get_game(args.game)
-        preset = find_preset(game, args.preset) if args.preset is not None else None
-        options = {**(game.PRESETS[preset] if preset else {}), **parse_options(args.option)}
+        options = chosen_options(game, args.preset, args.option)
         seats = args.seats or game.min_seats
         ladder = [b.strip() for b in args.ladder.split(",")]
         table = skill_ladder(game, seats, args.games, ladder, options, args.seed, workers=args.workers,
