@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import socket
 import sys
 from pathlib import Path
-from typing import Callable
+
+from .arguments import base_url_path, crowd_size, memory_size, origin, port_number
 
 DEFAULT_PORT = 8866
-CROWD_MAX = 32        # pages kept ready per dashboard at most (playtest serve --crowd)
 
 
 DASHBOARDS_DIR = Path(__file__).resolve().parent / "dashboards"
@@ -56,77 +55,6 @@ def port_problem(ip: str, port: int) -> str | None:
             return None
     except OSError as exc:
         return exc.strerror or str(exc)
-
-
-def whole_number(low: int, high: int | None = None, what: str = "") -> Callable[[str], int]:
-    """The argparse type of every integer option of the ``playtest`` command: a whole
-    number ``low`` to ``high`` (no upper bound when None) written in ASCII digits, at most
-    :data:`~playtest.engine.limits.MAX_DIGITS` of them (``int()`` would also read ``'٣'``
-    as 3 and refuse ``'²'`` with a traceback).
-
-    Args:
-        low, high: the range allowed. what: what the number counts, added to the
-            message, e.g. ``" (a TCP port)"``.
-
-    Returns:
-        ``read(text) -> int``, raising ``argparse.ArgumentTypeError`` with one sentence
-        naming the text and what is allowed, e.g. "'٣' is not a whole number 0 or more:
-        use the digits 0-9 (at most 40 of them)".
-    """
-    allowed = f"{low} or more" if high is None else f"{low} to {high}"
-
-    def read(text: str) -> int:
-        from playtest.engine.limits import MAX_DIGITS, is_number
-        typed = text.strip()
-        if not is_number(typed):
-            raise argparse.ArgumentTypeError(f"{text[:40]!r}{'...' if len(text) > 40 else ''} is not a whole number "
-                                             f"{allowed}{what}: use the digits 0-9 (at most {MAX_DIGITS} of them)")
-        if int(typed) < low or (high is not None and int(typed) > high):
-            raise argparse.ArgumentTypeError(f"{typed} is not allowed: use a whole number {allowed}{what}")
-        return int(typed)
-    read.__name__ = "whole number"   # argparse names the type by it in a few messages
-    return read
-
-
-port_number = whole_number(1, 65535, " (a TCP port)")
-"""argparse type: a TCP port 1..65535."""
-
-
-def base_url_path(text: str) -> str:
-    """argparse type: a URL path such as ``/user/ab/playtest/`` (slashes added at both
-    ends; letters, digits and ``-._~/%`` only, as Jupyter's base URLs are, and no ``.``
-    or ``..`` part)."""
-    path = "/" + text.strip("/") + "/" if text.strip("/") else "/"
-    if (not re.fullmatch(r"[A-Za-z0-9/._~%-]{1,200}", path) or "//" in path
-            or {".", ".."} & set(path.split("/"))):
-        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a URL path like /user/ab/playtest/")
-    return path
-
-
-def origin(text: str) -> str:
-    """argparse type: an origin such as ``https://games.example.org`` or
-    ``http://192.168.1.5:8866`` (scheme, host and port, no path), or ``*``."""
-    typed = text.strip().rstrip("/")
-    if typed != "*" and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]{1,253}", typed):
-        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not an origin like https://games.example.org or "
-                                         "http://192.168.1.5:8866 (scheme and host, no path), or *")
-    return typed
-
-
-
-
-def memory_size(text: str) -> int:
-    """argparse type: a memory size such as ``2G`` or ``1536M`` -> bytes
-    (:func:`playtest.server.memory.parse_size`)."""
-    from playtest.server.memory import parse_size
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-crowd_size = whole_number(0, CROWD_MAX, " (pages at once; each ready page holds a kernel of about 60 MB)")
-"""argparse type: pages expected at once, 0..CROWD_MAX."""
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -38,9 +38,10 @@ def _tables_in_tmp(tmp_path_factory, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _no_click_guard(monkeypatch):
-    """Widget tests click buttons from Python right after they change; the double-click
-    guard (playtest.widgets.moves.CLICK_GUARD) would drop those clicks, so it is 0 here.
-    A test of the guard passes its own ``guard`` and a fake clock."""
+    """Widget tests click buttons from Python right after they change; the scenario
+    debugger's guard on its "Play this move" button (playtest.widgets.moves.CLICK_GUARD)
+    would drop those clicks, so it is 0 here. A test of the guard passes its own
+    ``click_guard``."""
     import playtest.widgets.moves as moves
     monkeypatch.setattr(moves, "CLICK_GUARD", 0.0, raising=False)
 

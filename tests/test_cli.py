@@ -132,7 +132,7 @@ def test_serve_crowd_keeps_that_many_pages_ready_and_refuses_a_bad_number(tmp_pa
 def test_serve_base_url_puts_every_address_under_a_path_and_refuses_a_bad_one(tmp_path, capsys):
     import pytest
 
-    from playtest.cli import base_url_path
+    from playtest.arguments import base_url_path
     assert "--Voila.base_url=/user/ab/playtest/" in server_arguments(tmp_path, 9123, "127.0.0.1",
                                                                        base_url="/user/ab/playtest/")
     assert not any(a.startswith("--Voila.base_url") for a in server_arguments(tmp_path, 9123, "127.0.0.1"))
@@ -146,7 +146,7 @@ def test_serve_base_url_puts_every_address_under_a_path_and_refuses_a_bad_one(tm
 def test_serve_allow_origin_is_passed_on_and_a_bad_one_refused(tmp_path, capsys):
     import pytest
 
-    from playtest.cli import origin
+    from playtest.arguments import origin
     from playtest.server.app import PlaytestVoila
     args = server_arguments(tmp_path, 9123, "127.0.0.1", allow_origins=["https://games.example.org", "*"])
     app = PlaytestVoila()

@@ -8,7 +8,7 @@ import pytest
 
 from playtest.cli import main
 from playtest.lab import metrics
-from playtest.lab.cli import parse_options, parse_values
+from playtest.arguments import parse_options, parse_values
 from playtest.lab.csvfile import read_csv
 
 
@@ -278,7 +278,7 @@ def test_every_integer_argument_takes_ascii_digits_only(argv, nothing_is_played,
 def test_the_integer_type_names_the_range_and_reads_ascii_digits():
     import argparse
 
-    from playtest.cli import whole_number
+    from playtest.arguments import whole_number
     read = whole_number(1, 6, " (seats)")
     assert read("3") == 3 and read(" 6 ") == 6
     for bad, said in (("\u0663", "'\u0663' is not a whole number 1 to 6 (seats): use the digits 0-9"),

@@ -160,3 +160,17 @@ def test_did_you_mean_and_a_unions_requirements_come_from_one_place_in_engine_er
              {"type": "string_type", "msg": "Input should be a valid string"},
              {"type": "int_type", "msg": "Input should be a valid integer"}]
     assert errors.requirements(union) == "must be a whole number or a text (in quotes)"
+
+
+def test_lines_are_found_by_the_toml_scanner_not_in_a_text_that_looks_like_toml():
+    # a description may hold a [table] line, a `moves =` line and quotes: none of them is
+    # a table, a key or a move (the limits' scanner, playtest.engine.limits.toml_tokens)
+    from playtest.scenarios.lines import TomlLines, line_of as toml_line_of
+    text = ('title = "x"\ndescription = """\n[[expect]]\nmoves = ["not", "these"]\n"""\r\n'
+            'moves = [  # the real ones, with "quotes" in a comment\n  "0 draw", \'1 done\',\n  "0 done",\n]\n'
+            '[[expect]]\nafter = 1\n[expect.view]\n"done.top.name" = "Nap"\n')
+    assert toml_line_of(text, ("moves",)) == 6
+    assert [toml_line_of(text, ("moves", i)) for i in range(4)] == [7, 7, 8, 6]        # a 4th move: its key
+    assert toml_line_of(text, ("expect", 0)) == 10 and toml_line_of(text, ("expect", 0, "after")) == 11
+    assert toml_line_of(text, ("expect", 0, "view", "done.top.name")) == 13
+    assert TomlLines(text).sections == [("", 0, 9), ("expect", 9, 11), ("expect.view", 11, 13)]

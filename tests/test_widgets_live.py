@@ -87,7 +87,7 @@ def seat_token(made: dict, seat: int) -> str:
 
 
 async def seat_page(api: TableApi, made: dict, *tokens: str) -> SeatApp:
-    app = SeatApp(made["id"], list(tokens), api=api, click_guard=0)
+    app = SeatApp(made["id"], list(tokens), api=api)
     await until(lambda: app.links and all(link.state is not None for link in app.links), what="the first states")
     return app
 
@@ -658,7 +658,7 @@ def test_ready_waits_until_the_board_is_built_or_the_link_refused(data):
         server, port = serve()
         api = api_for(port)
         made = await make_table(api)
-        app = SeatApp(made["id"], [seat_token(made, 0)], api=api, click_guard=0)
+        app = SeatApp(made["id"], [seat_token(made, 0)], api=api)
         assert app.board is None
         await app.ready()
         assert app.board is not None and app.board.widget in app.board_box.children
@@ -1401,3 +1401,19 @@ def test_a_name_given_on_a_seat_page_reaches_the_table_and_every_page_and_the_ta
             page.close()
         server.stop()
     run(scenario)
+
+
+def test_a_list_of_tables_refreshes_while_its_page_is_used_and_skips_a_failed_refresh():
+    from playtest.widgets.live import listing
+    assert listing.players_text(["human", "heuristic", "human"]) == "0: person, 1: heuristic bot, 2: person"
+    calls, active = [], [time.monotonic()]
+
+    async def refresh():
+        calls.append(len(calls))
+        if len(calls) == 1:
+            raise ConnectionError("the service is restarting")    # skipped: the next one retries
+        if len(calls) == 3:
+            active[0] = -1e9                                       # an hour without a click
+
+    asyncio.run(asyncio.wait_for(listing.refresh_while_active(refresh, 0.01, lambda: active[0]), 10))
+    assert calls == [0, 1, 2]

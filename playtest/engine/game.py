@@ -427,11 +427,6 @@ class Game(ABC):
         counts :meth:`leaders` as the winners."""
         return None
 
-    def determinize(self, view: Mapping, seat: int, rng: random.Random):
-        """One state sampled from ``seat``'s knowledge (its :meth:`bot_view`) with ``rng``:
-        ``determinizer(view, seat)(rng)``; see :meth:`determinizer`."""
-        return self.determinizer(view, seat)(rng)
-
     # --- balance-lab hooks (playtest.lab.simulation); optional, cheap, read-only -------
     def turns_played(self, state) -> int | None:
         """Turns played so far, counted as G-4's ``max_turns`` counts them; None (the

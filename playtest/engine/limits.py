@@ -42,7 +42,7 @@ import codecs
 import json
 import os
 import re
-from typing import Any
+from typing import Any, Iterator
 
 from .errors import RecordError
 
@@ -342,19 +342,13 @@ def check_toml(text: str, what: str) -> None:
     # the container the next value goes in.
     state, stack, table, slot, parts, chain = "line", [], 1, 1, 0, 0
     array_header, names, arrays = False, [], set()      # arrays: the [[table]] names seen
-    at = 0
-    while m := _TOML_TOKEN.search(text, at):
-        kind, pos, at = m.lastgroup, m.start(), m.end()
-        if kind in ("m", "s"):                   # a string: find where it closes
-            at = _string_end(text, pos, m.group())
-            if at == TOO_LONG:
-                scan.fail("MAX_STRING", f"it has a text of more than {MAX_STRING:,} characters; texts may be "
-                                        f"at most {MAX_STRING:,} characters", pos)
-            if at == UNCLOSED:
-                break                            # the parser stops here too
+    for kind, pos, at in toml_tokens(text):
+        if at == TOO_LONG:
+            scan.fail("MAX_STRING", f"it has a text of more than {MAX_STRING:,} characters; texts may be "
+                                    f"at most {MAX_STRING:,} characters", pos)
         if kind in ("cm", "nl"):
             chain = 0
-            if (kind == "nl" or "\n" in m.group()) and not stack and state not in ("header", "closing"):
+            if (kind == "nl" or "\n" in text[pos:at]) and not stack and state not in ("header", "closing"):
                 state, parts = "line", 0
             continue
         token = text[pos:at]
@@ -437,6 +431,33 @@ def check_toml(text: str, what: str) -> None:
             break                                # [a b, = =, ,, ]] ...: not TOML
 
 
+def toml_tokens(text: str) -> Iterator[tuple[str, int, int]]:
+    """The tokens of a TOML text, left to right, as ``(kind, start, end)`` (``text[start:end]``
+    is the token): the one TOML scanner of the kit, for :func:`check_toml` and for finding
+    the line of a key in a file (:mod:`playtest.scenarios.lines`).
+
+    Kinds: ``"s"`` a one-line string and ``"m"`` a multi-line one (quotes included),
+    ``"nl"`` a line end with the blank lines after it, ``"cm"`` a comment with its line
+    end, ``"w"`` a bare key, number, date or word (``true``, ``inf``), ``"p"`` one of
+    ``[]{}=,.``; other characters (spaces, ``\r``, a stray ``@``) are skipped.
+
+    It never raises and reads each character about once, in memory bounded by the text.
+    A string longer than :data:`MAX_STRING` characters is the last token, with ``end ==``
+    :data:`TOO_LONG`; a string that does not close (on its line, for a one-line string)
+    ends the tokens, as ``tomllib`` stops there too.
+    """
+    at = 0
+    while m := _TOML_TOKEN.search(text, at):
+        kind, pos, at = m.lastgroup, m.start(), m.end()
+        if kind in ("m", "s"):                   # a string: find where it closes
+            at = _string_end(text, pos, m.group())
+            if at == UNCLOSED:
+                return
+        yield kind, pos, at
+        if at == TOO_LONG:
+            return
+
+
 _STRING = {   # a whole string from its opening quote(s); see _string_end
     '"': re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'),
     "'": re.compile(r"'[^'\n]*'"),
@@ -517,6 +538,6 @@ def load_toml(text: str | bytes, what: str) -> dict:
 
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_KEY_PARTS", "MAX_KEY_LENGTH", "MAX_ITEMS", "MAX_STRING", "MAX_DIGITS",
            "MAX_MOVE", "MAX_OPTION", "MAX_NAME", "SIZE_TEXT", "LimitError", "human_size", "too_large",
-           "check_size", "decode", "read_text", "is_number", "check_line", "check_json", "check_toml",
+           "check_size", "decode", "read_text", "is_number", "check_line", "check_json", "check_toml", "toml_tokens",
            "load_json", "load_toml"]
 

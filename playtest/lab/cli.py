@@ -15,22 +15,13 @@ metric's interval is that narrow (``-n`` is then the cap).
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
 import sys
 import threading
 from pathlib import Path
-from typing import Any
 
-from playtest.cli import whole_number
-from playtest.engine import OptionError, PlaytestError, get_game, limits
-
-
-_positive = whole_number(1)
-"""argparse type: a whole number 1 or more (games, seats)."""
-_whole = whole_number(0)
-"""argparse type: a whole number 0 or more (a seed, games of a check)."""
+from playtest.arguments import one_or_more, parse_values, read_width, worker_count, zero_or_more
+from playtest.engine import OptionError, PlaytestError, get_game
 
 
 def games_text(count: int) -> str:
@@ -43,15 +34,15 @@ def add_simulate_command(commands) -> None:
     p = commands.add_parser("simulate", help="play many bot games and print balance metrics",
                             description="Play many bot games and print balance metrics with 95% intervals.")
     p.add_argument("game", help="game name, e.g. lazy_sunday")
-    p.add_argument("-n", "--games", type=_positive, default=1000, help="number of games (default 1000)")
-    p.add_argument("--seats", type=_positive, help="seat count (default: the game's smallest)")
+    p.add_argument("-n", "--games", type=one_or_more, default=1000, help="number of games (default 1000)")
+    p.add_argument("--seats", type=one_or_more, help="seat count (default: the game's smallest)")
     p.add_argument("--bots", default="random",
                    help="one bot name for every seat, or one per seat separated by commas (default random)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a game option (repeatable); VALUE is read as JSON where it parses, else as text")
     p.add_argument("--preset", help="start from one of the game's named option sets (any case), e.g. 'quick game'")
-    p.add_argument("--seed", type=_whole, default=0, help="seed of the whole run (default 0)")
-    p.add_argument("--workers", type=_workers,
+    p.add_argument("--seed", type=zero_or_more, default=0, help="seed of the whole run (default 0)")
+    p.add_argument("--workers", type=worker_count,
                    help=f"local worker processes, 1 to {os.cpu_count() or 1} (default: one per CPU for many games)")
     p.add_argument("--csv", metavar="FILE", help="write one row per game to FILE ('-': to standard output, "
                                                  "and the report to standard error)")
@@ -70,120 +61,6 @@ def add_simulate_command(commands) -> None:
     p.set_defaults(run=run_simulate)
 
 
-def _workers(text: str) -> int:
-    """argparse type: local worker processes, 1 to this machine's CPUs."""
-    cores = os.cpu_count() or 1
-    return whole_number(1, cores, f" (the CPUs of this machine; more processes than CPUs only wait for each "
-                                  f"other)")(text)
-
-
-def check_value(text: str, name: str, max_chars: int = limits.MAX_OPTION) -> None:
-    """Refuse an option's value as typed over the kit's input limits (as the new-game
-    panel's option boxes do, :func:`playtest.widgets.newgame.read_option`): at most
-    ``max_chars`` characters, every number at most
-    :data:`~playtest.engine.limits.MAX_DIGITS` digits, nesting at most
-    :data:`~playtest.engine.limits.MAX_DEPTH` deep.
-
-    Args:
-        text: the value's text (or a sweep's values). name: the option's name.
-        max_chars: :data:`~playtest.engine.limits.MAX_OPTION` for one value.
-
-    Raises:
-        OptionError: one sentence naming the limit, e.g. "the option rounds: it has a
-            number of 23 digits; numbers may have at most 40 digits".
-    """
-    try:
-        limits.check_json(text, f"the option {name}")      # a number's digits first: the more telling
-        limits.check_line(text, f"the option {name}", max_chars)
-    except limits.LimitError as exc:
-        raise OptionError(str(exc)) from None
-
-
-def read_value(text: str, name: str) -> Any:
-    """One option value as typed (``--option name=TEXT``, one value of a sweep, from the
-    command line or the lab dashboard): read as JSON where it parses (``2``, ``true``,
-    ``null``, ``{"Done": 20}``), else kept as text; within the kit's limits
-    (:mod:`playtest.engine.limits`: at most ``MAX_OPTION`` characters, every number at
-    most ``MAX_DIGITS`` digits), checked before anything is played.
-
-    Args:
-        text: the value's text. name: the option's name, for the message.
-
-    Raises:
-        OptionError: over a limit, one sentence naming it (see :func:`check_value`).
-    """
-    check_value(text, name)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
-
-
-def parse_values(text: str, name: str = "to sweep") -> list:
-    """``"10,15,20"`` -> ``[10, 15, 20]``: a sweep's values, read as a JSON list where the
-    whole parses (so ``{"Done": 38},{"Done": 30}`` keeps its commas), else split on commas
-    and each read by :func:`read_value`; every value within the kit's limits.
-
-    Args:
-        text: the values, separated by commas. name: the swept option, for messages.
-
-    Raises:
-        OptionError: no value, or one over a limit (see :func:`read_value`).
-    """
-    check_value(text, name, limits.MAX_STRING)      # every number in them, and their length
-    try:
-        values = json.loads(f"[{text}]")
-        for value in values:      # each value as its own text, within the limit of one value
-            check_value(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False), name)
-    except json.JSONDecodeError:
-        values = [read_value(piece, name) for piece in text.split(",")]
-        values = [value.strip() if isinstance(value, str) else value for value in values]
-    if not values or values == [""]:
-        raise OptionError(f"{name}: give one value or more, separated by commas (e.g. 1, 2, 3), not {text!r}")
-    return values
-
-
-def parse_options(pairs: list[str]) -> dict:
-    """``["rounds=2", "great_escape=true", "first_player=random"]`` -> option dict; each
-    value read by :func:`read_value` (JSON where it parses: 2, true, null, {"Done": 20};
-    else text; within the kit's limits).
-
-    Raises:
-        OptionError: a pair without ``=`` or with an empty key, or a value over a limit.
-    """
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise OptionError(f"--option takes KEY=VALUE (e.g. rounds=2), not {pair!r}")
-        options[key.strip()] = read_value(value, key.strip())
-    return options
-
-
-def read_width(text: str, label: str = "the width") -> float:
-    """The width of an interval to reach (a run until decided), as typed: a decimal number
-    above 0 in ASCII digits with at most one point (``0.05``, ``3``, ``.5``), at most
-    :data:`~playtest.engine.limits.MAX_DIGITS` digits; no exponent, sign, ``inf`` or ``nan``.
-
-    Raises:
-        OptionError: anything else, one sentence saying what was typed and what is
-            allowed.
-    """
-    typed = text.strip()
-    digits = sum(ch.isdigit() for ch in typed)
-    if not (_DECIMAL.fullmatch(typed) and digits <= limits.MAX_DIGITS):
-        shown = repr(typed[:40] + ("..." if len(typed) > 40 else "")) if typed else "nothing"
-        raise OptionError(f"{label}: {shown} is not a decimal number: use a number above 0 such as 0.05, in the "
-                          f"digits 0-9 with at most one point (at most {limits.MAX_DIGITS} digits)")
-    width = float(typed)
-    if not width > 0:
-        raise OptionError(f"{label} must be above 0 (the interval's width to reach), not {typed}")
-    return width
-
-
-_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
-
-
 def add_tables_report_command(commands) -> None:
     """Add the ``tables-report`` subcommand: simulate's report on the games of the live
     tables' export (:func:`~playtest.lab.read_tables`), people beside bots."""
@@ -192,7 +69,7 @@ def add_tables_report_command(commands) -> None:
                                         "export, people ('human') beside bots.")
     p.add_argument("export", help="the export file, JSON or CSV (the lobby's Export)")
     p.add_argument("--game", help="only this game's tables (needed when the export holds several games)")
-    p.add_argument("--seats", type=_positive, help="only tables of this seat count (needed when it holds several)")
+    p.add_argument("--seats", type=one_or_more, help="only tables of this seat count (needed when it holds several)")
     p.set_defaults(run=run_tables_report)
 
 
@@ -204,17 +81,17 @@ def add_report_command(commands) -> None:
                                         "played or bought, endings and resource bounds never reached, stalls, "
                                         "a flat skill gradient.")
     p.add_argument("game", help="game name, e.g. night_shift")
-    p.add_argument("--seats", type=_positive, help="seat count (default: the game's smallest)")
+    p.add_argument("--seats", type=one_or_more, help="seat count (default: the game's smallest)")
     p.add_argument("--bots", default="heuristic", help="one bot name for every seat, or one per seat separated by "
                                                        "commas (default heuristic)")
-    p.add_argument("-n", "--games", type=_positive, default=1000, help="games (default 1000)")
+    p.add_argument("-n", "--games", type=one_or_more, default=1000, help="games (default 1000)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
     p.add_argument("--preset", help="start from one of the game's named option sets (any case)")
-    p.add_argument("--seed", type=_whole, default=0, help="seed of the run (default 0)")
-    p.add_argument("--workers", type=_workers, help="local worker processes (default: one per CPU for many games)")
-    p.add_argument("--explore-games", type=_whole, default=200,
+    p.add_argument("--seed", type=zero_or_more, default=0, help="seed of the run (default 0)")
+    p.add_argument("--workers", type=worker_count, help="local worker processes (default: one per CPU for many games)")
+    p.add_argument("--explore-games", type=zero_or_more, default=200,
                    help="games of random bots for the card, ending and resource checks (default 200; 0: none)")
-    p.add_argument("--skill-games", type=_whole, default=200,
+    p.add_argument("--skill-games", type=zero_or_more, default=200,
                    help="games per step of the skill check, random against heuristic (default 200; 0: no check)")
     p.add_argument("--html", metavar="FILE", help="also write the report with its plots as one HTML file")
     p.add_argument("--markdown", metavar="FILE", help="also write it as Markdown, the plots in FILE's folder")
@@ -230,9 +107,8 @@ def run_report(args: argparse.Namespace) -> int:
     from .simulation import WorkerError
     try:
         game = get_game(args.game)
-        from .presets import find_preset
-        preset = find_preset(game, args.preset) if args.preset is not None else None
-        options = {**(game.PRESETS[preset] if preset else {}), **parse_options(args.option)}
+        from .presets import chosen_options
+        options = chosen_options(game, args.preset, args.option)
         bots = [b.strip() for b in args.bots.split(",")]
         for path in (args.html, args.markdown):
             if path and not Path(path).resolve().parent.is_dir():
@@ -330,13 +206,12 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def _simulate_and_report(args: argparse.Namespace, interrupted: threading.Event) -> int:
-    from .presets import describe_options, find_preset
+    from .presets import chosen_options, describe_options
     from .simulation import WorkerError, simulate
 
     try:
         game = get_game(args.game)
-        preset = find_preset(game, args.preset) if args.preset is not None else None
-        options = {**(game.PRESETS[preset] if preset else {}), **parse_options(args.option)}
+        options = chosen_options(game, args.preset, args.option)
         seats = args.seats or game.min_seats
         bots = [b.strip() for b in args.bots.split(",")]
         bots = bots[0] if len(bots) == 1 else bots
@@ -399,7 +274,7 @@ def _other_run(kind: str, args: argparse.Namespace, game, seats: int, bots, opti
     print what it found, write the CSV (every run's rows, with their options)."""
     import pandas as pd
 
-    from .presets import describe_options, find_preset
+    from .presets import chosen_options, describe_options
     say = _sayer(args)
     progress = not args.no_progress
     if kind == "--sweep":
@@ -433,8 +308,7 @@ def _other_run(kind: str, args: argparse.Namespace, game, seats: int, bots, opti
         frames = [df]
     else:
         from .stats import ab_test
-        b_preset = find_preset(game, args.b_preset) if args.b_preset is not None else None
-        options_b = {**(game.PRESETS[b_preset] if b_preset else options), **parse_options(args.b_option)}
+        options_b = chosen_options(game, args.b_preset, args.b_option, options)
         result = ab_test(game, seats, bots, args.games, options, options_b, seed=args.seed, progress=progress,
                          cancel=interrupted, workers=args.workers)
         table = result.comparison

@@ -28,6 +28,24 @@ def find_preset(game_type, name: str) -> str:
     raise OptionError(f"{game_type.title} has no preset {name!r}; presets: {listed}")
 
 
+def chosen_options(game_type, preset: str | None, pairs: list[str], base: Mapping[str, Any] | None = None) -> dict:
+    """The options a command asks for: the preset's (``--preset``, found by
+    :func:`find_preset`; without one, ``base``), then each ``KEY=VALUE`` of ``pairs``
+    (``--option``, read by :func:`playtest.arguments.parse_options`) over them.
+
+    Args:
+        game_type: a Game class. preset: the preset's name as typed, or None.
+        pairs: ``["rounds=2", ...]``. base: the options without a preset (default none).
+
+    Raises:
+        OptionError: no such preset, or a pair that is not ``KEY=VALUE`` within the
+            kit's limits. The options themselves are checked by the game, later.
+    """
+    from playtest.arguments import parse_options
+    start = game_type.PRESETS[find_preset(game_type, preset)] if preset is not None else base or {}
+    return {**start, **parse_options(pairs)}
+
+
 def describe_options(game_type, options: Mapping[str, Any] | None) -> str:
     """A short name of a run's options: ``"preset 'Quick Game'"`` when they are exactly a
     preset's, else the options that differ from the defaults as ``key=value`` pairs, or

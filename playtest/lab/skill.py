@@ -123,19 +123,19 @@ def add_skill_command(commands) -> None:
     """Add the ``skill`` subcommand to the ``playtest`` argument parser's subparsers
     (``playtest skill GAME --seats N --games N [--ladder a,b,c] [--seed N] [--workers W]
     [--option KEY=VALUE] [--preset NAME]``)."""
-    from .cli import _positive, _whole, _workers
+    from playtest.arguments import one_or_more, worker_count, zero_or_more
     p = commands.add_parser("skill", help="the skill ladder: each bot against the one below it",
                             description="Each bot of the ladder (weakest first) against the one below it: win rates "
                                         "with 95% Wilson intervals beside the fair share, and whether skill matters.")
     p.add_argument("game", help="game name, e.g. lazy_sunday")
-    p.add_argument("--seats", type=_positive, help="seat count (default: the game's smallest)")
-    p.add_argument("-n", "--games", type=_positive, default=100, help="games per step (default 100)")
+    p.add_argument("--seats", type=one_or_more, help="seat count (default: the game's smallest)")
+    p.add_argument("-n", "--games", type=one_or_more, default=100, help="games per step (default 100)")
     p.add_argument("--ladder", default=",".join(LADDER),
                    help=f"bot names, weakest first, separated by commas (default {','.join(LADDER)})")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
     p.add_argument("--preset", help="start from one of the game's named option sets (any case)")
-    p.add_argument("--seed", type=_whole, default=0, help="seed of the run (default 0)")
-    p.add_argument("--workers", type=_workers, help="local worker processes (default: one per CPU for many games)")
+    p.add_argument("--seed", type=zero_or_more, default=0, help="seed of the run (default 0)")
+    p.add_argument("--workers", type=worker_count, help="local worker processes (default: one per CPU for many games)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run_skill)
 
@@ -144,12 +144,10 @@ def run_skill(args: argparse.Namespace) -> int:
     """Run ``playtest skill``; returns 0, or 2 for bad arguments."""
     from playtest.engine import OptionError, get_game
 
-    from .cli import parse_options
-    from .presets import find_preset
+    from .presets import chosen_options
     try:
         game = get_game(args.game)
-        preset = find_preset(game, args.preset) if args.preset is not None else None
-        options = {**(game.PRESETS[preset] if preset else {}), **parse_options(args.option)}
+        options = chosen_options(game, args.preset, args.option)
         seats = args.seats or game.min_seats
         ladder = [b.strip() for b in args.ladder.split(",")]
         table = skill_ladder(game, seats, args.games, ladder, options, args.seed, workers=args.workers,

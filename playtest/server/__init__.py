@@ -14,7 +14,8 @@
 
 Modules: :mod:`~playtest.server.settings` (the settings, and why),
 :mod:`~playtest.server.reaper`, :mod:`~playtest.server.app`,
-:mod:`~playtest.server.extension`; the page template is in ``templates/playtest``.
+:mod:`~playtest.server.extension`, :mod:`~playtest.server.tables_extension` (the live tables under
+Jupyter Server); the page template is in ``templates/playtest``.
 """
 from __future__ import annotations
 

@@ -116,7 +116,7 @@ JUPYTER_SERVER = {
     # message shown when a page's kernel dies (installed by binder/postBuild as a Voilà template)
     "VoilaConfiguration": {**SHARED["VoilaConfiguration"], "template": "playtest"},
     # the live tables are playtest serve's, behind the proxy: one server holds a data folder
-    "ServerApp": {"jpserver_extensions": {"playtest.server": True, "playtest.tables.extension": False}},
+    "ServerApp": {"jpserver_extensions": {"playtest.server": True, "playtest.server.tables_extension": False}},
     # playtest serve behind jupyter-server-proxy, started on the first request to
     # <base_url>playtest/: its ready kernels, browser names and table service, on Binder too;
     # absolute_url: it sees the public path, so its pages' addresses are the ones to share

@@ -1,7 +1,7 @@
 """Live tables: one game played by several people, each on their own device, in real time.
 
 A table lives in the server process that serves the dashboards (``playtest serve``, or
-Jupyter Server with the ``playtest.tables`` server extension), never in a page's kernel.
+Jupyter Server with the ``playtest.server.tables_extension`` server extension), never in a page's kernel.
 The :class:`~playtest.tables.service.TableService` holds each table's Match and bots,
 applies every move (so arrival order at the service is the order of play: "first tap
 registered by the server wins", Lazy Sunday edge case 6), stores every move in SQLite

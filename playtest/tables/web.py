@@ -4,7 +4,7 @@ connected page, under ``<base_url>playtest/api`` (the addresses and messages are
 
 Two servers mount them on their own port: ``playtest serve`` (standalone Voilà, through
 :func:`table_handlers`) and Jupyter Server (Binder, JupyterLab) through the server
-extension in :mod:`playtest.tables.extension`. Either calls :func:`publish` before any
+extension in :mod:`playtest.server.tables_extension`. Either calls :func:`publish` before any
 kernel starts, so that dashboard kernels find the service (``$PLAYTEST_TABLES_URL``) and
 may create tables (``$PLAYTEST_TABLES_KEY``), and :func:`shutdown` when it stops.
 """

@@ -66,7 +66,7 @@ from playtest.engine.bots import make_bot
 from playtest.engine.errors import suggest
 from playtest.scenarios import Scenario, ScenarioError, view_value
 from playtest.engine.errors import short_repr
-from playtest.scenarios.lines import _find_key, _sections, _string_lines
+from playtest.scenarios.lines import TomlLines
 
 try:
     import tomllib
@@ -397,8 +397,8 @@ def line_of(text: str, path: tuple) -> int | None:
     ``("game",)``, ``("lessons", 1, "seed")``, ``("lessons", 0, "moves", 3)``,
     ``("lessons", 0, "setup", "lists")``, ``("lessons", 1, "steps", 2, "do")``,
     ``("lessons", 1, "steps", 2, "then", 0)``, ``("finale", "bot")``."""
-    lines = text.splitlines()
-    sections = _sections(lines)
+    toml = TomlLines(text)
+    sections = toml.sections
     if not path:
         return None
     head, rest = path[0], list(path[1:])
@@ -407,34 +407,34 @@ def line_of(text: str, path: tuple) -> int | None:
         if rest[0] >= len(lessons):
             return None
         start = lessons[rest[0]][0]
-        end = lessons[rest[0] + 1][0] if rest[0] + 1 < len(lessons) else len(lines)
+        end = lessons[rest[0] + 1][0] if rest[0] + 1 < len(lessons) else toml.count
         inner = [(name, s, e) for name, s, e in sections if start <= s < end]
         rest = rest[1:]
         if rest and rest[0] == "steps" and len(rest) > 1 and isinstance(rest[1], int):
             steps = [(s, e) for name, s, e in inner if name == "lessons.steps"]
             if rest[1] >= len(steps):
                 return start + 1
-            return _in_section(lines, *steps[rest[1]], rest[2:])
+            return _in_section(toml, *steps[rest[1]], rest[2:])
         if rest and rest[0] in ("setup", "options"):
             table = [(s, e) for name, s, e in inner if name == f"lessons.{rest[0]}"]
             if table:
-                return _in_section(lines, *table[0], rest[1:])
-        return _in_section(lines, start, inner[0][2] if inner else end, rest)
+                return _in_section(toml, *table[0], rest[1:])
+        return _in_section(toml, start, inner[0][2] if inner else end, rest)
     if head == "finale":
         table = [(s, e) for name, s, e in sections if name == "finale"]
-        return _in_section(lines, *table[0], rest) if table else None
-    top_end = sections[1][1] if len(sections) > 1 else len(lines)
-    at = _find_key(lines, 0, top_end, head)
+        return _in_section(toml, *table[0], rest) if table else None
+    top_end = sections[1][1] if len(sections) > 1 else toml.count
+    at = toml.find_key(0, top_end, head)
     return at + 1 if at is not None else None
 
 
-def _in_section(lines: list[str], start: int, end: int, rest: list) -> int:
+def _in_section(toml: TomlLines, start: int, end: int, rest: list) -> int:
     """The line of ``rest`` (a key, then maybe an array item) in lines start..end."""
     if rest and isinstance(rest[0], str):
-        at = _find_key(lines, start, end, rest[0])
+        at = toml.find_key(start, end, rest[0])
         if at is not None:
             if len(rest) > 1 and isinstance(rest[1], int):
-                items = _string_lines(lines, at)
+                items = toml.string_items(at)
                 if rest[1] < len(items):
                     return items[rest[1]] + 1
             return at + 1

@@ -222,8 +222,6 @@ class GameApp:
         preset: a name of ``game.PRESETS`` (e.g. Chore Race's "Quick Game").
         start: False builds the app without starting a game or reading the autosaves
             (call :meth:`start`, or :meth:`open_page` on a dashboard page).
-        click_guard: unused, accepted for old callers (the double-click guard is on
-            identity, not time; see the module docstring).
         autosave: False never reads or writes the autosave file.
         browser: the name of the page's browser, whose autosaves alone are offered
             (:mod:`~playtest.widgets.autosave`); None: :func:`~playtest.widgets.page.browser_id`.
@@ -258,7 +256,7 @@ class GameApp:
 
     def __init__(self, game, board: type[GameBoard], seats: int, players: Mapping[int, str] | None = None,
                  options: Mapping | None = None, seed: int | None = None, start: bool = True,
-                 preset: str | None = None, click_guard: float | None = None, autosave: bool = True,
+                 preset: str | None = None, autosave: bool = True,
                  browser: str | None = None):
         self.game = get_game(game)
         self.autosave = autosave

@@ -29,7 +29,6 @@ import os
 import threading
 import time
 import warnings
-from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import ipywidgets as w
@@ -374,11 +373,11 @@ class BalanceLab:
         Raises:
             OptionError: a box's text that is not a whole number in ASCII digits (Games,
                 Seed, Workers: :func:`~playtest.widgets.newgame.read_whole_number`) or a
-                decimal number (the width: :func:`playtest.lab.cli.read_width`), a number
+                decimal number (the width: :func:`playtest.arguments.read_width`), a number
                 out of range, a bad option (the command line's words, see
                 ``Game.validate_options``), two variants with the same options, no sweep
                 option, no sweep values, one over the input limits
-                (:func:`playtest.lab.cli.parse_values`) or one the game refuses, a width not
+                (:func:`playtest.arguments.parse_values`) or one the game refuses, a width not
                 above 0.
         """
         mode = mode or self.mode.value
@@ -406,7 +405,7 @@ class BalanceLab:
                 "games": numbers[self.games], "seed": numbers[self.seed], "workers": numbers[self.workers],
                 "variants": variants}
         if mode == "sweep":
-            from ..lab.cli import parse_values
+            from ..arguments import parse_values
             name, options = self.sweep_option.value, next(iter(variants.values()))
             if name is None:
                 raise OptionError("pick the option to sweep (the Sweep list), then give its values")
@@ -420,7 +419,7 @@ class BalanceLab:
                     raise OptionError(f"sweep value {name}={value!r}: {exc}") from None
             plan["sweep"] = (name, values)
         elif mode == "until":
-            from ..lab.cli import read_width
+            from ..arguments import read_width
             plan["until"] = (self.until_metric.value, read_width(self.until_width.value, "is within: the width"))
         return plan
 

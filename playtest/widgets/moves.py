@@ -101,8 +101,6 @@ class MoveBuilder:
         title: a caption shown above the buttons.
         report: where exceptions raised by its click handlers go (e.g.
             ``ErrorBanner.show``).
-        guard: unused, accepted for old callers (there is no time guard; see the module
-            docstring).
         unordered: see :data:`UnorderedArgs`; None = the ``unordered_args`` attribute of
             ``labels`` (the board), if any.
 
@@ -118,7 +116,7 @@ class MoveBuilder:
     def __init__(self, move_args: Mapping[str, Sequence[str]], labels, on_move: Callable[[Move], None],
                  card_args: CardArgs | None = None, on_change: Callable[[], None] | None = None,
                  title: str = "", report: Callable[[Exception], None] | None = None,
-                 guard: float | None = None, unordered: UnorderedArgs | None = None):
+                 unordered: UnorderedArgs | None = None):
         self.move_args, self.labels, self.on_move = move_args, labels, on_move
         self.ignored = 0
         self.unordered = dict(getattr(labels, "unordered_args", {}) if unordered is None else unordered)
@@ -391,9 +389,6 @@ class MoveBuilder:
     def _pair_raw(self, kind, seat_arg, pos_arg):
         names = list(self.move_args.get(kind, ()))
         return [names.index(a) if a in names else None for a in (seat_arg, pos_arg)]
-
-    def _pair_indices(self, kind, seat_arg, pos_arg) -> list[int]:
-        return [i for i in self._pair_raw(kind, seat_arg, pos_arg) if i is not None]
 
     def _card_prefix(self, kind, prefix, seat, pos):
         """The prefix after a click on (seat, pos) for ``kind``, or None if unusable."""

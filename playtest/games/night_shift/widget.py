@@ -458,7 +458,7 @@ class NightShiftApp(GameApp):
     adds the unavailable actions with their reasons under them.
 
     Args: as :class:`~playtest.widgets.GameApp`, without ``game``/``board`` (``kwargs``:
-        ``click_guard``, ``autosave``).
+        ``autosave``, ``browser``).
 
     Raises:
         OptionError: bad seat count, options or bot names for the first game.

@@ -19,7 +19,6 @@ copying to another device.
 """
 from __future__ import annotations
 
-import asyncio
 import csv
 import functools
 import html
@@ -39,16 +38,9 @@ from ..components import ErrorBanner, download_link, safe, style_widget
 from ..newgame import NewGamePanel, option_label
 from ..page import address_for_others, proxied_lobby_note
 from .client import ApiError, TableApi, spawn
+from .listing import REFRESH_EVERY, players_text, refresh_while_active
 from .share import CopyButton, qr_image
 from .style import STYLE
-
-REFRESH_EVERY = 10.0
-"""Seconds between two refreshes of the table list."""
-
-REFRESH_FOR = 3600.0
-"""Seconds the list keeps refreshing itself after the lobby's last click (a closed page
-keeps its kernel, voila #1458: it must not poll the service for ever)."""
-
 
 def has_reactions(game) -> bool:
     """Whether ``game`` (a Game class) has reaction windows a time limit can close: it
@@ -527,8 +519,7 @@ class LobbyApp:
         self.past = tables
         lines = []
         for table in tables[:PAST_SHOWN]:
-            players = ", ".join(f"{s}: {'person' if p == HUMAN else p + ' bot'}"
-                                for s, p in enumerate(table.get("players", [])))
+            players = players_text(table.get("players", []))
             date = str(table.get("date", ""))[:16].replace("T", " ")
             feedback = table.get("feedback", 0)
             lines.append(f"<li><b>{html.escape(str(table.get('title', table.get('game'))))}</b> · table "
@@ -542,12 +533,7 @@ class LobbyApp:
 
     async def _poll(self) -> None:
         try:
-            while time.monotonic() - self._active < REFRESH_FOR:
-                await asyncio.sleep(self.refresh_every)
-                try:
-                    await self._refresh()
-                except Exception:  # noqa: BLE001 - a missed refresh is retried; the button reports
-                    pass
+            await refresh_while_active(self._refresh, self.refresh_every, lambda: self._active)
         finally:
             self._poller = None
 
@@ -566,8 +552,7 @@ class LobbyApp:
             box.add_class("pt-lobby-row")
             self.rows.append((box, text, button))
         for (box, text, button), table in zip(self.rows, shown):
-            players = ", ".join(f"{s}: {'person' if p == HUMAN else p + ' bot'}"
-                                for s, p in enumerate(table.get("players", [])))
+            players = players_text(table.get("players", []))
             free = table.get("free", [])
             connected = table.get("connected", [])
             line = (f"<b>{html.escape(str(table.get('title', table.get('game'))))}</b> · table "

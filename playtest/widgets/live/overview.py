@@ -5,23 +5,16 @@ lobby may see (the same audience: on ``playtest serve`` whoever reaches the serv
 spectator links only, never a seat's or the host's token, and no card."""
 from __future__ import annotations
 
-import asyncio
 import html
 import time
 
 import ipywidgets as w
 
-from ...tables.live import HUMAN
 from ..components import ErrorBanner, safe, style_widget
 from ..page import address_for_others
 from .client import TableApi, spawn
+from .listing import REFRESH_EVERY, players_text, refresh_while_active
 from .style import STYLE
-
-REFRESH_EVERY = 10.0
-"""Seconds between automatic refreshes of the list."""
-REFRESH_FOR = 3600.0
-"""Seconds the page refreshes on its own after it was opened or last clicked."""
-
 
 def idle_text(seconds: int) -> str:
     """Seconds since the last move in words: "12 s", "4 min", "2 h 5 min"."""
@@ -67,7 +60,7 @@ class TablesOverview:
         elif start:
             self.refresh()
             if refresh_every > 0:
-                spawn(self._poll(), self.banner.show)
+                spawn(refresh_while_active(self._refresh, refresh_every, lambda: self._opened), self.banner.show)
 
     def refresh(self) -> None:
         """Fetch the list again (a task)."""
@@ -78,14 +71,6 @@ class TablesOverview:
         data = await self.api.call("GET", "overview", key=True)
         self.show(data.get("tables", []))
 
-    async def _poll(self) -> None:
-        while time.monotonic() - self._opened < REFRESH_FOR:
-            await asyncio.sleep(self.refresh_every)
-            try:
-                await self._refresh()
-            except Exception:  # noqa: BLE001 - a missed refresh is retried; the button reports
-                pass
-
     def show(self, rows: list[dict]) -> None:
         """Show the service's overview rows (:meth:`TableService.overview`), one table line each."""
         self.rows = rows
@@ -94,8 +79,7 @@ class TablesOverview:
             return
         lines = []
         for row in rows:
-            players = ", ".join(f"{s}: {'person' if p == HUMAN else p + ' bot'}"
-                                for s, p in enumerate(row.get("players", [])))
+            players = players_text(row.get("players", []))
             turn = ", ".join(map(str, row.get("to_act", []))) or "nobody (a round's reveal)"
             connected = ", ".join(map(str, row.get("connected", []))) or "nobody"
             path = str(row.get("watch_path", ""))

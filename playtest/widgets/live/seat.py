@@ -140,8 +140,7 @@ class SeatApp:
     Args:
         table_id: the table's id. tokens: its tokens on this page (seat tokens, and at
             most one spectator or host token is used for the public view).
-        api: the service (default: ``$PLAYTEST_TABLES_URL``). click_guard: see
-            :class:`~playtest.widgets.GameApp` (tests pass 0). connect: False builds the
+        api: the service (default: ``$PLAYTEST_TABLES_URL``). connect: False builds the
             page without connecting (call :meth:`connect`).
 
     Attributes:
@@ -163,10 +162,9 @@ class SeatApp:
     """
 
     def __init__(self, table_id: str, tokens: Sequence[str], api: TableApi | None = None,
-                 click_guard: float | None = None, connect: bool = True):
+                 connect: bool = True):
         self.api = api or TableApi()
         self.table_id, self.tokens = table_id, list(tokens)
-        self.click_guard = click_guard
         self.links: list[TableLink] = []
         self.game = None
         self.board: GameBoard | None = None
@@ -540,8 +538,6 @@ class SeatApp:
         self.moves.on_change = self._highlight
         self.open_moves = MoveBuilder(builder_kinds(game, open_moves=True), self.board, safe(self.play, report), self.board.card_args,
                                       on_change=self._highlight, title=self.board.open_title, report=report)
-        if self.click_guard is not None:
-            self.moves.guard = self.open_moves.guard = self.click_guard
         self.open_box.children = (self.open_moves.widget, self.claimer)
         self.controls.children = (w.VBox([self.moves.widget, *self.board.extra_controls]), self.open_box)
         self.board_box.children = (self.board.widget,)

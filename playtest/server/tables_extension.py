@@ -6,7 +6,9 @@ handlers as ``playtest serve`` (:func:`playtest.tables.web.table_handlers`) on t
 server's own port under its base URL. There the lobby needs the server's login: the
 Jupyter token (``Authorization: token <t>`` or ``?token=``) or the server key that
 dashboard kernels inherit; a table's own addresses need one of its tokens, as anywhere.
-The server's login token is handed to dashboard kernels too (:func:`playtest.server.publish_login`),
+It lives beside the other server code, so that :mod:`playtest.tables` needs nothing of
+:mod:`playtest.server` (the server mounts the tables, never the other way round).
+The server's login token is handed to dashboard kernels too (:func:`publish_login`),
 so that the lobby's links open on a device that has not logged in to the server.
 When the server's root holds the checkout's ``playtest/dashboards/`` folder (Binder), its
 ``playtest/dashboards/scenarios/`` is the scenarios folder for the server and its kernels alike
@@ -19,12 +21,13 @@ from pathlib import Path
 
 from tornado.ioloop import IOLoop
 
-from ..server import publish_login
-from . import web
+from playtest.tables import web
+
+from . import publish_login
 
 
 def _jupyter_server_extension_points():
-    return [{"module": "playtest.tables.extension"}]
+    return [{"module": "playtest.server.tables_extension"}]
 
 
 def _token_of(handler) -> str:
