@@ -31,7 +31,8 @@ import ipywidgets as w
 from ...engine import Move
 from ...widgets import CardRow, GameApp, GameBoard, Pile
 from ...widgets.newgame import HUMAN
-from .rules import CARDS, ChoreRace, HAND_CAP, MEETING_PASS, PROTECT_VP
+from .cards import CARDS, HAND_CAP, MEETING_PASS, PROTECT_VP
+from .rules import ChoreRace
 
 ACTION_TEXT = {a.name: a.text for a in CARDS.action}
 ACTION_KIND = {a.name: a.kind for a in CARDS.action}
