@@ -37,7 +37,7 @@ from .state import CLAIM_PHASES, PHASE_KINDS, Give, Shown, Spot
 MAX_ROUNDS = 20
 """The most rounds option ``rounds`` may ask for (LS-10; the kit's range, RULINGS.md): a
 round is 13 to 49 turns (2 to 6 seats, heuristic bots), so 20 rounds is an evening."""
-_new = tuple.__new__  # Move(...) without the NamedTuple's Python-level __new__: move lists are the hot path
+_new = tuple.__new__  # Move(...), Spot(...) without the NamedTuple's Python-level __new__: the hot path
 
 
 class LazySunday(Game):
@@ -324,7 +324,7 @@ class LazySunday(Game):
         # LS-3: every seat peeks at once; each looks at its own two cards until its 'done'
         for p in (a, b):
             s.known[s.lists[seat][p]] |= 1 << seat
-        s.looking = s.looking + [Spot(seat, a), Spot(seat, b)]
+        s.looking = s.looking + [_new(Spot, (seat, a)), _new(Spot, (seat, b))]  # every seat, every round
         # LS-11: the log never names a face-down card, the looker's own included (memory
         # is the game); the cards show on the table while the seat looks
         return [Event(f"Seat {seat} peeks at positions {a} and {b}.")] if self.keep_log else []
