@@ -149,8 +149,9 @@ def folder(tmp_path) -> Path:
 def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_page_took(folder, tmp_path):
     # a pool of one preheated kernel for the trivial dashboard, filled after its first
     # page (a voila.json in the working directory adds to playtest's own settings)
+    # (refilled 1 s after a page took a kernel here, not playtest serve's 10 s: fill_delay)
     (folder / "voila.json").write_text(json.dumps({"PlaytestVoila": {"pool_sizes": {"trivial.ipynb": 1}}}))
-    with standalone(folder, tmp_path) as (proc, base, log):
+    with standalone(folder, tmp_path, "--VoilaKernelManager.fill_delay=1") as (proc, base, log):
         assert kernel_processes(proc.pid) == []                      # no kernel before a page asks
         # the live-table service answers on the same port, before Voilà's catch-all handlers
         status, body = get(f"{base}/playtest/api/games")
