@@ -55,10 +55,7 @@ import os
 import platform
 import re
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -66,6 +63,8 @@ import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
+
+from playtest.server.launch import free_port, running
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -152,12 +151,6 @@ def rss_mb(pid: int) -> float | None:
 
 
 # --- the server ------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def prepare(folder: Path, pool: int | None) -> int:
     """Write the two dashboards and the server's pool settings into ``folder``; returns
     the pool size each dashboard gets (``pool``, or the Lazy Sunday dashboard's in
@@ -180,34 +173,11 @@ def server(folder: Path):
     port = free_port()
     env = {**os.environ, "PLAYTEST_AUTOSAVE_DIR": str(folder / "autosave"),
            "PLAYTEST_DATA_DIR": str(folder / "data")}
-    log = open(folder / "server.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "playtest.server", str(folder), "--no-browser",
-                             f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
-                            cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    command = [sys.executable, "-m", "playtest.server", str(folder), "--no-browser",
+               f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"]
     base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {proc.returncode}; see {folder / 'server.log'}")
-            try:
-                with urllib.request.urlopen(f"{base}/voila/tree", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the server did not answer within 120 s") from None
-                time.sleep(0.5)
+    with running(command, f"{base}/voila/tree", folder / "server.log", cwd=folder, env=env) as proc:
         yield base, proc.pid
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
-        log.close()
 
 
 FILL_DELAY = 10.0

@@ -17,29 +17,19 @@ import argparse
 import contextlib
 import json
 import os
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
+
+from playtest.server.launch import free_port, running, serve_command
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = Path(__file__).resolve().parent / "_static" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 VIEWPORT = {"width": 1280, "height": 720}
 TIMEOUT_MS = 180_000
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextlib.contextmanager
@@ -50,35 +40,13 @@ def serve(folder: Path):
     env = dict(os.environ, PLAYTEST_DATA_DIR=str(folder / "data"),
                PLAYTEST_AUTOSAVE_DIR=str(folder / "autosave"),
                PLAYTEST_VARIANTS_DIR=str(folder / "variants"))
-    log = open(folder / "serve.log", "w+")
-    proc = subprocess.Popen([sys.executable, "-m", "playtest.cli", "serve", "--port", str(port)],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                raise SystemExit(f"playtest serve exited with {proc.returncode}:\n{log.read()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{base}/voila/tree", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"playtest serve did not answer on {base} within 90 s") from None
-                time.sleep(0.3)
-        yield base
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
-        log.close()
+        with running(serve_command(port), f"{base}/voila/tree", folder / "serve.log", cwd=ROOT, env=env,
+                     timeout=90, stop_wait=10):
+            yield base
+    except RuntimeError as problem:
+        raise SystemExit(str(problem)) from None
 
 
 def create_table(base: str) -> dict:

@@ -8,16 +8,11 @@ import asyncio
 import concurrent.futures
 import contextlib
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from playtest.server.launch import free_port, running, serve_command
 from playtest.widgets.moves import CLICK_GUARD
 
 GUARD_MS = CLICK_GUARD * 1000
@@ -59,46 +54,15 @@ def require_chromium() -> None:
         pytest.skip(problem)
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def dashboard_server(timeout: float = 90.0):
-    """Run ``playtest serve --port <free>`` (Voilà on 127.0.0.1) for the duration of the
-    block; yields the base URL. The server's process group is killed at the end."""
+    """Run ``playtest serve --port <free>`` (Voilà on 127.0.0.1) from the checkout for the
+    duration of the block (:func:`playtest.server.launch.running`); yields the base URL."""
     port = free_port()
-    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"playtest_serve_{port}.log", "w+")
-    proc = subprocess.Popen([sys.executable, "-m", "playtest.cli", "serve", "--port", str(port)],
-                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                raise RuntimeError(f"playtest serve exited with {proc.returncode}:\n{log.read()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{base}/voila/tree", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"playtest serve did not answer on {base} within {timeout}s") from None
-                time.sleep(0.3)
+    log = Path(os.environ.get("TMPDIR", "/tmp")) / f"playtest_serve_{port}.log"
+    with running(serve_command(port), f"{base}/voila/tree", log, cwd=ROOT, timeout=timeout, stop_wait=10):
         yield base
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
-        log.close()
 
 
 def guard_wait(page) -> None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import psutil
 import pytest
 from table_support import Player, browser, create_in_lobby  # noqa: F401 (fixture)
-from test_serve_server import ROOT, binder_server_command, running
+from test_serve_server import ROOT, binder_server_command
+
+from playtest.server.launch import running
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("jupyter_server_proxy", reason="Binder's proxy: pip install -e '.[test]'")
@@ -21,7 +23,7 @@ def test_binder_serves_the_lobby_behind_its_proxy_and_a_seat_address_opens_on_an
     token = "b1nder-t0ken"
     command, env, base = binder_server_command(tmp_path, request, ROOT, token)
     log = tmp_path / "server.log"
-    with running(command, ROOT, env, f"{base}/api/status", log) as proc:
+    with running(command, f"{base}/api/status", log, cwd=ROOT, env=env) as proc:
         host = Player(browser, f"{base}/playtest/voila/render/lobby.ipynb?token={token}")
         guest = None
         try:

@@ -18,7 +18,9 @@ import threading
 import psutil
 import pytest
 from table_support import Player, api, browser, create_in_lobby  # noqa: F401 (fixture)
-from test_serve_server import FAST_REAPER, ROOT, free_port, running
+from test_serve_server import FAST_REAPER, ROOT
+
+from playtest.server.launch import free_port, running
 
 pytestmark = pytest.mark.browser
 
@@ -77,7 +79,7 @@ def test_the_lobby_works_on_a_lan_address_and_a_page_of_another_site_creates_no_
                f"--port={lan.rsplit(':', 1)[1]}", f"--Voila.ip={ip}", "--Voila.port_retries=0", *FAST_REAPER]
     log = tmp_path / "server.log"
     env = {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")}
-    with running(command, ROOT / "playtest" / "dashboards", env, f"{lan}/voila/tree", log):
+    with running(command, f"{lan}/voila/tree", log, cwd=ROOT / "playtest" / "dashboards", env=env):
         host = Player(browser, f"{lan}/voila/render/lobby.ipynb")
         guest = None
         try:

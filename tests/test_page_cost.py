@@ -232,7 +232,7 @@ def test_a_preheated_kernel_reads_its_pages_request_from_voilas_own_query_websoc
 
 def test_a_preheated_kernel_whose_query_websocket_fails_opens_its_page_without_an_address(monkeypatch):
     from playtest.widgets import page
-    from browser_support import free_port
+    from playtest.server.launch import free_port
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     monkeypatch.setenv("VOILA_APP_PORT", str(free_port()))      # nothing listens there
     monkeypatch.setenv("QUERY_STRING", "")

@@ -13,7 +13,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -25,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from playtest.server.launch import free_port, running
+
 ROOT = Path(__file__).resolve().parent.parent
 FAST_REAPER = ["--KernelReaper.first_connect=3", "--KernelReaper.grace=2", "--KernelReaper.interval=0.5"]
 TRIVIAL = {
@@ -33,12 +34,6 @@ TRIVIAL = {
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
     "nbformat": 4, "nbformat_minor": 5,
 }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get(url: str, timeout: float = 60.0, headers: dict | None = None) -> tuple[int, bytes]:
@@ -84,38 +79,6 @@ def wait_until(condition, timeout: float, what: str, step: float = 0.25):
         time.sleep(step)
 
 
-@contextlib.contextmanager
-def running(command: list[str], cwd: Path, env: dict, ready_url: str, log: Path):
-    """Run a server until the block ends (SIGTERM to its process group); yields the
-    process once ``ready_url`` answers."""
-    with open(log, "w") as out:
-        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-        try:
-            wait_until(lambda: proc.poll() is not None or _up(ready_url), 90, f"{command[2]} answering")
-            assert proc.poll() is None, log.read_text()[-3000:]
-            yield proc
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(10)
-
-
-def _up(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2):
-            return True
-    except urllib.error.HTTPError:
-        return True
-    except OSError:
-        return False
-
-
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     """Answers as they are: a redirect is returned, not followed."""
 
@@ -141,7 +104,7 @@ def standalone(folder: Path, tmp_path: Path, *options: str):
     command = [sys.executable, "-m", "playtest.server", str(folder), "--no-browser", f"--port={port}",
                "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *FAST_REAPER, *options]
     log = tmp_path / "server.log"
-    with running(command, folder, env, f"{base}/voila/tree", log) as proc:
+    with running(command, f"{base}/voila/tree", log, cwd=folder, env=env) as proc:
         yield proc, base, log
 
 
@@ -186,8 +149,9 @@ def folder(tmp_path) -> Path:
 def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_page_took(folder, tmp_path):
     # a pool of one preheated kernel for the trivial dashboard, filled after its first
     # page (a voila.json in the working directory adds to playtest's own settings)
+    # (refilled 1 s after a page took a kernel here, not playtest serve's 10 s: fill_delay)
     (folder / "voila.json").write_text(json.dumps({"PlaytestVoila": {"pool_sizes": {"trivial.ipynb": 1}}}))
-    with standalone(folder, tmp_path) as (proc, base, log):
+    with standalone(folder, tmp_path, "--VoilaKernelManager.fill_delay=1") as (proc, base, log):
         assert kernel_processes(proc.pid) == []                      # no kernel before a page asks
         # the live-table service answers on the same port, before Voilà's catch-all handlers
         status, body = get(f"{base}/playtest/api/games")
@@ -243,7 +207,7 @@ def test_under_jupyter_server_only_voilas_kernels_are_reaped_never_a_notebooks(f
     command, env, base = binder_server_command(tmp_path, request, folder, token, *FAST_REAPER)
     auth = {"Authorization": f"token {token}"}
     log = tmp_path / "server.log"
-    with running(command, folder, env, f"{base}/api/status", log):
+    with running(command, f"{base}/api/status", log, cwd=folder, env=env):
         # a notebook's kernel, started as JupyterLab starts one, with no websocket open
         start = urllib.request.Request(f"{base}/api/kernels", data=b"{}", headers=auth, method="POST")
         with urllib.request.urlopen(start, timeout=60) as answer:

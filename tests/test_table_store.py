@@ -357,12 +357,9 @@ def test_the_lobby_shows_the_stores_sentence_and_its_damaged_tables():
     assert lobby.store_note.layout.display == "none" and lobby.damaged_box.children == ()
 
 
-def test_a_bot_whose_move_the_store_refused_tries_again_later(tmp_path, full_disk, monkeypatch):
-    from playtest.tables import live
-    monkeypatch.setattr(live, "STORE_RETRY", 0.3)
-
+def test_a_bot_whose_move_the_store_refused_tries_again_later(tmp_path, full_disk):
     async def scenario():
-        service = TableService(tmp_path)
+        service = TableService(tmp_path, store_retry=0.3)
         made = service.create({**SPEC, "players": ["human", "random"], "pace": "instant"})
         table = service.table(made["id"])
         table.attach(FakePage(0))
@@ -377,7 +374,7 @@ def test_a_bot_whose_move_the_store_refused_tries_again_later(tmp_path, full_dis
         tries = []
         table.on_move = lambda *args, inner=table.on_move: (tries.append(args[1]), inner(*args))
         await asyncio.sleep(1.0)
-        assert 2 <= len(tries) <= 5              # every STORE_RETRY seconds, not in a busy loop
+        assert 2 <= len(tries) <= 5              # every store_retry seconds, not in a busy loop
         full_disk.full = False
         await asyncio.sleep(0.6)
         assert len(table.match.moves) >= 3 and table.match.moves[2].seat == 1 and table.unsaved == ""

@@ -418,7 +418,7 @@ def test_a_client_that_does_not_read_is_dropped_with_a_reason_and_resyncs_when_i
         for _ in range(3000):
             if page.dropped:
                 break
-            await loop.sock_sendall(raw, _frame(json.dumps({"type": "resync"})))
+            await loop.sock_sendall(raw, _frame(json.dumps({"type": "resync"})) * 8)   # 8 full states asked
             await asyncio.sleep(0.01)
         await until(lambda: page.dropped, "the drop", timeout=30)
         moves = len(table.match.moves)

@@ -18,6 +18,21 @@ def fresh_widgets():
     w.Widget.close_all()
 
 
+CHECK_EVERY = 3
+"""Long random widget games walk every widget's synced state for a leak after every
+CHECK_EVERY-th step and after the last (:func:`check_due`), not after each: the walk
+(get_state of some 350 widgets) was two thirds of those tests' time. A hotseat hand-over
+takes two steps (the move that raises the privacy screen, then its unlock), so an odd
+CHECK_EVERY lands on both kinds; in the games with several people most steps are
+hand-overs, so most checks still follow one. Rewinds are checked where they happen."""
+
+
+def check_due(app, step: int) -> bool:
+    """Whether a random game's step number ``step`` (0, 1, ...) is followed by a leak
+    check: every :data:`CHECK_EVERY`-th step, and the step that ended the game."""
+    return step % CHECK_EVERY == 0 or app.match.outcome() is not None
+
+
 def random_seating(rng: random.Random, min_seats: int, max_seats: int) -> tuple[int, list[int], dict[int, str]]:
     """A random table: ``(seats, human seats, seat -> "human" | bot name)`` with 1 to 3
     humans (hotseat when more than one) and random or heuristic bots elsewhere."""

@@ -85,7 +85,7 @@ def seat_label(seat: int, name: str = "") -> str:
 
 
 DEFAULT_PACE = "human"
-STORE_RETRY = 5.0       # seconds before bots try again after the store refused a move
+STORE_RETRY = 5.0       # seconds before bots try again after the store refused a move (default)
 SEEN_IDS = 256          # client move ids remembered per seat, to answer a resend
 HTTP_PRESENCE = 60.0    # seconds an HTTP call of a seat counts as that player being here
 PAST_REST = 60.0
@@ -184,6 +184,8 @@ class LiveTable:
             in this process, on the loop (a script or a test driving a table by hand).
         loader: returns the table's match replayed from the store, for a table that
             rested (:meth:`rest`); None: the table never rests.
+        store_retry: seconds before the bots try again after the store refused a move
+            (default :data:`STORE_RETRY`).
 
     Raises:
         OptionError: a seat count that does not match, an unknown bot (or a search
@@ -194,7 +196,8 @@ class LiveTable:
     def __init__(self, id: str, match: Match, players: list[str], pace: str = DEFAULT_PACE,
                  paused: bool = False, on_move: Callable | None = None, status: str = "playing",
                  on_change: Callable | None = None, reaction_limit: float | None = None,
-                 thinker: Thinker | None = None, loader: Callable[[], Match] | None = None):
+                 thinker: Thinker | None = None, loader: Callable[[], Match] | None = None,
+                 store_retry: float = STORE_RETRY):
         if len(players) != match.game.seats:
             raise OptionError(f"players names {len(players)} seats for a {match.game.seats}-seat game")
         check_pace(pace)
@@ -220,6 +223,7 @@ class LiveTable:
         self.thinker = thinker or Thinker(workers=0)
         self._decision: _Decision | None = None    # the bot decision of this position, made off the loop
         self.reaction_limit = reaction_limit
+        self.store_retry = store_retry
         self._reaction_timer: asyncio.TimerHandle | None = None
         self._reaction_version: int | None = None
         self.reaction_deadline: float | None = None   # loop time the open reaction window closes
@@ -559,7 +563,7 @@ class LiveTable:
             told, self.unsaved = self.unsaved, str(exc)
             if not told:
                 self.broadcast()           # every page: the table waits
-            self.schedule()                # bots try again after STORE_RETRY
+            self.schedule()                # bots try again after store_retry
             return Result(False, f"the server cannot save moves now ({exc}): your move was not played; make it "
                                  "again once the server can save", unsaved=True)
         self.unsaved = ""
@@ -778,7 +782,7 @@ class LiveTable:
             delay, move = min(((self._clock.uniform(*react), move) for move in wanted.values()),
                               key=lambda plan: plan[0])
             if self.unsaved:
-                delay = max(delay, STORE_RETRY)     # the store refused the last move: try again later
+                delay = max(delay, self.store_retry)     # the store refused the last move: try again later
             self._timer = loop.call_later(delay, self._bot_move, move, version)
         key = None if seat is None else (version, seat, self.players[seat])
         if self._decision is not None and self._decision.key == key:
@@ -812,7 +816,7 @@ class LiveTable:
             self._timer.cancel()
         wait = max(0.0, decision.due - loop.time())
         if self.unsaved:
-            wait = max(wait, STORE_RETRY)        # the store refused the last move: try again later
+            wait = max(wait, self.store_retry)        # the store refused the last move: try again later
         self._timer = loop.call_later(wait, self._bot_move, decision.move, decision.key[0])
 
     def _bot_move(self, move: Move, version: int) -> None:

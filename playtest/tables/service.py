@@ -25,7 +25,7 @@ from typing import Any, Mapping
 from ..engine import Match, OptionError, PlaytestError, get_game, games
 from ..engine.registry import other_game
 from ..scenarios import find_scenario
-from .live import DEFAULT_PACE, HUMAN, LiveTable, StoreRefused, check_pace
+from .live import DEFAULT_PACE, HUMAN, STORE_RETRY, LiveTable, StoreRefused, check_pace
 from .store import DB_NAME, StoredTable, StoreInUse, StoreProblem, TableStore, data_dir, token_hash
 from .thinking import Thinker, within_limits
 
@@ -65,6 +65,8 @@ class TableService:
         folder: the data folder holding the database (default :func:`data_dir`).
         thinker: where the tables' bots decide (default: a :class:`Thinker` with its
             worker processes, stopped by :meth:`close`).
+        store_retry: seconds before a table's bots try again after the store refused a
+            move (default :data:`~playtest.tables.live.STORE_RETRY`, 5).
 
     Attributes:
         problem: "" or why live tables are off (the store cannot be used: damaged,
@@ -79,8 +81,10 @@ class TableService:
             process and how to give this one its own folder).
     """
 
-    def __init__(self, folder: str | Path | None = None, thinker: Thinker | None = None):
+    def __init__(self, folder: str | Path | None = None, thinker: Thinker | None = None,
+                 store_retry: float = STORE_RETRY):
         self.folder = Path(folder) if folder is not None else data_dir()
+        self.store_retry = store_retry
         self.problem = self.notice = ""
         self.store: TableStore | None = None
         self.thinker = thinker or Thinker()
@@ -201,7 +205,8 @@ class TableService:
     def _live(self, id: str, match: Match, players, pace, paused, status, reaction_limit=None) -> LiveTable:
         table = LiveTable(id, match, players, pace, paused, on_move=self._store_move, status=status,
                           on_change=self._store_change, reaction_limit=reaction_limit, thinker=self.thinker,
-                          loader=lambda: self._load(id))
+                          loader=lambda: self._load(id),
+                          store_retry=self.store_retry)
         self.tables[id] = table
         return table
 
@@ -313,7 +318,8 @@ class TableService:
                 table_id = secrets.token_hex(4)
             table = LiveTable(table_id, match, players, pace, on_move=self._store_move,
                               on_change=self._store_change, reaction_limit=limit, thinker=self.thinker,
-                              loader=lambda: self._load(table_id))
+                              loader=lambda: self._load(table_id),
+                              store_retry=self.store_retry)
         except (OptionError, ValueError, TypeError) as exc:
             raise ServiceError(str(exc)) from None
         self._make_room(client)         # a good body: now the client's share and the cap
