@@ -163,7 +163,7 @@ def test_a_bad_turn_limit_is_refused_at_creation_and_nothing_is_made(tmp_path, v
             service.create({"game": "night_shift", "seats": 2, "turn_limit": value})
         assert refused.value.status == 400
         assert str(refused.value).startswith("turn_limit: a turn timer is a number of seconds per decision from 5 "
-                                             "to 3600 (60 minutes), or null for no timer; not ")
+                                             "to 3600, or off (blank in the lobby, null in the API); not ")
         assert service.tables == {}
     finally:
         service.close()

@@ -98,8 +98,8 @@ def check_turn_limit(seconds) -> float | None:
     if seconds is None:
         return None
     if type(seconds) not in (int, float) or not low <= seconds <= high:
-        raise OptionError(f"a turn timer is a number of seconds per decision from {low} to {high} "
-                          f"({high // 60} minutes), or null for no timer; not {reprlib.repr(seconds)}")
+        raise OptionError(f"a turn timer is a number of seconds per decision from {low} to {high}, "
+                          f"or off (blank in the lobby, null in the API); not {reprlib.repr(seconds)}")
     return float(seconds)
 
 
