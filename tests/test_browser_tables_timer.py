@@ -80,8 +80,8 @@ def test_a_named_timed_table_plays_to_the_end_and_replays_with_its_names(server,
                 if timed_out is None and seat in timed:
                     # the first timed decision is left to run out: its page counts down, the others show it
                     if not watched:
-                        clock = people[seat].page.locator(".pt-turn-clock.pt-mine", has_text="the table plays for you")
-                        clock.wait_for(timeout=4_000)
+                        own_clock = people[seat].page.locator(".pt-turn-clock.pt-mine")
+                        own_clock.filter(has_text="the table plays for you").wait_for(timeout=4_000)
                         host.page.locator(".pt-turn-clock", has_text=f"Turn timer: Seat {seat + 1}").wait_for(
                             timeout=4_000)
                         watched = True

@@ -649,12 +649,13 @@ class TableService:
         think times and its feedback. The shape :func:`playtest.lab.read_tables` reads.
 
         Each table: ``table`` (id), ``game``, ``created`` (ISO 8601 UTC), ``status``,
-        ``players`` (the last holder of each seat), ``holders`` (``{"seat", "player", "name"
-        (a person's), "after" (moves played before it took the seat), "time" (ISO)}`` rows: the players
-        at the start, then every hand-over between a person and a bot), ``think``
-        (:func:`think_times`), ``timed_out`` (the numbers, from 1, of the moves the table
-        played for a person whose turn timer ran out; also in the record), ``finished``, ``winners``, ``scores`` (whole numbers where
-        the game's scores are), ``moves``, ``turns``, ``feedback`` (times ISO), ``record``.
+        ``players`` (the last holder of each seat), ``holders`` (``{"seat", "player",
+        "name" (a person's), "after" (moves played before it took the seat), "time"
+        (ISO)}`` rows: the players at the start, then every hand-over between a person and
+        a bot), ``think`` (:func:`think_times`), ``timed_out`` (the numbers, from 1, of the
+        moves the table played for a person whose turn timer ran out; also in the record),
+        ``finished``, ``winners``, ``scores`` (whole numbers where the game's scores are),
+        ``moves``, ``turns``, ``feedback`` (times ISO), ``record``.
 
         Raises:
             ServiceError: live tables are off (503, :attr:`problem`)."""

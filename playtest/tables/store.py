@@ -404,7 +404,8 @@ class TableStore:
         Raises:
             sqlite3.IntegrityError: that move number is already stored.
         """
-        self._write("INSERT INTO moves (table_id, number, text, seat, by_bot, time, timed_out) VALUES (?,?,?,?,?,?,?)",
+        self._write("INSERT INTO moves (table_id, number, text, seat, by_bot, time, timed_out) "
+                    "VALUES (?,?,?,?,?,?,?)",
                     (table_id, number, text, seat, int(by_bot), time.time() if at is None else at, int(timed_out)))
 
     def move_times(self, table_id: str) -> list[float]:
@@ -472,8 +473,8 @@ class TableStore:
         """Every stored table (with its seats and moves), oldest first; only those with a
         status in ``statuses`` if given."""
         rows = self.db.execute("SELECT id, game, seats, options, seed, setup, players, pace, listed, paused, "
-                               "status, host_hash, spectator_hash, created, reaction_limit, seed_text, stream, opened, "
-                               "turn_limit FROM tables ORDER BY created").fetchall()
+                               "status, host_hash, spectator_hash, created, reaction_limit, seed_text, stream, "
+                               "opened, turn_limit FROM tables ORDER BY created").fetchall()
         for row in rows:
             try:
                 options, setup, players = (json.loads(row[i]) for i in (3, 5, 6))

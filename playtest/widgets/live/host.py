@@ -1,9 +1,9 @@
 """The host's controls of a live table, shown on a page opened with the host token:
-pause or resume the bots, their pace, set the turn timer or turn it off, hand a seat to a bot (or back to a person), start
-the next round for everyone, end the table, and download the record once the game is
-over or ended (LS-11: no record while the game runs; the service refuses before) and
-replay it in the page (the scenario debugger on the record: step, jump, every seat's view
-or all cards).
+pause or resume the bots, their pace, set the turn timer or turn it off, hand a seat
+to a bot (or back to a person), start the next round for everyone, end the table, and
+download the record once the game is over or ended (LS-11: no record while the game
+runs; the service refuses before) and replay it in the page (the scenario debugger on
+the record: step, jump, every seat's view or all cards).
 
 A seat whose person's page is connected is handed to a bot only after the host confirms
 ("Seat N is connected: hand it to a bot anyway?"): the first request goes without
@@ -36,10 +36,11 @@ class HostControls:
             ``ErrorBanner.show``).
 
     Attributes:
-        widget: the box (class ``pt-host``). pause, pace, turn, set_turn, turn_off, turn_note
-        (the turn timer: its seconds box, Set and Off buttons, what it is now), seat, player, hand, next_round,
-        end, confirm_end, cancel_end, record, record_link, replay, replay_box, note: its
-        parts (``debugger``: the replay's ScenarioDebugger once Replay was pressed); hand_box
+        widget: the box (class ``pt-host``). pause, pace, turn, set_turn, turn_off,
+        turn_note (the turn timer: its seconds box, Set and Off buttons, what it is now),
+        seat, player, hand, next_round, end, confirm_end, cancel_end, record, record_link,
+        replay, replay_box, note: its parts (``debugger``: the replay's ScenarioDebugger
+        once Replay was pressed); hand_box
         (class ``pt-host-force``) with hand_question, confirm_hand and cancel_hand: the
         question before a connected seat is handed to a bot. running: the parts shown
         only while the table is played. state: the last state shown.
@@ -63,8 +64,9 @@ class HostControls:
         self.pace.observe(safe(self._pace_picked, report), "value")
         self.turn = w.Text(placeholder="seconds", description="Turn timer", layout=w.Layout(width="200px"),
                            tooltip=f"Seconds a person has per decision, {TURN_LIMITS[0]} to {TURN_LIMITS[1]}")
-        self.set_turn = button("Set", self._set_turn, tip="Give each person this many seconds per decision, from now; "
-                                                           "when they run out, the table plays for them with a bot")
+        self.set_turn = button("Set", self._set_turn,
+                               tip="Give each person this many seconds per decision, from now; when they run out, "
+                                   "the table plays for them with a bot")
         self.turn_off = button("Off", lambda: self._act({"action": "timer", "seconds": None}, "Turn timer off."),
                                tip="No time limit on people's decisions")
         self.turn_note = w.HTML()

@@ -236,11 +236,13 @@ class LobbyApp:
         self._reaction_typed()
         low, high = TURN_LIMITS
         self.turn = w.Text(value="", placeholder="off", description="Turn timer (seconds)", style=wide,
-                           layout=w.Layout(width="300px"), tooltip=f"{low} to {high} seconds per decision; blank: off")
+                           layout=w.Layout(width="300px"),
+                           tooltip=f"{low} to {high} seconds per decision; blank: off")
         self.turn_help = w.HTML()
         self.turn_help.add_class("pt-help")
         self.turn.observe(safe(lambda _c: self._turn_typed(), report), "value")
-        self.turn_box = w.HBox([self.turn, self.turn_help], layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        self.turn_box = w.HBox([self.turn, self.turn_help],
+                               layout=w.Layout(align_items="center", flex_flow="row wrap"))
         self._turn_typed()
         self.links = w.HTML()
         self.links.add_class("pt-lobby-links")

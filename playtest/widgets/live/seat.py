@@ -152,10 +152,10 @@ class SeatApp:
         control, unlocked, viewer: as :class:`~playtest.widgets.GameApp` (viewer None:
             the public view). banner, privacy, log, status, players, last_move,
             hold_box, hold_text, over_box, over_text, message, claimer, intro, countdown: the
-            components. turn_clock: the turn timer's countdown
-            (:class:`~playtest.widgets.live.timer.TurnClock`). clock: the seconds clock the countdown reads (``time.monotonic``;
-            tests replace it). handed: the notice that the host handed this page's seat to
-            a bot (hidden while a person plays it).
+            components. clock: the seconds clock the countdown reads (``time.monotonic``;
+            tests replace it). turn_clock: the turn timer's countdown
+            (:class:`~playtest.widgets.live.timer.TurnClock`). handed: the notice that the
+            host handed this page's seat to a bot (hidden while a person plays it).
             continue_buttons: seat -> its Continue button. forms: seat -> its
             :class:`FeedbackForm`. host: the :class:`HostControls` (None without a
             host token). refused: the plain message shown instead of the table ("" if none).
@@ -248,7 +248,8 @@ class SeatApp:
         # the seat's own controls and their answers come before the board: above the fold
         # at 1280x720 and at 390 px wide in every game (the intro and rules read after)
         self.content = w.VBox([self.title, self.status, self.players, self.you, self.handed, self.last_move,
-                               self.countdown, self.turn_clock.widget, self.hold_box, self.over_box, self.privacy.widget, self.outcome,
+                               self.countdown, self.turn_clock.widget,
+                               self.hold_box, self.over_box, self.privacy.widget, self.outcome,
                                self.controls, self.board_box, self.intro, self.rules, self.host_box,
                                self.log.widget])
         self.widget = AppBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
