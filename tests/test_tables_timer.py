@@ -5,16 +5,19 @@ a pause holds it; a restart gives a full time again; bad values are refused."""
 from __future__ import annotations
 
 import asyncio
+import re
+import sqlite3
 import time
 
 import pytest
 
 from browser_support import run_coroutine
-from playtest.engine import Match
+from playtest.engine import Match, RecordError
 from playtest.scenarios import example
 from playtest.tables import live
 from playtest.tables.live import LiveTable, check_turn_limit
 from playtest.tables.service import ServiceError, TableService
+from playtest.tables.store import DB_NAME
 from playtest.tables.thinking import Decision, decide, fallback_bot
 from playtest.tables.web import host_action
 from test_tables import FakePage
@@ -232,3 +235,38 @@ def test_a_restart_gives_the_deciding_person_a_full_time_again(tmp_path):
     state = run_coroutine(scenario())
     assert state["turn_limit"] == 20
     assert 19.5 < state["turn_deadlines"][0]["deadline"] - time.time() <= 20.01
+
+
+def test_a_store_written_before_turn_timers_restores_its_tables_without_one(tmp_path):
+    service = TableService(tmp_path)
+    made = service.create({"game": "night_shift", "seats": 2, "players": ["human", "heuristic"],
+                           "options": {"first_player": 0}})
+    assert service.tables[made["id"]].submit(0, str(service.tables[made["id"]].match.decision_moves(0)[0])).ok
+    service.close()
+    db = sqlite3.connect(tmp_path / DB_NAME)          # as the kit wrote it before turn timers
+    db.execute("ALTER TABLE tables DROP COLUMN turn_limit")
+    db.execute("ALTER TABLE moves DROP COLUMN timed_out")
+    db.commit()
+    db.close()
+    again = TableService(tmp_path)
+    try:
+        table = again.tables[made["id"]]
+        assert again.damaged == {} and table.turn_limit is None and table.timed_out == set()
+        assert len(table.match.moves) == 1
+        table.set_turn_limit(30)                      # the new columns are there to keep it
+    finally:
+        again.close()
+    assert TableService(tmp_path).tables[made["id"]].turn_limit == 30
+
+
+@pytest.mark.parametrize("extra, words", [
+    ({"timed_out": [2]}, "timed_out: [2] are not move numbers of this record (1 to 1)"),
+    ({"holders": [{"seat": 2, "player": "human", "after": 0}]}, "holders: seat 2 after 0 moves is not a seat"),
+    ({"holders": [{"seat": 0, "player": "human", "after": 5}]}, "a move count (0 to 1) of this record"),
+    ({"holders": [{"seat": 0, "player": "human", "who": "x"}]}, "holders.0.who: Extra inputs are not permitted"),
+])
+def test_a_records_holders_and_timed_out_moves_are_checked(extra, words):
+    match = Match("night_shift", 2, {"first_player": 0}, seed=7)
+    match.play(match.decision_moves(0)[0])
+    with pytest.raises(RecordError, match=re.escape(words)):
+        Match.from_record({**match.record().model_dump(), **extra})
