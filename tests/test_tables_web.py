@@ -247,7 +247,7 @@ def test_host_refusals_say_what_is_missing_and_change_nothing(server):
         return answers
 
     answers = run_coroutine(scenario())
-    actions = "one of pause, resume, pace, bot, continue, end"
+    actions = "one of pause, resume, pace, bot, timer, continue, end"
     assert answers == [(400, {"error": error}) for error in [
         f'the body needs an "action": {actions}', f'the body needs an "action": {actions}',
         f'the body needs an "action": {actions}', f'unknown action \'fly\'; "action" is {actions}',

@@ -264,7 +264,7 @@ def test_a_full_disk_is_said_on_the_movers_page_and_the_others_wait_then_the_mov
         table = live_table(made)
         stored = web.service().store
 
-        def full(*args):
+        def full(*args, **kwargs):
             raise sqlite3.OperationalError("database or disk is full")
         stored.add_move = full                           # the store's commit fails as on a full disk
         mover.play(Move(0, "peek", (0, 1)))

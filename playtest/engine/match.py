@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
 from . import limits
 from .errors import IllegalMove, OptionError, PlaytestError, RecordError
@@ -65,6 +65,20 @@ def _default_options(game: type[Game]):
     return game.validate_options({})
 
 
+class Holder(BaseModel):
+    """Who played a seat of a live table from some point on (a :class:`Record`'s
+    ``holders`` row): ``seat`` (from 0), ``player`` ("human" or a bot name), ``name``
+    (the person's name at that seat, "" for none or a bot), ``after`` (the moves played
+    before it took the seat)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int
+    player: str = Field(max_length=100)
+    name: str = Field(default="", max_length=100)
+    after: int = 0
+
+
 class Record(BaseModel):
     """A saved match, as versioned JSON.
 
@@ -75,7 +89,12 @@ class Record(BaseModel):
     every record before version 3, uses ``"mt"``), ``setup`` (the pinned setup, key ->
     value, see :meth:`Game.pin`; empty for a plain deal), ``moves`` (move text forms, in
     order), ``times`` (optional: the server time each move was played at a live table,
-    ISO 8601 UTC text, parallel to ``moves``; empty when not known. Replay ignores it).
+    ISO 8601 UTC text, parallel to ``moves``; empty when not known), ``holders``
+    (optional: who played each seat of a live table over time, :class:`Holder` rows, the
+    players at the start first, then each hand-over), ``timed_out`` (optional: the numbers,
+    from 1, of the moves a live table played for a person whose turn timer ran out).
+    Replay ignores ``times``, ``holders`` and ``timed_out``; a record without them replays
+    the same.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -90,14 +109,31 @@ class Record(BaseModel):
     setup: dict[str, Any] = {}
     moves: list[str] = []
     times: list[str] = []
+    holders: list[Holder] = []
+    timed_out: list[int] = []
+
+    @model_validator(mode="after")
+    def _in_range(self) -> "Record":
+        """Holders name seats of the game and move counts of the record; timed-out moves
+        are moves of the record."""
+        for row in self.holders:
+            if not 0 <= row.seat < self.seats or not 0 <= row.after <= len(self.moves):
+                raise ValueError(f"holders: seat {row.seat} after {row.after} moves is not a seat (0 to "
+                                 f"{self.seats - 1}) after a move count (0 to {len(self.moves)}) of this record")
+        wrong = [n for n in self.timed_out if not 1 <= n <= len(self.moves)]
+        if wrong:
+            raise ValueError(f"timed_out: {reprlib.repr(wrong)} are not move numbers of this record (1 to "
+                             f"{len(self.moves)})")
+        return self
 
     @model_serializer(mode="wrap")
-    def _without_empty_times(self, handler) -> dict[str, Any]:
-        """Written without ``times`` when there are none: a saved game reads in kits
-        that predate the field."""
+    def _without_empty_extras(self, handler) -> dict[str, Any]:
+        """Written without ``times``, ``holders`` or ``timed_out`` when there are none: a
+        saved game reads in kits that predate the fields."""
         data = handler(self)
-        if not self.times:
-            data.pop("times", None)
+        for name, value in (("times", self.times), ("holders", self.holders), ("timed_out", self.timed_out)):
+            if not value:
+                data.pop(name, None)
         return data
 
 
@@ -253,6 +289,17 @@ class Match:
         if seat == ALL_CARDS:
             return [(n, event.for_all()) for n, event in lines]
         return [(n, event.for_seat(seat)) for n, event in lines]
+
+    def note(self, text: str) -> None:
+        """Add a public line to the log, numbered with the last move played, that no move
+        wrote: a live table's word about the game (a person's turn timer ran out). It is
+        not part of the record: a replay of the record does not have it.
+
+        Raises:
+            PlaytestError: the match is rewound (branch first)."""
+        if not self.at_end:
+            raise PlaytestError("this match is rewound: branch() first to add to its log")
+        self.log.append((self._applied, Event(text)))
 
     # --- playing ------------------------------------------------------------------
     def play(self, move: Move | str) -> list[Event]:

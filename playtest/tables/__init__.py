@@ -68,7 +68,9 @@ alike); ``pace`` is one of :data:`playtest.tables.live.PACES`; optional
 ``"scenario"`` (start where a shipped scenario stops: its game, seats, options and
 deal; ``game`` and ``seats`` may be left out, and when sent must be the scenario's;
 ``options``, ``preset`` and ``seed`` are refused),
-``"reaction_limit"`` (seconds, CR-7) and ``"open_seats"``: see
+``"reaction_limit"`` (seconds, CR-7), ``"turn_limit"`` (the turn timer: seconds a person
+has per decision, 5 to 3600, :data:`playtest.tables.live.TURN_LIMITS`; null or left out:
+no timer) and ``"open_seats"``: see
 :meth:`playtest.tables.service.TableService.create`. Answer: ``{"id",
 "host_token", "spectator_token", "seats": [{"seat": 0, "player": "human", "token": T,
 "path": "table.ipynb?table=<id>&token=T"}, ...], "spectator_path", "host_path"}``. Paths
@@ -77,9 +79,10 @@ whole number of at most 40 digits, or null for a 128-bit seed drawn from the OS'
 source; a table from a chosen seed (or a scenario) is answered with a ``"seed_note"``:
 a short seed lets anyone rebuild the deal (G-3). The seed is never sent to a page.
 
-Host body: ``{"action": "pause" | "resume" | "pace" | "bot" | "continue" | "end",
+Host body: ``{"action": "pause" | "resume" | "pace" | "bot" | "timer" | "continue" | "end",
 "pace": "instant" | "fast" | "human" | "slow", "seat": n, "bot": "heuristic", "force":
-false}``: pause or resume the bots, set their pace, hand seat ``n`` to a bot (a
+false, "seconds": 30}``: pause or resume the bots (and the turn timer), set their pace,
+set the turn timer (``"seconds"`` per decision, or null: off), hand seat ``n`` to a bot (a
 disconnected player, or a bot's seat to another bot; ``"bot": "human"`` hands a person's
 seat back: a seat made for a bot has no link and stays a bot's), start the next round for
 everyone (``continue``), end the table. A seat whose page is connected is not handed to a
@@ -103,7 +106,8 @@ browser is back); then:
   null | {"finished", "winners", "scores", "reason"}, "last_move": null | {"seat", "kind",
   "text", "by_bot"}, "players": [{"seat", "player", "connected", "person"}, ...], "hold": null |
   {"reason": text, "waiting": [seats]}, "paused": bool, "pace": name, "reaction_seconds": null |
-  seconds, "status": text, "store": null | text}``: the full state, once after the welcome (and
+  seconds, "turn_limit": null | seconds, "turn_deadlines": [{"seat", "deadline"}], "status": text,
+  "store": null | text}``: the full state, once after the welcome (and
   again when the client asks, below); the HTTP ``state`` answers it too (``version`` = moves
   in the record; ``store``: the server cannot save moves now, the sentence saying the table
   waits; ``moves``
@@ -112,7 +116,13 @@ browser is back); then:
   ``reaction_seconds`` = on a table with a ``reaction_limit``, the
   seconds left when the message was sent before the open reaction window of the seat in
   ``to_act`` closes with its default answer, CR-7; null when no such window is open or
-  the table is paused: a pause stops that clock, which goes on from where it stopped).
+  the table is paused: a pause stops that clock, which goes on from where it stopped;
+  ``turn_deadlines``: on a table with a turn timer, each person deciding now and when
+  their time runs out, in seconds since the epoch by the server's clock: then the table
+  plays for them with the seat's fallback bot, the log says "Time ran out for seat 2
+  (Ana): the table played draw for them", ``last_move`` has ``"timed_out": true`` and the
+  record lists the move in ``timed_out``; empty while the table is paused or no page is
+  connected, when the clock holds).
 * server -> client ``{"type": "update", "log_from": i, "log": [[n, text], ...], "view": {...},
   "view_gone": [name, ...], ...}`` after every change: the fields of a ``state``, except
   that ``log`` holds only the lines from index ``i`` of the log on (the lines the page has

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from ..engine import Match, Move, MoveSyntaxError, OptionError, PlaytestError, Table
-from .thinking import Decision, Thinker, check_table_bot
+from .thinking import Decision, Thinker, check_table_bot, decide, fallback_bot
 
 HUMAN = "human"
 TOO_LATE = "too late: "
@@ -82,6 +82,31 @@ def seat_label(seat: int, name: str = "") -> str:
     """How people read a seat: counted from 1, with its person's name: "seat 2 (Ana)",
     "seat 3". (Move texts, scenario files and the API count seats from 0.)"""
     return f"seat {seat + 1} ({name})" if name else f"seat {seat + 1}"
+
+
+TURN_LIMITS = (5, 3600)
+"""Seconds a table's turn timer may give a person per decision, least and most."""
+
+
+def check_turn_limit(seconds) -> float | None:
+    """A turn timer's seconds per decision as a table keeps them: a number within
+    :data:`TURN_LIMITS`, or None (no timer).
+
+    Raises:
+        OptionError: anything else (any type), saying the range."""
+    low, high = TURN_LIMITS
+    if seconds is None:
+        return None
+    if type(seconds) not in (int, float) or not low <= seconds <= high:
+        raise OptionError(f"a turn timer is a number of seconds per decision from {low} to {high}, "
+                          f"or off (blank in the lobby, null in the API); not {reprlib.repr(seconds)}")
+    return float(seconds)
+
+
+def timed_out_line(who: str, kind: str) -> str:
+    """The log line of a move the table played for a person whose time ran out:
+    "Time ran out for seat 2 (Ana): the table played draw for them"."""
+    return f"Time ran out for {who}: the table played {kind} for them"
 
 
 DEFAULT_PACE = "human"
@@ -169,9 +194,10 @@ class LiveTable:
         id: the table's id. match: the match (already replayed to its stored moves).
         players: per seat, ``"human"`` or the name of one of the game's bots.
         pace: a name of :data:`PACES`. paused: bots hold while True.
-        on_move: called as ``on_move(table, number, text, seat, by_bot)`` before a move
-            is played; it must store the move durably, or raise :class:`StoreRefused` to
-            refuse it (the move is then not played: :attr:`unsaved` says why).
+        on_move: called as ``on_move(table, number, text, seat, by_bot, timed_out)`` before
+            a move is played (``timed_out``: the table plays it for a person whose turn
+            timer ran out); it must store the move durably, or raise :class:`StoreRefused`
+            to refuse it (the move is then not played: :attr:`unsaved` says why).
         on_change: called as ``on_change(table, **fields)`` before a host's change is
             made (and after a move ends the game); it stores it, or raises
             :class:`StoreRefused` (the change is not made).
@@ -186,6 +212,10 @@ class LiveTable:
             rested (:meth:`rest`); None: the table never rests.
         store_retry: seconds before the bots try again after the store refused a move
             (default :data:`STORE_RETRY`).
+        turn_limit: the turn timer, seconds a person has per decision (None: no timer;
+            the service and :meth:`set_turn_limit` keep it within :data:`TURN_LIMITS`).
+            When a person's time runs out, the table plays for them with the seat's
+            fallback bot (:meth:`_clock_turns`).
 
     Raises:
         OptionError: a seat count that does not match, an unknown bot (or a search
@@ -197,7 +227,7 @@ class LiveTable:
                  paused: bool = False, on_move: Callable | None = None, status: str = "playing",
                  on_change: Callable | None = None, reaction_limit: float | None = None,
                  thinker: Thinker | None = None, loader: Callable[[], Match] | None = None,
-                 store_retry: float = STORE_RETRY):
+                 store_retry: float = STORE_RETRY, turn_limit: float | None = None):
         if len(players) != match.game.seats:
             raise OptionError(f"players names {len(players)} seats for a {match.game.seats}-seat game")
         check_pace(pace)
@@ -231,6 +261,11 @@ class LiveTable:
         self._clock = random.Random()          # timing only: never a decision
         self._http_seen = -HTTP_PRESENCE       # loop time of the last HTTP call of a seat
         self.unsaved = ""      # why the store refused the last move ("" since one was saved)
+        self.turn_limit = turn_limit
+        self.deadlines: dict[int, float] = {}  # person's seat deciding -> wall time (epoch s) its time runs out
+        self._turn_left: dict[int, float] = {}  # seat -> seconds it had left when its clock was held
+        self._turn_timer: asyncio.TimerHandle | None = None
+        self.timed_out: set[int] = set()       # numbers (from 1) of moves played for a person out of time
         if match.outcome() is not None and status == "playing":
             self.status = "over"
 
@@ -422,6 +457,8 @@ class LiveTable:
             "last_move": last, "hold": hold, "paused": self.paused, "pace": self.pace,
             "reaction_seconds": None if self.reaction_deadline is None else round(
                 max(0.0, self.reaction_deadline - asyncio.get_event_loop().time()), 1),
+            "turn_limit": self.turn_limit,
+            "turn_deadlines": [{"seat": s, "deadline": round(d, 3)} for s, d in sorted(self.deadlines.items())],
             "status": self.status,
             "store": (f"The server cannot save moves now ({self.unsaved}): the table waits until it can."
                       if self.unsaved else None),
@@ -554,11 +591,11 @@ class LiveTable:
         deciding = set(self.match.branch(version).to_act())
         return seat in deciding and all(m.seat in deciding - {seat} for m in moves[version:])
 
-    def _play(self, move: Move, by_bot: bool) -> Result:
+    def _play(self, move: Move, by_bot: bool, timed_out: bool = False) -> Result:
         match = self.match
         number = len(match.moves) + 1
         try:
-            self.on_move(self, number, str(move), move.seat, by_bot)    # durable before it counts
+            self.on_move(self, number, str(move), move.seat, by_bot, timed_out)    # durable before it counts
         except StoreRefused as exc:
             told, self.unsaved = self.unsaved, str(exc)
             if not told:
@@ -569,9 +606,15 @@ class LiveTable:
         self.unsaved = ""
         events = match.play(move)
         self.by_bot.append(by_bot)
+        if timed_out:
+            self.timed_out.add(number)
+            match.note(timed_out_line(self.who(move.seat), move.kind))
+        if move.kind not in match.game.OPEN_MOVES:
+            self.deadlines.pop(move.seat, None)     # its decision is answered: the next one has its own time
+            self._turn_left.pop(move.seat, None)
         self.last_move_at = time.time()
         self.last_move = {"number": number, "seat": move.seat, "kind": move.kind, "by_bot": by_bot,
-                          "text": str(move)}
+                          "text": str(move), **({"timed_out": True} if timed_out else {})}
         if not match.game.round_break(match.state):
             self.ready.clear()
         if match.outcome() is not None:
@@ -606,8 +649,9 @@ class LiveTable:
 
     # --- host controls ---------------------------------------------------------------
     def set_paused(self, paused: bool) -> None:
-        """Pause or resume the bots and the reaction windows' clock (see
-        :meth:`_clock_reaction`).
+        """Pause or resume the bots, the reaction windows' clock (see
+        :meth:`_clock_reaction`) and the turn timer (each deciding person keeps the
+        seconds they had left, :meth:`_clock_turns`).
 
         Raises:
             StoreRefused: the store could not save it (nothing changed)."""
@@ -626,6 +670,22 @@ class LiveTable:
         check_pace(pace)
         self.on_change(self, pace=pace)
         self.pace = pace
+        self.schedule()
+        self.broadcast()
+
+    def set_turn_limit(self, seconds: float | None) -> None:
+        """Set the turn timer (seconds a person has per decision, within
+        :data:`TURN_LIMITS`) or turn it off (None). The new time counts from now, for
+        the people deciding now too.
+
+        Raises:
+            OptionError: seconds outside the range (nothing changed). StoreRefused:
+                the store could not save it (nothing changed)."""
+        seconds = check_turn_limit(seconds)
+        self.on_change(self, turn_limit=seconds)
+        self.turn_limit = seconds
+        self.deadlines.clear()
+        self._turn_left.clear()
         self.schedule()
         self.broadcast()
 
@@ -699,13 +759,78 @@ class LiveTable:
 
     # --- bots on a clock --------------------------------------------------------------
     def cancel(self) -> None:
-        """Drop the bots' planned move, the decision being made and the reaction
-        window's clock."""
+        """Drop the bots' planned move, the decision being made, the reaction
+        window's clock and the turn timer's."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         self._drop_decision()
         self._stop_reaction_clock()
+        self._stop_turn_clock()
+        self.deadlines.clear()
+
+    def _stop_turn_clock(self) -> None:
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+            self._turn_timer = None
+
+    def timed_seats(self) -> list[int]:
+        """The seats whose decision the turn timer counts now: people's seats with a
+        decision to make (an open move such as a quick discard is none), while the table
+        is played and no round's reveal is on show. A reaction window (CR-7) is not
+        timed: it keeps its own rules (the table's ``reaction_limit``)."""
+        match, game = self.match, self.match.game
+        if not self.turn_limit or self.status != "playing" or self.hold() is not None:
+            return []
+        return [s for s in match.to_act() if self.players[s] == HUMAN and match.decision_moves(s)
+                and game.reaction_default(match.state, s) is None]
+
+    def _clock_turns(self, loop) -> None:
+        """The turn timer: each person deciding (:meth:`timed_seats`) has
+        :attr:`turn_limit` seconds per decision, from when the decision came to them
+        (another seat's move meanwhile does not restart it; their own move does). Their
+        :attr:`deadlines` are wall times (the pages draw their countdown from them). When
+        one runs out, the table plays for them with the seat's fallback bot
+        (:meth:`_time_out`). The clock holds, keeping each person's seconds left, while
+        the table is paused or no page is present (as the bots do); a server restart
+        gives each deciding person a full :attr:`turn_limit` again."""
+        self._stop_turn_clock()
+        timed = set(self.timed_seats())
+        now = time.time()
+        self.deadlines = {s: d for s, d in self.deadlines.items() if s in timed}
+        self._turn_left = {s: left for s, left in self._turn_left.items() if s in timed}
+        if self.paused or not self._someone_here():
+            for seat, deadline in self.deadlines.items():
+                self._turn_left[seat] = max(0.0, deadline - now)
+            self.deadlines.clear()
+            return
+        for seat in timed - set(self.deadlines):
+            self.deadlines[seat] = now + self._turn_left.pop(seat, self.turn_limit)
+        if self.deadlines:
+            wait = max(0.0, min(self.deadlines.values()) - now)
+            if self.unsaved:
+                wait = max(wait, STORE_RETRY)      # the store refused the last move: try again later
+            self._turn_timer = loop.call_later(wait, self._time_out)
+
+    def _time_out(self) -> None:
+        """A person's time ran out (the earliest deadline, the lowest seat on a tie): the
+        table plays their decision with the seat's fallback bot
+        (:func:`~playtest.tables.thinking.fallback_bot`: the game's heuristic bot, or the
+        random bot), decided at once on the loop from the seat's bot view, as a bot would;
+        the log says so on every page (:func:`timed_out_line`) and the record marks the move."""
+        self._turn_timer = None
+        now = time.time()
+        due = sorted((d, s) for s, d in self.deadlines.items() if d <= now)
+        if not due or due[0][1] not in self.timed_seats():
+            self.schedule()
+            return
+        seat = due[0][1]
+        match = self.match
+        version = len(match.moves)
+        decision = Decision(type(match.game), match.game.seats, match.options_dict(), fallback_bot(match.game, HUMAN),
+                            match.side_seed(f"{seat}:{version}:timed-out"), match.bot_view(seat),
+                            match.decision_moves(seat))
+        self._play(decide(decision, self.thinker.cap), by_bot=True, timed_out=True)
 
     def _drop_decision(self) -> None:
         if self._decision is not None:
@@ -753,9 +878,12 @@ class LiveTable:
         """Bots hold while the table is paused, over, at a round's reveal, or while no
         page is connected at all (nobody would see them play; a page whose browser is
         away does not count)."""
-        present = bool(self.present()) or time.monotonic() - self._http_seen < HTTP_PRESENCE
-        return (self.status == "playing" and not self.paused and present and self.hold() is None
+        return (self.status == "playing" and not self.paused and self._someone_here() and self.hold() is None
                 and bool(self.table.bots))
+
+    def _someone_here(self) -> bool:
+        """A page is present, or a seat called the HTTP API lately (:meth:`touch`)."""
+        return bool(self.present()) or time.monotonic() - self._http_seen < HTTP_PRESENCE
 
     def schedule(self) -> None:
         """Plan the bots' next move on the current position: the quickest of the open
@@ -774,6 +902,7 @@ class LiveTable:
         except RuntimeError:       # no event loop (a script driving the table by hand): no clock
             return
         self._clock_reaction(loop)
+        self._clock_turns(loop)
         if not self.bots_may_move():
             return
         wanted, seat = self.table.proposals()
@@ -839,7 +968,7 @@ class LiveTable:
                 "connected": [s for s in humans if self.connected(s)], "pace": self.pace, "paused": self.paused,
                 "cards": self._past["cards"] if self._match is None else self.card_variant,
                 "to_act": list(self.match.to_act()) if self.status == "playing" else [],
-                "last_move_at": self.last_move_at}
+                "last_move_at": self.last_move_at, "turn_limit": self.turn_limit}
 
     @property
     def card_variant(self) -> str:

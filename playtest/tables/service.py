@@ -22,10 +22,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..engine import Match, OptionError, PlaytestError, get_game, games
+from ..engine import Match, OptionError, PlaytestError, Record, get_game, games
 from ..engine.registry import other_game
 from ..scenarios import find_scenario
-from .live import DEFAULT_PACE, HUMAN, STORE_RETRY, LiveTable, StoreRefused, check_pace
+from .live import (DEFAULT_PACE, HUMAN, STORE_RETRY, LiveTable, StoreRefused, check_pace, check_turn_limit,
+                   seat_label, timed_out_line)
 from .store import DB_NAME, StoredTable, StoreInUse, StoreProblem, TableStore, data_dir, token_hash
 from .thinking import Thinker, within_limits
 
@@ -159,12 +160,14 @@ class TableService:
             PlaytestError: a stored move cannot be played (the sentence names it)."""
         match = Match(stored.game, stored.seats, stored.options, stored.seed, setup=stored.setup,
                       stream=stored.stream)
-        for number, (text, _seat, _bot) in enumerate(stored.moves, 1):
+        for number, (text, seat, _bot) in enumerate(stored.moves, 1):
             try:
                 match.play(text)
             except PlaytestError as exc:
                 raise PlaytestError(f"its stored move {number} ({reprlib.repr(text)}) cannot be played: {exc}") \
                     from None
+            if number in stored.timed_out:        # the log's word that the table played it for them
+                match.note(timed_out_line(seat_label(seat, stored.names.get(seat, "")), match.moves[-1].kind))
         return match
 
     def _load(self, table_id: str) -> Match:
@@ -182,13 +185,14 @@ class TableService:
         # a search budget over today's limit (stored by an older server) is cut to the limit
         players = [p if p == HUMAN else within_limits(match.game, p) for p in stored.players]
         table = self._live(stored.id, match, players, stored.pace, stored.paused, stored.status,
-                           stored.reaction_limit)
+                           stored.reaction_limit, stored.turn_limit)
         if players != stored.players:
             try:
                 self._store_change(table, players=players)
             except StoreRefused:
                 pass            # a full disk: the budget is cut again at the next start
         table.by_bot = [bot for _t, _s, bot in stored.moves]
+        table.timed_out = set(stored.timed_out)
         table.last_move_at = max(self.store.move_times(stored.id), default=None)
         table.person_seats = set(stored.seat_hashes)      # made for a person, whoever plays them now
         for seat, name in stored.names.items():
@@ -202,17 +206,19 @@ class TableService:
             self._opened.add(stored.id)
         table.rest(idle=0)            # a past table: replayed to check it, then out of memory until used
 
-    def _live(self, id: str, match: Match, players, pace, paused, status, reaction_limit=None) -> LiveTable:
+    def _live(self, id: str, match: Match, players, pace, paused, status, reaction_limit=None,
+              turn_limit=None) -> LiveTable:
         table = LiveTable(id, match, players, pace, paused, on_move=self._store_move, status=status,
                           on_change=self._store_change, reaction_limit=reaction_limit, thinker=self.thinker,
                           loader=lambda: self._load(id),
-                          store_retry=self.store_retry)
+                          store_retry=self.store_retry, turn_limit=turn_limit)
         self.tables[id] = table
         return table
 
-    def _store_move(self, table: LiveTable, number: int, text: str, seat: int, by_bot: bool) -> None:
+    def _store_move(self, table: LiveTable, number: int, text: str, seat: int, by_bot: bool,
+                    timed_out: bool = False) -> None:
         with _store_refusals():
-            self.store.add_move(table.id, number, text, seat, by_bot)
+            self.store.add_move(table.id, number, text, seat, by_bot, timed_out=timed_out)
 
     def _store_change(self, table: LiveTable, **fields) -> None:
         with _store_refusals():
@@ -240,7 +246,9 @@ class TableService:
                 ``seats`` may be left out, and when sent must be the scenario's; ``options``,
                 ``preset`` and ``seed`` are refused), ``reaction_limit``
                 (seconds a person's reaction window stays open, :data:`REACTION_LIMITS`, CR-7; default
-                none: a window waits for its answer).
+                none: a window waits for its answer), ``turn_limit`` (the turn timer: seconds a
+                person has per decision, :data:`~playtest.tables.live.TURN_LIMITS`; default none:
+                no timer; see :meth:`LiveTable.set_turn_limit`).
             client: who asks (an address), None for nobody in particular: a client may
                 have created at most :data:`CLIENT_SHARE` of the tables being played.
 
@@ -259,7 +267,7 @@ class TableService:
         if not isinstance(spec, Mapping):
             raise ServiceError("send a JSON object with game, seats, players, options, seed, pace, listed")
         fields = {"game", "seats", "players", "options", "preset", "seed", "pace", "listed", "scenario",
-                  "reaction_limit", "open_seats"}
+                  "reaction_limit", "open_seats", "turn_limit"}
         unknown = set(spec) - fields
         if unknown:
             raise ServiceError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; a table takes "
@@ -308,6 +316,10 @@ class TableService:
         low, high = REACTION_LIMITS
         if limit is not None and (type(limit) not in (int, float) or not low <= limit <= high):
             raise ServiceError(f"reaction_limit is a number of seconds from {low} to {high}, or null for no limit")
+        try:
+            turn_limit = check_turn_limit(spec.get("turn_limit"))
+        except OptionError as exc:
+            raise ServiceError(f"turn_limit: {exc}") from None
         listed = spec.get("listed", True)
         if not isinstance(listed, bool):
             raise ServiceError("listed must be true or false")
@@ -319,7 +331,7 @@ class TableService:
             table = LiveTable(table_id, match, players, pace, on_move=self._store_move,
                               on_change=self._store_change, reaction_limit=limit, thinker=self.thinker,
                               loader=lambda: self._load(table_id),
-                              store_retry=self.store_retry)
+                              store_retry=self.store_retry, turn_limit=turn_limit)
         except (OptionError, ValueError, TypeError) as exc:
             raise ServiceError(str(exc)) from None
         self._make_room(client)         # a good body: now the client's share and the cap
@@ -329,8 +341,9 @@ class TableService:
         seat_tokens = {s: _new_token() for s in table.humans if s not in open_seats}
         stored = StoredTable(table_id, game.name, seats, match.options_dict(), match.seed, match.setup, players,
                              pace, listed, False, "playing", token_hash(host), token_hash(spectator), time.time(),
-                             reaction_limit=limit, stream=match.stream, seat_hashes={s: token_hash(seat_tokens[s]) if s in seat_tokens
-                                                                else "" for s in table.humans})
+                             reaction_limit=limit, turn_limit=turn_limit, stream=match.stream,
+                             seat_hashes={s: token_hash(seat_tokens[s]) if s in seat_tokens else ""
+                                          for s in table.humans})
         stored.claimed = {s for s in table.humans if s not in open_seats}
         with self._saving("a new table"):
             self.store.add_table(stored)
@@ -621,12 +634,25 @@ class TableService:
         return self._record(table)
 
     def _record(self, table: LiveTable) -> dict:
-        """A table's record with ``times``: when each move was played (ISO 8601, UTC)."""
+        """A table's record with ``times`` (when each move was played, ISO 8601 UTC),
+        ``holders`` (who played each seat over time, with the person's name: the players
+        at the start, then each hand-over) and ``timed_out`` (the moves the table played
+        for a person whose turn timer ran out), see :class:`~playtest.engine.Record`."""
         times = self.store.move_times(table.id)
-        record = table.match.record().model_dump()
+        holders = [{k: h[k] for k in ("seat", "player", "name", "after")} for h in self._holders(table)]
+        record = {**table.match.record().model_dump(), "holders": holders, "timed_out": sorted(table.timed_out)}
         if len(times) == len(record["moves"]):
             record["times"] = [iso_time(t) for t in times]
-        return record
+        return Record.model_validate(record).model_dump()       # checked as a record is when read
+
+    def _holders(self, table: LiveTable) -> list[dict]:
+        """Who played each seat of a table over time: ``{"seat", "player", "name",
+        "after", "time"}`` rows (:meth:`TableStore.holders`, with the name of a seat's
+        person; the last holders from the table's creation for a table stored before
+        hand-overs were kept)."""
+        rows = self.store.holders(table.id) or [{"seat": s, "player": p, "after": 0, "time": self._created[table.id]}
+                                                for s, p in enumerate(table.players)]
+        return [{**h, "name": table.names[h["seat"]] if h["player"] == HUMAN else ""} for h in rows]
 
     def damaged_record(self, table_id: str) -> dict:
         """The record of a table that cannot be replayed (:attr:`damaged`), as stored:
@@ -651,10 +677,12 @@ class TableService:
 
         Each table: ``table`` (id), ``game``, ``created`` (ISO 8601 UTC), ``status``,
         ``players`` (the last holder of each seat), ``holders`` (``{"seat", "player",
-        "after" (moves played before it took the seat), "time" (ISO)}`` rows: the players
-        at the start, then every hand-over between a person and a bot), ``think``
-        (:func:`think_times`), ``finished``, ``winners``, ``scores`` (whole numbers where
-        the game's scores are), ``moves``, ``turns``, ``feedback`` (times ISO), ``record``.
+        "name" (a person's), "after" (moves played before it took the seat), "time"
+        (ISO)}`` rows: the players at the start, then every hand-over between a person and
+        a bot), ``think`` (:func:`think_times`), ``timed_out`` (the numbers, from 1, of the
+        moves the table played for a person whose turn timer ran out; also in the record),
+        ``finished``, ``winners``, ``scores`` (whole numbers where the game's scores are),
+        ``moves``, ``turns``, ``feedback`` (times ISO), ``record``.
 
         Raises:
             ServiceError: live tables are off (503, :attr:`problem`)."""
@@ -667,14 +695,14 @@ class TableService:
             outcome = table.outcome()
             created = self._created[table_id]
             times = self.store.move_times(table_id)
-            holders = self.store.holders(table_id) or [{"seat": s, "player": p, "after": 0, "time": created}
-                                                       for s, p in enumerate(table.players)]
-            moves = [(m.seat, bot, t) for m, bot, t in zip(table.match.moves, table.by_bot, times)]
+            holders = self._holders(table)
+            moves = [(m.seat, bot and number not in table.timed_out, t)
+                     for number, (m, bot, t) in enumerate(zip(table.match.moves, table.by_bot, times), 1)]
             rows.append({
                 "table": table_id, "game": table.game.name, "created": iso_time(created),
                 "status": table.status, "players": list(table.players), "names": list(table.names),
                 "holders": [{**h, "time": iso_time(h["time"])} for h in holders],
-                "think": think_times(moves, created),
+                "think": think_times(moves, created), "timed_out": sorted(table.timed_out),
                 "record": self._record(table),
                 "finished": bool(outcome and outcome.finished),
                 "winners": list(outcome.winners) if outcome else [],
@@ -689,8 +717,8 @@ class TableService:
     def export_csv(self) -> str:
         """:meth:`export` as CSV text: one row per table, lists and objects as JSON."""
         rows = self.export()
-        columns = ["table", "game", "created", "status", "players", "names", "holders", "think", "finished",
-                   "winners", "scores", "moves", "turns", "feedback", "record"]
+        columns = ["table", "game", "created", "status", "players", "names", "holders", "think", "timed_out",
+                   "finished", "winners", "scores", "moves", "turns", "feedback", "record"]
         out = io.StringIO()
         writer = csv.DictWriter(out, columns)
         writer.writeheader()
@@ -769,7 +797,8 @@ def think_times(moves: list[tuple[int, bool, float]], start: float) -> list[dict
     """Each seat's think time per decision, people's moves apart from bots'.
 
     A move's think time is the time from when its seat could act, taken as the move
-    before it (any seat's) or the table's start, to the move. Moves stored at the start
+    before it (any seat's) or the table's start, to the move. A move the table played for
+    a person whose turn timer ran out counts as the person's (pass ``by_bot`` False). Moves stored at the start
     (a scenario's, played before the table opened) are not decisions and are left out.
     A table restored after a server restart counts the downtime in the next move's time.
 

@@ -109,7 +109,8 @@ CREATE TABLE IF NOT EXISTS tables (
     reaction_limit REAL,              -- seconds a reaction window stays open; NULL: no limit
     seed_text TEXT,                   -- the seed in digits (over 64 bits); NULL: it is in seed
     stream TEXT,                      -- the G-3 stream ("keyed", "mt"); NULL: "mt" (stored before)
-    opened INTEGER NOT NULL DEFAULT 0 -- a page or script has used one of its tokens
+    opened INTEGER NOT NULL DEFAULT 0, -- a page or script has used one of its tokens
+    turn_limit REAL                   -- seconds a person has per decision (turn timer); NULL: no timer
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -126,6 +127,7 @@ CREATE TABLE IF NOT EXISTS moves (
     seat INTEGER NOT NULL,
     by_bot INTEGER NOT NULL,
     time REAL NOT NULL,
+    timed_out INTEGER NOT NULL DEFAULT 0,   -- played by the table for a person whose time ran out
     PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS feedback (
@@ -151,7 +153,8 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 """
 _OPTIONAL = {("tables", "reaction_limit"), ("tables", "seed_text"), ("tables", "stream"), ("tables", "opened"),
-             ("meta", "key"), ("meta", "value"), ("seats", "name")}   # added later: migrated
+             ("meta", "key"), ("meta", "value"), ("seats", "name"), ("tables", "turn_limit"),
+             ("moves", "timed_out")}   # added later: migrated
 
 
 def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
@@ -208,10 +211,12 @@ class StoredTable:
     reaction_limit: float | None = None
     stream: Stream = OLD_STREAM
     opened: bool = False
+    turn_limit: float | None = None
     seat_hashes: dict[int, str] = field(default_factory=dict)
     claimed: set[int] = field(default_factory=set)
     names: dict[int, str] = field(default_factory=dict)     # seat -> its person's name (seats with one)
     moves: list[tuple[str, int, bool]] = field(default_factory=list)
+    timed_out: set[int] = field(default_factory=set)   # numbers (from 1) of moves played for a person out of time
     damage: str = ""      # why its stored set-up cannot be read ("": it can)
 
 
@@ -287,6 +292,10 @@ class TableStore:
                 self.db.execute("ALTER TABLE tables ADD COLUMN stream TEXT")
             if "opened" not in columns:               # made before unopened tables expired: all count as opened
                 self.db.execute("ALTER TABLE tables ADD COLUMN opened INTEGER NOT NULL DEFAULT 1")
+            if "turn_limit" not in columns:           # a database made before turn timers
+                self.db.execute("ALTER TABLE tables ADD COLUMN turn_limit REAL")
+            if "timed_out" not in {row[1] for row in self.db.execute("PRAGMA table_info(moves)")}:
+                self.db.execute("ALTER TABLE moves ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0")
             if "name" not in {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}:
                 self.db.execute("ALTER TABLE seats ADD COLUMN name TEXT NOT NULL DEFAULT ''")   # before names
             found = self.db.execute("SELECT value FROM meta WHERE key='store'").fetchone()
@@ -367,12 +376,12 @@ class TableStore:
             self.db.execute("BEGIN")
             self.db.execute(
                 "INSERT INTO tables (id, game, seats, options, seed, setup, players, pace, listed, paused, status, "
-                "host_hash, spectator_hash, created, reaction_limit, seed_text, stream, opened) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "host_hash, spectator_hash, created, reaction_limit, seed_text, stream, opened, turn_limit) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (table.id, table.game, table.seats, json.dumps(table.options), 0,
                  json.dumps(table.setup), json.dumps(table.players), table.pace, int(table.listed),
                  int(table.paused), table.status, table.host_hash, table.spectator_hash, table.created,
-                 table.reaction_limit, str(table.seed), table.stream, int(table.opened)))
+                 table.reaction_limit, str(table.seed), table.stream, int(table.opened), table.turn_limit))
             self.db.executemany("INSERT INTO holders VALUES (?,?,?,?,?)",
                                 [(table.id, seat, player, 0, table.created) for seat, player in enumerate(table.players)])
             self.db.executemany("INSERT INTO seats (table_id, seat, token_hash, claimed) VALUES (?,?,?,?)",
@@ -385,17 +394,19 @@ class TableStore:
             pass        # the database holds the table; the count is checked again at the next start
 
     def add_move(self, table_id: str, number: int, text: str, seat: int, by_bot: bool,
-                 at: float | None = None) -> None:
+                 at: float | None = None, timed_out: bool = False) -> None:
         """Commit move ``number`` (1-based) of a table: it is on disk when this returns.
 
         Args:
             at: when it was played, in seconds since the epoch (default: now).
+            timed_out: the table played it for a person whose turn timer ran out.
 
         Raises:
             sqlite3.IntegrityError: that move number is already stored.
         """
-        self._write("INSERT INTO moves VALUES (?,?,?,?,?,?)",
-                    (table_id, number, text, seat, int(by_bot), time.time() if at is None else at))
+        self._write("INSERT INTO moves (table_id, number, text, seat, by_bot, time, timed_out) "
+                    "VALUES (?,?,?,?,?,?,?)",
+                    (table_id, number, text, seat, int(by_bot), time.time() if at is None else at, int(timed_out)))
 
     def move_times(self, table_id: str) -> list[float]:
         """When each stored move of a table was played (seconds since the epoch), in order."""
@@ -412,10 +423,11 @@ class TableStore:
         return [dict(zip(("seat", "player", "after", "time"), row)) for row in rows]
 
     def update(self, table_id: str, **fields) -> None:
-        """Change ``players`` (list), ``pace``, ``paused``, ``status``, ``opened`` of a table.
+        """Change ``players`` (list), ``pace``, ``paused``, ``status``, ``opened``,
+        ``turn_limit`` (seconds or None) of a table.
         A change of ``players`` also stores a hand-over row for each seat whose player
         changed (:meth:`holders`), in the same transaction."""
-        allowed = {"players", "pace", "paused", "status", "opened"}
+        allowed = {"players", "pace", "paused", "status", "opened", "turn_limit"}
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"update takes {sorted(allowed)}, not {sorted(fields)}")
         values = [json.dumps(v) if k == "players" else int(v) if k in ("paused", "opened") else v
@@ -461,8 +473,9 @@ class TableStore:
         """Every stored table (with its seats and moves), oldest first; only those with a
         status in ``statuses`` if given; only the table ``table_id`` if given."""
         rows = self.db.execute("SELECT id, game, seats, options, seed, setup, players, pace, listed, paused, "
-                               "status, host_hash, spectator_hash, created, reaction_limit, seed_text, stream, opened "
-                               "FROM tables WHERE ? IS NULL OR id = ? ORDER BY created", (table_id, table_id)).fetchall()
+                               "status, host_hash, spectator_hash, created, reaction_limit, seed_text, stream, "
+                               "opened, turn_limit FROM tables WHERE ? IS NULL OR id = ? ORDER BY created",
+                               (table_id, table_id)).fetchall()
         for row in rows:
             try:
                 options, setup, players = (json.loads(row[i]) for i in (3, 5, 6))
@@ -476,7 +489,7 @@ class TableStore:
                 seed, damage = 0, damage or f"its stored seed cannot be read ({exc})"
             table = StoredTable(row[0], row[1], row[2], options, seed, setup, players, row[7], bool(row[8]),
                                 bool(row[9]), row[10], row[11], row[12], row[13], row[14], row[16] or OLD_STREAM,
-                                bool(row[17]), damage=damage)
+                                bool(row[17]), row[18], damage=damage)
             if statuses is not None and table.status not in statuses:
                 continue
             for seat, h, claimed, name in self.db.execute(
@@ -486,8 +499,10 @@ class TableStore:
                     table.names[seat] = name
                 if claimed:
                     table.claimed.add(seat)
-            table.moves = [(text, seat, bool(bot)) for text, seat, bot in self.db.execute(
-                "SELECT text, seat, by_bot FROM moves WHERE table_id=? ORDER BY number", (table.id,))]
+            rows = self.db.execute("SELECT text, seat, by_bot, timed_out FROM moves WHERE table_id=? ORDER BY number",
+                                   (table.id,)).fetchall()
+            table.moves = [(text, seat, bool(bot)) for text, seat, bot, _late in rows]
+            table.timed_out = {number for number, row in enumerate(rows, 1) if row[3]}
             yield table
 
 

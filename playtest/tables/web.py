@@ -374,7 +374,9 @@ class HostHandler(ApiHandler):
 def host_action(table, body: Any) -> None:
     """Apply one host control to a table (see :mod:`playtest.tables` for the body).
     ``bot`` seats ``"bot"`` at ``"seat"``: a bot's name, or ``"human"`` to hand a
-    seat made for a person back to them (see :meth:`LiveTable.set_player`).
+    seat made for a person back to them (see :meth:`LiveTable.set_player`); ``timer``
+    sets the turn timer to ``"seconds"`` per decision, or turns it off (null; see
+    :meth:`LiveTable.set_turn_limit`).
 
     Raises:
         ServiceError: a missing or unknown action or field (400), saying what is
@@ -383,8 +385,8 @@ def host_action(table, body: Any) -> None:
             ``"force": true`` (409). Nothing changed.
     """
     from ..engine import OptionError
-    from .live import HUMAN, PACES, SeatConnected, StoreRefused
-    actions = "pause, resume, pace, bot, continue, end"
+    from .live import HUMAN, PACES, TURN_LIMITS, SeatConnected, StoreRefused
+    actions = "pause, resume, pace, bot, timer, continue, end"
     if not isinstance(body, dict) or body.get("action") is None:
         raise ServiceError(f'the body needs an "action": one of {actions}')
     action = body.get("action")
@@ -404,6 +406,11 @@ def host_action(table, body: Any) -> None:
                 raise ServiceError(f'the body needs a "bot": one of {", ".join(table.bot_names())}, or "{HUMAN}" to '
                                    "hand a person's seat back to them")
             table.set_player(body.get("seat"), body.get("bot"), force=body.get("force") is True)
+        elif action == "timer":
+            if "seconds" not in body:
+                raise ServiceError(f'the body needs "seconds": a number from {TURN_LIMITS[0]} to {TURN_LIMITS[1]} '
+                                   "(seconds a person has per decision), or null to turn the turn timer off")
+            table.set_turn_limit(body["seconds"])
         elif action == "continue":
             table.press_continue(None)
         elif action == "end":

@@ -37,7 +37,7 @@ from typing import Any, Callable, Mapping
 
 import ipywidgets as w
 
-from ..engine import ALL_CARDS, Match, Move, MoveSyntaxError, PlaytestError, RecordError, get_game, limits
+from ..engine import ALL_CARDS, Match, Move, MoveSyntaxError, PlaytestError, Record, RecordError, get_game, limits
 from ..engine.game import Game
 from ..scenarios import (Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples,
                          find_scenario)
@@ -274,6 +274,33 @@ def move_text_for(move: Move, viewer: int | None) -> str:
 
 
 # --- the game's board ---------------------------------------------------------------
+def record_people(record: Record) -> str:
+    """Who played a live table's record, as a sentence for the debugger's line: each seat
+    counted from 1 with its person's name or its bot, then each hand-over ("from move 13"),
+    and the moves the table played for a person whose time ran out. "" for a record
+    without them (a saved game)::
+
+        Players: seat 1 Ana; seat 2 Ben, the heuristic bot from move 13; seat 3 the
+        heuristic bot. The table played moves 5 and 9 for a person whose time ran out.
+    """
+    def who(row) -> str:
+        return (row.name or "a person") if row.player == "human" else f"the {row.player} bot"
+
+    parts = []
+    for seat in range(record.seats):
+        rows = [r for r in record.holders if r.seat == seat]
+        if rows:
+            parts.append(f"seat {seat + 1} {who(rows[0])}"
+                         + "".join(f", {who(r)} from move {r.after + 1}" for r in rows[1:]))
+    text = f"Players: {'; '.join(parts)}." if parts else ""
+    if record.timed_out:
+        numbers = [str(n) for n in record.timed_out]
+        listed = numbers[0] if len(numbers) == 1 else f"{', '.join(numbers[:-1])} and {numbers[-1]}"
+        text += (f" The table played move{'s' if len(numbers) > 1 else ''} {listed} for a person whose time "
+                 "ran out.")
+    return text.strip()
+
+
 def board_class(game: type[Game]) -> type[GameBoard]:
     """The board a game's package ships in its ``widget`` module beside its rules (the
     kit's convention: ``playtest.games.lazy_sunday.widget.LazySundayBoard``), or
@@ -544,7 +571,9 @@ class ScenarioDebugger:
     def load_record(self, text: str, source: str = "<upload>") -> None:
         """Open a record (JSON, as :meth:`Match.to_json` writes it, or a live table's
         record) as a scenario of its moves, from move 0; a record's extra move times are
-        not needed.
+        not needed. A live table's record says who played each seat (names and hand-overs)
+        and which moves the table played for a person whose time ran out
+        (:func:`record_people`), in the line above the board.
 
         Raises:
             RecordError: the text is over the input limits, not JSON, not a record, or a
@@ -555,8 +584,10 @@ class ScenarioDebugger:
             match = Match.from_json(text, what=source)
         except RecordError as exc:
             raise RecordError(f"{source} cannot be opened as a record: {exc}") from None
+        record = Record.model_validate(limits.load_json(text, source))     # read once already: it passes
         self.open(Scenario.from_match(match, title=f"Record {source} ({len(match.moves)} moves)",
-                                      upto=len(match.moves), expect_final=False), source)
+                                      description=record_people(record), upto=len(match.moves),
+                                      expect_final=False), source)
 
     @staticmethod
     def _check(scenario: Scenario) -> dict[int, list[Failure]]:

@@ -1,9 +1,9 @@
 """The host's controls of a live table, shown on a page opened with the host token:
-pause or resume the bots, their pace, hand a seat to a bot (or back to a person), start
-the next round for everyone, end the table, and download the record once the game is
-over or ended (LS-11: no record while the game runs; the service refuses before) and
-replay it in the page (the scenario debugger on the record: step, jump, every seat's view
-or all cards).
+pause or resume the bots, their pace, set the turn timer or turn it off, hand a seat
+to a bot (or back to a person), start the next round for everyone, end the table, and
+download the record once the game is over or ended (LS-11: no record while the game
+runs; the service refuses before) and replay it in the page (the scenario debugger on
+the record: step, jump, every seat's view or all cards).
 
 A seat whose person's page is connected is handed to a bot only after the host confirms
 ("Seat N is connected: hand it to a bot anyway?"): the first request goes without
@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from typing import Callable
 
 import ipywidgets as w
 
-from ...tables.live import HUMAN, PACES
+from ...tables.live import HUMAN, PACES, TURN_LIMITS
 from ..components import download_link, safe
 from .client import ApiError, TableApi, spawn
 
@@ -35,9 +36,11 @@ class HostControls:
             ``ErrorBanner.show``).
 
     Attributes:
-        widget: the box (class ``pt-host``). pause, pace, seat, player, hand, next_round,
-        end, confirm_end, cancel_end, record, record_link, replay, replay_box, note: its
-        parts (``debugger``: the replay's ScenarioDebugger once Replay was pressed); hand_box
+        widget: the box (class ``pt-host``). pause, pace, turn, set_turn, turn_off,
+        turn_note (the turn timer: its seconds box, Set and Off buttons, what it is now),
+        seat, player, hand, next_round, end, confirm_end, cancel_end, record, record_link,
+        replay, replay_box, note: its parts (``debugger``: the replay's ScenarioDebugger
+        once Replay was pressed); hand_box
         (class ``pt-host-force``) with hand_question, confirm_hand and cancel_hand: the
         question before a connected seat is handed to a bot. running: the parts shown
         only while the table is played. state: the last state shown.
@@ -54,10 +57,19 @@ class HostControls:
             return b
 
         self.pause = button("Pause the bots", self._toggle_pause,
-                            tip="Bots hold, and a reaction window's time limit stops until you resume")
+                            tip="Bots hold, and a reaction window's time limit and the turn timer stop until "
+                                "you resume")
         self.pace = w.Dropdown(options=list(PACES), description="Bot pace", layout=w.Layout(width="200px"),
                                tooltip="How long a bot thinks before a move and before a quick reaction")
         self.pace.observe(safe(self._pace_picked, report), "value")
+        self.turn = w.Text(placeholder="seconds", description="Turn timer", layout=w.Layout(width="200px"),
+                           tooltip=f"Seconds a person has per decision, {TURN_LIMITS[0]} to {TURN_LIMITS[1]}")
+        self.set_turn = button("Set", self._set_turn,
+                               tip="Give each person this many seconds per decision, from now; when they run out, "
+                                   "the table plays for them with a bot")
+        self.turn_off = button("Off", lambda: self._act({"action": "timer", "seconds": None}, "Turn timer off."),
+                               tip="No time limit on people's decisions")
+        self.turn_note = w.HTML()
         self.seat = w.Dropdown(description="Seat", layout=w.Layout(width="320px"))
         bots = list(getattr(game, "BOTS", None) or ["random"])
         self._bot_options = [(f"Bot: {b}", b) for b in bots]
@@ -90,11 +102,13 @@ class HostControls:
         self.note = w.HTML()
         # the controls of a table being played: hidden once its game is over or it has ended
         self.running = [w.HBox([self.pause, self.pace], layout=w.Layout(align_items="center", flex_flow="row wrap")),
+                        w.HBox([self.turn, self.set_turn, self.turn_off, self.turn_note],
+                               layout=w.Layout(align_items="center", flex_flow="row wrap")),
                         w.HBox([self.seat, self.player, self.hand],
                                layout=w.Layout(align_items="center", flex_flow="row wrap")),
                         self.next_round, self.end]
         self.widget = w.VBox([
-            w.HTML("<b>Host controls</b>"), *self.running[:2],
+            w.HTML("<b>Host controls</b>"), *self.running[:3],
             self.hand_box,
             w.HBox([self.next_round, self.end, self.record, self.record_link, self.replay],
                    layout=w.Layout(align_items="center", flex_flow="row wrap")),
@@ -116,6 +130,9 @@ class HostControls:
             self.pause.button_style = "warning" if paused else ""
             if state.get("pace") in PACES and self.pace.value != state["pace"]:
                 self.pace.value = state["pace"]
+            limit = state.get("turn_limit")
+            self.turn_note.value = (f"now {limit:g} s per decision" if limit else "now off")
+            self.turn_off.disabled = not limit
             options = []
             for p in state.get("players", []):
                 who = f"{p['player']} bot" if p["player"] != HUMAN else (
@@ -129,7 +146,7 @@ class HostControls:
         finally:
             self._busy = False
         playing = state.get("status") == "playing"
-        for control in (self.pause, self.pace, self.seat, self.player, self.hand, self.end):
+        for control in (self.pause, self.pace, self.turn, self.set_turn, self.seat, self.player, self.hand, self.end):
             control.disabled = not playing
         for part in self.running:
             part.layout.display = None if playing else "none"
@@ -165,6 +182,20 @@ class HostControls:
     def _pace_picked(self, change) -> None:
         if not self._busy and change["new"] != self.state.get("pace"):
             self._act({"action": "pace", "pace": change["new"]}, f"Bot pace: {change['new']}.")
+
+    def _set_turn(self) -> None:
+        """Send the seconds typed as the turn timer (the service refuses a number out of
+        its range, in a sentence shown in the banner)."""
+        text = self.turn.value.strip()
+        try:
+            seconds = float(text)
+            if not math.isfinite(seconds):
+                raise ValueError(text)
+        except ValueError:
+            raise ValueError(f"type the turn timer's seconds per decision, {TURN_LIMITS[0]} to {TURN_LIMITS[1]} "
+                             f"(or press Off), not {text[:40]!r}") from None
+        seconds = int(seconds) if seconds.is_integer() else seconds
+        self._act({"action": "timer", "seconds": seconds}, f"Turn timer: {seconds:g} s per decision, from now.")
 
     def _offer_players(self) -> None:
         """Offer the chosen seat the game's bots, and its person only if the seat was made

@@ -32,7 +32,7 @@ import ipywidgets as w
 
 from ...engine import Game, OptionError, games
 from ...scenarios import Scenario, example, examples, find_scenario, is_scenario_name, scenarios_dir
-from ...tables.live import DEFAULT_PACE, HUMAN, PACES
+from ...tables.live import DEFAULT_PACE, HUMAN, PACES, TURN_LIMITS, check_turn_limit
 from ...tables.service import CHOSEN_SEED_NOTE, REACTION_LIMITS
 from ..components import ErrorBanner, download_link, safe, style_widget
 from ..newgame import NewGamePanel, option_label
@@ -160,6 +160,8 @@ class LobbyApp:
         reaction: the reaction time limit's text input (blank: off), shown for a game
             with :func:`has_reactions` only.
         reaction_help: its help line.
+        turn: the turn timer's text input (seconds per decision; blank: off, the default).
+        turn_help: its help line.
         links: the links of the last table made or joined (class ``pt-lobby-links``).
         made: the service's answer for the last table created.
         tables: the list of tables (class ``pt-lobby-tables``).
@@ -224,6 +226,16 @@ class LobbyApp:
         self.reaction_box = w.HBox([self.reaction, self.reaction_help],
                                    layout=w.Layout(align_items="center", flex_flow="row wrap"))
         self._reaction_typed()
+        low, high = TURN_LIMITS
+        self.turn = w.Text(value="", placeholder="off", description="Turn timer (seconds)", style=wide,
+                           layout=w.Layout(width="300px"),
+                           tooltip=f"{low} to {high} seconds per decision; blank: off")
+        self.turn_help = w.HTML()
+        self.turn_help.add_class("pt-help")
+        self.turn.observe(safe(lambda _c: self._turn_typed(), report), "value")
+        self.turn_box = w.HBox([self.turn, self.turn_help],
+                               layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        self._turn_typed()
         self.links = w.HTML()
         self.links.add_class("pt-lobby-links")
         self.copy_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
@@ -299,7 +311,7 @@ class LobbyApp:
             children.insert(children.index(panel.seed) + 1, self.seed_note)
             panel.seed.tooltip = CHOSEN_SEED_NOTE
             at = children.index(panel.start)
-            extra = [self.pace, self.listed] + ([self.reaction_box] if has_reactions(game) else [])
+            extra = [self.pace, self.listed, self.turn_box] + ([self.reaction_box] if has_reactions(game) else [])
             panel.widget.children = tuple([self.scenario_box] + children[:at] + extra + children[at:])
             self.panels[name] = panel
         self.panel_box.children = (self.panels[name].widget,)
@@ -395,6 +407,36 @@ class LobbyApp:
             problem = f"<b class='pt-warn'>⚠ {html.escape(str(exc))}</b> "
         self.reaction_help.value = problem + html.escape(about)
 
+    def turn_limit(self) -> float | None:
+        """The turn timer the form asks for, in seconds per decision: None when its input
+        is blank (off, the default).
+
+        Raises:
+            OptionError: the text is not a number of seconds within
+                :data:`~playtest.tables.live.TURN_LIMITS` (said as the service says it).
+        """
+        text = self.turn.value.strip()
+        if not text:
+            return None
+        try:
+            value = float(text)
+        except ValueError:
+            value = text
+        seconds = check_turn_limit(value)
+        return int(seconds) if seconds.is_integer() else seconds
+
+    def _turn_typed(self) -> None:
+        """Say beside the turn timer what it does, and at once if the text is not allowed."""
+        low, high = TURN_LIMITS
+        about = (f"Seconds a person has for each decision, {low} to {high}; when their time runs out, the table "
+                 "plays for them with a bot and says so. The host can change it during the game. Blank: off.")
+        try:
+            self.turn_limit()
+            problem = ""
+        except OptionError as exc:
+            problem = f"<b class='pt-warn'>⚠ {html.escape(str(exc))}</b> "
+        self.turn_help.value = problem + html.escape(about)
+
     def _create_clicked(self, seats: int, players: dict, options: dict, seed: int | None) -> None:
         self._active = time.monotonic()
         self.create(self.spec(seats, players, options, seed))
@@ -403,14 +445,14 @@ class LobbyApp:
         """The create body for the table the form describes (see :mod:`playtest.tables`):
         the scenario's name when it starts from one (its options and seed are its own),
         else the preset's name when the options are exactly a preset's, else every option;
-        the reaction time limit (:meth:`reaction_limit`).
+        the reaction time limit (:meth:`reaction_limit`) and the turn timer (:meth:`turn_limit`).
 
         Args:
             seats, players, options, seed: as the new-game panel's ``config()``.
 
         Raises:
             OptionError: no human seat (a table of bots only has nobody to play it), or a
-                reaction time limit that is not allowed.
+                reaction time limit or turn timer that is not allowed.
         """
         if HUMAN not in players.values():
             raise OptionError("a live table needs at least one human seat; bot games are the balance lab's")
@@ -421,7 +463,7 @@ class LobbyApp:
         # (a seat whose link was made is never handed out twice)
         spec = {"game": self.game.value, "seats": seats, "players": [players[s] for s in range(seats)],
                 "pace": self.pace.value, "listed": True, "open_seats": humans[1:] if self.listed.value else [],
-                "reaction_limit": self.reaction_limit()}
+                "reaction_limit": self.reaction_limit(), "turn_limit": self.turn_limit()}
         if self.scenario.value:
             spec["scenario"] = self.scenario.value
         else:

@@ -45,6 +45,7 @@ from ..page import proxied_lobby_note
 from .client import TableApi, TableLink, parse_table_query, spawn
 from .host import HostControls
 from .signals import PageSignals
+from .timer import TurnClock
 from .style import STYLE
 
 FRESH_SECONDS = 2.0
@@ -151,8 +152,9 @@ class SeatApp:
             the public view). banner, privacy, log, status, players, last_move,
             hold_box, hold_text, over_box, over_text, message, claimer, intro, countdown: the
             components. clock: the seconds clock the countdown reads (``time.monotonic``;
-            tests replace it). handed: the notice that the host handed this page's seat to
-            a bot (hidden while a person plays it).
+            tests replace it). turn_clock: the turn timer's countdown
+            (:class:`~playtest.widgets.live.timer.TurnClock`). handed: the notice that the
+            host handed this page's seat to a bot (hidden while a person plays it).
             continue_buttons: seat -> its Continue button. forms: seat -> its
             :class:`FeedbackForm`. host: the :class:`HostControls` (None without a
             host token). refused: the plain message shown instead of the table ("" if none).
@@ -205,6 +207,7 @@ class SeatApp:
         self.last_move.add_class("pt-last-move")
         self.countdown = w.HTML(layout=w.Layout(display="none"))
         self.countdown.add_class("pt-countdown")
+        self.turn_clock = TurnClock()
         self.hold_text = w.HTML()
         self.hold_buttons = w.HBox()
         self.hold_box = w.VBox([self.hold_text, self.hold_buttons], layout=w.Layout(display="none"))
@@ -243,7 +246,8 @@ class SeatApp:
         # the seat's own controls and their answers come before the board: above the fold
         # at 1280x720 and at 390 px wide in every game (the intro and rules read after)
         self.content = w.VBox([self.title, self.status, self.players, self.you, self.handed, self.last_move,
-                               self.countdown, self.hold_box, self.over_box, self.privacy.widget, self.outcome,
+                               self.countdown, self.turn_clock.widget,
+                               self.hold_box, self.over_box, self.privacy.widget, self.outcome,
                                self.controls, self.board_box, self.intro, self.rules, self.host_box,
                                self.log.widget])
         self.widget = AppBox([style_widget(), w.HTML(STYLE), self.banner.widget, self.message_box, self.content])
@@ -306,6 +310,7 @@ class SeatApp:
             self._fresh_timer.cancel()
         if self._countdown_timer is not None:
             self._countdown_timer.cancel()
+        self.turn_clock.stop()
 
     def refuse(self, text_html: str) -> None:
         """Show a plain message page instead of the table (``text_html``: HTML, escaped
@@ -604,6 +609,7 @@ class SeatApp:
         self._draw_hold(latest)
         self._draw_over(latest)
         self.draw_countdown()
+        self.turn_clock.draw(latest, [] if self.viewer is None else [self.viewer], self.seat_name)
         if self.host is not None and public is not None and public.role == "host":
             self.host.show(public.state)
         self.controls.layout.display = None if seats else "none"

@@ -27,6 +27,9 @@ STYLE = """<style>
 .pt-last-move.pt-fresh .widget-html-content { background: #ffcc80; color: #222; transition: none; }
 .pt-countdown .widget-html-content { display: block; padding: 3px 10px; border-radius: 6px; font-size: 14px;
   white-space: normal; background: #fff3cd; color: #6d4c00; }
+.pt-turn-clock .widget-html-content { display: block; padding: 3px 10px; border-radius: 6px; font-size: 14px;
+  white-space: normal; background: #eef3fb; color: #1d3557; }
+.pt-turn-clock.pt-mine .widget-html-content { background: #ffcc80; color: #222; font-size: 16px; font-weight: 600; }
 .pt-countdown.pt-mine .widget-html-content { background: #ffcc80; color: #222; font-size: 16px; font-weight: 600; }
 .pt-moved { box-shadow: 0 0 0 4px #ff8a65; border-radius: 8px; }
 .pt-hold { background: #e3f2fd; border: 2px solid #1976d2; border-radius: 8px; padding: 8px 12px; margin: 4px 0; }
