@@ -9,6 +9,9 @@ server. Run it again after a change to a page::
     python docs/screenshots.py            # about 2 minutes on 2 cores
     python docs/screenshots.py --only lobby,table_seat0
 
+The shot ``crazy_eights`` needs the worked example installed
+(``pip install -e examples/crazy_eights``).
+
 Needs the ``test`` extra (Playwright) and Debian's Chromium (``apt-get install chromium``).
 """
 from __future__ import annotations
@@ -49,14 +52,53 @@ def serve(folder: Path):
         raise SystemExit(str(problem)) from None
 
 
-def create_table(base: str) -> dict:
-    """A Lazy Sunday table through the lobby's HTTP API: two people and a heuristic bot."""
-    body = {"game": "lazy_sunday", "seats": 3, "players": ["human", "human", "heuristic"],
-            "pace": "human", "seed": 7}
-    request = urllib.request.Request(f"{base}/playtest/api/tables", method="POST",
-                                     data=json.dumps(body).encode())
+def api(base: str, path: str, body: dict, token: str | None = None) -> dict:
+    """POST ``body`` as JSON to the lobby's HTTP API (``<base>/playtest/api/<path>``),
+    with a table token when given; returns the answer."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(f"{base}/playtest/api/{path}", method="POST",
+                                     data=json.dumps(body).encode(), headers=headers)
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
+
+
+def create_table(base: str) -> dict:
+    """A Lazy Sunday table through the lobby's HTTP API: two people and a heuristic bot."""
+    return api(base, "tables", {"game": "lazy_sunday", "seats": 3, "pace": "human", "seed": 7,
+                                "players": ["human", "human", "heuristic"]})
+
+
+def shoot_crazy_eights(browser, base: str) -> None:
+    """Crazy Eights (examples/crazy_eights, installed: the generic board draws it) at a
+    live table, a person against the heuristic bot: seat 0's page."""
+    made = api(base, "tables", {"game": "crazy_eights", "seats": 2, "pace": "instant", "seed": 3,
+                                "players": ["human", "heuristic"]})
+    context = browser.new_context(viewport=VIEWPORT)
+    shoot(context, f"{base}/voila/render/{made['seats'][0]['path']}", ".pt-live .pt-table .pt-card",
+          "crazy_eights")
+    context.close()
+
+
+def shoot_host_replay(browser, base: str) -> None:
+    """A Lazy Sunday table a person played two moves at (through the API) and its host
+    ended: the host page with *Replay the game* pressed, the replay at move 0."""
+    made = api(base, "tables", {"game": "lazy_sunday", "seats": 2, "pace": "instant", "seed": 7,
+                                "players": ["human", "heuristic"]})
+    seat = made["seats"][0]
+    for number, move in enumerate(["0 peek 0 1", "0 done"]):
+        api(base, f"tables/{made['id']}/moves", {"move": move, "id": f"docs-{number}"}, seat["token"])
+    api(base, f"tables/{made['id']}/host", {"action": "end"}, made["host_token"])
+    context = browser.new_context(viewport=VIEWPORT)
+    host = context.new_page()
+    host.goto(f"{base}/voila/render/{made['host_path']}", timeout=TIMEOUT_MS)
+    host.get_by_role("button", name="Replay the game").click(timeout=TIMEOUT_MS)
+    host.wait_for_selector(".pt-replay .pt-debugger .pt-table .pt-card", timeout=TIMEOUT_MS)
+    host.locator(".pt-host").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    host.wait_for_timeout(1500)
+    save(host, "host_replay")
+    context.close()
 
 
 # name -> (page address under /voila/render/, CSS selector to wait for)
@@ -70,6 +112,13 @@ PAGES = {
 }
 
 
+def save(page, name: str) -> None:
+    """Save the page's viewport (1280x720) as ``<name>.png``."""
+    path = OUT / f"{name}.png"
+    page.screenshot(path=str(path))
+    print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} kB", flush=True)
+
+
 def shoot(context, url: str, ready: str, name: str, scroll: bool = False):
     """Open ``url``, wait for ``ready`` (scrolled to the top of the window with ``scroll``)
     and save the viewport as ``<name>.png``; returns the page."""
@@ -79,16 +128,14 @@ def shoot(context, url: str, ready: str, name: str, scroll: bool = False):
     if scroll:
         page.locator(ready).first.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(1500)                       # let the widgets finish drawing
-    path = OUT / f"{name}.png"
-    page.screenshot(path=str(path))                   # the viewport only: 1280x720
-    print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} kB", flush=True)
+    save(page, name)
     return page
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="comma-separated names among: "
-                        + ", ".join([*PAGES, "lobby", "table_seat0", "table_seat1"]))
+                        + ", ".join([*PAGES, "lobby", "table_seat0", "table_seat1", "crazy_eights", "host_replay"]))
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
     OUT.mkdir(parents=True, exist_ok=True)
@@ -122,6 +169,10 @@ def main(argv=None) -> None:
                 context.close()
             for context, _page in seats:
                 context.close()
+        if only is None or "crazy_eights" in only:
+            shoot_crazy_eights(browser, base)
+        if only is None or "host_replay" in only:
+            shoot_host_replay(browser, base)
         browser.close()
 
 
