@@ -790,3 +790,17 @@ def test_upload_takes_a_record_json_with_times_and_refuses_a_bad_one_in_a_senten
     upload(debugger.upload, "other.json", json.dumps({**record, "moves": ["9 fly"]}).encode())
     assert "other.json cannot be opened as a record" in debugger.banner.message and "move 1" in debugger.banner.message
     assert (debugger.scenario, debugger.match) == shown
+
+
+def test_a_game_drawn_by_the_generic_board_opens_from_its_record():
+    """A plug-in game without a board of its own (Crazy Eights, the worked example) opens
+    in the debugger on the generic ViewBoard, stepping through its moves."""
+    from playtest.engine import games, play_game
+    from playtest.widgets.board import ViewBoard
+    if "crazy_eights" not in games():
+        pytest.skip("examples/crazy_eights is not installed (pip install -e examples/crazy_eights)")
+    match, _ = play_game(games()["crazy_eights"], 3, "random", seed=2)
+    debugger = ScenarioDebugger()
+    debugger.load_record(json.dumps(match.record().model_dump()))
+    assert isinstance(debugger.board, ViewBoard) and debugger.game is games()["crazy_eights"]
+    assert [str(m) for m in debugger.scenario.moves] == [str(m) for m in match.moves]     # the whole line to step

@@ -360,7 +360,7 @@ class ScenarioDebugger:
         self._probe_key = None
         self._probe: Match | None = None
         self.board: GameBoard | None = None
-        self._game: type[Game] | None = None
+        self.game: type[Game] | None = None     # the Game class shown (BoardHost)
         self.banner = ErrorBanner()
         report = self.banner.show
 
@@ -486,8 +486,8 @@ class ScenarioDebugger:
         self.scenario, self.source, self.line, self.match = scenario, source, line, line
         self.branch_point, self.viewer, self.results, self.failure = None, None, results, failure
         self._failure_reason, self._failure_public = _refusal(line, failure.move) if failure else ("", False)
-        if self._game is not game:
-            self._game = game
+        if self.game is not game:
+            self.game = game
             self.board = board_class(game)(self)
             self.moves = MoveBuilder(game.MOVE_ARGS, self.board, lambda _m: None)   # the boards read it
             self.moves.show(None, [], {}, enabled=False)
