@@ -475,6 +475,10 @@ def test_the_list_shows_the_tables_being_played_unless_asked_for_others(service)
     assert bad.value.status == 400 and "unknown status 'finished'" in str(bad.value)
 
 
+EVERY_FIELD = "game, seats, players, options, preset, scenario, seed, pace, listed, open_seats, reaction_limit"
+"""Every field the service's create takes (found missing: preset, scenario, open_seats, reaction_limit)."""
+
+
 @pytest.mark.parametrize("spec, words", [
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"game": "lazy_sunday", "seats": 3, "players": ["human", "robot", "human"]}, "unknown bot 'robot'"),
@@ -487,8 +491,8 @@ def test_the_list_shows_the_tables_being_played_unless_asked_for_others(service)
     ({"game": "lazy_sunday", "pace": "warp"}, "unknown bot pace 'warp'"),
     ({"game": "lazy_sunday", "options": {"rounds": "two"}}, "rounds"),
     ({"game": "lazy_sunday", "preset": "nope"}, "unknown preset"),
-    ({"game": "lazy_sunday", "colour": "red"}, "unknown field(s) colour"),
-    ([1, 2], "JSON object"),
+    ({"game": "lazy_sunday", "colour": "red"}, "unknown field(s) colour; a table takes " + EVERY_FIELD),
+    ([1, 2], "send a JSON object with some of the fields " + EVERY_FIELD),
     ({}, 'the body needs a "game": one of chore_race, '),
     ({"game": None, "seats": 2}, 'the body needs a "game": one of chore_race, '),
     # a scenario brings its game and seats: others sent with it were silently replaced
@@ -774,12 +778,18 @@ def test_a_name_is_checked_stored_with_the_seat_shown_to_every_page_and_kept_ove
     pages = [FakePage(0), FakePage(None, "spectator")]
     for page in pages:
         table.attach(page)
-    for bad, words in [("<b>Ana</b>", "may not hold '<', '>'"), ("x" * 25, "at most 24 characters"),
-                       ("Ana\nBo", "may not hold '\\n'"), (7, "a name is text, not int")]:
+    allowed = "; letters, digits, spaces and other punctuation are allowed"
+    for bad, words in [("<b>Ana</b>", "a name may not hold the signs < >" + allowed),
+                       ("x" * 25, "at most 24 characters"),
+                       ("Ana\nBo", "a name may not hold an invisible or control character (U+000A)" + allowed),
+                       ("Ana\u202e&\u200b", "a name may not hold the sign & or invisible or control characters "
+                                            "(U+200B, U+202E)" + allowed),
+                       (7, "a name is text, not int")]:
         with pytest.raises(OptionError) as error:
             table.set_name(0, bad)
         assert words in str(error.value)
         assert table.names == ["", ""]
+    table.set_name(0, "  Ana Lía, O'Brien-Núñez ")     # letters, spaces and punctuation are allowed
     table.set_name(0, "  Ana Lía ")
     assert [p.state["players"][0]["name"] for p in pages] == ["Ana Lía", "Ana Lía"]
     assert table.who(0) == "seat 1 (Ana Lía)" and table.who(1) == "seat 2"

@@ -25,13 +25,21 @@ LAUNCHER = "ipykernel_launcher"
 class PageKernelSpecManager(KernelSpecManager):
     """Jupyter's kernel specs, with every ipykernel spec (``[python, "-m",
     "ipykernel_launcher", ...]``) started through :func:`main` of this module instead
-    (``[python, "-m", "playtest.server.kernel", ...]``); other kernels are left as they are."""
+    (``[python, "-m", "playtest.server.kernel", ...]``) and interrupted by a message
+    (``interrupt_mode = "message"``); other kernels are left as they are.
+
+    jupyter_client interrupts every kernel it shuts down before asking it to stop: with
+    a signal (SIGINT), a kernel still starting when the server stopped printed a
+    ``KeyboardInterrupt`` traceback from the middle of an import (zmq's, say) to the
+    server's terminal. ipykernel answers an ``interrupt_request`` on its control channel
+    as it answers the signal; a kernel still starting never reads it."""
 
     def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
         spec = super().get_kernel_spec(kernel_name)
         argv = list(spec.argv)
         if argv[1:3] == ["-m", LAUNCHER]:
             spec.argv = [argv[0], "-m", __name__, *argv[3:]]
+            spec.interrupt_mode = "message"
         return spec
 
 

@@ -71,11 +71,17 @@ def check_name(name) -> str:
     name = name.strip()
     if len(name) > NAME_MAX:
         raise OptionError(f"a name has at most {NAME_MAX} characters; this one has {len(name)}")
-    bad = sorted({c for c in name if not c.isprintable() or c in "<>&"})
-    if bad:
-        raise OptionError(f"a name may not hold {', '.join(map(repr, bad))}: letters, digits, spaces and "
-                          "punctuation but < > & are allowed")
+    markup = sorted({c for c in name if c in "<>&"})
+    hidden = sorted({c for c in name if not c.isprintable()})
+    if markup or hidden:
+        what = [f"the sign{'s' if len(markup) > 1 else ''} {' '.join(markup)}"] if markup else []
+        codes = ", ".join(f"U+{ord(c):04X}" for c in hidden)
+        what += [f"invisible or control characters ({codes})" if len(hidden) > 1
+                 else f"an invisible or control character ({codes})"] if hidden else []
+        raise OptionError(f"a name may not hold {' or '.join(what)}; letters, digits, spaces and other "
+                          "punctuation are allowed")
     return name
+
 
 
 def seat_label(seat: int, name: str = "") -> str:

@@ -33,6 +33,10 @@ MAX_TABLES = 200        # tables being played at once on one server
 STATUSES = ("playing", "over", "ended")   # a table's status: being played, game over, ended by the host
 TEXT_LIMIT = 2000       # characters of a feedback text
 REACTION_LIMITS = (1, 600)   # seconds a reaction window's time limit may be (CR-7), least and most
+TABLE_FIELDS = ("game", "seats", "players", "options", "preset", "scenario", "seed", "pace", "listed",
+                "open_seats", "reaction_limit")
+"""Every field a new table's request may hold (:meth:`TableService.create` says what each means);
+the API's refusals list them from here."""
 TABLE_PAGE = "table.ipynb"   # the dashboard of a table's pages (seat, host, spectator), in the dashboards folder
 CHOSEN_SEED_NOTE = ("A seed you choose deals the same cards every time it is played: anyone who knows it, or finds a "
                     "short one by trying seeds against the cards on the table, can rebuild every hand. Leave it "
@@ -231,13 +235,11 @@ class TableService:
         """
         self._usable()
         if not isinstance(spec, Mapping):
-            raise ServiceError("send a JSON object with game, seats, players, options, seed, pace, listed")
-        fields = {"game", "seats", "players", "options", "preset", "seed", "pace", "listed", "scenario",
-                  "reaction_limit", "open_seats"}
-        unknown = set(spec) - fields
+            raise ServiceError(f"send a JSON object with some of the fields {', '.join(TABLE_FIELDS)}")
+        unknown = set(spec) - set(TABLE_FIELDS)
         if unknown:
             raise ServiceError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; a table takes "
-                               f"{', '.join(sorted(fields))}")
+                               f"{', '.join(TABLE_FIELDS)}")
         scenario = None
         if spec.get("scenario") is not None:
             try:
