@@ -204,9 +204,13 @@ def test_a_resent_move_id_is_played_once():
 
 def test_illegal_and_foreign_moves_are_refused_with_their_reason():
     table = slap_table()
-    assert "plays seat 0, not seat 1" in table.submit(0, "1 draw").error
+    # seats as people count them (from 1), beside the move text's own number
+    assert table.submit(0, "1 draw").error == ("this page plays seat 1, not seat 2 (move text '1 draw': move texts "
+                                               "count seats from 0)")
     bad = table.submit(1, "1 draw")
     assert not bad.ok and bad.ruling       # not seat 1's turn: the ruling is named
+    # the game's reason ("it is not seat 1's decision: seat 0 is ...") as people count
+    assert bad.error.startswith("it is not seat 2's decision: seat 1 is starting its turn"), bad.error
     assert "cannot read move" in table.submit(0, "nonsense").error
     assert len(table.match.moves) == 6
 

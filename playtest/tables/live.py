@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from ..engine import Match, Move, MoveSyntaxError, OptionError, PlaytestError, Table
+from ..engine.counting import for_people
 from .thinking import Decision, Thinker, check_table_bot
 
 HUMAN = "human"
@@ -445,7 +446,8 @@ class LiveTable:
         except MoveSyntaxError as exc:
             return Result(False, str(exc))
         if move.seat != seat:
-            return Result(False, f"this page plays seat {seat}, not seat {move.seat} (move texts count seats from 0)")
+            return Result(False, f"this page plays {seat_label(seat)}, not {seat_label(move.seat)} (move text "
+                                 f"'{move}': move texts count seats from 0)")
         hold = self.hold()
         if hold is not None:
             return Result(False, "the round is over: the next round starts when every player has pressed "
@@ -458,7 +460,9 @@ class LiveTable:
             return Result(False, f"{TOO_LATE}{first}; choose again on the new position")
         problem = self.match.refusal(move)
         if problem is not None:
-            reason = problem.reason if problem.reason else str(problem)
+            # the game's reason counts from 0, as the engine does: said as people count
+            reason = (for_people(problem.reason) if problem.reason
+                      else f"{seat_label(seat)} cannot make that move now (move text '{move}')")
             return Result(False, (f"{TOO_LATE}{self._first_since(version, seat)}, so " if late else "")
                           + reason, problem.ruling)
         # an open move the rules take though it is no longer offered is a late one, returned

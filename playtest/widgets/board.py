@@ -45,6 +45,7 @@ import json
 
 import ipywidgets as w
 
+from ..engine.counting import for_people
 from .app import BoardHost, GameBoard
 from .components import Card, CardRow, Pile
 
@@ -195,8 +196,8 @@ class ViewBoard(GameBoard):
         """Whose turn, or how the game ended."""
         outcome = view.get("outcome")
         if outcome:
-            winners = ", ".join(f"seat {s}" for s in outcome.get("winners", ())) or "nobody"
-            return f"<b>Game over</b>: {html.escape(str(outcome.get('reason', '')))} — winner: {winners}"
+            winners = ", ".join(f"seat {s + 1}" for s in outcome.get("winners", ())) or "nobody"
+            return f"<b>Game over</b>: {html.escape(for_people(str(outcome.get('reason', ''))))} — winner: {winners}"
         turn = view.get("turn_seat")
         if turn is None:
             return ""

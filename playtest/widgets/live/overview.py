@@ -94,10 +94,11 @@ class TablesOverview:
             return
         lines = []
         for row in rows:
-            players = ", ".join(f"{s}: {'person' if p == HUMAN else p + ' bot'}"
+            # seats as people count them, from 1 (the service's rows count from 0)
+            players = ", ".join(f"{s + 1}: {'person' if p == HUMAN else p + ' bot'}"
                                 for s, p in enumerate(row.get("players", [])))
-            turn = ", ".join(map(str, row.get("to_act", []))) or "nobody (a round's reveal)"
-            connected = ", ".join(map(str, row.get("connected", []))) or "nobody"
+            turn = ", ".join(str(s + 1) for s in row.get("to_act", [])) or "nobody (a round's reveal)"
+            connected = ", ".join(str(s + 1) for s in row.get("connected", [])) or "nobody"
             path = str(row.get("watch_path", ""))
             href = address_for_others(self.folder, path) if self.folder else path
             cards = f" ({row['cards']} cards)" if row.get("cards") else ""

@@ -36,6 +36,7 @@ import ipywidgets as w
 from ...engine import Move, PlaytestError, get_game
 from ...tables import pages
 from ...engine import OptionError
+from ...engine.counting import for_people
 from ...tables.live import HUMAN, TOO_LATE, check_name
 from ..app import GameBoard, builder_kinds
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
@@ -70,7 +71,7 @@ HOST_INTRO = ("<b>You are the host: the public view (no hand is shown) and the h
               "end the table; and once the game is over, get its record for the scenario debugger. Keep the "
               "host link to yourself.")
 """The intro above a live table page, by what its links are (:meth:`SeatApp.intro_html`):
-``{who}`` is "seat 2" or "seats 0 and 1"."""
+``{who}`` is "seat 2" or "seats 1 and 2" (counted from 1)."""
 
 class FeedbackForm:
     """The short form a player gets when the game is over: a 1-5 rating, "what
@@ -376,7 +377,7 @@ class SeatApp:
         """
         link = self._seat_links().get(move.seat)
         if link is None:
-            raise PlaytestError(f"seat {move.seat} is not played on this page")
+            raise PlaytestError(f"seat {move.seat + 1} is not played on this page")
         self.banner.clear()
         self.outcome.value = ""
         try:
@@ -414,7 +415,7 @@ class SeatApp:
         """
         link = self._seat_links().get(seat)
         if link is None:
-            raise PlaytestError(f"seat {seat} is not played on this page")
+            raise PlaytestError(f"seat {seat + 1} is not played on this page")
         link.send({"type": "continue"})
 
     # --- messages from the table ----------------------------------------------------
@@ -500,8 +501,9 @@ class SeatApp:
         seats = sorted(link.seat for link in self.links if link.welcomed and link.role == "seat")
         parts = []
         if seats:
-            who = "seat " + str(seats[0]) if len(seats) == 1 else (
-                "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}")
+            numbers = [str(seat + 1) for seat in seats]      # as people count
+            who = "seat " + numbers[0] if len(seats) == 1 else (
+                "seats " + ", ".join(numbers[:-1]) + f" and {numbers[-1]}")
             parts.append((SEAT_INTRO if len(seats) == 1 else HOTSEAT_INTRO).format(who=who))
         if "host" in roles:
             parts.append(HOST_INTRO)
@@ -765,16 +767,16 @@ class SeatApp:
         # the seat may have changed hands since the move: then name who made it
         who = (self.seat_name(seat) if by_bot == (player is not None and player["player"] != HUMAN)
                else f"Seat {seat + 1} ({'a bot' if by_bot else 'a person'})")
-        lines = [text for n, text in shown["log"] if n == number] if shown is not None and number else []
+        lines = [for_people(text) for n, text in shown["log"] if n == number] if shown is not None and number else []
         if lines:
             what = " ".join(lines)
         elif shown is not None:
             what = self.board.move_label(last["kind"], shown["view"])
         else:                       # behind the privacy screen: nothing but the public kind
             what = last["kind"]
-        plain = f"Seat {seat} "
-        # the game's log line names the seat already, from 0 ("Seat 2 draws ..."): name it
-        # once, as people count and with its marks
+        plain = f"Seat {seat + 1} "
+        # the game's log line names the seat already ("Seat 3 draws ..." as people count):
+        # name it once, with its marks
         line = who + what[len(plain) - 1:] if what.startswith(plain) else f"{who}: {what}"
         self.last_move.value = f"<b>Last move</b> · {html.escape(line)}"
         if number != self._seen_move:
@@ -860,7 +862,7 @@ class SeatApp:
             button.layout.display = None if seat in waiting else "none"
         if hold:
             names = ", ".join(self.seat_name(s) for s in waiting) or "nobody"
-            self.hold_text.value = (f"<b>{html.escape(hold['reason'])}</b><br>"
+            self.hold_text.value = (f"<b>{html.escape(for_people(hold['reason']))}</b><br>"
                                     f"Still to press Continue: {html.escape(names)}.")
         else:
             self.hold_text.value = ""
@@ -875,7 +877,7 @@ class SeatApp:
             winners = ", ".join(self.seat_name(s) for s in outcome["winners"]) or "nobody"
             scores = ", ".join(f"seat {s + 1}: {v}" for s, v in enumerate(outcome["scores"]))
             head = "Game over" if outcome.get("finished", True) else "Game stopped unfinished"
-            text = (f"<b>{head}</b>: {html.escape(str(outcome['reason']))} — winner: {html.escape(winners)} "
+            text = (f"<b>{head}</b>: {html.escape(for_people(str(outcome['reason'])))} — winner: {html.escape(winners)} "
                     f"· scores {html.escape(scores)}")
         else:
             text = "<b>The host ended this table</b> before the game was over."
