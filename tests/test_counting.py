@@ -27,6 +27,10 @@ from playtest.engine.counting import for_people, move_text_seat
     ("seats are numbered 0..2", "seats are numbered 0..2"),
     ("a 3-seat game; 4 seats; Shift 50: 5 cards", "a 3-seat game; 4 seats; Shift 50: 5 cards"),
     ("Seat 10 (you) draws Nap.", "Seat 11 (you) draws Nap."),
+    # Chore Race's chores by their place in a tableau, as its board counts them
+    ("there is no chore 3 in seat 1's own tableau", "there is no chore 4 in seat 2's own tableau"),
+    ("chore 1 is not complete (complete: chores 0, 2)", "chore 2 is not complete (complete: chores 1, 3)"),
+    ("Seat 0 has 2 complete chores: choose", "Seat 1 has 2 complete chores: choose"),
 ])
 def test_engine_text_is_shown_with_seats_and_positions_counted_from_1(engine, people):
     assert for_people(engine) == people
@@ -49,7 +53,7 @@ def test_no_log_line_of_a_whole_game_shows_seat_or_position_0_to_people(name, se
     lines = [text for seat in (None, *range(seats)) for _, text in match.log_for(seat)]
     outcome = match.outcome()
     lines += [outcome.reason] if outcome else []
-    zero = re.compile(r"\b(?:[Ss]eats?|[Pp]ositions?) 0\b")
+    zero = re.compile(r"\b(?:[Ss]eats?|[Pp]ositions?|[Cc]hores?) 0\b")
     assert any(zero.search(line) for line in lines), "the game never named seat 0: the test proves nothing"
     shown = [for_people(line) for line in lines]
     assert not [line for line in shown if zero.search(line)]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
-_COUNTED = re.compile(r"\b((?:[Ss]eat|[Pp]osition)s? )(\d+(?:(?:, | and | or )\d+)*)\b(?!\.\.|-seat)")
+_COUNTED = re.compile(r"\b((?:[Ss]eat|[Pp]osition|[Cc]hore)s? )(\d+(?:(?:, | and | or )\d+)*)\b(?!\.\.|-seat)")
 """A seat or position word and the numbers it counts: "seat 0", "Seats 0 and 2",
-"positions 1 and 3", "seats 0, 1 or 2" (not a range such as "seats 0..2")."""
+"positions 1 and 3", "seats 0, 1 or 2", "chore 2" (a Chore Race chore's place in its
+tableau); not a range such as "seats 0..2"."""
 _NUMBER = re.compile(r"\d+")
 
 
@@ -24,7 +25,8 @@ def seat_number(seat: int) -> int:
 
 def for_people(text: str) -> str:
     """An engine text (a log line, an outcome reason, a refusal's reason; 0-based) as
-    people read it: each number after the words seat(s) or position(s) counted from 1.
+    people read it: each number after the words seat(s), position(s) or chore(s)
+    counted from 1.
     ``"Seat 1 peeks at positions 2 and 3."`` -> ``"Seat 2 peeks at positions 3 and 4."``.
     Other numbers (turns, rounds, scores, move texts such as ``'1 draw'``) are kept.
 

@@ -1589,7 +1589,9 @@ class ChoreRace(Game):
         return "CR-8", f"seat {seat} does not hold all of {' '.join(map(str, args))}"
 
     def _why_score(self, s, seat, kind, args):
-        return "CR-14", f"chore {args[0]} is not complete (complete: {self._complete(s, seat)})"
+        complete = self._complete(s, seat)
+        return "CR-14", (f"chore {args[0]} is not complete (complete: "
+                         f"{'chores ' + ', '.join(map(str, complete)) if complete else 'none'})")
 
     def _why_trigger(self, s, seat, kind, args):
         ability = s.trigger[0]
