@@ -1397,6 +1397,14 @@ def test_a_name_given_on_a_seat_page_reaches_the_table_and_every_page_and_the_ta
         assert second.signals.title.startswith("● Your turn")      # seat 1 still peeks
         assert table.submit(1, "1 peek 0 1").ok and table.submit(1, "1 done").ok
         await until(lambda: first.signals.beeps == 1, what="the beep on seat 0's turn")
+        # seat 0's link opened again where the browser kept no name: the table's fills the box
+        again = await seat_page(api, made, seat_token(made, 0))
+        assert again.name_box.value == ""                   # the browser has not said yet
+        again.signals.loaded = True                         # it says: no name kept here
+        assert again.name_box.value == "Ana" and again.signals.name == "Ana"    # kept in this browser too
+        assert table.names[0] == "Ana"
+        again.close()
+        await until(lambda: "Seat 1 · Ana" in second.players.value, what="seat 0 still named")
         for page in (first, second):
             page.close()
         server.stop()

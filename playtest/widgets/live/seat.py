@@ -227,6 +227,8 @@ class SeatApp:
         self.outcome.add_class("pt-outcome")
         self.signals = PageSignals()
         self.signals.observe(safe(lambda change: self._named(change["new"]), report), "name")
+        # the browser has said which name it keeps: an empty box may take the table's (_draw_players)
+        self.signals.observe(safe(lambda _change: self.refresh(), report), "loaded")
         self.name_box = w.Text(placeholder="Your name", description="Your name",
                                layout=w.Layout(width="260px"))
         self.name_save = w.Button(description="Save name", layout=w.Layout(width="auto"))
@@ -730,6 +732,12 @@ class SeatApp:
 
     def _draw_players(self, latest: dict) -> None:
         mine = set(self.seats)
+        # a seat link opened again where the browser kept no name (another device, a
+        # private window): the name the table keeps for the seat fills the empty box, once
+        # the browser has said it keeps none (PageSignals.loaded)
+        kept = [p["name"] for p in latest.get("players", []) if p["seat"] in mine and p.get("name")]
+        if len(mine) == 1 and kept and self.signals.loaded and not self.signals.name and not self.name_box.value:
+            self.signals.name = kept[0]          # _named fills the box; the browser keeps it from now on
         marks = []
         for p in latest.get("players", []):
             seat, player = p["seat"], p["player"]
