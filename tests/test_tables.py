@@ -240,7 +240,7 @@ def test_a_connected_persons_seat_goes_to_a_bot_only_when_forced():
     pages = [FakePage(0), FakePage(1)]
     for page in pages:
         table.attach(page)
-    with pytest.raises(SeatConnected, match=r"^seat 1 is connected: a person is playing it"):
+    with pytest.raises(SeatConnected, match=r'^seat 2 \("seat": 1\) is connected: a person is playing it'):
         table.set_player(1, "heuristic")
     assert table.players[1] == "human" and pages[1].state["players"][1]["player"] == "human"
     table.set_player(2, "heuristic")                   # nobody's page is open there: no question
@@ -438,7 +438,7 @@ def test_create_list_join_and_tokens(service):
     assert service.authenticate(tid, made["seats"][0]["token"])[1:] == ("seat", 0)
     with pytest.raises(ServiceError) as linked:        # the host holds seat 0's link: never free
         service.join(tid, 0)
-    assert linked.value.status == 409 and str(linked.value) == "seat 0 is taken; free seats: 1"
+    assert linked.value.status == 409 and str(linked.value) == 'seat 1 ("seat": 0) is taken; free "seat" values: 1'
     for seat in ("x", 2, [0]):                         # in words, not Python's list
         with pytest.raises(ServiceError) as wrong:
             service.join(tid, seat)
@@ -547,10 +547,11 @@ def test_the_host_hands_seats_only_to_a_player_who_can_play_them(tmp_path):
     table.attach(page)
     before = (service.listing(), len(page.sent))
     for seat, player, words in [
-            (2, "human", "seat 2 was made for a bot and has no person's link, so no person can play it; it may "
+            (2, "human", 'seat 3 ("seat": 2) was made for a bot and has no person\'s link, so no person can play it; it may '
                          "be handed to another bot (random, heuristic, ismcts)"),
-            (2, "heuristic", "seat 2 is already played by the heuristic bot"),
-            (0, "human", "seat 0 is already played by its person"),
+            # as people count, with the request's "seat" (from 0): the host page sends it
+            (2, "heuristic", 'seat 3 ("seat": 2) is already played by the heuristic bot'),
+            (0, "human", 'seat 1 ("seat": 0) is already played by its person'),
             (3, "random", "seat 3 is not a seat of this table; seats are 0 to 2")]:
         with pytest.raises(OptionError) as refused:
             table.set_player(seat, player)
@@ -563,7 +564,7 @@ def test_the_host_hands_seats_only_to_a_player_who_can_play_them(tmp_path):
     again = TableService(tmp_path)                # a restart keeps which seats are made for a person
     table = again.tables[tid]
     assert table.players == ["human", "heuristic", "random"]
-    with pytest.raises(OptionError, match="seat 2 was made for a bot"):
+    with pytest.raises(OptionError, match=r'seat 3 \("seat": 2\) was made for a bot'):
         table.set_player(2, "human")
     table.set_player(1, "human")                  # ...and back to the lobby
     assert again.listing()[0]["free"] == [1] and table.players == ["human", "human", "random"]

@@ -39,6 +39,13 @@ def for_people(text: str) -> str:
     return _COUNTED.sub(lambda m: m.group(1) + _NUMBER.sub(lambda n: str(int(n.group()) + 1), m.group(2)), text)
 
 
+def api_seat(seat: int) -> str:
+    """A seat named in a refusal of an API request that named it by its ``"seat"`` field,
+    which counts seats from 0 (the host page's hand-overs come that way too): ``'seat 2
+    ("seat": 1)'`` for seat index 1."""
+    return f'seat {seat + 1} ("seat": {seat})'
+
+
 def move_text_seat(seat: int) -> str:
     """A seat named beside move texts it makes, which count seats from 0: ``"seat 2
     (move text 1)"`` for seat index 1. Only where a message quotes move texts; elsewhere

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from ..engine import Match, Move, MoveSyntaxError, OptionError, PlaytestError, Table
-from ..engine.counting import for_people
+from ..engine.counting import api_seat, for_people
 from .thinking import Decision, Thinker, check_table_bot
 
 HUMAN = "human"
@@ -593,13 +593,13 @@ class LiveTable:
                               f"{len(self.players) - 1}")
         current = self.players[seat]
         if player == current:
-            raise OptionError(f"seat {seat} is already played by "
+            raise OptionError(f"{api_seat(seat)} is already played by "
                               + ("its person" if current == HUMAN else f"the {current} bot"))
         if player == HUMAN and seat not in self.person_seats:
-            raise OptionError(f"seat {seat} was made for a bot and has no person's link, so no person can play "
+            raise OptionError(f"{api_seat(seat)} was made for a bot and has no person's link, so no person can play "
                               f"it; it may be handed to another bot ({', '.join(self.bot_names())})")
         if player != HUMAN and self.players[seat] == HUMAN and self.connected(seat) and not force:
-            raise SeatConnected(f"seat {seat} is connected: a person is playing it on their page right now; "
+            raise SeatConnected(f"{api_seat(seat)} is connected: a person is playing it on their page right now; "
                                 'send "force": true to hand it to a bot anyway (their page is told)')
         players = list(self.players)
         players[seat] = player

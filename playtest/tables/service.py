@@ -24,6 +24,7 @@ from typing import Any, Mapping
 
 from ..engine import Match, OptionError, PlaytestError, get_game, games
 from ..engine.registry import other_game
+from ..engine.counting import api_seat
 from ..scenarios import find_scenario
 from .live import DEFAULT_PACE, HUMAN, LiveTable, StoreRefused, check_pace
 from .store import DB_NAME, StoredTable, StoreInUse, StoreProblem, TableStore, data_dir, token_hash
@@ -506,7 +507,7 @@ class TableService:
         token = _new_token()
         with self._saving("a seat"):
             if seat not in free or not self.store.claim_seat(table_id, seat, token_hash(token)):
-                raise ServiceError(f"seat {seat} is taken; free seats: {_seat_list(free)}", 409)
+                raise ServiceError(f"{api_seat(seat)} is taken; free \"seat\" values: {_seat_list(free)}", 409)
         self._claimed[table_id].add(seat)
         self._hashes[table_id][1][seat] = token_hash(token)
         return {"seat": seat, "token": token, "path": page_path(table_id, token)}
