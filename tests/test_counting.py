@@ -9,7 +9,7 @@ import pytest
 
 from playtest import Match, RandomBot
 from playtest.engine import get_game
-from playtest.engine.counting import for_people, move_text_seat
+from playtest.engine.counting import api_seat, for_people, move_text_seat
 
 
 @pytest.mark.parametrize("engine, people", [
@@ -37,7 +37,7 @@ def test_engine_text_is_shown_with_seats_and_positions_counted_from_1(engine, pe
 
 
 def test_a_seat_beside_move_texts_is_named_both_ways():
-    assert move_text_seat(1) == "seat 2 (move text 1)"
+    assert move_text_seat(1) == "seat 2 (move text 1)" and api_seat(1) == 'seat 2 ("seat": 1)'
 
 
 @pytest.mark.parametrize("name, seats", [("lazy_sunday", 3), ("chore_race", 3), ("night_shift", 2)])

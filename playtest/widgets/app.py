@@ -198,8 +198,9 @@ class GameBoard:
         return name
 
     def arg_label(self, kind: str, name: str, value, view: dict) -> str:
-        """The dropdown text of one argument value (only what ``view`` says)."""
-        return f"{name} {value}"
+        """The dropdown text of one argument value (only what ``view`` says); a seat or a
+        position counted from 1, as people count ("seat 2" for seat 1)."""
+        return for_people(f"{name} {value}")
 
     def describe(self, move: Move, view: dict) -> str:
         """A move in the words of its button and dropdowns, e.g. "Keep it (my card:

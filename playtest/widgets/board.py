@@ -243,11 +243,14 @@ class ViewBoard(GameBoard):
 
     def arg_label(self, kind: str, name: str, value, view: dict) -> str:
         """A ``card`` argument by the name of the viewer's card whose ``arg`` it is;
-        any other argument as its value."""
+        a seat or a position as people count it ("seat 2" for seat 1); any other
+        argument as its value."""
         if name == "card":
             for zone in view.get("zones", ()):
                 if zone.get("owner") in (None, view.get("viewer")) and zone.get("face") != "down":
                     for card in zone.get("cards", ()):
                         if card.get("arg") == value:
                             return str(card.get("name", value))
+        if name in ("seat", "position"):
+            return for_people(f"{name} {value}")
         return str(value)
