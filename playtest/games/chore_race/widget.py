@@ -331,8 +331,8 @@ class ChoreRaceBoard(GameBoard):
         else:
             parts.append(f"seat {turn + 1}'s turn: {_PHASE.get(view['phase'], view['phase'])}")
             if view["phase"] in ("react", "meeting"):
-                parts.append("to answer: " + ", ".join(f"seat {s + 1}" + (" <b>(you)</b>" if s == view["viewer"] else "")
-                                                      for s in view["to_act"]))
+                parts.append("to answer: " + ", ".join(f"seat {s + 1}" + (" <b>(you)</b>" if s == view["viewer"]
+                                                                          else "") for s in view["to_act"]))
             slots = view["slots"]
             parts.append("slots (CR-4): " + " ".join(
                 f"<span class='cr-badge {'cr-used' if slots[s] else 'cr-free'}'>{s} {'used' if slots[s] else 'free'}"

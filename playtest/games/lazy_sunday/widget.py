@@ -137,7 +137,8 @@ class LazySundayBoard(GameBoard):
         self.drawn.widget.layout.display = None if drawn else "none"
         if drawn:
             card = drawn["card"]
-            self.drawn.show(f"Seat {drawn['seat'] + 1} drew", **(self._face(card, looking=True) if card else {"face_up": False}))
+            self.drawn.show(f"Seat {drawn['seat'] + 1} drew",
+                            **(self._face(card, looking=True) if card else {"face_up": False}))
         elif self.drawn.card.description != BLANK:
             self.drawn.show("", face_up=None)   # hidden, but must not keep the last drawn card's name
         self.scores.value = self._score_table(view)
