@@ -155,7 +155,7 @@ def test_play_a_quick_game_in_the_browser(dashboards):
                                timeout=60_000)
         page.wait_for_function("document.querySelector('.pt-status').innerText.includes('first to 10 VP')",
                                timeout=60_000)
-        assert "Seat 1 (heuristic bot)" in page.inner_text(".pt-table")
+        assert "Seat 2 (heuristic bot)" in page.inner_text(".pt-table")      # seat 1, counted from 1
 
         for _ in range(80):
             labels = settle(page)

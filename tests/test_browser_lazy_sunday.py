@@ -155,7 +155,7 @@ def test_play_a_round_in_the_browser(dashboards):
         page.wait_for_selector(".pt-card", timeout=120_000)
         resume = page.locator(".pt-resume button", has_text="Resume your unfinished game")
         resume.wait_for(state="visible", timeout=30_000)
-        assert f"4 seats: seat 0 human, seats 1–3 heuristic bot; {played} moves, saved at" in resume.inner_text()
+        assert f"4 seats: seat 1 human, seats 2–4 heuristic bot; {played} moves, saved at" in resume.inner_text()
         assert move_number(page) == 6          # a new game: its 3 bots have peeked at once (LS-3), seat 0 not yet
         resume.click()
         page.wait_for_function(f"document.querySelector('.pt-timeline').innerText.includes('Move {played} (live)')",

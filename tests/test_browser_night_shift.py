@@ -87,7 +87,7 @@ def test_play_a_short_game_in_the_browser(dashboards):
         page.get_by_role("button", name="Start new game").click()
         page.wait_for_function(f"document.querySelector('.pt-status').innerText.includes('Shift 1 of {TURN_LIMIT}')",
                                timeout=60_000)
-        assert "Seat 1 (heuristic bot)" in page.inner_text(".pt-table")
+        assert "Seat 2 (heuristic bot)" in page.inner_text(".pt-table")      # seat 1, counted from 1
 
         # Activate is shown as unavailable; clicking it gives the NS-9 reason
         activate = page.get_by_role("button", name="Activate an ability (1 Action)")

@@ -338,3 +338,56 @@ def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp
             assert code == 200 and b"This table page cannot open" not in body
             assert get(f"{base}/api/kernels/{kernel_id_of(body)}")[0] == 200       # the page's own kernel
         assert log.read_text().count("playtest: table page refused") == len(refused)
+
+
+def test_a_page_left_shuts_its_kernel_down_at_once_and_a_stop_prints_no_traceback(folder, tmp_path):
+    """Found by a fresh user: a reloaded page's old kernel was not shut down (Voilà's
+    unload request, ``POST voila/api/shutdown/<id>`` with the ``_xsrf`` cookie's value,
+    got 403 "'_xsrf' argument missing": the page set no such cookie); and stopping the
+    server with Ctrl+C printed a KeyboardInterrupt traceback from a kernel still starting
+    (the server interrupts each kernel it stops; the interrupt was a SIGINT)."""
+    from http.cookies import SimpleCookie
+
+    (folder / "voila.json").write_text(json.dumps({"PlaytestVoila": {"pool_sizes": {"trivial.ipynb": 1}}}))
+    with standalone(folder, tmp_path) as (proc, base, log):
+        request = urllib.request.Request(f"{base}/voila/render/trivial.ipynb")
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            page = answer.read()
+            cookies = SimpleCookie()
+            for header in answer.headers.get_all("Set-Cookie") or []:
+                cookies.load(header)
+        kernel = kernel_id_of(page)
+        xsrf = cookies["_xsrf"].value                     # the page sets the cookie the unload request reads
+        assert get(f"{base}/api/kernels/{kernel}")[0] == 200
+        # what the page's unload beacon sends: a form with _xsrf, and the page's cookies
+        jar = "; ".join(f"{name}={morsel.value}" for name, morsel in cookies.items())
+        shutdown = urllib.request.Request(f"{base}/voila/api/shutdown/{kernel}", method="POST",
+                                          data=f"_xsrf={xsrf}".encode(),
+                                          headers={"Cookie": jar, "Origin": base,
+                                                   "Content-Type": "application/x-www-form-urlencoded"})
+        with urllib.request.urlopen(shutdown, timeout=60) as answer:    # 403 before: HTTPError
+            assert answer.status == 204
+        assert get(f"{base}/api/kernels/{kernel}")[0] == 404         # answered once the kernel is down
+        assert "shutting down kernel" not in log.read_text()        # by the request, not the reaper
+        # Ctrl+C while the pool's kernel is starting (its imports take a second or two)
+        wait_until(lambda: log.read_text().count("Kernel started:") >= 2, 60, "the pool's kernel starting")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(60) == 0
+        time.sleep(3)          # a kernel still starting had printed its traceback by now
+    stopped = log.read_text()
+    assert "Stopping" in stopped
+    for noise in ("Traceback", "KeyboardInterrupt", "Kernel is running over TCP"):
+        assert noise not in stopped, stopped[-3000:]
+
+
+def test_a_page_kernel_is_interrupted_by_message_and_exits_quietly_when_stopped_before_it_started(tmp_path):
+    from playtest.server.kernel import PageKernelSpecManager, connection_file
+    spec = PageKernelSpecManager().get_kernel_spec("python3")
+    assert spec.argv[1:3] == ["-m", "playtest.server.kernel"] and spec.interrupt_mode == "message"
+    assert connection_file(["-f", "/x/kernel-1.json"]) == connection_file(["--f=/x/kernel-1.json"]) == "/x/kernel-1.json"
+    assert connection_file([]) is None
+    # the server removed its connection file while it was starting: it exits, saying nothing
+    done = subprocess.run([sys.executable, "-m", "playtest.server.kernel", "-f", str(tmp_path / "kernel-gone.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert not (tmp_path / "kernel-gone.json").exists()

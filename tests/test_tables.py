@@ -204,9 +204,13 @@ def test_a_resent_move_id_is_played_once():
 
 def test_illegal_and_foreign_moves_are_refused_with_their_reason():
     table = slap_table()
-    assert "plays seat 0, not seat 1" in table.submit(0, "1 draw").error
+    # seats as people count them (from 1), beside the move text's own number
+    assert table.submit(0, "1 draw").error == ("this page plays seat 1, not seat 2 (move text '1 draw': move texts "
+                                               "count seats from 0)")
     bad = table.submit(1, "1 draw")
     assert not bad.ok and bad.ruling       # not seat 1's turn: the ruling is named
+    # the game's reason ("it is not seat 1's decision: seat 0 is ...") as people count
+    assert bad.error.startswith("it is not seat 2's decision: seat 1 is starting its turn"), bad.error
     assert "cannot read move" in table.submit(0, "nonsense").error
     assert len(table.match.moves) == 6
 
@@ -236,7 +240,7 @@ def test_a_connected_persons_seat_goes_to_a_bot_only_when_forced():
     pages = [FakePage(0), FakePage(1)]
     for page in pages:
         table.attach(page)
-    with pytest.raises(SeatConnected, match=r"^seat 1 is connected: a person is playing it"):
+    with pytest.raises(SeatConnected, match=r'^seat 2 \("seat": 1\) is connected: a person is playing it'):
         table.set_player(1, "heuristic")
     assert table.players[1] == "human" and pages[1].state["players"][1]["player"] == "human"
     table.set_player(2, "heuristic")                   # nobody's page is open there: no question
@@ -434,7 +438,7 @@ def test_create_list_join_and_tokens(service):
     assert service.authenticate(tid, made["seats"][0]["token"])[1:] == ("seat", 0)
     with pytest.raises(ServiceError) as linked:        # the host holds seat 0's link: never free
         service.join(tid, 0)
-    assert linked.value.status == 409 and str(linked.value) == "seat 0 is taken; free seats: 1"
+    assert linked.value.status == 409 and str(linked.value) == 'seat 1 ("seat": 0) is taken; free "seat" values: 1'
     for seat in ("x", 2, [0]):                         # in words, not Python's list
         with pytest.raises(ServiceError) as wrong:
             service.join(tid, seat)
@@ -475,6 +479,10 @@ def test_the_list_shows_the_tables_being_played_unless_asked_for_others(service)
     assert bad.value.status == 400 and "unknown status 'finished'" in str(bad.value)
 
 
+EVERY_FIELD = "game, seats, players, options, preset, scenario, seed, pace, listed, open_seats, reaction_limit, turn_limit"
+"""Every field the service's create takes (found missing: preset, scenario, open_seats, reaction_limit)."""
+
+
 @pytest.mark.parametrize("spec, words", [
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"game": "lazy_sunday", "seats": 3, "players": ["human", "robot", "human"]}, "unknown bot 'robot'"),
@@ -487,8 +495,8 @@ def test_the_list_shows_the_tables_being_played_unless_asked_for_others(service)
     ({"game": "lazy_sunday", "pace": "warp"}, "unknown bot pace 'warp'"),
     ({"game": "lazy_sunday", "options": {"rounds": "two"}}, "rounds"),
     ({"game": "lazy_sunday", "preset": "nope"}, "unknown preset"),
-    ({"game": "lazy_sunday", "colour": "red"}, "unknown field(s) colour"),
-    ([1, 2], "JSON object"),
+    ({"game": "lazy_sunday", "colour": "red"}, "unknown field(s) colour; a table takes " + EVERY_FIELD),
+    ([1, 2], "send a JSON object with some of the fields " + EVERY_FIELD),
     ({}, 'the body needs a "game": one of chore_race, '),
     ({"game": None, "seats": 2}, 'the body needs a "game": one of chore_race, '),
     # a scenario brings its game and seats: others sent with it were silently replaced
@@ -539,10 +547,11 @@ def test_the_host_hands_seats_only_to_a_player_who_can_play_them(tmp_path):
     table.attach(page)
     before = (service.listing(), len(page.sent))
     for seat, player, words in [
-            (2, "human", "seat 2 was made for a bot and has no person's link, so no person can play it; it may "
+            (2, "human", 'seat 3 ("seat": 2) was made for a bot and has no person\'s link, so no person can play it; it may '
                          "be handed to another bot (random, heuristic, ismcts)"),
-            (2, "heuristic", "seat 2 is already played by the heuristic bot"),
-            (0, "human", "seat 0 is already played by its person"),
+            # as people count, with the request's "seat" (from 0): the host page sends it
+            (2, "heuristic", 'seat 3 ("seat": 2) is already played by the heuristic bot'),
+            (0, "human", 'seat 1 ("seat": 0) is already played by its person'),
             (3, "random", "seat 3 is not a seat of this table; seats are 0 to 2")]:
         with pytest.raises(OptionError) as refused:
             table.set_player(seat, player)
@@ -555,7 +564,7 @@ def test_the_host_hands_seats_only_to_a_player_who_can_play_them(tmp_path):
     again = TableService(tmp_path)                # a restart keeps which seats are made for a person
     table = again.tables[tid]
     assert table.players == ["human", "heuristic", "random"]
-    with pytest.raises(OptionError, match="seat 2 was made for a bot"):
+    with pytest.raises(OptionError, match=r'seat 3 \("seat": 2\) was made for a bot'):
         table.set_player(2, "human")
     table.set_player(1, "human")                  # ...and back to the lobby
     assert again.listing()[0]["free"] == [1] and table.players == ["human", "human", "random"]
@@ -774,12 +783,18 @@ def test_a_name_is_checked_stored_with_the_seat_shown_to_every_page_and_kept_ove
     pages = [FakePage(0), FakePage(None, "spectator")]
     for page in pages:
         table.attach(page)
-    for bad, words in [("<b>Ana</b>", "may not hold '<', '>'"), ("x" * 25, "at most 24 characters"),
-                       ("Ana\nBo", "may not hold '\\n'"), (7, "a name is text, not int")]:
+    allowed = "; letters, digits, spaces and other punctuation are allowed"
+    for bad, words in [("<b>Ana</b>", "a name may not hold the signs < >" + allowed),
+                       ("x" * 25, "at most 24 characters"),
+                       ("Ana\nBo", "a name may not hold an invisible or control character (U+000A)" + allowed),
+                       ("Ana\u202e&\u200b", "a name may not hold the sign & or invisible or control characters "
+                                            "(U+200B, U+202E)" + allowed),
+                       (7, "a name is text, not int")]:
         with pytest.raises(OptionError) as error:
             table.set_name(0, bad)
         assert words in str(error.value)
         assert table.names == ["", ""]
+    table.set_name(0, "  Ana Lía, O'Brien-Núñez ")     # letters, spaces and punctuation are allowed
     table.set_name(0, "  Ana Lía ")
     assert [p.state["players"][0]["name"] for p in pages] == ["Ana Lía", "Ana Lía"]
     assert table.who(0) == "seat 1 (Ana Lía)" and table.who(1) == "seat 2"

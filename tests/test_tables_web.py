@@ -112,7 +112,7 @@ def test_lobby_api_tables_moves_and_websockets(server):
         host = lambda body: call(address, "POST", f"tables/{tid}/host", body, token=made["host_token"])
         assert (await host({"action": "pause"}))[0] == 200     # the bot must not move before the end below
         code, refused = await host({"action": "bot", "seat": 1, "bot": "random"})
-        assert code == 409 and refused["error"].startswith("seat 1 is connected: a person is playing it")
+        assert code == 409 and refused["error"].startswith('seat 2 ("seat": 1) is connected: a person is playing it')
         assert '"force": true' in refused["error"]
         code, _ = await host({"action": "bot", "seat": 1, "bot": "random", "force": True})
         assert code == 200
@@ -254,8 +254,8 @@ def test_host_refusals_say_what_is_missing_and_change_nothing(server):
         'the body needs a "pace": one of instant, fast, human, slow',
         'the body needs a "seat": a whole number 0 to 2',
         'the body needs a "bot": one of random, heuristic, ismcts, or "human" to hand a person\'s seat back to them',
-        "seat 2 is already played by the heuristic bot",
-        "seat 2 was made for a bot and has no person's link, so no person can play it; it may be handed to "
+        'seat 3 ("seat": 2) is already played by the heuristic bot',
+        'seat 3 ("seat": 2) was made for a bot and has no person\'s link, so no person can play it; it may be handed to '
         "another bot (random, heuristic, ismcts)"]]
     players = web.service().tables[next(iter(web.service().tables))].players
     assert players == ["human", "human", "heuristic"]

@@ -259,7 +259,7 @@ def test_click_plays_move_and_bots_answer():
     assert app.match.moves[0] == Move(0, "pass")
     assert len(app.match.moves) > 1          # the bots played their turns
     assert app.match.to_act() == (0,) or app.match.outcome() is not None
-    assert "Seat 0 passes." in app.log.html.value
+    assert "Seat 1 passes." in app.log.html.value        # seat 0's log line, counted from 1
 
 
 def test_card_click_fills_target():
@@ -384,7 +384,7 @@ def test_privacy_screen_between_two_human_seats():
     assert app.board.rows[0].cards[0].description.startswith("Secret")
     kind_button(app.moves, "pass").click()                 # seat 1 (human) is next
     assert app.control == 1 and app.privacy.shown and app.viewer is None
-    assert "I am seat 1" in app.privacy.button.description
+    assert "I am seat 2" in app.privacy.button.description        # seat 1, counted from 1
     states = json.dumps([x.get_state() for x in _instances.values()], default=str)
     assert "Secret" not in states                           # no seat's secret anywhere
     assert app.moves.kind_box.children == ()
@@ -517,7 +517,7 @@ def test_a_new_game_that_fails_to_draw_leaves_the_running_game_untouched():
     with pytest.raises(KeyError):
         app.start(2, {1: "random"})
     assert app.match is old and app.match.moves == moves and app.players == players
-    assert app.board.rows[2].label.value.startswith("Seat 2")      # the old 3-seat table is on screen
+    assert app.board.rows[2].label.value.startswith("Seat 3")      # the old 3-seat table is on screen
     step(app)
     assert len(app.match.moves) > len(moves)
 
@@ -650,7 +650,7 @@ def test_autosave_after_every_move_then_resume_restores_match_and_seats():
     again = GameApp("toy", ToyBoard, 2, {}, seed=77)
     assert again.resume_box.layout.display == "flex" and again.match.seed == 77
     label = again.resume_button.description
-    assert label.startswith("Resume your unfinished game (3 seats: seat 0 human, seats 1–2 random bot; "
+    assert label.startswith("Resume your unfinished game (3 seats: seat 1 human, seats 2–3 random bot; "
                             f"{len(moves)} moves, saved at ")
     again.resume_button.click()
     # the saved line comes back exactly; the bots may go on at once (an open move is theirs

@@ -49,7 +49,7 @@ def test_a_game_without_a_board_gets_the_generic_board_drawing_its_zones():
     assert "discard pile: 1" in top.caption.value
     assert "pt-back" in board.parts[("pile", "deck", None)].card._dom_classes
     assert "suit to match" in board.counters.value and "card plays" in board.counters.value
-    assert "Seat 0 (you)" in board.status.value and "to move" in board.status.value
+    assert "Seat 1 (you)" in board.status.value and "to move" in board.status.value
     assert "on turn" in board.panels[0][1].value and "drawn this turn" in board.panels[0][1].value
     assert {b.description for b in game.moves.kind_box.children} == {"Play a card", "Draw"}
 

@@ -277,7 +277,7 @@ def test_inspection_answered_by_excuse_from_human_target_in_hotseat():
     unlock(app)
     assert "plays Inspection against you" in app.board.prompt.value and "under Your move" in app.board.prompt.value
     assert "Let it happen and that chore loses 1 progress (CR-13)." in app.board.prompt.value  # what it costs
-    assert "to answer: seat 1 <b>(you)</b>" in app.board.status.value        # on a phone the buttons are far below
+    assert "to answer: seat 2 <b>(you)</b>" in app.board.status.value        # on a phone the buttons are far below
     assert "pt-looking" in chore(app, 1, 0)._dom_classes
     assert set(labels(app)) >= {"Let the Inspection happen", "Excuse: cancel it"}
     click_kind(app, "Excuse: cancel it")
@@ -296,7 +296,7 @@ def test_family_meeting_with_two_humans():
     before = [list(app.match.view(s)["hand"]) for s in (0, 1)]
     click_kind(app, "Play Family Meeting")
     assert app.match.view(None)["phase"] == "meeting" and app.control == 0 and not app.privacy.shown
-    assert "choose 3 cards to pass to seat 1" in app.board.prompt.value
+    assert "choose 3 cards to pass to seat 2" in app.board.prompt.value     # seat 1, counted from 1
     click_kind(app, "Pass 3 cards")
     cards = hand(app, 0)
     for pos in (0, 3, 1):                        # any order; the board sorts them
@@ -476,7 +476,7 @@ def test_an_empty_revealed_hand_reads_no_cards_and_the_log_names_revealed_cards(
     app._seat(m, {0: "human", 1: "human"}, seed_chosen=True)
     unlock(app)
     assert "Hand revealed: no cards" in app.board.seats[1].hand.label.value
-    assert "Seat 1&#x27;s hand revealed: no cards." in app.log.html.value
+    assert "Seat 2&#x27;s hand revealed: no cards." in app.log.html.value
     assert_no_leak(app)
 
 
@@ -490,9 +490,9 @@ def test_chore_swap_target_is_clickable_and_labelled_with_its_seat():
     targets = next(d for d in app.moves.arg_box.children if isinstance(d, w.Dropdown) and d.description == "their chore")
     view = app.match.view(0)
     assert [label for label, _ in targets.options][0] == \
-        f"seat 1: {view['tableaus'][1][0]['name']} 0/{view['tableaus'][1][0]['level']}"
+        f"seat 2: {view['tableaus'][1][0]['name']} 0/{view['tableaus'][1][0]['level']}"
     assert len({label for label, _ in targets.options}) == len(targets.options)
-    assert all(label.startswith("seat 1: ") for label, _ in targets.options)
+    assert all(label.startswith("seat 2: ") for label, _ in targets.options)
     assert all("pt-clickable" in chore(app, 1, q)._dom_classes for q in range(3))
     assert "pt-clickable" not in chore(app, 0, 1)._dom_classes
     mine, theirs = view["tableaus"][0][0]["name"], view["tableaus"][1][2]["name"]

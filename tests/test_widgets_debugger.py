@@ -19,6 +19,7 @@ from ipywidgets.widgets.widget import _instances
 from widget_support import bot_match, fresh_widgets  # noqa: F401 (autouse fixture)
 
 from playtest import Match, Move
+from playtest.engine.counting import for_people
 from playtest.engine import IllegalMove, MoveSyntaxError
 from playtest.games.chore_race.widget import make_app as chore_race_app
 from playtest.games.lazy_sunday.widget import make_app as lazy_sunday_app
@@ -206,7 +207,9 @@ def test_what_changed_shows_the_moves_log_and_sentences_for_each_game():
     debugger.goto(2)            # seat 0's 'done': the seats still peeking change (LS-3)
     match = debugger.match
     lines = [t for n, t in match.log_for(None) if n == 2]
-    assert lines and all(json.dumps(t)[1:-1].replace("'", "&#x27;") in debugger.changes.value for t in lines)
+    # the log lines as people read them: seats and positions counted from 1
+    assert lines and all(json.dumps(for_people(t))[1:-1].replace("'", "&#x27;") in debugger.changes.value
+                         for t in lines)
     match.goto(1)
     before = match.view(None)
     match.goto(2)
@@ -224,26 +227,26 @@ def changed(name: str, move: int, viewer) -> str:
 def test_what_changed_words_each_games_zones():
     """Issue #15: "seat 1's position 5: Nap left the list", "seat 0's hand: +Laundry"."""
     claim = changed("lazy_sunday_claim_on_caller", 9, ALL_CARDS)       # 0 claim 0 1 1 (LS-5)
-    assert "seat 0's position 1: Make the Bed left the list" in claim and "DONE pile (top first): +Make the Bed" in claim
-    assert "seat 0's list: a face-down card left (6 → 5 cards)" in changed("lazy_sunday_claim_on_caller", 9, None)
+    assert "seat 1's position 2: Make the Bed left the list" in claim and "DONE pile (top first): +Make the Bed" in claim
+    assert "seat 1's list: a face-down card left (6 → 5 cards)" in changed("lazy_sunday_claim_on_caller", 9, None)
     peek = changed("lazy_sunday_claim_on_caller", 1, 0)
-    assert "seat 0's position 0: a face-down card → Nap" in peek and "lists #" not in peek
+    assert "seat 1's position 1: a face-down card → Nap" in peek and "lists #" not in peek
     excuse = changed("chore_race_reaction_window", 5, 1)             # 1 excuse (CR-7)
-    assert "seat 1's hand: -Excuse" in excuse and "action discard: +Excuse, +Inspection" in excuse
-    assert "seat 1's hand size: 5 → 4" in excuse
+    assert "seat 2's hand: -Excuse" in excuse and "action discard: +Excuse, +Inspection" in excuse
+    assert "seat 2's hand size: 5 → 4" in excuse
     done = changed("chore_race_reaction_window", 2, None)
-    assert "seat 1's chore 0 (Do the Laundry) progress: 0 → 1" in done
+    assert "seat 2's chore 1 (Do the Laundry) progress: 0 → 1" in done      # seat 1's chore 0, counted from 1
     night = changed("night_shift_with_reshuffle", 3, 0)
-    assert "seat 0's hand: +Laundry Load, -Bottle Wash" in night and "cards in seat 0's Personal Deck: 0 → 5" in night
+    assert "seat 1's hand: +Laundry Load, -Bottle Wash" in night and "cards in seat 1's Personal Deck: 0 → 5" in night
 
 
 def test_what_changed_reads_as_words_when_a_card_is_drawn():
     """Tester report 12: move 8 of claim_on_caller showed `drawn null -> —` and
     `drawn.card — -> null`."""
     changes = changed("lazy_sunday_claim_on_caller", 8, None)
-    assert "the drawn card: none → seat 1, card none" in changes
+    assert "the drawn card: none → seat 2, card none" in changes        # seat 1, counted from 1
     assert "null" not in changes and "—" not in changes and "drawn card card" not in changes
-    assert "the drawn card: none → seat 1, card Nosy Neighbour" in changed("lazy_sunday_claim_on_caller", 8, ALL_CARDS)
+    assert "the drawn card: none → seat 2, card Nosy Neighbour" in changed("lazy_sunday_claim_on_caller", 8, ALL_CARDS)
 
 
 # --- the all-cards view ----------------------------------------------------------------
@@ -262,7 +265,7 @@ def test_all_cards_view_is_a_clearly_marked_choice_that_shows_hidden_cards():
     every_list = {slot["name"] for lst in debugger.match.all_cards_view()["lists"] for slot in lst}
     hidden = every_list - spectator
     assert hidden and every_list <= everything          # list cards face down to the spectator, shown here
-    assert "the drawn card: none → seat 1, card Nosy Neighbour" in debugger.changes.value
+    assert "the drawn card: none → seat 2, card Nosy Neighbour" in debugger.changes.value
     # expectations are still checked on the seats' own views
     assert debugger.results == ScenarioDebugger._check(debugger.scenario)
     debugger.set_view(None)
@@ -289,8 +292,8 @@ def test_act_as_offers_every_seat_with_a_legal_move_including_open_moves():
     debugger.goto(8)
     probe = debugger._probe_match()
     assert probe.to_act() == (1,)
-    assert dict(debugger.actor.options) == {"seat 0 (out of turn: claim)": 0, "seat 1": 1,
-                                            "seat 2 (out of turn: claim)": 2}
+    assert dict(debugger.actor.options) == {"seat 1 (out of turn: claim)": 0, "seat 2": 1,
+                                            "seat 3 (out of turn: claim)": 2}
     debugger.actor.value = 2                            # acting as seat 2 shows its view and its claims
     assert debugger.viewer == 2
     offered = [t for _, t in debugger.legal.options[1:]]
@@ -303,7 +306,7 @@ def test_act_as_offers_every_seat_with_a_legal_move_including_open_moves():
 def test_act_as_offers_only_the_seat_to_act_when_nobody_else_may_move():
     debugger = ScenarioDebugger(find_scenario("chore_race_reaction_window"), click_guard=0)
     debugger.goto(4)                                    # seat 1's reaction window (CR-7)
-    assert [s for _, s in debugger.actor.options] == [1] and debugger.actor.options[0][0] == "seat 1"
+    assert [s for _, s in debugger.actor.options] == [1] and debugger.actor.options[0][0] == "seat 2"
 
 
 # --- branch ----------------------------------------------------------------------------
@@ -382,7 +385,9 @@ def test_why_not_names_the_ruling_and_the_alternatives():
     answer = debugger.why_not("1 draw")             # seat 1 draws during the setup peeks
     with pytest.raises(IllegalMove) as refused:
         match.play("1 draw")
-    assert refused.value.ruling and refused.value.ruling in answer and refused.value.reason in answer
+    assert refused.value.ruling and refused.value.ruling in answer and for_people(refused.value.reason) in answer
+    # the move texts listed keep their seat number; the seat is named both ways
+    assert "Legal moves for seat 2 (move text 1): 1 " in answer
     debugger.set_view(0)
     legal = match.legal_moves(0)
     assert debugger.why_not(str(legal[0])) == f"'{legal[0]}' is legal" and "Legal" in debugger.why_result.value
@@ -397,8 +402,9 @@ def test_why_not_keeps_the_view_and_says_whose_view_is_needed():
     debugger.goto(7)
     debugger.set_view(1)
     answer = debugger.why_not("0 draw")
-    assert debugger.viewer == 1 and "seat 0's view" in answer and "Legal moves" not in debugger.why_result.value
-    assert debugger.why_switch.layout.display != "none" and "seat 0" in debugger.why_switch.description
+    assert debugger.viewer == 1 and "seat 1's view only (this is seat 2's view)" in answer
+    assert "'0 draw' is seat 1 (move text 0)'s move" in answer and "Legal moves" not in debugger.why_result.value
+    assert debugger.why_switch.layout.display != "none" and "seat 1" in debugger.why_switch.description
     debugger.why_switch.click()                     # asked explicitly: now answered in seat 0's view
     assert debugger.viewer == 0 and "Illegal" in debugger.why_result.value
     assert debugger.why_switch.layout.display == "none"
@@ -442,7 +448,7 @@ def test_expectations_are_marked_at_their_moves_and_private_ones_stay_private():
     labels = dict((v, label) for label, v in debugger.move_list.options)
     assert labels[10].endswith("✓") and labels[2].endswith("✗")
     assert "✗ fails" in debugger.expectations.value and "to_act" in debugger.expectations.value
-    assert "switch the view to seat 0" in debugger.expectations.value
+    assert "switch the view to seat 1" in debugger.expectations.value
     assert "lists.0.0.face_up" not in debugger.expectations.value
     debugger.set_view(0)
     assert "lists.0.0.face_up" in debugger.expectations.value
@@ -526,9 +532,9 @@ def test_scenario_with_an_illegal_move_opens_at_the_move_before_it():
         debugger.line.branch().play("1 draw")
     # the spectator reads which move and ruling; the reason and alternatives are seat 1's
     assert "Move 3 cannot be played" in debugger.failing.value and "LS-4" in debugger.failing.value
-    assert "switch the view to Seat 1" in debugger.failing.value and "1 peek" not in debugger.failing.value
+    assert "switch the view to Seat 2" in debugger.failing.value and "1 peek" not in debugger.failing.value
     debugger.set_view(1)
-    assert html.escape(refused.value.reason) in debugger.failing.value
+    assert html.escape(for_people(refused.value.reason)) in debugger.failing.value
     assert all(str(m) in debugger.failing.value for m in refused.value.legal)
     assert list(debugger.results) == [0] and debugger.results[0] == []    # expectations up to move 2 only
     debugger.move_list.value = 3                    # the failing step cannot be shown: stay at move 2
@@ -759,7 +765,7 @@ def test_a_seats_legal_moves_in_an_expectation_stay_in_its_view():
     for viewer in (None, 0):
         debugger.set_view(viewer)
         shown = debugger.expectations.value
-        assert "1 excuse" not in shown and "1 dodge" not in shown and "switch the view to seat 1" in shown
+        assert "1 excuse" not in shown and "1 dodge" not in shown and "switch the view to seat 2" in shown
         assert "to act: [1]" in shown                     # public parts stay readable
     assert "0 end" in shown                               # seat 0's own illegal move, in seat 0's view
     debugger.set_view(1)

@@ -169,7 +169,7 @@ def test_the_peek_form_says_two_cards_are_chosen():
     hint = app.moves.hint.value
     assert "Choose 2 cards (LS-3): click two of your cards, or pick them above" in hint and "Chosen" not in hint
     app.board.rows[0].box.children[4].click()
-    assert "Chosen so far: position 4; choose 1 more" in app.moves.hint.value
+    assert "Chosen so far: position 5; choose 1 more" in app.moves.hint.value     # position 4, counted from 1
     app.moves.choose(1, 1)                                    # the second card from its dropdown
     assert "press Play" in app.moves.hint.value and not app.moves.play_button.disabled
     app.moves.play_button.click()
@@ -231,7 +231,7 @@ def test_hotseat_privacy_hides_every_hand():
     assert sum("pt-face" in c._dom_classes for c in app.board.rows[0].box.children) == 2
     click_kind(app.moves, "Done looking")
     assert app.control == 1 and app.privacy.shown and app.viewer is None
-    assert "I am seat 1" in app.privacy.button.description
+    assert "I am seat 2" in app.privacy.button.description
     assert all("pt-back" in c._dom_classes for r in app.board.rows for c in r.box.children)
     assert_no_leak(app)
 
@@ -303,7 +303,8 @@ def test_status_names_the_seat_taking_its_final_turn_now_and_those_after_it():
     app = make_app(3, {0: "human", 1: "human", 2: "human"}, seed=4)
     for move in ["0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "2 peek 0 1", "2 done", "0 notme"]:
         app.play(Move.parse(move))
-    assert "NOT ME! called by seat 0 — final turns: seat 1 now; then seat 2 (LS-7)" in app.board.status.value
+    # seats counted from 1: seat 0 called, seat 1 takes its final turn now, then seat 2
+    assert "NOT ME! called by seat 1 — final turns: seat 2 now; then seat 3 (LS-7)" in app.board.status.value
 
 
 def test_the_giver_sees_the_card_it_gives_on_the_board():
@@ -361,7 +362,7 @@ def test_the_reveal_shows_each_total_and_how_LS9_scored_it(seed):
             assert "(caller)" in who and int(score) == (0 if lowest else 50)
             assert ("lowest or tied" in why) == lowest
             if not lowest:                       # the seats with the lowest total are named
-                named = [f"seat {s}" for s, t in enumerate(totals) if s != seat and t == min(totals)]
+                named = [f"seat {s + 1}" for s, t in enumerate(totals) if s != seat and t == min(totals)]
                 assert f"{' and '.join(named)} had a strictly lower total ({min(totals)})" in why
         else:
             assert int(score) == int(total) and why == "scores their own total"

@@ -200,7 +200,7 @@ def test_another_seats_move_arrives_without_a_click_and_is_marked_for_a_moment(d
         # seats count from 1 on the page: seat 0 of the move texts is "Seat 1", away (no page)
         assert "Seat 1 (away) peeks" in page.last_move.value
         assert "pt-moved" in page.board.rows[0].widget._dom_classes
-        assert "seat 0" in page.board.status.value.lower()
+        assert "seat 1" in page.board.status.value.lower()          # seat 0, as people count
         # the players bar: seat 0 is not connected (it plays through the API), seat 2 a bot
         assert "Seat 1 · disconnected" in page.players.value and "Seat 3 · heuristic bot" in page.players.value
         assert "Seat 2 · connected · you" in page.players.value
@@ -470,7 +470,7 @@ def test_the_link_applies_updates_and_resyncs_after_a_gap_or_an_unknown_message(
         connection.send = lossy
         assert table.submit(0, "0 done").ok
         await until(lambda: asked == [1] and link.state["version"] == 2, what="the resync")
-        assert link.state["log"] == log() and "seat 0" in page.log.html.value.lower()
+        assert link.state["log"] == log() and "seat 1" in page.log.html.value.lower()
         # a message of a type this client does not know
         table.pages[0].send({"type": "novelty", "version": 99})
         await until(lambda: asked == [1, 1], what="the second resync")
@@ -757,8 +757,8 @@ def test_seat_spectator_and_host_pages_each_have_their_own_intro(data):
         spectator = await seat_page(api, made, made["spectator_token"])
         host = await seat_page(api, made, made["host_token"])
         assert "pt-live-intro" in seat.intro._dom_classes and seat.intro in seat.content.children
-        assert "You are seat 1." in seat.intro.value and "keep it to yourself" in seat.intro.value
-        assert "seats 0 and 1 (hotseat)" in hotseat.intro.value and "watching" not in hotseat.intro.value
+        assert "You are seat 2." in seat.intro.value         # seat 1, counted from 1 and "keep it to yourself" in seat.intro.value
+        assert "seats 1 and 2 (hotseat)" in hotseat.intro.value and "watching" not in hotseat.intro.value
         assert "You are watching: the public view only, no hand is shown" in spectator.intro.value
         assert "host" in host.intro.value and "Pause" in host.intro.value and "no hand is shown" in host.intro.value
         for page in (spectator, host):
@@ -1052,7 +1052,7 @@ def test_a_join_that_loses_the_seat_says_so_and_the_list_shows_it_taken(data):
         lobby = LobbyApp(api=api, refresh_every=0)            # no polling: only what a click fetches
         await until(lambda: len(lobby.listing) == 1, what="the list")
         _, text, join = lobby.rows[0]
-        assert "free seats: 1" in text.value
+        assert "free seats: 2" in text.value                  # seat 1, counted from 1
         web.service().join(made["id"])                         # someone quicker, from another lobby
         join.click()
         await until(lambda: lobby.banner.message, what="the refusal")
@@ -1073,13 +1073,13 @@ def test_the_lobby_lists_tables_joins_a_free_seat_and_exports_finished_tables(da
         await until(lambda: len(lobby.listing) == 2, what="the list")
         rows = {row["id"]: i for i, row in enumerate(lobby.listing)}
         _, text, join = lobby.rows[rows[made["id"]]]
-        assert "free seats: 0, 1" in text.value and join.layout.display is None
+        assert "free seats: 1, 2" in text.value and join.layout.display is None
         assert lobby.rows[rows[hidden["id"]]][2].layout.display == "none"
         join.click()
         await until(lambda: "Your seat" in lobby.links.value, what="the join")
         token = re.search(r"token=([\w-]+)", lobby.links.value).group(1)
         assert web.service().authenticate(made["id"], token)[1:] == ("seat", 0)
-        await until(lambda: "free seats: 1" in lobby.rows[rows[made["id"]]][1].value, what="the periodic refresh")
+        await until(lambda: "free seats: 2" in lobby.rows[rows[made["id"]]][1].value, what="the periodic refresh")
         # a finished table's record and feedback, exported through the download helper
         live_table(made).end()
         await until(lambda: [row["id"] for row in lobby.listing] == [hidden["id"]], what="the ended table to go")
@@ -1397,6 +1397,14 @@ def test_a_name_given_on_a_seat_page_reaches_the_table_and_every_page_and_the_ta
         assert second.signals.title.startswith("● Your turn")      # seat 1 still peeks
         assert table.submit(1, "1 peek 0 1").ok and table.submit(1, "1 done").ok
         await until(lambda: first.signals.beeps == 1, what="the beep on seat 0's turn")
+        # seat 0's link opened again where the browser kept no name: the table's fills the box
+        again = await seat_page(api, made, seat_token(made, 0))
+        assert again.name_box.value == ""                   # the browser has not said yet
+        again.signals.loaded = True                         # it says: no name kept here
+        assert again.name_box.value == "Ana" and again.signals.name == "Ana"    # kept in this browser too
+        assert table.names[0] == "Ana"
+        again.close()
+        await until(lambda: "Seat 1 · Ana" in second.players.value, what="seat 0 still named")
         for page in (first, second):
             page.close()
         server.stop()

@@ -68,14 +68,14 @@ def test_the_lobby_lists_past_tables_and_gives_qr_codes_and_copy_buttons(data):
         await until(lambda: lobby.past, what="the past tables")
         past = lobby.past_box.value
         outcome = live_table(finished).match.outcome()
-        assert f"table {finished['id']}" in past and "1 feedback answer<" in past and "0: person" in past
-        assert (f"won by seat {outcome.winners[0]}" if outcome.winners else "no winner") in past
+        assert f"table {finished['id']}" in past and "1 feedback answer<" in past and "1: person" in past
+        assert (f"won by seat {outcome.winners[0] + 1}" if outcome.winners else "no winner") in past
         assert lobby.past[0]["date"].endswith("Z") and " UTC" in past
         lobby.panel.start.click()
         await until(lambda: lobby.made is not None, what="the table")
         made = lobby.made
         copies = {b.description: b.text for b in lobby.copy_box.children}
-        assert copies == {**{f"Copy: Seat {s['seat']}": FOLDER + s["path"] for s in made["seats"] if s.get("token")},
+        assert copies == {**{f"Copy: Seat {s['seat'] + 1}": FOLDER + s["path"] for s in made["seats"] if s.get("token")},
                           "Copy: Spectator": FOLDER + made["spectator_path"]} and len(copies) >= 2
         assert all(isinstance(b, CopyButton) for b in lobby.copy_box.children)
         assert made["host_token"] not in "".join(copies.values())          # the host link is copied by hand only
@@ -134,7 +134,12 @@ def test_the_all_tables_page_shows_each_table_in_progress_with_its_spectator_lin
             assert f"table {m['id']}" in shown and f"href='{FOLDER}{row['watch_path']}'".replace("&", "&amp;") in shown
             assert m["host_token"] not in shown and m["spectator_token"] not in shown
             assert all(s["token"] not in shown for s in m["seats"] if s.get("token"))
-        assert overview.rows[0]["connected"] == [0] and "<td>0</td><td>0</td>" in shown    # to act: 0; connected: 0
+        # to act and connected: seats as people count them, from 1
+        assert overview.rows[0]["connected"] == [0]
+        for row in overview.rows:
+            acting = ", ".join(str(s + 1) for s in row["to_act"])
+            connected = ", ".join(str(s + 1) for s in row["connected"]) or "nobody"
+            assert f"<td>{acting}</td><td>{connected}</td><td>{row['moves']}</td>" in shown
         watcher = await seat_page(api, made[1], overview.rows[1]["watch_path"].split("token=")[1])
         assert watcher.viewer is None and watcher.host is None           # the public view, no controls
         live_table(made[0]).end()

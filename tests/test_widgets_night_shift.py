@@ -146,7 +146,7 @@ def test_defaults_two_seats_human_against_heuristic_as_written():
     assert app.presets.value == "as written" and app.new_game.config()[2]["reshuffle"] is False
     assert app.match.game.options.reshuffle is False
     bottom, top = app.board.seats[1], app.board.seats[0]
-    assert "Seat 0 (you)" in bottom.meters.value and "Seat 1 (heuristic bot)" in top.meters.value
+    assert "Seat 1 (you)" in bottom.meters.value and "Seat 2 (heuristic bot)" in top.meters.value
     for meter in ("Patience", "Effort", "Actions", "Care Points"):
         assert meter in bottom.meters.value and meter in top.meters.value
     assert ">25</span>/25" in bottom.meters.value and ">3</span>/3" in bottom.meters.value
@@ -272,7 +272,7 @@ def test_end_shift_lets_the_bot_play_and_comes_back():
     view = app.match.view(0)
     assert view["turn_seat"] == 0 and view["shift"] == 3
     assert any(m.seat == 1 for m in app.match.moves) and app.match.moves[-1] == Move(1, "end")
-    assert "Shift 3 of 50" in app.board.status.value and "Seat 0 ends Shift 1" in app.log.html.value
+    assert "Shift 3 of 50" in app.board.status.value and "Seat 1 ends Shift 1" in app.log.html.value
     me = view["players"][0]
     assert me["basket_count"] == 5 and me["hand_count"] == 5 and me["deck_count"] == 0
     assert len(app.board.seats[1].hand.box.children) == 5
@@ -325,11 +325,11 @@ def test_hotseat_privacy_screen_hides_the_hand_between_humans():
     app.moves.click("Play")
     app.moves.click("End Shift")
     assert app.control == 1 and app.privacy.shown and app.viewer is None
-    assert "I am seat 1" in app.privacy.button.description and app.moves.labels_shown() == []
+    assert "I am seat 2" in app.privacy.button.description and app.moves.labels_shown() == []
     assert all("pt-back" in c._dom_classes for p in app.board.seats for c in p.hand.box.children)
     assert_no_leak(app)
     app.privacy.button.click()
-    assert app.viewer == 1 and "Seat 1 (you)" in app.board.seats[1].meters.value
+    assert app.viewer == 1 and "Seat 2 (you)" in app.board.seats[1].meters.value
     assert all("pt-face" in c._dom_classes for c in app.board.seats[1].hand.box.children)
     assert all("pt-back" in c._dom_classes for c in app.board.seats[0].hand.box.children)
     assert_no_leak(app)
@@ -371,9 +371,9 @@ def test_game_over_line_shows_the_winner_first_and_plurals_read_right():
     view = dict(app.match.view(0))
     view["outcome"] = {"winners": [1], "scores": [2, 4], "finished": True, "reason": "NS-10: most Care Points"}
     status = app.board._status(view)
-    assert "wins · Care Points seat 1 4, seat 0 2" in status and "2 – 4" not in status
+    assert "wins · Care Points seat 2 4, seat 1 2" in status and "2 – 4" not in status
     view["outcome"] = {"winners": [0, 1], "scores": [3, 3], "finished": True, "reason": "NS-10: a tie"}
-    assert "Care Points seat 0 3, seat 1 3" in app.board._status(view)
+    assert "Care Points seat 1 3, seat 2 3" in app.board._status(view)
     assert [n_cards(n) for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
     texts, stack = [], [app.board.widget]       # the board (the log's text is the rules')
     while stack:

@@ -90,7 +90,9 @@ class PageHandler(TornadoVoilaHandler):
       on its first page) and hands the name to the page's kernel, so that a dashboard
       offers to resume only the games saved from this browser, never another person's;
       it hands the browser's address too (:data:`~playtest.server.settings.CLIENT_HEADER`),
-      which the lobby's table creations count for.
+      which the lobby's table creations count for;
+    * it sets Jupyter's ``_xsrf`` cookie, so that the shutdown Voilà's page sends when it
+      unloads (a reload, a closed tab) is taken and the page's kernel stops at once.
     """
 
     def refuse_table_page(self) -> bool:
@@ -188,6 +190,10 @@ class PageHandler(TornadoVoilaHandler):
             self.set_cookie(settings.BROWSER_COOKIE, browser, path=self.base_url, expires_days=400,
                             httponly=True, samesite="Lax")
         self.request.headers[settings.BROWSER_HEADER] = browser     # never the client's own
+        # Voilà's page sends the kernel's shutdown when it unloads (a reload, a closed tab)
+        # with the _xsrf cookie's value; without the cookie it was refused (403 "'_xsrf'
+        # argument missing", voila #1458). Reading the token sets the cookie when missing.
+        self.xsrf_token  # noqa: B018 - read for its side effect
         self.request.headers[settings.CLIENT_HEADER] = self.request.remote_ip or ""
         reaper = self.settings.get("playtest_kernel_reaper")
         kernel_id = None

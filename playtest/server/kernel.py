@@ -11,6 +11,7 @@ page kernels this way (``VoilaConfiguration.kernel_spec_manager_class`` in
 """
 from __future__ import annotations
 
+import os
 import sys
 
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
@@ -25,23 +26,50 @@ LAUNCHER = "ipykernel_launcher"
 class PageKernelSpecManager(KernelSpecManager):
     """Jupyter's kernel specs, with every ipykernel spec (``[python, "-m",
     "ipykernel_launcher", ...]``) started through :func:`main` of this module instead
-    (``[python, "-m", "playtest.server.kernel", ...]``); other kernels are left as they are."""
+    (``[python, "-m", "playtest.server.kernel", ...]``) and interrupted by a message
+    (``interrupt_mode = "message"``); other kernels are left as they are.
+
+    jupyter_client interrupts every kernel it shuts down before asking it to stop: with
+    a signal (SIGINT), a kernel still starting when the server stopped printed a
+    ``KeyboardInterrupt`` traceback from the middle of an import (zmq's, say) to the
+    server's terminal. ipykernel answers an ``interrupt_request`` on its control channel
+    as it answers the signal; a kernel still starting never reads it."""
 
     def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
         spec = super().get_kernel_spec(kernel_name)
         argv = list(spec.argv)
         if argv[1:3] == ["-m", LAUNCHER]:
             spec.argv = [argv[0], "-m", __name__, *argv[3:]]
+            spec.interrupt_mode = "message"
         return spec
+
+
+def connection_file(argv: list[str]) -> str | None:
+    """The connection file a kernel's command line names (``-f PATH`` or ``--f=PATH``),
+    None when it names none."""
+    for i, arg in enumerate(argv):
+        if arg == "-f" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith(("-f=", "--f=")):
+            return arg.split("=", 1)[1]
+    return None
 
 
 def main() -> None:
     """Start ipykernel with :data:`UNUSED` missing (command line as ``ipykernel_launcher``'s:
-    ``-f <connection file>`` and ipykernel's options)."""
+    ``-f <connection file>`` and ipykernel's options).
+
+    A kernel whose connection file is gone by the time ipykernel is imported exits at
+    once, quietly: the server shut it down while it was starting (a server being
+    stopped removes the files of the kernels it stops). ipykernel would write a new file
+    with TCP ports nobody knows and warn about them on the server's terminal."""
     for name in UNUSED:
         sys.modules.setdefault(name, None)
     from ipykernel import kernelapp
 
+    path = connection_file(sys.argv[1:])
+    if path is not None and not os.path.exists(path):
+        return
     kernelapp.launch_new_instance()
 
 

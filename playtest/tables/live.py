@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from ..engine import Match, Move, MoveSyntaxError, OptionError, PlaytestError, Table
+from ..engine.counting import api_seat, for_people
 from .thinking import Decision, Thinker, check_table_bot, decide, fallback_bot
 
 HUMAN = "human"
@@ -71,11 +72,17 @@ def check_name(name) -> str:
     name = name.strip()
     if len(name) > NAME_MAX:
         raise OptionError(f"a name has at most {NAME_MAX} characters; this one has {len(name)}")
-    bad = sorted({c for c in name if not c.isprintable() or c in "<>&"})
-    if bad:
-        raise OptionError(f"a name may not hold {', '.join(map(repr, bad))}: letters, digits, spaces and "
-                          "punctuation but < > & are allowed")
+    markup = sorted({c for c in name if c in "<>&"})
+    hidden = sorted({c for c in name if not c.isprintable()})
+    if markup or hidden:
+        what = [f"the sign{'s' if len(markup) > 1 else ''} {' '.join(markup)}"] if markup else []
+        codes = ", ".join(f"U+{ord(c):04X}" for c in hidden)
+        what += [f"invisible or control characters ({codes})" if len(hidden) > 1
+                 else f"an invisible or control character ({codes})"] if hidden else []
+        raise OptionError(f"a name may not hold {' or '.join(what)}; letters, digits, spaces and other "
+                          "punctuation are allowed")
     return name
+
 
 
 def seat_label(seat: int, name: str = "") -> str:
@@ -546,7 +553,8 @@ class LiveTable:
         except MoveSyntaxError as exc:
             return Result(False, str(exc))
         if move.seat != seat:
-            return Result(False, f"this page plays seat {seat}, not seat {move.seat} (move texts count seats from 0)")
+            return Result(False, f"this page plays {seat_label(seat)}, not {seat_label(move.seat)} (move text "
+                                 f"'{move}': move texts count seats from 0)")
         hold = self.hold()
         if hold is not None:
             return Result(False, "the round is over: the next round starts when every player has pressed "
@@ -559,7 +567,9 @@ class LiveTable:
             return Result(False, f"{TOO_LATE}{first}; choose again on the new position")
         problem = self.match.refusal(move)
         if problem is not None:
-            reason = problem.reason if problem.reason else str(problem)
+            # the game's reason counts from 0, as the engine does: said as people count
+            reason = (for_people(problem.reason) if problem.reason
+                      else f"{seat_label(seat)} cannot make that move now (move text '{move}')")
             return Result(False, (f"{TOO_LATE}{self._first_since(version, seat)}, so " if late else "")
                           + reason, problem.ruling)
         # an open move the rules take though it is no longer offered is a late one, returned
@@ -713,13 +723,13 @@ class LiveTable:
                               f"{len(self.players) - 1}")
         current = self.players[seat]
         if player == current:
-            raise OptionError(f"seat {seat} is already played by "
+            raise OptionError(f"{api_seat(seat)} is already played by "
                               + ("its person" if current == HUMAN else f"the {current} bot"))
         if player == HUMAN and seat not in self.person_seats:
-            raise OptionError(f"seat {seat} was made for a bot and has no person's link, so no person can play "
+            raise OptionError(f"{api_seat(seat)} was made for a bot and has no person's link, so no person can play "
                               f"it; it may be handed to another bot ({', '.join(self.bot_names())})")
         if player != HUMAN and self.players[seat] == HUMAN and self.connected(seat) and not force:
-            raise SeatConnected(f"seat {seat} is connected: a person is playing it on their page right now; "
+            raise SeatConnected(f"{api_seat(seat)} is connected: a person is playing it on their page right now; "
                                 'send "force": true to hand it to a bot anyway (their page is told)')
         players = list(self.players)
         players[seat] = player

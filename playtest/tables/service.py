@@ -24,6 +24,7 @@ from typing import Any, Mapping
 
 from ..engine import Match, OptionError, PlaytestError, Record, get_game, games
 from ..engine.registry import other_game
+from ..engine.counting import api_seat
 from ..scenarios import find_scenario
 from .live import (DEFAULT_PACE, HUMAN, STORE_RETRY, LiveTable, StoreRefused, check_pace, check_turn_limit,
                    seat_label, timed_out_line)
@@ -34,6 +35,10 @@ MAX_TABLES = 200        # tables being played at once on one server
 STATUSES = ("playing", "over", "ended")   # a table's status: being played, game over, ended by the host
 TEXT_LIMIT = 2000       # characters of a feedback text
 REACTION_LIMITS = (1, 600)   # seconds a reaction window's time limit may be (CR-7), least and most
+TABLE_FIELDS = ("game", "seats", "players", "options", "preset", "scenario", "seed", "pace", "listed",
+                "open_seats", "reaction_limit", "turn_limit")
+"""Every field a new table's request may hold (:meth:`TableService.create` says what each means);
+the API's refusals list them from here."""
 TABLE_PAGE = "table.ipynb"   # the dashboard of a table's pages (seat, host, spectator), in the dashboards folder
 CHOSEN_SEED_NOTE = ("A seed you choose deals the same cards every time it is played: anyone who knows it, or finds a "
                     "short one by trying seeds against the cards on the table, can rebuild every hand. Leave it "
@@ -265,13 +270,11 @@ class TableService:
         """
         self._usable()
         if not isinstance(spec, Mapping):
-            raise ServiceError("send a JSON object with game, seats, players, options, seed, pace, listed")
-        fields = {"game", "seats", "players", "options", "preset", "seed", "pace", "listed", "scenario",
-                  "reaction_limit", "open_seats", "turn_limit"}
-        unknown = set(spec) - fields
+            raise ServiceError(f"send a JSON object with some of the fields {', '.join(TABLE_FIELDS)}")
+        unknown = set(spec) - set(TABLE_FIELDS)
         if unknown:
             raise ServiceError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; a table takes "
-                               f"{', '.join(sorted(fields))}")
+                               f"{', '.join(TABLE_FIELDS)}")
         scenario = None
         if spec.get("scenario") is not None:
             try:
@@ -546,7 +549,7 @@ class TableService:
         token = _new_token()
         with self._saving("a seat"):
             if seat not in free or not self.store.claim_seat(table_id, seat, token_hash(token)):
-                raise ServiceError(f"seat {seat} is taken; free seats: {_seat_list(free)}", 409)
+                raise ServiceError(f"{api_seat(seat)} is taken; free \"seat\" values: {_seat_list(free)}", 409)
         self._claimed[table_id].add(seat)
         self._hashes[table_id][1][seat] = token_hash(token)
         return {"seat": seat, "token": token, "path": page_path(table_id, token)}

@@ -51,6 +51,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 import ipywidgets as w
 
 from ..engine import IllegalMove, Match, Move, PlaytestError, RecordError, Table, get_game, limits
+from ..engine.counting import for_people
 from ..engine.registry import other_game
 from ..scenarios import Scenario, find_scenario
 from . import autosave
@@ -70,9 +71,10 @@ replayed to be described, so the offer stays quick."""
 def refusal_text(refusal: IllegalMove) -> str:
     """A refused move in a player's words: ``"Not allowed (LS-7): <the reason>."``
     (``refusal``: an :class:`~playtest.engine.IllegalMove`, e.g. of ``Match.refusal``;
-    its ruling id and reason come from the game's ``explain``)."""
+    its ruling id and reason come from the game's ``explain``; seats and positions counted
+    from 1, :func:`~playtest.engine.counting.for_people`)."""
     where = f" ({refusal.ruling})" if refusal.ruling else ""
-    reason = refusal.reason.rstrip(".")
+    reason = for_people(refusal.reason).rstrip(".")
     return f"Not allowed{where}: {reason[:1].upper()}{reason[1:]}."
 
 
@@ -196,8 +198,9 @@ class GameBoard:
         return name
 
     def arg_label(self, kind: str, name: str, value, view: dict) -> str:
-        """The dropdown text of one argument value (only what ``view`` says)."""
-        return f"{name} {value}"
+        """The dropdown text of one argument value (only what ``view`` says); a seat or a
+        position counted from 1, as people count ("seat 2" for seat 1)."""
+        return for_people(f"{name} {value}")
 
     def describe(self, move: Move, view: dict) -> str:
         """A move in the words of its button and dropdowns, e.g. "Keep it (my card:
@@ -407,10 +410,11 @@ class GameApp:
         return self.table.decision_moves(seat)
 
     def seat_name(self, seat: int) -> str:
-        """A seat's label, e.g. "Seat 2 (you)" or "Seat 1 (heuristic bot)"."""
+        """A seat's label, counted from 1: "Seat 2 (you)" or "Seat 1 (heuristic bot)" for
+        seats 1 and 0."""
         if seat in self.table.bots:
-            return f"Seat {seat} ({self.players.get(seat, 'bot')} bot)"
-        return f"Seat {seat} (you)" if seat == self.viewer else f"Seat {seat}"
+            return f"Seat {seat + 1} ({self.players.get(seat, 'bot')} bot)"
+        return f"Seat {seat + 1} (you)" if seat == self.viewer else f"Seat {seat + 1}"
 
     def start(self, seats: int, players: Mapping[int, str], options: Mapping | None = None,
               seed: int | None = None) -> None:
@@ -885,14 +889,14 @@ class GameApp:
         if self.viewer is not None and live:
             mine = [m for m in self.decision_moves(self.viewer) if m.kind not in self.game.OPEN_MOVES]
         note = ("The match is rewound: moves are off." if not live else
-                f"Hidden until seat {self.control} confirms." if locked else
+                f"Hidden until seat {self.control + 1} confirms." if locked else
                 "Game over." if over else "" if mine else "Waiting for another seat." if self.viewer is not None else "")
         decision = (id(match), match.cursor, len(match.moves), self.viewer)
         self.moves.show(self.viewer, mine, view, enabled=live, note=note, decision=decision)
         # behind the privacy screen nobody acts: the device is changing hands, and a claim
         # now would be made in the name of whoever the panel last showed
         claimers = [s for s in humans if live and not locked and self.table.open_moves(s)]
-        options = [(f"seat {s}", s) for s in claimers]
+        options = [(f"seat {s + 1}", s) for s in claimers]
         # the claimer follows the seat on screen: a newly confirmed seat claims as itself
         follow = self.viewer is not None and self.viewer != self._claim_viewer and self.viewer in claimers
         if list(self.claimer.options) != options or follow:
@@ -912,7 +916,7 @@ class GameApp:
         self.timeline.show(match.cursor, len(match.moves))
         waiting = [s for s in match.to_act() if s in self.table.bots] if self.paused and live and not over else []
         if waiting:
-            bots = ", ".join(f"seat {s}" for s in waiting)
+            bots = ", ".join(f"seat {s + 1}" for s in waiting)
             self.pause_note.value = (f"Stopped at move {len(match.moves)}. The bots ({bots}) wait: make your "
                                      f"move, or press Continue to let them play.&nbsp;")
         self.pause_box.layout.display = None if waiting else "none"

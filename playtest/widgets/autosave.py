@@ -140,7 +140,9 @@ class Autosave:
                 groups[-1][0].append(seat)
             else:
                 groups.append(([seat], who))
-        parts = [f"seat {s[0]} {who}" if len(s) == 1 else f"seats {s[0]}–{s[-1]} {who}" for s, who in groups]
+        # seats as people count them, from 1
+        parts = [f"seat {s[0] + 1} {who}" if len(s) == 1 else f"seats {s[0] + 1}–{s[-1] + 1} {who}"
+                 for s, who in groups]
         n = len(self.match.moves)
         return (f"{seats} seats: {', '.join(parts)}; {n} move{'s' if n != 1 else ''}, "
                 f"saved at {self.saved_at.strftime('%H:%M')}")

@@ -45,6 +45,7 @@ import json
 
 import ipywidgets as w
 
+from ..engine.counting import for_people
 from .app import BoardHost, GameBoard
 from .components import Card, CardRow, Pile
 
@@ -195,8 +196,8 @@ class ViewBoard(GameBoard):
         """Whose turn, or how the game ended."""
         outcome = view.get("outcome")
         if outcome:
-            winners = ", ".join(f"seat {s}" for s in outcome.get("winners", ())) or "nobody"
-            return f"<b>Game over</b>: {html.escape(str(outcome.get('reason', '')))} — winner: {winners}"
+            winners = ", ".join(f"seat {s + 1}" for s in outcome.get("winners", ())) or "nobody"
+            return f"<b>Game over</b>: {html.escape(for_people(str(outcome.get('reason', ''))))} — winner: {winners}"
         turn = view.get("turn_seat")
         if turn is None:
             return ""
@@ -242,11 +243,14 @@ class ViewBoard(GameBoard):
 
     def arg_label(self, kind: str, name: str, value, view: dict) -> str:
         """A ``card`` argument by the name of the viewer's card whose ``arg`` it is;
-        any other argument as its value."""
+        a seat or a position as people count it ("seat 2" for seat 1); any other
+        argument as its value."""
         if name == "card":
             for zone in view.get("zones", ()):
                 if zone.get("owner") in (None, view.get("viewer")) and zone.get("face") != "down":
                     for card in zone.get("cards", ()):
                         if card.get("arg") == value:
                             return str(card.get("name", value))
+        if name in ("seat", "position"):
+            return for_people(f"{name} {value}")
         return str(value)

@@ -17,6 +17,7 @@ from typing import Callable, Sequence
 import ipywidgets as w
 from ipywidgets.widgets.widget_string import HTMLStyle
 
+from ..engine.counting import for_people
 from .clickguard import ClickGuard
 from .style import STYLE
 
@@ -206,8 +207,9 @@ class LogView:
 
     def show(self, lines: Sequence[tuple[int, str]]) -> None:
         """Show ``lines``: ``(move number, text)`` pairs as from ``Match.log_for(seat)``
-        (already worded for the viewing seat)."""
-        rows = [f"<div><span class='pt-moveno'>{n}</span> {html.escape(text)}</div>"
+        (already worded for the viewing seat); seats and positions are shown counted
+        from 1 (:func:`~playtest.engine.counting.for_people`)."""
+        rows = [f"<div><span class='pt-moveno'>{n}</span> {html.escape(for_people(text))}</div>"
                 for n, text in reversed(lines[-self.limit:])]
         self.html.value = "".join(rows) or "<i>nothing yet</i>"
 
@@ -266,7 +268,7 @@ class PrivacyScreen:
         self.seat = seat
         self.text.value = (f"<h3>Pass the device to {html.escape(name)}</h3>"
                            "<p>Everyone's cards are hidden until they confirm.</p>")
-        self.button.description = f"I am seat {seat} — show my cards"
+        self.button.description = f"I am seat {seat + 1} — show my cards"
         self.widget.layout.display = "flex"
 
     def hide(self) -> None:

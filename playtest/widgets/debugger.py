@@ -25,6 +25,11 @@ never offer it.
 
 The loaded line is never changed: a branch is a new match; "Back to the loaded line"
 returns to it.
+
+Seats and positions are shown counted from 1, as on every page
+(:mod:`playtest.engine.counting`); move texts, typed or listed, and the scenario's
+expectations keep the file's numbers (from 0), and a message quoting move texts names
+their seat both ways ("seat 2 (move text 1)").
 """
 from __future__ import annotations
 
@@ -42,6 +47,7 @@ from ..engine.game import Game
 from ..scenarios import (Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples,
                          find_scenario)
 from ..engine.errors import short_repr
+from ..engine.counting import for_people, move_text_seat
 from ..scenarios.scenario import move_mistake
 from ..scenarios.replay import zone_lines
 from . import moves as move_controls
@@ -494,7 +500,7 @@ class ScenarioDebugger:
             self.board_box.children = (self.board.widget,)
         self._drawing = True
         try:
-            self.views.options = ([(SPECTATOR_LABEL, None)] + [(f"Seat {s}", s) for s in range(line.game.seats)]
+            self.views.options = ([(SPECTATOR_LABEL, None)] + [(f"Seat {s + 1}", s) for s in range(line.game.seats)]
                                   + [(ALL_CARDS_LABEL, ALL_CARDS)])
             self.views.value = None
             self.examples.value = source if source in dict(self.examples.options).values() else ""
@@ -738,15 +744,16 @@ class ScenarioDebugger:
         move = Move.parse(self.why_text.value if text is None else text)
         seats = self.match.game.seats
         if not 0 <= move.seat < seats:
-            raise IndexError(f"seat {move.seat} is not a seat of this {seats}-seat game: use 0..{seats - 1} (G-1)")
+            raise IndexError(f"seat {move.seat} in a move text is not a seat of this {seats}-seat game: move texts "
+                             f"count seats 0 to {seats - 1} (G-1)")
         if self.viewer not in (move.seat, ALL_CARDS):
             self._why_seat = (move.seat, str(move))
-            shown = "the spectator's view" if self.viewer is None else f"seat {self.viewer}'s view"
-            answer = (f"'{move_text_for(move, self.viewer)}' is seat {move.seat}'s move: whether it is legal, and "
-                      f"the alternatives, can tell what seat {move.seat} holds, so they are shown in seat "
-                      f"{move.seat}'s view only (this is {shown})")
+            shown = "the spectator's view" if self.viewer is None else f"seat {self.viewer + 1}'s view"
+            answer = (f"'{move_text_for(move, self.viewer)}' is {move_text_seat(move.seat)}'s move: whether it is "
+                      f"legal, and the alternatives, can tell what seat {move.seat + 1} holds, so they are shown in "
+                      f"seat {move.seat + 1}'s view only (this is {shown})")
             self.why_result.value = html.escape(answer) + "."
-            self.why_switch.description = f"Show seat {move.seat}'s view and answer"
+            self.why_switch.description = f"Show seat {move.seat + 1}'s view and answer"
             self.why_switch.layout.display = None
             return answer
         exc = self._probe_match().refusal(move)
@@ -755,9 +762,10 @@ class ScenarioDebugger:
             ruling = f" ({exc.ruling})" if exc.ruling else ""
             self.why_result.value = ("<span class='pt-fail'>Illegal</span>"
                                      + (f" <b>{html.escape(exc.ruling)}</b>" if exc.ruling else "")
-                                     + f": {html.escape(exc.reason)}.<br>Legal moves for seat {move.seat}: "
-                                     f"{html.escape(legal)}")
-            return f"'{move}' is illegal{ruling}: {exc.reason}. Legal moves for seat {move.seat}: {legal}"
+                                     + f": {html.escape(for_people(exc.reason))}.<br>Legal moves for "
+                                     f"{move_text_seat(move.seat)}: {html.escape(legal)}")
+            return (f"'{move}' is illegal{ruling}: {for_people(exc.reason)}. Legal moves for "
+                    f"{move_text_seat(move.seat)}: {legal}")
         self.why_result.value = f"<span class='pt-pass'>Legal</span>: '{html.escape(str(move))}' may be played here."
         return f"'{move}' is legal"
 
@@ -799,7 +807,7 @@ class ScenarioDebugger:
     # --- drawing ------------------------------------------------------------------
     def seat_name(self, seat: int) -> str:
         """A seat's label on the board, e.g. "Seat 2 (this view)"."""
-        return f"Seat {seat} (this view)" if seat == self.viewer else f"Seat {seat}"
+        return f"Seat {seat + 1} (this view)" if seat == self.viewer else f"Seat {seat + 1}"
 
     def card_clicked(self, seat: int, pos: int | None) -> None:
         """Cards are not clickable in the debugger (moves are chosen in the branch panel)."""
@@ -917,11 +925,11 @@ class ScenarioDebugger:
         seen = seat is None or seat == self.viewer or self.viewer == ALL_CARDS or not 0 <= seat < self.line.game.seats
         if seen or self._failure_public:
             legal = ", ".join(map(str, failure.legal)) if seen else ""
-            detail = f": {html.escape(self._failure_reason)}" + (
-                f"<br>Legal moves for seat {seat} instead: {html.escape(legal)}" if legal else "")
+            detail = f": {html.escape(for_people(self._failure_reason))}" + (
+                f"<br>Legal moves for {move_text_seat(seat)} instead: {html.escape(legal)}" if legal else "")
         else:
-            detail = (f". <i>The reason and seat {seat}'s legal moves can tell what seat {seat} holds: switch "
-                      f"the view to Seat {seat} to read them.</i>")
+            detail = (f". <i>The reason and seat {seat + 1}'s legal moves can tell what seat {seat + 1} holds: "
+                      f"switch the view to Seat {seat + 1} to read them.</i>")
         dropped = len(self.failure.scenario.moves) - number
         after = f" (and the {dropped} move{'s' if dropped != 1 else ''} after it)" if dropped else ""
         return (f"<div class='pt-panel'>{head}{detail}<br>The debugger stops at move {number - 1}, the last move "
@@ -954,9 +962,9 @@ class ScenarioDebugger:
         """ "seat 1" for a seat with a decision now; "seat 2 (out of turn: claim)" for a
         seat with open moves only (e.g. Lazy Sunday's quick discard, LS-5)."""
         if seat in deciding:
-            return f"seat {seat}"
+            return f"seat {seat + 1}"
         kinds = sorted({m.kind for m in probe.legal_moves(seat)})
-        return f"seat {seat} (out of turn: {', '.join(kinds)})"
+        return f"seat {seat + 1} (out of turn: {', '.join(kinds)})"
 
     def _changes(self, view: dict, lines: list[str]) -> str:
         """The log lines of the shown move and what changed in the chosen view since the
@@ -968,8 +976,8 @@ class ScenarioDebugger:
         before = self._view()
         self.match.goto(cursor)
         diff = describe_changes(before, view, type(self.match.game).VIEW_WORDS, self.viewer)
-        log = "".join(f"<div>{html.escape(t)}</div>" for t in lines) or "<i>no log line for this view</i>"
-        rows = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in diff[:200])
+        log = "".join(f"<div>{html.escape(for_people(t))}</div>" for t in lines) or "<i>no log line for this view</i>"
+        rows = "".join(f"<li>{html.escape(for_people(sentence))}</li>" for sentence in diff[:200])
         more = f"<div><i>… and {len(diff) - 200} more</i></div>" if len(diff) > 200 else ""
         return (f"<div><b>Move {cursor}</b>: {html.escape(move_text_for(self.match.moves[cursor - 1], self.viewer))}"
                 f"</div>{log}<ul>{rows}</ul>{more}" if diff else
@@ -997,7 +1005,7 @@ class ScenarioDebugger:
                 f"{html.escape(f' ({failure.detail})' if failure.detail else '')}</span>"
                 for failure in failures if failure_seat(expectation, failure) in shown)
             if hidden:
-                seats = " or ".join(f"seat {s}" for s in hidden)
+                seats = " or ".join(f"seat {s + 1}" for s in hidden)
                 detail += (("; " if readable else "") + f"<i>it also reads what only {seats} may see (its legal "
                            f"moves or view): switch the view to {seats} to read it</i>")
             here = " (shown now)" if expectation.after == self.match.cursor else ""

@@ -269,7 +269,7 @@ class NewGamePanel(BuiltOnUse):
         first = self.seats.value
         self.players = [w.Dropdown(options=[("Human", HUMAN)] + [(f"Bot: {b}", b) for b in bots],
                                    value=players.get(s, HUMAN if s == 0 or s < first else default_bot(game)),
-                                   description=f"Seat {s}",
+                                   description=f"Seat {s + 1}",      # as people count
                                    # a narrow label: "Bot: heuristic" and "Bot: ismcts" show whole
                                    layout=shared(w.Layout, width="230px"),
                                    style=shared(DescriptionStyle, description_width="52px"))

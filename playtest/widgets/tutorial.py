@@ -23,6 +23,7 @@ import traitlets
 
 from ..engine import Move, get_game
 from ..engine.bots import make_bot
+from ..engine.counting import for_people
 from ..tutorials import Tutorial, load_tutorial
 from .app import GameApp, refusal_text
 from .components import safe
@@ -178,10 +179,11 @@ class TutorialApp(GameApp):
         return steps[self.step] if self.step < len(steps) else None
 
     def seat_name(self, seat: int) -> str:
-        """A seat's label: the tutorial's name for it in a lesson ("Seat 1 (Ann)")."""
+        """A seat's label, counted from 1: the tutorial's name for it in a lesson ("Seat 2
+        (Ann)" for seat 1)."""
         names = self.tutorial.names
         if not self.in_finale and seat < len(names) and seat != self.tutorial.seat:
-            return f"Seat {seat} ({names[seat]})"
+            return f"Seat {seat + 1} ({names[seat]})"
         return super().seat_name(seat)
 
     # --- moving through it ------------------------------------------------------------
@@ -285,7 +287,7 @@ class TutorialApp(GameApp):
         title = self.game.title
         self.feedback.add_class("pt-good")
         self.feedback.value = html.escape(
-            f"Game over: {outcome.reason}. That was the tutorial's last game: Play again starts another, "
+            f"Game over: {for_people(outcome.reason)}. That was the tutorial's last game: Play again starts another, "
             f"and the {title} dashboard on the index has the whole game, with its options and bots.")
 
     def _refused(self, text: str) -> None:

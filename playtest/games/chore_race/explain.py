@@ -130,7 +130,9 @@ def _why_meeting(self, s, seat, kind, args):
 
 
 def _why_score(self, s, seat, kind, args):
-    return "CR-14", f"chore {args[0]} is not complete (complete: {self._complete(s, seat)})"
+    complete = self._complete(s, seat)
+    return "CR-14", (f"chore {args[0]} is not complete (complete: "
+                     f"{'chores ' + ', '.join(map(str, complete)) if complete else 'none'})")
 
 
 def _why_trigger(self, s, seat, kind, args):

@@ -29,6 +29,7 @@ from typing import Mapping
 import ipywidgets as w
 
 from ...engine import Move
+from ...engine.counting import for_people
 from ...widgets import CardRow, GameApp, GameBoard, Pile
 from ...widgets.newgame import HUMAN
 from .cards import CARDS, HAND_CAP, MEETING_PASS, PROTECT_VP
@@ -313,7 +314,7 @@ class ChoreRaceBoard(GameBoard):
                 panel.widget.remove_class("cr-me")
             mine = (view["meeting"] or {}).get("mine") if seat == me else None
             panel.passing.widget.layout.display = None if mine else "none"
-            panel.passing.show(f"<b>You pass</b> to seat {(seat + 1) % n}" if mine else "",
+            panel.passing.show(f"<b>You pass</b> to seat {(seat + 1) % n + 1}" if mine else "",
                                [_action_card(name) for name in mine or ()])
             panel.label.value = self._seat_label(view, seat)
             if seat == view["turn_seat"] and view["phase"] != "over":
@@ -326,13 +327,13 @@ class ChoreRaceBoard(GameBoard):
         parts = [f"<b>Turn {view['turn']}</b>", f"first to <b>{view['target_vp']} VP</b> (CR-17)"]
         if view["outcome"]:
             o = view["outcome"]
-            won = ", ".join(f"seat {s}" for s in o["winners"]) or "nobody"
-            parts.append(f"<b>Game over</b>: {html.escape(o['reason'])} — winner: {won}")
+            won = ", ".join(f"seat {s + 1}" for s in o["winners"]) or "nobody"
+            parts.append(f"<b>Game over</b>: {html.escape(for_people(o['reason']))} — winner: {won}")
         else:
-            parts.append(f"seat {turn}'s turn: {_PHASE.get(view['phase'], view['phase'])}")
+            parts.append(f"seat {turn + 1}'s turn: {_PHASE.get(view['phase'], view['phase'])}")
             if view["phase"] in ("react", "meeting"):
-                parts.append("to answer: " + ", ".join(f"seat {s}" + (" <b>(you)</b>" if s == view["viewer"] else "")
-                                                      for s in view["to_act"]))
+                parts.append("to answer: " + ", ".join(f"seat {s + 1}" + (" <b>(you)</b>" if s == view["viewer"]
+                                                                          else "") for s in view["to_act"]))
             slots = view["slots"]
             parts.append("slots (CR-4): " + " ".join(
                 f"<span class='cr-badge {'cr-used' if slots[s] else 'cr-free'}'>{s} {'used' if slots[s] else 'free'}"
@@ -344,12 +345,12 @@ class ChoreRaceBoard(GameBoard):
         me, phase = view["viewer"], view["phase"]
         if view["outcome"]:
             o = view["outcome"]
-            who = "You win!" if me in o["winners"] else "Winner: " + ", ".join(f"seat {s}" for s in o["winners"])
+            who = "You win!" if me in o["winners"] else "Winner: " + ", ".join(f"seat {s + 1}" for s in o["winners"])
             return f"<b>{html.escape(who)}</b> Final VP: " + ", ".join(
-                f"seat {s} {v}" for s, v in enumerate(o["scores"]))
+                f"seat {s + 1} {v}" for s, v in enumerate(o["scores"]))
         parts = []
         for r in view["revealed"]:
-            parts.append(f"Seat {r['seat']}'s hand is shown to everyone (CR-21).")
+            parts.append(f"Seat {r['seat'] + 1}'s hand is shown to everyone (CR-21).")
         pending = view["pending"]
         if phase == "react" and pending:
             what = html.escape(pending["card"])
@@ -361,31 +362,31 @@ class ChoreRaceBoard(GameBoard):
                 detail = (f": their {html.escape(tableaus[pending['by']][pending['own_chore']]['name'])} for"
                           f"{detail.replace(' on', '')}")
             if me == pending["target"]:
-                parts.append(f"<b>Seat {pending['by']} plays {what} against you{detail}.</b> "
+                parts.append(f"<b>Seat {pending['by'] + 1} plays {what} against you{detail}.</b> "
                              f"{_IF_LET.get(pending['key'], '')} "
                              "React or let it happen: your buttons are under Your move (CR-7).")
             else:
-                parts.append(f"Seat {pending['by']} plays {what} against seat {pending['target']}{detail}; "
-                             f"seat {pending['target']} may react (CR-7).")
+                parts.append(f"Seat {pending['by'] + 1} plays {what} against seat {pending['target'] + 1}{detail}; "
+                             f"seat {pending['target'] + 1} may react (CR-7).")
         elif phase == "meeting" and view["meeting"] is not None:
             waiting = [s for s in range(view["seats"]) if s not in view["meeting"]["committed"]]
             if me in waiting:
                 count = min(MEETING_PASS, len(view["hand"] or ()))
                 parts.append(f"<b>Family Meeting</b>: choose {count} card{'' if count == 1 else 's'} to pass to seat "
-                             f"{(me + 1) % view['seats']} (click them in your hand, then Play). "
+                             f"{(me + 1) % view['seats'] + 1} (click them in your hand, then Play). "
                              "Secret until all have chosen (CR-8).")
             else:
-                parts.append("Family Meeting: waiting for " + ", ".join(f"seat {s}" for s in waiting) + " (CR-8).")
+                parts.append("Family Meeting: waiting for " + ", ".join(f"seat {s + 1}" for s in waiting) + " (CR-8).")
         elif phase == "place" and view["placing"] is not None:
             owed = view["placing"]["from"]
-            src = f"seat {owed[0]}'s Done" if owed else "one of your own Done cards"
-            parts.append(f"Seat {view['turn_seat']} chooses the chore for {src} (click a chore).")
+            src = f"seat {owed[0] + 1}'s Done" if owed else "one of your own Done cards"
+            parts.append(f"Seat {view['turn_seat'] + 1} chooses the chore for {src} (click a chore).")
         elif phase == "score" and len(view["complete"]) > 1:
-            parts.append(f"Seat {view['turn_seat']} has {len(view['complete'])} complete chores: "
+            parts.append(f"Seat {view['turn_seat'] + 1} has {len(view['complete'])} complete chores: "
                          "choose which to score first (CR-14).")
         elif phase == "trigger" and view["trigger"]:
             t = view["trigger"]
-            parts.append(f"{html.escape(t['chore'])}: seat {view['turn_seat']} chooses "
+            parts.append(f"{html.escape(t['chore'])}: seat {view['turn_seat'] + 1} chooses "
                          + ("an opponent to steal a random card from (click their hand)." if t["ability"] == "steal"
                             else "an opponent's chore to lose 2 progress (click it)."))
         return " ".join(parts)
@@ -563,7 +564,7 @@ class ChoreRaceBoard(GameBoard):
         """The text of one argument value, ``prefix`` holding the arguments before it
         (whose seat a chore argument belongs to)."""
         if name == "seat":
-            return f"seat {value}"
+            return f"seat {value + 1}"
         if name == "slot":
             return f"{value} slot"
         if name == "card":
@@ -578,11 +579,11 @@ class ChoreRaceBoard(GameBoard):
             tableau = view["tableaus"][seat]
             chore = tableau[value]
         except (IndexError, TypeError):
-            return f"chore {value}"
+            return f"chore {value + 1}"
         text = f"{chore['name']} {chore['progress']}/{chore['level']}"
         if sum(c["name"] == chore["name"] and c["progress"] == chore["progress"] for c in tableau) > 1:
             text += f" (chore {value + 1})"
-        return f"seat {seat}: {text}" if theirs else text
+        return f"seat {seat + 1}: {text}" if theirs else text
 
 
 def make_app(seats: int = 3, players: Mapping[int, str] | None = None, options: Mapping | None = None,

@@ -11,6 +11,7 @@ import html
 
 import ipywidgets as w
 
+from ...engine.counting import for_people
 from ...widgets import CardRow, GameApp, GameBoard, Pile
 from ...widgets.components import BLANK
 from ...widgets.newgame import HUMAN
@@ -52,7 +53,7 @@ game, Preset "match to 100" plays rounds until a score reaches 100 (option <code
 LS-10), or set <code>rounds</code>.</p>
 <p><b>Setup and peeking.</b> Before the first turn you peek at 2 of your own cards, once
 (LS-3). After that you see a card only while you look at it (LS-11): remember it by its
-position. Positions count from 0 at the left; a card leaving a list (Done it!, Knock It
+position. Positions count from 1 at the left; a card leaving a list (Done it!, Knock It
 Out, a give) closes the gap, so the cards to its right move one place left; penalty and
 Landlord cards join at the right end.</p>
 <p><b>Your turn</b> — do one (LS-4): <i>Draw from the deck</i>, look at it, then <i>Keep it</i>
@@ -136,7 +137,8 @@ class LazySundayBoard(GameBoard):
         self.drawn.widget.layout.display = None if drawn else "none"
         if drawn:
             card = drawn["card"]
-            self.drawn.show(f"Seat {drawn['seat']} drew", **(self._face(card, looking=True) if card else {"face_up": False}))
+            self.drawn.show(f"Seat {drawn['seat'] + 1} drew",
+                            **(self._face(card, looking=True) if card else {"face_up": False}))
         elif self.drawn.card.description != BLANK:
             self.drawn.show("", face_up=None)   # hidden, but must not keep the last drawn card's name
         self.scores.value = self._score_table(view)
@@ -158,7 +160,7 @@ class LazySundayBoard(GameBoard):
         (LS-3), by clicks or the dropdowns, and which are chosen so far."""
         if builder._complete() is not None:
             return "<i>Both cards chosen: press Play to peek at them.</i>"
-        chosen = " and ".join(f"position {p}" for p in builder.prefix)
+        chosen = " and ".join(f"position {p + 1}" for p in builder.prefix)
         so_far = f" Chosen so far: {chosen}; choose 1 more." if chosen else ""
         return f"<i>Choose 2 cards (LS-3): click two of your cards, or pick them above.{so_far}</i>"
 
@@ -190,22 +192,22 @@ class LazySundayBoard(GameBoard):
         parts = [f"<b>Round {view['round']}</b>"]
         if view["outcome"]:
             o = view["outcome"]
-            won = ", ".join(f"seat {s}" for s in o["winners"]) or "nobody"
-            parts.append(f"<b>Match over</b>: {html.escape(o['reason'])} — winner: {won}")
+            won = ", ".join(f"seat {s + 1}" for s in o["winners"]) or "nobody"
+            parts.append(f"<b>Match over</b>: {html.escape(for_people(o['reason']))} — winner: {won}")
         elif phase == "round_over":
             parts.append("<b>Round over</b>: all lists revealed and scored (LS-9)")
         else:
             acting = view["to_act"]
-            who = f"seat {turn}" if phase in ("turn", "drawn") and turn is not None else (
-                ", ".join(f"seat {s}" for s in acting) or "—")
+            who = f"seat {turn + 1}" if phase in ("turn", "drawn") and turn is not None else (
+                ", ".join(f"seat {s + 1}" for s in acting) or "—")
             parts.append(f"{html.escape(who)}: {_PHASE.get(phase, phase)}")
         if view["caller"] is not None:
             # the seat taking its final turn now is no longer in final_turns (LS-7)
             now = view["turn_seat"] if view["turn_seat"] not in (None, view["caller"]) else None
-            later = ", ".join(str(s) for s in view["final_turns"])
-            final = "; ".join(filter(None, [now is not None and f"seat {now} now",
+            later = ", ".join(str(s + 1) for s in view["final_turns"])
+            final = "; ".join(filter(None, [now is not None and f"seat {now + 1} now",
                                             later and f"then seat{'s' * (len(view['final_turns']) > 1)} {later}"]))
-            parts.append(f"NOT ME! called by seat {view['caller']} — final turns: {final or 'all taken'} (LS-7)")
+            parts.append(f"NOT ME! called by seat {view['caller'] + 1} — final turns: {final or 'all taken'} (LS-7)")
         if view["skip_next"]:
             parts.append("the next player's turn is skipped (LS-2)")
         parts.append("quick discards open" if view["claims_open"] else "quick discards closed")
@@ -229,7 +231,7 @@ class LazySundayBoard(GameBoard):
         rounds = view["round_scores"]
         if not rounds:
             return ""
-        head = "".join(f"<th>seat {s}</th>" for s in range(view["seats"]))
+        head = "".join(f"<th>seat {s + 1}</th>" for s in range(view["seats"]))
         reveal = self._reveal_rows(view)
         body = "".join(f"<tr><td>round {i + 1}</td>{''.join(f'<td>{v}</td>' for v in r)}</tr>"
                        for i, r in enumerate(rounds))
@@ -254,12 +256,12 @@ class LazySundayBoard(GameBoard):
             if seat == caller:
                 lowest = min(totals[s] for s in range(len(totals)) if s != seat)
                 lower = [s for s, t in enumerate(totals) if s != seat and t == lowest < total]
-                named = " and ".join(f"seat {s}" for s in lower)
+                named = " and ".join(f"seat {s + 1}" for s in lower)
                 why = (f"called NOT ME! and {named} had a strictly lower total ({lowest}): 50" if lower
                        else "called NOT ME! and was lowest or tied for lowest: 0")
-                who = f"seat {seat} (caller)"
+                who = f"seat {seat + 1} (caller)"
             else:
-                why, who = "scores their own total", f"seat {seat}"
+                why, who = "scores their own total", f"seat {seat + 1}"
             rows.append(f"<tr><td>{who}</td><td>{total}</td><td><b>{score}</b></td><td>{html.escape(why)}</td></tr>")
         return (f"<table class='pt-scores pt-reveal'><caption>Round {len(view['round_scores'])} revealed (LS-9)"
                 "</caption><tr><th></th><th>total</th><th>score</th><th>why</th></tr>" + "".join(rows) + "</table>")
@@ -283,12 +285,13 @@ class LazySundayBoard(GameBoard):
                 "serial": "DONE card"}.get(name, name)
 
     def arg_label(self, kind: str, name: str, value, view: dict) -> str:
-        """"seat 2", "position 3", or the DONE top's number for ``serial``."""
+        """"seat 2", "position 3" (counted from 1: seat 1, position 2 in the move), or the
+        DONE top's number for ``serial``."""
         if name in ("s", "t"):
-            return f"seat {value}" + (" (you)" if value == view["viewer"] else "")
+            return f"seat {value + 1}" + (" (you)" if value == view["viewer"] else "")
         if name == "serial":
             return f"DONE card #{value}"
-        return f"position {value}"
+        return f"position {value + 1}"
 
 
 def make_app(seats: int = 4, players: dict[int, str] | None = None, options: dict | None = None,

@@ -19,6 +19,7 @@ from typing import Callable, Mapping, Sequence
 import ipywidgets as w
 
 from ...engine import Move, get_game
+from ...engine.counting import for_people
 from ...widgets import CardRow, GameApp, GameBoard, MoveBuilder, Pile, safe
 from ...widgets.newgame import HUMAN
 from .rules import MAX_PATIENCE
@@ -350,9 +351,9 @@ class NightShiftBoard(GameBoard):
             verb = "wins" if len(winners) == 1 else ""
             head = "Game over" if outcome["finished"] else "Game stopped unfinished"
             order = list(winners) + [s for s in range(len(outcome["scores"])) if s not in winners]
-            scores = ", ".join(f"seat {s} {outcome['scores'][s]}" for s in order)   # the winner's first
+            scores = ", ".join(f"seat {s + 1} {outcome['scores'][s]}" for s in order)   # the winner's first
             parts.append(f"<span class='ns-result'><b>{head}</b>: {who} {verb} · Care Points {scores}</span> "
-                         f"<i>{html.escape(outcome['reason'])}</i>")
+                         f"<i>{html.escape(for_people(outcome['reason']))}</i>")
         else:
             parts.append(f"{html.escape(self.app.seat_name(view['turn_seat']))} on Shift")
         opts = view["options"]

@@ -33,6 +33,6 @@ async def refresh_while_active(refresh: Callable[[], Awaitable], every: float,
 
 def players_text(players: Sequence[str]) -> str:
     """Who plays each seat, as a table's row says it: ``["human", "heuristic"]`` ->
-    ``"0: person, 1: heuristic bot"``."""
-    return ", ".join(f"{seat}: {'person' if player == HUMAN else player + ' bot'}"
+    ``"1: person, 2: heuristic bot"`` (seats as people count them, from 1)."""
+    return ", ".join(f"{seat + 1}: {'person' if player == HUMAN else player + ' bot'}"
                      for seat, player in enumerate(players))

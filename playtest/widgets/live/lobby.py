@@ -114,12 +114,13 @@ def _copies(links: list[tuple[str, str]], folder: str) -> list[CopyButton]:
 
 
 def _result(table: dict) -> str:
-    """A finished table's result in words: the winners (seats counted from 0, as the
-    list shows them) and the scores; "ended before the end" when it has none."""
+    """A finished table's result in words: the winners (seats counted from 1, as every
+    page shows them) and the scores; "ended before the end" when it has none."""
     winners, scores = table.get("winners") or [], table.get("scores") or []
     if not winners and not scores:
         return "ended before the end"
-    won = f"won by seat{'s' * (len(winners) > 1)} {', '.join(map(str, winners))}" if winners else "no winner"
+    won = (f"won by seat{'s' * (len(winners) > 1)} {', '.join(str(s + 1) for s in winners)}" if winners
+           else "no winner")
     return won + (f" (scores {', '.join(map(str, scores))})" if scores else "")
 
 
@@ -504,7 +505,7 @@ class LobbyApp:
     def link_list(made: dict) -> list[tuple[str, str]]:
         """The ``(label, path)`` of a table just made that get copy buttons: each seat's
         link that was handed out, and the spectator's (never the host's: it stays here)."""
-        return ([(f"Seat {s['seat']}", s["path"]) for s in made["seats"] if s.get("token")]
+        return ([(f"Seat {s['seat'] + 1}", s["path"]) for s in made["seats"] if s.get("token")]
                 + [("Spectator", made["spectator_path"])])
 
     def links_html(self, made: dict) -> str:
@@ -521,7 +522,7 @@ class LobbyApp:
         rows.append(_link_row("Spectator (the public view, for a projector)", made["spectator_path"], folder))
         rows.append(_link_row("Host (public view and host controls)", made["host_path"], folder))
         bots = [f"seat {s['seat'] + 1}: {s['player']} bot" for s in made["seats"] if s["player"] != HUMAN]
-        open_seats = [str(s["seat"]) for s in made["seats"] if s["player"] == HUMAN and not s.get("token")]
+        open_seats = [str(s["seat"] + 1) for s in made["seats"] if s["player"] == HUMAN and not s.get("token")]
         return (f"<h3>Table {html.escape(tid)} is ready</h3>"
                 "<p>Send each player their own seat's link (a link <i>is</i> the seat: whoever opens it plays "
                 "it). These links are shown only on this page, while it is open (a later table's go above "
@@ -599,11 +600,11 @@ class LobbyApp:
             connected = table.get("connected", [])
             line = (f"<b>{html.escape(str(table.get('title', table.get('game'))))}</b> · table "
                     f"{html.escape(table['id'])} · {table.get('moves', 0)} moves · seats {html.escape(players)} · "
-                    f"connected: {', '.join(map(str, connected)) or 'nobody'} · "
-                    + (f"free seats: {', '.join(map(str, free))}" if free else "no free seat"))
+                    f"connected: {', '.join(str(s + 1) for s in connected) or 'nobody'} · "
+                    + (f"free seats: {', '.join(str(s + 1) for s in free)}" if free else "no free seat"))
             text.value = line
             button.layout.display = None if free and table.get("listed", True) else "none"
-            button.tooltip = f"Take seat {free[0]}" if free else ""
+            button.tooltip = f"Take seat {free[0] + 1}" if free else ""
         boxes = tuple(row[0] for row in self.rows[:len(shown)])
         if self.row_box.children != boxes:
             self.row_box.children = boxes
@@ -664,7 +665,7 @@ class LobbyApp:
             await self._refresh()       # e.g. the seat went to someone quicker: the list says so
             raise
         seat = got["seat"]
-        self._show_links(f"<h3>Your seat at table {html.escape(table_id)}: seat {seat}</h3>"
+        self._show_links(f"<h3>Your seat at table {html.escape(table_id)}: seat {seat + 1}</h3>"
                          "<p>Open it (a new tab), or copy the address to the device you play on. The link "
                          "is the seat: keep it to yourself.</p>"
                          f"<table>{_link_row(f'Seat {seat + 1}', got['path'], self.folder)}</table>",

@@ -80,8 +80,8 @@ class TablesOverview:
         lines = []
         for row in rows:
             players = players_text(row.get("players", []))
-            turn = ", ".join(map(str, row.get("to_act", []))) or "nobody (a round's reveal)"
-            connected = ", ".join(map(str, row.get("connected", []))) or "nobody"
+            turn = ", ".join(str(s + 1) for s in row.get("to_act", [])) or "nobody (a round's reveal)"
+            connected = ", ".join(str(s + 1) for s in row.get("connected", [])) or "nobody"
             path = str(row.get("watch_path", ""))
             href = address_for_others(self.folder, path) if self.folder else path
             cards = f" ({row['cards']} cards)" if row.get("cards") else ""

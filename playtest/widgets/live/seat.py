@@ -36,6 +36,7 @@ import ipywidgets as w
 from ...engine import Move, PlaytestError, get_game
 from ...tables import pages
 from ...engine import OptionError
+from ...engine.counting import for_people
 from ...tables.live import HUMAN, TOO_LATE, check_name
 from ..app import GameBoard, builder_kinds
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
@@ -71,7 +72,7 @@ HOST_INTRO = ("<b>You are the host: the public view (no hand is shown) and the h
               "end the table; and once the game is over, get its record for the scenario debugger. Keep the "
               "host link to yourself.")
 """The intro above a live table page, by what its links are (:meth:`SeatApp.intro_html`):
-``{who}`` is "seat 2" or "seats 0 and 1"."""
+``{who}`` is "seat 2" or "seats 1 and 2" (counted from 1)."""
 
 class FeedbackForm:
     """The short form a player gets when the game is over: a 1-5 rating, "what
@@ -227,6 +228,8 @@ class SeatApp:
         self.outcome.add_class("pt-outcome")
         self.signals = PageSignals()
         self.signals.observe(safe(lambda change: self._named(change["new"]), report), "name")
+        # the browser has said which name it keeps: an empty box may take the table's (_draw_players)
+        self.signals.observe(safe(lambda _change: self.refresh(), report), "loaded")
         self.name_box = w.Text(placeholder="Your name", description="Your name",
                                layout=w.Layout(width="260px"))
         self.name_save = w.Button(description="Save name", layout=w.Layout(width="auto"))
@@ -379,7 +382,7 @@ class SeatApp:
         """
         link = self._seat_links().get(move.seat)
         if link is None:
-            raise PlaytestError(f"seat {move.seat} is not played on this page")
+            raise PlaytestError(f"seat {move.seat + 1} is not played on this page")
         self.banner.clear()
         self.outcome.value = ""
         try:
@@ -417,7 +420,7 @@ class SeatApp:
         """
         link = self._seat_links().get(seat)
         if link is None:
-            raise PlaytestError(f"seat {seat} is not played on this page")
+            raise PlaytestError(f"seat {seat + 1} is not played on this page")
         link.send({"type": "continue"})
 
     # --- messages from the table ----------------------------------------------------
@@ -503,8 +506,9 @@ class SeatApp:
         seats = sorted(link.seat for link in self.links if link.welcomed and link.role == "seat")
         parts = []
         if seats:
-            who = "seat " + str(seats[0]) if len(seats) == 1 else (
-                "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}")
+            numbers = [str(seat + 1) for seat in seats]      # as people count
+            who = "seat " + numbers[0] if len(seats) == 1 else (
+                "seats " + ", ".join(numbers[:-1]) + f" and {numbers[-1]}")
             parts.append((SEAT_INTRO if len(seats) == 1 else HOTSEAT_INTRO).format(who=who))
         if "host" in roles:
             parts.append(HOST_INTRO)
@@ -730,6 +734,12 @@ class SeatApp:
 
     def _draw_players(self, latest: dict) -> None:
         mine = set(self.seats)
+        # a seat link opened again where the browser kept no name (another device, a
+        # private window): the name the table keeps for the seat fills the empty box, once
+        # the browser has said it keeps none (PageSignals.loaded)
+        kept = [p["name"] for p in latest.get("players", []) if p["seat"] in mine and p.get("name")]
+        if len(mine) == 1 and kept and self.signals.loaded and not self.signals.name and not self.name_box.value:
+            self.signals.name = kept[0]          # _named fills the box; the browser keeps it from now on
         marks = []
         for p in latest.get("players", []):
             seat, player = p["seat"], p["player"]
@@ -767,16 +777,16 @@ class SeatApp:
         # the seat may have changed hands since the move: then name who made it
         who = (self.seat_name(seat) if by_bot == (player is not None and player["player"] != HUMAN)
                else f"Seat {seat + 1} ({'a bot' if by_bot else 'a person'})")
-        lines = [text for n, text in shown["log"] if n == number] if shown is not None and number else []
+        lines = [for_people(text) for n, text in shown["log"] if n == number] if shown is not None and number else []
         if lines:
             what = " ".join(lines)
         elif shown is not None:
             what = self.board.move_label(last["kind"], shown["view"])
         else:                       # behind the privacy screen: nothing but the public kind
             what = last["kind"]
-        plain = f"Seat {seat} "
-        # the game's log line names the seat already, from 0 ("Seat 2 draws ..."): name it
-        # once, as people count and with its marks
+        plain = f"Seat {seat + 1} "
+        # the game's log line names the seat already ("Seat 3 draws ..." as people count):
+        # name it once, with its marks
         line = who + what[len(plain) - 1:] if what.startswith(plain) else f"{who}: {what}"
         self.last_move.value = f"<b>Last move</b> · {html.escape(line)}"
         if number != self._seen_move:
@@ -862,7 +872,7 @@ class SeatApp:
             button.layout.display = None if seat in waiting else "none"
         if hold:
             names = ", ".join(self.seat_name(s) for s in waiting) or "nobody"
-            self.hold_text.value = (f"<b>{html.escape(hold['reason'])}</b><br>"
+            self.hold_text.value = (f"<b>{html.escape(for_people(hold['reason']))}</b><br>"
                                     f"Still to press Continue: {html.escape(names)}.")
         else:
             self.hold_text.value = ""
@@ -877,7 +887,7 @@ class SeatApp:
             winners = ", ".join(self.seat_name(s) for s in outcome["winners"]) or "nobody"
             scores = ", ".join(f"seat {s + 1}: {v}" for s, v in enumerate(outcome["scores"]))
             head = "Game over" if outcome.get("finished", True) else "Game stopped unfinished"
-            text = (f"<b>{head}</b>: {html.escape(str(outcome['reason']))} — winner: {html.escape(winners)} "
+            text = (f"<b>{head}</b>: {html.escape(for_people(str(outcome['reason'])))} — winner: {html.escape(winners)} "
                     f"· scores {html.escape(scores)}")
         else:
             text = "<b>The host ended this table</b> before the game was over."
