@@ -27,7 +27,7 @@ from ..engine.registry import other_game
 from ..engine.counting import api_seat
 from ..scenarios import find_scenario
 from .live import (DEFAULT_PACE, HUMAN, STORE_RETRY, LiveTable, StoreRefused, check_pace, check_turn_limit,
-                   seat_label, timed_out_line)
+                   timed_out_line)
 from .store import DB_NAME, StoredTable, StoreInUse, StoreProblem, TableStore, data_dir, token_hash
 from .thinking import Thinker, within_limits
 
@@ -172,7 +172,7 @@ class TableService:
                 raise PlaytestError(f"its stored move {number} ({reprlib.repr(text)}) cannot be played: {exc}") \
                     from None
             if number in stored.timed_out:        # the log's word that the table played it for them
-                match.note(timed_out_line(seat_label(seat, stored.names.get(seat, "")), match.moves[-1].kind))
+                match.note(timed_out_line(seat, stored.names.get(seat, ""), match.moves[-1].kind))
         return match
 
     def _load(self, table_id: str) -> Match:
