@@ -54,7 +54,7 @@ def test_debugger_steps_rewinds_branches_and_exports(dashboards):
         app.locator("input[type=number]").fill(str(step))
         app.get_by_role("button", name="Go", exact=True).click()
         page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move {step} of')")
-        app.get_by_role("combobox", name="Act as").select_option(label=f"seat\xa0{seat}")
+        app.get_by_role("combobox", name="Act as").select_option(label=f"seat\xa0{seat + 1}")   # people count seats from 1
         move_select = app.get_by_role("combobox", name="Move", exact=True)
         shown = other.replace(" ", "\xa0")          # ipywidgets draws option spaces as no-break spaces
         page.wait_for_function(f"() => [...document.querySelectorAll('.pt-debugger select option')]"

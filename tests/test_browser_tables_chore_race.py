@@ -111,13 +111,13 @@ def test_chore_race_family_meeting_each_person_passes_from_their_own_browser(ser
         play = lambda player: player.page.locator(".pt-controls").get_by_role("button", name="Play", exact=True).click()
         play(players[0])
         # seat 1's page learns of seat 0's choice; its own pass, picked before, stays
-        players[1].page.locator(".pt-log").get_by_text("Seat 0 has chosen the cards to pass.").wait_for(timeout=30_000)
+        players[1].page.locator(".pt-log").get_by_text("Seat 1 has chosen the cards to pass.").wait_for(timeout=30_000)
         players[1].page.locator(".pt-controls").get_by_text("You will pass:").wait_for(timeout=10_000)
         play(players[1])
         assert settled(lambda: state(base, made, 2)["view"]["meeting"]["committed"], [0, 1]) == [0, 1]
         for player in players[:2]:
-            player.page.locator(".cr-prompt").get_by_text("Family Meeting: waiting for seat 2").wait_for(timeout=30_000)
-        players[2].page.locator(".pt-log").get_by_text("Seat 1 has chosen the cards to pass.").wait_for(timeout=30_000)
+            player.page.locator(".cr-prompt").get_by_text("Family Meeting: waiting for seat 3").wait_for(timeout=30_000)
+        players[2].page.locator(".pt-log").get_by_text("Seat 2 has chosen the cards to pass.").wait_for(timeout=30_000)
         # two choices are made and one is not: each page shows only its own cards face up,
         # its own choice (seats 0 and 1), and names no card of another seat's
         for seat, player in enumerate(players):
@@ -142,7 +142,7 @@ def test_chore_race_family_meeting_each_person_passes_from_their_own_browser(ser
             after[seat] = settled(lambda: Counter(card_names(hand_row(player))), expected)
             assert after[seat] == expected, seat
             got = re.search(r"You receive (.+) from seat (\d)\.$", received[seat].strip())
-            assert got and sorted(got[1].split(", ")) == chosen[left] and got[2] == str(left), received[seat]
+            assert got and sorted(got[1].split(", ")) == chosen[left] and got[2] == str(left + 1), received[seat]   # seats counted from 1
         reveal = stored_moves(data, tid)[-1][4]             # the last choice: the cards change hands
         assert api(base, "POST", f"tables/{tid}/host", {"action": "end"}, token=made["host_token"])[0] == 200
         status, record = api(base, "GET", f"tables/{tid}/record", token=made["host_token"])

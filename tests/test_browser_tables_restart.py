@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
+
+from playtest.engine.counting import for_people
 from browser_support import dashboard_server
 from table_support import Player, api, browser, create, seat_token, seat_url, state  # noqa: F401 (fixtures)
 
@@ -28,7 +30,7 @@ def test_a_restarted_server_restores_the_table(tmp_path, browser):
             player = Player(browser, seat_url(base, made, 0))
             try:
                 player.wait(".pt-live .cr-seat")
-                last = after["log"][-1][1]
+                last = for_people(after["log"][-1][1])          # the page shows seats from 1
                 player.page.wait_for_function("text => document.body.innerText.includes(text)", arg=last,
                                               timeout=30_000)
             finally:

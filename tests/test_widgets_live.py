@@ -1413,7 +1413,7 @@ def test_a_name_given_on_a_seat_page_reaches_the_table_and_every_page_and_the_ta
 
 def test_a_list_of_tables_refreshes_while_its_page_is_used_and_skips_a_failed_refresh():
     from playtest.widgets.live import listing
-    assert listing.players_text(["human", "heuristic", "human"]) == "0: person, 1: heuristic bot, 2: person"
+    assert listing.players_text(["human", "heuristic", "human"]) == "1: person, 2: heuristic bot, 3: person"   # seats as people count them
     calls, active = [], [time.monotonic()]
 
     async def refresh():
