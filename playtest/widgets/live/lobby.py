@@ -218,25 +218,17 @@ class LobbyApp:
         self.seed_note = w.HTML(html.escape(CHOSEN_SEED_NOTE))     # G-3: a short seed gives the deal away
         self.seed_note.add_class("pt-help")
         low, high = REACTION_LIMITS
-        self.reaction = w.Text(value="", placeholder="off", description="Reaction time limit (seconds)", style=wide,
-                               layout=w.Layout(width="300px"),
-                               tooltip=f"{low} to {high} seconds; blank: no limit")
-        self.reaction_help = w.HTML()
-        self.reaction_help.add_class("pt-help")
-        self.reaction.observe(safe(lambda _c: self._reaction_typed(), report), "value")
-        self.reaction_box = w.HBox([self.reaction, self.reaction_help],
-                                   layout=w.Layout(align_items="center", flex_flow="row wrap"))
-        self._reaction_typed()
+        self.reaction, self.reaction_help, self.reaction_box = _seconds_field(
+            "Reaction time limit (seconds)", f"{low} to {high} seconds; blank: no limit",
+            f"Seconds a player has to answer an action aimed at them, {low} to {high}; when the time runs out, the "
+            "action happens. Blank: off (a reaction window waits for its answer).", lambda: self.reaction_limit(),
+            report)
         low, high = TURN_LIMITS
-        self.turn = w.Text(value="", placeholder="off", description="Turn timer (seconds)", style=wide,
-                           layout=w.Layout(width="300px"),
-                           tooltip=f"{low} to {high} seconds per decision; blank: off")
-        self.turn_help = w.HTML()
-        self.turn_help.add_class("pt-help")
-        self.turn.observe(safe(lambda _c: self._turn_typed(), report), "value")
-        self.turn_box = w.HBox([self.turn, self.turn_help],
-                               layout=w.Layout(align_items="center", flex_flow="row wrap"))
-        self._turn_typed()
+        self.turn, self.turn_help, self.turn_box = _seconds_field(
+            "Turn timer (seconds)", f"{low} to {high} seconds per decision; blank: off",
+            f"Seconds a person has for each decision, {low} to {high}; when their time runs out, the table plays "
+            "for them with a bot and says so. The host can change it during the game. Blank: off.",
+            lambda: self.turn_limit(), report)
         self.links = w.HTML()
         self.links.add_class("pt-lobby-links")
         self.copy_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
@@ -395,19 +387,6 @@ class LobbyApp:
                               f"blank: no limit), not {reprlib.repr(text)}")
         return int(value) if value.is_integer() else value
 
-    def _reaction_typed(self) -> None:
-        """Say beside the reaction time limit what it does, and at once if the text is
-        not allowed (Create would refuse it)."""
-        low, high = REACTION_LIMITS
-        about = (f"Seconds a player has to answer an action aimed at them, {low} to {high}; when the time runs "
-                 "out, the action happens. Blank: off (a reaction window waits for its answer).")
-        try:
-            self.reaction_limit()
-            problem = ""
-        except OptionError as exc:
-            problem = f"<b class='pt-warn'>⚠ {html.escape(str(exc))}</b> "
-        self.reaction_help.value = problem + html.escape(about)
-
     def turn_limit(self) -> float | None:
         """The turn timer the form asks for, in seconds per decision: None when its input
         is blank (off, the default).
@@ -425,18 +404,6 @@ class LobbyApp:
             value = text
         seconds = check_turn_limit(value)
         return int(seconds) if seconds.is_integer() else seconds
-
-    def _turn_typed(self) -> None:
-        """Say beside the turn timer what it does, and at once if the text is not allowed."""
-        low, high = TURN_LIMITS
-        about = (f"Seconds a person has for each decision, {low} to {high}; when their time runs out, the table "
-                 "plays for them with a bot and says so. The host can change it during the game. Blank: off.")
-        try:
-            self.turn_limit()
-            problem = ""
-        except OptionError as exc:
-            problem = f"<b class='pt-warn'>⚠ {html.escape(str(exc))}</b> "
-        self.turn_help.value = problem + html.escape(about)
 
     def _create_clicked(self, seats: int, players: dict, options: dict, seed: int | None) -> None:
         self._active = time.monotonic()
@@ -697,3 +664,32 @@ class LobbyApp:
         self.export_link.value = download_link(text, f"playtest_tables.{fmt}", mime,
                                                "Every finished or ended table, with its feedback",
                                                f"{max(count, 0)} table{'' if count == 1 else 's'} ({fmt.upper()})")
+
+
+def _seconds_field(description: str, tip: str, about: str, read, report) -> tuple[w.Text, w.HTML, w.HBox]:
+    """A form's seconds box (blank: off) with its help line beside it: what it does, and at
+    once a warning when the text typed is not allowed (Create would refuse it).
+
+    Args:
+        description, tip: the box's label and tooltip (str). about: the help line (str).
+        read: reads the box (no argument), raising OptionError for a text not allowed.
+        report: shows an unexpected error (the banner's ``show``).
+
+    Returns:
+        ``(box, help, row)``: the Text, the help HTML and the HBox holding both."""
+    box = w.Text(value="", placeholder="off", description=description, style={"description_width": "initial"},
+                 layout=w.Layout(width="300px"), tooltip=tip)
+    help_line = w.HTML()
+    help_line.add_class("pt-help")
+
+    def typed() -> None:
+        try:
+            read()
+            problem = ""
+        except OptionError as exc:
+            problem = f"<b class='pt-warn'>⚠ {html.escape(str(exc))}</b> "
+        help_line.value = problem + html.escape(about)
+    box.observe(safe(lambda _c: typed(), report), "value")
+    help_line.value = html.escape(about)        # blank, as it starts: off, always allowed
+    return box, help_line, w.HBox([box, help_line], layout=w.Layout(align_items="center", flex_flow="row wrap"))
+
