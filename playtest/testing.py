@@ -27,8 +27,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from playtest.engine import (SPECTATOR, Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RandomBot,
-                             Record, check_bot_name, play_game)
+from playtest.engine import (SPECTATOR, Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, Record,
+                             check_bot_name, play_game)
+from playtest.engine.game import Searchable
 
 CHECKED_POSITIONS = 2
 """About how many positions of each random game get the costly checks (refused moves,
@@ -430,13 +431,12 @@ def check_position(match: Match, where: Where, rng: random.Random, refused: list
 
 def draw_samples(game: Game, views: list[dict], rng: random.Random) -> list[list] | None:
     """:data:`SAMPLES` states per seat drawn by the game's determinizer from a copy of
-    that seat's bot view; None for a game without one (``NotImplementedError``)."""
+    that seat's bot view; None for a game that is not :class:`~playtest.engine.game.Searchable`."""
+    if not isinstance(game, Searchable):
+        return None
     samples = []
     for seat, view in enumerate(views):
-        try:
-            sampler = game.determinizer(copy.deepcopy(view), seat)
-        except NotImplementedError:
-            return None
+        sampler = game.determinizer(copy.deepcopy(view), seat)
         samples.append([sampler(random.Random(rng.random())) for _ in range(SAMPLES)])
     return samples
 
@@ -456,7 +456,7 @@ def declared_rulings(game_class: type[Game]) -> frozenset[str]:
 
 def bot_names(game_class: type[Game]) -> list[str]:
     """The names of the bots the game declares (``BOTS``; ``random`` for a game without)."""
-    return list(getattr(game_class, "BOTS", None) or {"random": RandomBot})
+    return list(game_class.BOTS)
 
 
 def _expected_length(game_class: type[Game], seats: int) -> int:

@@ -272,13 +272,13 @@ def test_the_readmes_toml_examples_hold():
     entries (on the Chore Race reaction-window example): both are true."""
     import re
     from playtest import Match
-    from playtest.scenarios import EXAMPLES_DIR
+    from playtest.scenarios import examples
     page = (Path(__file__).resolve().parent.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
     setup_block, expect_block = re.findall(r"```toml\n(.*?)```", page, re.S)
     assert setup_block.startswith("[setup]") and expect_block.startswith("[[expect]]")
     pinned = Scenario.from_toml('game = "night_shift"\nseats = 2\n' + setup_block).to_match()
     assert pinned.view(None)["shift"] == 50 and isinstance(pinned, Match)
-    text = (EXAMPLES_DIR / "chore_race_reaction_window.toml").read_text(encoding="utf-8")
+    text = examples()["chore_race_reaction_window"].read_text(encoding="utf-8")
     checked = Scenario.from_toml(text[:text.index("[[expect]]")] + expect_block)
     assert checked.verify() == [] and checked.report().checks == 7
 

@@ -163,7 +163,7 @@ def test_a_new_step_leads_with_the_last_steps_well_done_and_has_none_under_it():
 
 
 # --- a rules editor's mistakes ------------------------------------------------------------------
-GOOD = (load_tutorial.__globals__["TUTORIALS_DIR"] / "lazy_sunday.toml").read_text(encoding="utf-8")
+GOOD = tutorials()["lazy_sunday"].read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("change, line_text, reason", [

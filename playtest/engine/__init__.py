@@ -1,6 +1,7 @@
 """The game-agnostic engine: game contract, moves, errors, match record and time
 travel, bots. No widget code lives here."""
-from .bots import Bot, RandomBot, Table, check_bot_name, make_bot, play_game
+from .bot import Bot, RandomBot
+from .bots import Table, check_bot_name, make_bot, play_game
 from .errors import IllegalMove, MoveSyntaxError, OptionError, PlaytestError, RecordError
 from .game import ALL_CARDS, SPECTATOR, BaseOptions, Event, Game, Outcome, fingerprint
 from .match import Match, Record

@@ -9,78 +9,11 @@ import random
 from collections.abc import Mapping, Sequence
 from functools import partial
 
+from .bot import Bot
 from .errors import OptionError
-from .game import Game, Outcome
+from .game import Glances, Outcome
 from .match import Match
 from .moves import Move
-
-
-class Bot:
-    """Base class of every bot.
-
-    Args:
-        seed: seeds the bot's own random stream (separate from the game's, so the record
-            alone replays the game). Any hashable value; the table passes
-            ``match.side_seed(str(seat))``, which does not give the game's seed back
-            (a bot must not rebuild the deal) unless the game uses the old stream.
-
-    Subclasses override :meth:`choose`, and :meth:`interject` if they make open moves.
-    """
-
-    name = "bot"
-    deadline: float | None = None
-    """``time.perf_counter()`` time by which the decision being made must be chosen, or
-    None (no limit): a bot that searches (:class:`~playtest.engine.search.ISMCTSBot`)
-    stops its search there and plays the best move found so far; a bot that decides at
-    once ignores it. A live table's worker sets it before each decision (its time cap)."""
-
-    def __init__(self, seed=None):
-        self._seed, self._rng = seed, None
-
-    @property
-    def rng(self) -> random.Random:
-        """The bot's own random stream, seeded from ``seed`` when first used (seeding
-        from a text costs as much as a dozen moves, and many bots never draw)."""
-        if self._rng is None:
-            self._rng = random.Random(self._seed)
-        return self._rng
-
-    @rng.setter
-    def rng(self, rng: random.Random) -> None:
-        self._rng = rng
-
-    def choose(self, view: Mapping, legal: list[Move]) -> Move:
-        """Pick one of ``legal`` (never empty) for the seat's pending decision. ``view``
-        is built on first read and valid during the call only."""
-        raise NotImplementedError
-
-    def interject(self, view: Mapping, open_moves: Sequence[Move]) -> Move | None:
-        """Offered before every decision: return one of ``open_moves`` (possibly empty) to
-        make it now, or None to let play go on. Default: never.
-
-        Both arguments are built only when first read, since this is asked of every bot
-        before every move: decide cheaply first where you can. Both are valid during the
-        call only (``dict(view)`` keeps a copy)."""
-        return None
-
-
-class RandomBot(Bot):
-    """Picks uniformly among the legal moves of its decision; makes an open move now and
-    then (``open_rate``, 2% of the chances by default)."""
-
-    name = "random"
-
-    def __init__(self, seed=None, open_rate: float = 0.02):
-        super().__init__(seed)
-        self.open_rate = open_rate
-
-    def choose(self, view, legal):
-        return self.rng.choice(legal)
-
-    def interject(self, view, open_moves):
-        if self.rng.random() < self.open_rate and open_moves:
-            return self.rng.choice(open_moves)
-        return None
 
 
 class _Lazy:
@@ -204,7 +137,7 @@ class Table:
         match, game = self.match, self.match.game
         state = self._state = match.state
         self._built: list[_Lazy] = []
-        glances = type(game).bot_glance is not Game.bot_glance
+        glances = isinstance(game, Glances)
         self._lazy = {seat: (LazyView(partial(game.bot_view, state, seat), self._built,
                                       partial(game.bot_glance, state, seat) if glances else None),
                              LazyMoves(partial(match.open_moves, seat), self._built))
@@ -326,18 +259,14 @@ def check_bot_name(game, name: str, most: tuple[int, int] | None = None) -> None
         OptionError: unknown name (the message lists the game's bots), a budget for a bot
             without one, a bad budget, or one over ``most`` (the message names the limit).
     """
-    bots = getattr(game, "BOTS", {"random": RandomBot})
+    bots = game.BOTS
     if not isinstance(name, str):
         raise OptionError(f"a bot is named by text ({', '.join(bots)}), not {name!r}")
     base, budget = split_bot_name(name)
     if base not in bots:
         raise OptionError(f"unknown bot {name!r} for {game.title}; bots: {', '.join(bots)} "
                           f"(a search bot takes a budget: ismcts:500 iterations or ismcts:200ms)")
-    check = getattr(bots[base], "check_budget", None)
-    if check is not None:
-        check(budget, most)
-    elif budget is not None:
-        raise OptionError(f"bot {base!r} takes no budget (only a search bot does, e.g. ismcts:500), not {name!r}")
+    bots[base].check_budget(budget, most)
 
 
 def make_bot(game, bot: Bot | str, seed) -> Bot:
@@ -358,9 +287,7 @@ def make_bot(game, bot: Bot | str, seed) -> Bot:
         return bot
     check_bot_name(game, bot)
     base, budget = split_bot_name(bot)
-    factory = getattr(game, "BOTS", {"random": RandomBot})[base]
-    for_game = getattr(factory, "for_game", None)
-    return for_game(game, seed, budget) if for_game is not None else factory(seed)
+    return game.BOTS[base].for_game(game, seed, budget)
 
 
 def play_game(game, seats: int, bots: Mapping[int, Bot | str] | str = "random", options=None,

@@ -18,16 +18,17 @@ allows, even when it is nobody's decision (Lazy Sunday's quick discard).
 """
 from __future__ import annotations
 
-import copy
 import json
 import random
 import reprlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .bot import Bot, RandomBot
 from .errors import IllegalMove, OptionError, requirements, suggest
 from .moves import Move
 
@@ -39,6 +40,15 @@ ALL_CARDS = "all"
 """The name of the all-cards view (:meth:`Game.all_cards_view`) where a viewer is named:
 the scenario debugger's view choice and ``playtest replay --all`` (its JSON ``"viewer"``).
 Never a seat, and never passed to :meth:`Game.view`."""
+
+
+G_RULINGS: Mapping[str, str] = {
+    "G-1": "seats are numbered 0..n-1 (people read them from 1); clockwise means the next seat",
+    "G-2": "seat 0 starts unless option first_player names a seat or 'random'",
+    "G-3": "every random event comes from the game's one seeded stream: the record replays the game",
+    "G-4": "option max_turns caps a game's length; reaching it ends the game as unfinished",
+}
+"""The engine's ruling ids (RULINGS.md, "General") -> one line; every game may cite them."""
 
 
 MAX_TURNS = 10_000
@@ -145,14 +155,37 @@ class Game(ABC):
     position by position ("seat 1's position 5: Nap left the list"), another by the
     cards that came and went ("seat 0's hand: +Done"). Paths left out are worded from
     their keys (``"lists #0 #5"``)."""
+    # --- what the game package declares (read through the entry point's class) --------
+    BOTS: ClassVar[Mapping[str, type[Bot]]] = {"random": RandomBot}
+    """The game's bots, weakest first: name -> a :class:`~playtest.engine.bot.Bot`
+    subclass (``make_bot`` calls its ``for_game``). Tables, the lab, the skill ladder and
+    the new-game panel offer these names; ``"heuristic"``, if declared, is a new seat's
+    default bot and a search's rollout policy."""
     RULINGS: ClassVar[Mapping[str, str]] = {}
-    """The ruling ids this game's refusals (:class:`IllegalMove`) cite -> one line saying
-    the rule, e.g. ``{"CE-3": "play a card of the top card's suit or rank, or an 8"}``.
-    The engine's ``G-*`` ids need no entry. :func:`playtest.testing.check_game` fails a
-    refusal whose id is neither; the kit's three games are read from their source."""
+    """The game's own ruling ids -> one line saying the rule, e.g. ``{"CE-3": "play a
+    card of the top card's suit or rank, or an 8"}``: the ids its refusals
+    (:class:`IllegalMove`), explanations, tutorial and scenarios cite, besides the
+    engine's :data:`G_RULINGS`. Scenario checks accept these ids and no others;
+    :func:`playtest.testing.check_game` fails a refusal citing another."""
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Named option sets a playtester picks in one click (e.g. Night Shift's
     ``"with reshuffle"``): preset name -> options."""
+    BOARD: ClassVar[str | None] = None
+    """The game's own board widget as ``"module:Class"`` (a
+    :class:`playtest.widgets.GameBoard` subclass, imported only where a board is drawn,
+    so the rules never import ipywidgets), e.g.
+    ``"playtest.games.lazy_sunday.widget:LazySundayBoard"``. None: the kit's generic
+    board (:class:`playtest.widgets.board.ViewBoard`) draws the view."""
+    TUTORIAL: ClassVar[Path | None] = None
+    """The game's "learn to play" lessons: a tutorial TOML file (see
+    :mod:`playtest.tutorials`), usually ``Path(__file__).with_name("tutorial.toml")``;
+    None: the game has no learn page."""
+    EXAMPLES: ClassVar[Path | None] = None
+    """A folder of the game's example scenarios (``*.toml``, see
+    :mod:`playtest.scenarios`), offered by the scenario debugger and the lobby; None:
+    none."""
+    SEATS: ClassVar[int | None] = None
+    """The seat count a new game starts with on the game's page (None: ``min_seats``)."""
     SETUP: ClassVar[Mapping[str, str]] = {}
     """What a pinned setup (:meth:`pin`) may fix: key -> what its value is (its shape,
     range and ruling). Empty for a game that cannot pin its setup."""
@@ -273,12 +306,6 @@ class Game(ABC):
         deal until every human at it has seen the reveal. Default: never."""
         return False
 
-    def reaction_default(self, state, seat: int) -> Move | None:
-        """The move ``seat`` makes by letting a reaction window pass, if it has one open
-        now (e.g. Chore Race's ``accept``, CR-7), else None. A live table with a time
-        limit for reactions plays it when the limit runs out. Default: no reactions."""
-        return None
-
     def decision_moves(self, state, seat: int) -> list[Move]:
         """The legal moves of ``seat`` that answer a pending decision of that seat: the
         legal moves without the open moves (empty when ``seat`` has no decision now).
@@ -346,57 +373,7 @@ class Game(ABC):
         having seen (perfect recall). Defaults to :meth:`view`."""
         return self.view(state, seat)
 
-    def bot_glance(self, state, seat: int) -> dict | None:
-        """A few keys of :meth:`bot_view`, cheap to build, that bots read before every
-        move (e.g. what an open move needs), each with exactly its ``bot_view`` value.
-        The table serves those keys from here and builds the whole bot view only when a
-        bot reads another one. None (the default): no shortcut."""
-        return None
-
-    # --- search hooks (playtest.engine.search, the IS-MCTS bot); optional -------------
-    def copy_state(self, state):
-        """An independent copy of ``state`` that :meth:`apply` may change without touching
-        the original; the copy shares the original's random stream object (``rng``), so
-        set the copy's own stream if both are played on. Default: ``copy.deepcopy`` of
-        everything but the stream. Games override it with plain list copies: a search
-        copies a state for every iteration."""
-        rng = state.rng
-        return copy.deepcopy(state, {id(rng): rng})
-
-    def determinizer(self, view: Mapping, seat: int) -> Callable[[random.Random], Any]:
-        """A sampler of full states consistent with what ``seat`` knows: "determinize
-        this seat's knowledge with this random stream" (information-set search).
-
-        Args:
-            view: the seat's :meth:`bot_view` (its view plus its memory), as a Mapping;
-                the only input: a sampler never reads the real state.
-            seat: the seat whose knowledge it is.
-
-        Returns:
-            ``sample(rng) -> state``: a new state, every card the view shows or the
-            memory holds in its place, every other card drawn from ``rng`` among the
-            cards the seat cannot place (the public counts say how many go where); the
-            state's own random stream is ``rng`` itself. For the seat, :meth:`view` and
-            :meth:`bot_view` of a sample equal ``view`` and its
-            :meth:`decision_moves` are the same. Worked out once per decision, called
-            once per search iteration.
-
-        Raises:
-            NotImplementedError: the game has no sampler (the default).
-            ValueError: ``view`` is not one this game's rules can reach (e.g. more
-                copies of a card than the deck holds).
-        """
-        raise NotImplementedError(f"{self.title} cannot sample states from a seat's view (Game.determinizer)")
-
-    def search_open_move(self, state, rng: random.Random) -> Move | None:
-        """In a search's simulated play, the open move (``OPEN_MOVES``) a seat makes now,
-        as the game's heuristic bot would (e.g. a Lazy Sunday seat slapping a card it
-        remembers to match the DONE top, LS-5), or None. When several seats would,
-        ``rng`` picks who is first. Called after every simulated move, so keep it cheap;
-        it reads the sampled state, whose per-seat knowledge the sample made up.
-        Default: None (simulated seats make no open moves)."""
-        return None
-
+    # --- search tuning (playtest.engine.search; the game must be Searchable) --------
     def search_classes(self, view: Mapping, moves: Sequence[Move]) -> list[list[Move]]:
         """``moves`` (a seat's legal moves) grouped into classes the seat cannot tell
         apart from its bot ``view`` (e.g. a card put into any of its unknown positions
@@ -417,42 +394,7 @@ class Game(ABC):
     default): playouts go on to the end of the game. Ignored for a game without its own
     :meth:`evaluate`."""
 
-    def evaluate(self, state) -> tuple[float, ...] | None:
-        """In a search's playout stopped before the end (:attr:`SEARCH_PLAYOUT_MOVES`), each
-        seat's reward for the position: its chance to win as the game judges it, each in
-        0..1 and summing to 1 at most (e.g. from the VP margins, through
-        :func:`playtest.engine.search.margin_rewards`). Reads the sampled state, so it may
-        use cards the searching seat does not see. Called once per search iteration, so
-        keep it cheap. None (the default): the game does not say, and a stopped playout
-        counts :meth:`leaders` as the winners."""
-        return None
-
-    # --- balance-lab hooks (playtest.lab.simulation); optional, cheap, read-only -------
-    def turns_played(self, state) -> int | None:
-        """Turns played so far, counted as G-4's ``max_turns`` counts them; None (the
-        default) for a game that does not count turns."""
-        return None
-
-    def leaders(self, state) -> tuple[int, ...] | None:
-        """The seats ahead right now by the game's own measure of who would win (ties:
-        several seats), for the balance lab's lead changes (Ludii's LeadChange). Called
-        after every move of a simulation, so keep it cheap. None (the default): the game
-        does not say, and lead changes are not counted."""
-        return None
-
-    def card_counts(self, state, move: Move | None) -> Iterable[tuple[str, int, str]]:
-        """Per-card counters for the balance lab: ``(counter, seat, card name)`` triples,
-        each adding 1, e.g. ``("played", 2, "Excuse")``. Called after each ``move`` has
-        been applied, and once more with ``move=None`` when the game is over (for
-        end-of-game counters such as ``"kept"``). Default: no card counters."""
-        return ()
-
-    def card_counters(self) -> list[tuple[str, str]]:
-        """Every ``(counter, card name)`` pair :meth:`card_counts` can count in this game
-        (its options included), so that the balance lab shows a card nobody played or
-        kept, as a zero, rather than leaving it out. Default: none."""
-        return []
-
+    # --- balance lab (playtest.lab; see also the capabilities below) ----------------
     HELD_COUNTERS: ClassVar[tuple[str, ...]] = ()
     """The card counters :meth:`card_counts` counts once, when the game is over (what a
     seat holds then, e.g. Lazy Sunday's ``kept``), as opposed to choices made during the
@@ -462,23 +404,6 @@ class Game(ABC):
     LOW_SCORE_WINS: ClassVar[bool] = False
     """Whether the lowest score is the best (Lazy Sunday's effort; VP and Care Points: no).
     The balance lab ranks the seats that did not win by their scores in this direction."""
-
-    def scores(self, state) -> tuple[float, ...] | None:
-        """Each seat's score right now, in the unit of :attr:`Outcome.scores` (VP, Care
-        Points, effort so far), for the balance lab's score curves and stalls; read once
-        per turn of a traced simulation. None (the default): the game does not say."""
-        return None
-
-    def resources(self, state) -> Mapping[str, tuple[float, ...]]:
-        """Per resource a seat holds (e.g. ``"patience"``), each seat's amount right now,
-        for the design health report (a bound the rules allow that no game reaches); read
-        once per turn of a traced simulation. Default: none."""
-        return {}
-
-    def resource_bounds(self) -> Mapping[str, tuple[float | None, float | None]]:
-        """Per resource of :meth:`resources`, the least and the most the rules allow
-        (None: no bound), e.g. ``{"patience": (0, 25)}``. Default: none."""
-        return {}
 
     def end_conditions(self) -> Mapping[str, str]:
         """The ways a game can end under these options (the G-4 cap aside): key -> one line
@@ -497,6 +422,170 @@ class Game(ABC):
         if not self.is_legal(state, move, legal):
             ruling, reason = self.explain(state, move)
             raise IllegalMove(move, ruling, reason, legal)
+
+
+# --- optional capabilities -------------------------------------------------------------
+# A game implements a capability by defining its methods; the kit asks
+# ``isinstance(game, Capability)`` (the Game base defines none of them), never compares
+# methods with the base class.
+
+
+@runtime_checkable
+class Searchable(Protocol):
+    """The game can sample full states from a seat's knowledge, so the search bot
+    (:class:`~playtest.engine.search.ISMCTSBot`, ``"ismcts"``) and ``check_game``'s
+    determinizer property can play and check it."""
+
+    def copy_state(self, state):
+        """An independent copy of ``state`` that :meth:`apply` may change without touching
+        the original; the copy shares the original's random stream object (``rng``), so
+        set the copy's own stream if both are played on. A search copies a state for every
+        iteration, so use plain list copies (``copy.deepcopy(state, {id(state.rng):
+        state.rng})`` is the slow way)."""
+        ...
+
+    def determinizer(self, view: Mapping, seat: int) -> Callable[[random.Random], Any]:
+        """A sampler of full states consistent with what ``seat`` knows: "determinize
+        this seat's knowledge with this random stream" (information-set search).
+
+        Args:
+            view: the seat's :meth:`bot_view` (its view plus its memory), as a Mapping;
+                the only input: a sampler never reads the real state.
+            seat: the seat whose knowledge it is.
+
+        Returns:
+            ``sample(rng) -> state``: a new state, every card the view shows or the
+            memory holds in its place, every other card drawn from ``rng`` among the
+            cards the seat cannot place (the public counts say how many go where); the
+            state's own random stream is ``rng`` itself. For the seat, :meth:`view` and
+            :meth:`bot_view` of a sample equal ``view`` and its
+            :meth:`decision_moves` are the same. Worked out once per decision, called
+            once per search iteration.
+
+        Raises:
+            ValueError: ``view`` is not one this game's rules can reach (e.g. more
+                copies of a card than the deck holds).
+        """
+        ...
+
+
+@runtime_checkable
+class SearchesOpenMoves(Protocol):
+    """In a search's simulated play, seats make the game's open moves (``OPEN_MOVES``)."""
+
+    def search_open_move(self, state, rng: random.Random) -> Move | None:
+        """In a search's simulated play, the open move (``OPEN_MOVES``) a seat makes now,
+        as the game's heuristic bot would (e.g. a Lazy Sunday seat slapping a card it
+        remembers to match the DONE top, LS-5), or None. When several seats would,
+        ``rng`` picks who is first. Called after every simulated move, so keep it cheap;
+        it reads the sampled state, whose per-seat knowledge the sample made up."""
+        ...
+
+
+@runtime_checkable
+class Evaluates(Protocol):
+    """A search playout may stop early (:attr:`Game.SEARCH_PLAYOUT_MOVES`) and score the
+    position with the game's own judgement."""
+
+    def evaluate(self, state) -> tuple[float, ...] | None:
+        """In a search's playout stopped before the end (:attr:`SEARCH_PLAYOUT_MOVES`), each
+        seat's reward for the position: its chance to win as the game judges it, each in
+        0..1 and summing to 1 at most (e.g. from the VP margins, through
+        :func:`playtest.engine.search.margin_rewards`). Reads the sampled state, so it may
+        use cards the searching seat does not see. Called once per search iteration, so
+        keep it cheap. None: the game does not say for this position, and a stopped
+        playout counts the leaders (:class:`Leads`) as the winners."""
+        ...
+
+
+@runtime_checkable
+class Glances(Protocol):
+    """Bots read a few keys of their view cheaply before every move."""
+
+    def bot_glance(self, state, seat: int) -> dict | None:
+        """A few keys of :meth:`bot_view`, cheap to build, that bots read before every
+        move (e.g. what an open move needs), each with exactly its ``bot_view`` value.
+        The table serves those keys from here and builds the whole bot view only when a
+        bot reads another one. None: no shortcut now."""
+        ...
+
+
+@runtime_checkable
+class Reacts(Protocol):
+    """The game has reaction windows a seat may let pass (a live table's reaction limit
+    plays the default when time runs out; the lobby offers the limit)."""
+
+    def reaction_default(self, state, seat: int) -> Move | None:
+        """The move ``seat`` makes by letting a reaction window pass, if it has one open
+        now (e.g. Chore Race's ``accept``, CR-7), else None. A live table with a time
+        limit for reactions plays it when the limit runs out."""
+        ...
+
+
+@runtime_checkable
+class CountsTurns(Protocol):
+    """The game counts turns as G-4's ``max_turns`` does (the lab's ``turns``, score
+    curves' clock, a table's turn count)."""
+
+    def turns_played(self, state) -> int | None:
+        """Turns played so far, counted as G-4's ``max_turns`` counts them."""
+        ...
+
+
+@runtime_checkable
+class Leads(Protocol):
+    """The game says who is ahead (the lab's lead changes, a stopped search playout's winners)."""
+
+    def leaders(self, state) -> tuple[int, ...] | None:
+        """The seats ahead right now by the game's own measure of who would win (ties:
+        several seats), for the balance lab's lead changes (Ludii's LeadChange). Called
+        after every move of a simulation, so keep it cheap. None: no seat is ahead now."""
+        ...
+
+
+@runtime_checkable
+class CountsCards(Protocol):
+    """The game counts cards played, bought or kept (the lab's per-card counters)."""
+
+    def card_counts(self, state, move: Move | None) -> Iterable[tuple[str, int, str]]:
+        """Per-card counters for the balance lab: ``(counter, seat, card name)`` triples,
+        each adding 1, e.g. ``("played", 2, "Excuse")``. Called after each ``move`` has
+        been applied, and once more with ``move=None`` when the game is over (for
+        end-of-game counters such as ``"kept"``)."""
+        ...
+
+    def card_counters(self) -> list[tuple[str, str]]:
+        """Every ``(counter, card name)`` pair :meth:`card_counts` can count in this game
+        (its options included), so that the balance lab shows a card nobody played or
+        kept, as a zero, rather than leaving it out."""
+        ...
+
+
+@runtime_checkable
+class Scores(Protocol):
+    """The game says each seat's score during play (the lab's score curves and stalls)."""
+
+    def scores(self, state) -> tuple[float, ...] | None:
+        """Each seat's score right now, in the unit of :attr:`Outcome.scores` (VP, Care
+        Points, effort so far), for the balance lab's score curves and stalls; read once
+        per turn of a traced simulation."""
+        ...
+
+
+@runtime_checkable
+class HasResources(Protocol):
+    """The game names resources a seat holds and their bounds (the design health report)."""
+
+    def resources(self, state) -> Mapping[str, tuple[float, ...]]:
+        """Per resource a seat holds (e.g. ``"patience"``), each seat's amount right now,
+        for the design health report (a bound the rules allow that no game reaches); read
+        once per turn of a traced simulation."""
+        ...
+
+    def resource_bounds(self) -> Mapping[str, tuple[float | None, float | None]]:
+        """Per resource of :meth:`resources`, the least and the most the rules allow
+        (None: no bound), e.g. ``{"patience": (0, 25)}``."""
+        ...
 
 
 _GIVEN = reprlib.Repr()

@@ -70,7 +70,7 @@ from typing import Any, Callable
 
 from .bots import Bot, LazyView
 from .errors import OptionError
-from .game import Game
+from .game import Evaluates, Game, Glances, Leads, Searchable, SearchesOpenMoves
 from .moves import Move
 
 EXPLORATION = 0.7
@@ -123,7 +123,7 @@ def parse_budget(text: str | None, most: tuple[int, int] | None = None) -> tuple
 
 
 class ISMCTSBot(Bot):
-    """Single-observer IS-MCTS on any game with a :meth:`Game.determinizer` (see the
+    """Single-observer IS-MCTS on any :class:`~playtest.engine.game.Searchable` game (see the
     module docstring).
 
     Args:
@@ -161,8 +161,8 @@ class ISMCTSBot(Bot):
         if not isinstance(game, Game):
             raise OptionError("the ismcts bot needs the game it plays: make it with make_bot(game, 'ismcts', seed) "
                               "or ISMCTSBot(seed, game=match.game)")
-        if type(game).determinizer is Game.determinizer:
-            raise OptionError(f"{game.title} cannot sample states from a seat's view (Game.determinizer), "
+        if not isinstance(game, Searchable):
+            raise OptionError(f"{game.title} cannot sample states from a seat's view (it is not Searchable), "
                               "so the ismcts bot cannot play it")
         if ms is None and iterations is None:
             iterations = game.SEARCH_ITERATIONS
@@ -179,20 +179,20 @@ class ISMCTSBot(Bot):
         self.game.keep_log = False  # a search builds no log text
         self.iterations, self.ms, self.rollout, self.exploration = (None if ms is not None else iterations), ms, \
             rollout, exploration
-        heuristic = getattr(game, "BOTS", {}).get("heuristic")
+        heuristic = game.BOTS.get("heuristic")
         # open moves (LS-5 claims) stay with the heuristic's rule; so does the rollout policy if asked
         self._open_bot = heuristic(seed) if heuristic and type(game).OPEN_MOVES else None
         self._policy = ([heuristic(f"{seed}:rollout:{s}") for s in range(game.seats)]
                         if rollout == "heuristic" and heuristic else None)
         if rollout == "heuristic" and heuristic is None:
             raise OptionError(f"{game.title} has no heuristic bot for the rollouts")
-        reflex = type(game).search_open_move
-        self._reflex = None if reflex is Game.search_open_move else self.game.search_open_move
+        self._reflex = self.game.search_open_move if isinstance(game, SearchesOpenMoves) else None
+        self._glances = isinstance(game, Glances)
         if playout == "game":
             playout = type(game).SEARCH_PLAYOUT_MOVES
         if playout is not None and (type(playout) is not int or playout < 0):
             raise OptionError(f"playout must be a whole number of moves 0 or more, or None, not {playout!r}")
-        if playout is not None and type(game).evaluate is Game.evaluate:
+        if playout is not None and not isinstance(game, Evaluates):
             playout = None  # no evaluation to stop at: play to the end
         self.playout = playout
         self.last_iterations = 0
@@ -208,7 +208,10 @@ class ISMCTSBot(Bot):
         iterations, ms = parse_budget(budget)
         return cls(seed, game=game, iterations=iterations, ms=ms)
 
-    check_budget = staticmethod(parse_budget)
+    @classmethod
+    def check_budget(cls, budget: str | None, most: tuple[int, int] | None = None) -> None:
+        """See :meth:`Bot.check_budget` and :func:`parse_budget`."""
+        parse_budget(budget, most)
 
     # --- deciding -------------------------------------------------------------------------
     def choose(self, view: Mapping, legal: list[Move]) -> Move:
@@ -332,7 +335,8 @@ class ISMCTSBot(Bot):
         rollout policy; per seat, its reward."""
         game = self.game
         to_act, decision_moves, apply = game.to_act, game.decision_moves, game.apply
-        policy, reflex, view, glance = self._policy, self._reflex, game.bot_view, game.bot_glance
+        policy, reflex, view = self._policy, self._reflex, game.bot_view
+        glance = game.bot_glance if self._glances else None
         cap = ROLLOUT_CAP if self.playout is None else self.playout
         for _ in range(cap):
             if reflex is not None:
@@ -347,7 +351,7 @@ class ISMCTSBot(Bot):
             elif policy is None:
                 apply(state, moves[rng.randrange(len(moves))])
             else:  # the seat's bot view, built only as far as the policy reads it, as a table does
-                apply(state, policy[seat].choose(LazyView(partial(view, state, seat), [], partial(glance, state, seat)),
+                apply(state, policy[seat].choose(LazyView(partial(view, state, seat), [], partial(glance, state, seat) if glance else None),
                                                  moves))
         else:  # stopped by the cap: the game's evaluation, if it has one and the game goes on
             if self.playout is not None and to_act(state):
@@ -375,13 +379,13 @@ class ISMCTSBot(Bot):
 def rewards(game: Game, state) -> list[float]:
     """Per seat, its reward in a position where play stopped: 1 shared among the
     winners of a finished game (a draw: shared among all seats); for a game the G-4 cap
-    or the rollout cap stopped, the seats :meth:`Game.leaders` names (all seats if the
+    or the rollout cap stopped, the seats a :class:`Leads` game names (all seats if the
     game does not say) stand in for the winners."""
     outcome = game.outcome(state)
     if outcome is not None and outcome.finished:
         winners = outcome.winners or range(game.seats)
     else:
-        winners = game.leaders(state) or range(game.seats)
+        winners = (game.leaders(state) if isinstance(game, Leads) else None) or range(game.seats)
     share = 1.0 / len(winners)
     result = [0.0] * game.seats
     for seat in winners:

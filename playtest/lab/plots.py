@@ -11,6 +11,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from playtest.engine import PlaytestError, get_game
+from playtest.engine.game import CountsCards
 
 from .stats import HELD, RATE, ABTest, _seats, card_stats, seat_win_rates
 
@@ -110,11 +111,12 @@ def plot_card_impact(df: pd.DataFrame, counter: str | None = None, confidence: f
 
 
 def _first_counter(df: pd.DataFrame, counters: list[str]) -> str:
-    """The game's first card counter (``Game.card_counters``: e.g. ``played``), so that
-    every run of a game, A or B, plots the same one; else the first of ``counters``."""
+    """The game's first card counter (a :class:`~playtest.engine.game.CountsCards` game's
+    ``card_counters``: e.g. ``played``), so that every run of a game, A or B, plots the
+    same one; else the first of ``counters``."""
     try:
         game = get_game(df.attrs["game"])(df.attrs["seats"], df.attrs["options"])
-        first = game.card_counters()[0][0]
+        first = game.card_counters()[0][0] if isinstance(game, CountsCards) else counters[0]
     except (KeyError, IndexError, PlaytestError):   # a hand-built frame, or a game without counters
         return counters[0]
     return first if first in counters else counters[0]

@@ -19,7 +19,7 @@ def find_preset(game_type, name: str) -> str:
     Raises:
         OptionError: no preset has that name; the message lists the game's presets.
     """
-    presets = getattr(game_type, "PRESETS", None) or {}
+    presets = game_type.PRESETS
     wanted = str(name).strip().casefold()
     for preset in presets:
         if preset.casefold() == wanted:
@@ -59,7 +59,7 @@ def describe_options(game_type, options: Mapping[str, Any] | None) -> str:
         OptionError: ``options`` are not valid options of the game.
     """
     chosen = game_type.validate_options(options or {}).model_dump()
-    for preset, values in (getattr(game_type, "PRESETS", None) or {}).items():
+    for preset, values in game_type.PRESETS.items():
         if game_type.validate_options(values).model_dump() == chosen:
             return f"preset {preset!r}"
     defaults = game_type.validate_options({}).model_dump()

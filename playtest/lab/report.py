@@ -450,7 +450,7 @@ def _check_skill(game_type, seats, options, seed, skill, skill_games, executor, 
         checks.append(("skill gradient", "not run: the skill ladder (playtest.lab.skill) is not installed"))
         return None
     ladder = list(SKILL_LADDER if skill is True else skill)
-    known = getattr(game_type, "BOTS", {})
+    known = game_type.BOTS
     if any(isinstance(name, str) and name.split(":")[0] not in known for name in ladder):
         checks.append(("skill gradient", f"not run: {game_type.title} has not every bot of {', '.join(ladder)}"))
         return None

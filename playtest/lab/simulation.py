@@ -2,7 +2,8 @@
 
 :func:`simulate` is game-agnostic: it plays through :class:`~playtest.engine.Table`, and
 reads turns, lead changes and per-card counters through the game contract's optional
-hooks (:meth:`Game.turns_played`, :meth:`Game.leaders`, :meth:`Game.card_counts`).
+capabilities (:class:`~playtest.engine.game.CountsTurns`, :class:`~playtest.engine.game.Leads`,
+:class:`~playtest.engine.game.CountsCards`).
 
 Scale-out: work is cut into chunks (ranges of game indices) and sent to any
 ``concurrent.futures.Executor``. By default many games run in local processes; to use a
@@ -40,6 +41,7 @@ from typing import Any
 import pandas as pd
 
 from playtest.engine import Bot, Game, Match, Move, OptionError, Table, check_bot_name, get_game
+from playtest.engine.game import CountsCards, CountsTurns, HasResources, Leads, Scores
 
 from .interrupt import ignore_interrupts
 from .presets import find_preset
@@ -182,12 +184,11 @@ def match_row(match: Match, step: Callable[[], Move | None], players: Sequence[s
     Raises:
         whatever ``step`` raises (an illegal move of a replay, a bot's bug).
     """
-    game_type = type(match.game)
-    track_turns = game_type.turns_played is not Game.turns_played
-    track_lead = game_type.leaders is not Game.leaders
-    track_cards = game_type.card_counts is not Game.card_counts
+    game_type, game = type(match.game), match.game
+    track_turns, track_lead, track_cards = (isinstance(game, CountsTurns), isinstance(game, Leads),
+                                            isinstance(game, CountsCards))
     card_columns = {} if card_columns is None else card_columns
-    game, state = match.game, match.state
+    state = match.state
     waiting = match.to_act()
     first = waiting[0] if waiting else None
     lead = game.leaders(state) if track_lead else None
@@ -282,17 +283,16 @@ def ranks(scores: Sequence[float], winners: Sequence[int], finished: bool, low_s
 
 class _Tracer:
     """Turn-by-turn measures of one game, for ``trace=True``: the scores at every turn
-    (the game's :meth:`~Game.scores`), the turns in which the lead changed, the longest
+    (a :class:`~playtest.engine.game.Scores` game's), the turns in which the lead changed, the longest
     run of turns with no score change (a stall), and each resource's least and most
-    (:meth:`~Game.resources`). The clock is the game's ``turns_played``, or the move
+    (:class:`~playtest.engine.game.HasResources`). The clock is the game's ``turns_played``, or the move
     count for a game that does not count turns."""
 
     def __init__(self, match: Match, by_turns: bool):
         self.match, self.game, self.state = match, match.game, match.state
-        game_type = type(self.game)
         self.clock = self.game.turns_played if by_turns else (lambda _state: len(match.moves))
-        self.read_scores = game_type.scores is not Game.scores
-        self.read_resources = game_type.resources is not Game.resources
+        self.read_scores = isinstance(self.game, Scores)
+        self.read_resources = isinstance(self.game, HasResources)
         self.turn = self.clock(self.state)
         self.curve: list[list[float]] = []
         self.lead_change_turns: list[int] = []
@@ -701,9 +701,11 @@ def empty_rows(seats: int) -> pd.DataFrame:
 
 def card_counter_columns(game: Game) -> list[str]:
     """The column of every card counter ``game`` (rules bound to a seat count and
-    options) can count, for every seat (``Game.card_counters``)."""
-    return [CARD_COLUMN.format(seat=s, counter=counter, card=card)
-            for counter, card in game.card_counters() for s in range(game.seats)]
+    options) can count, for every seat (a :class:`~playtest.engine.game.CountsCards` game's
+    ``card_counters``; none for another game)."""
+    counters = game.card_counters() if isinstance(game, CountsCards) else ()
+    return [CARD_COLUMN.format(seat=s, counter=counter, card=card) for counter, card in counters
+            for s in range(game.seats)]
 
 
 def tidy_rows(df: pd.DataFrame, every: Iterable[str]) -> pd.DataFrame:
@@ -732,7 +734,7 @@ def make_plan(game, seats, bots, options, seed, keep_records=False, trace=False)
     rules = game_type(seats, options)  # OptionError on a bad seat count or option
     if not _is_whole(seed) or seed < 0:
         raise OptionError(f"the seed must be a whole number 0 or more, not {seed!r}")
-    known = getattr(game_type, "BOTS", {"random": None})
+    known = game_type.BOTS
     specs = [bots] * seats if isinstance(bots, str) or callable(bots) else list(bots) if isinstance(
         bots, Sequence) else None
     if specs is None or len(specs) != seats:

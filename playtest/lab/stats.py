@@ -291,7 +291,7 @@ def seat_ranks(df: pd.DataFrame) -> pd.DataFrame:
         table.columns = range(seats)
         return table
     game = _game_class(df)
-    low_wins = bool(getattr(game, "LOW_SCORE_WINS", False))
+    low_wins = game.LOW_SCORE_WINS
     scores = [pd.to_numeric(df[f"seat{s}_score"], errors="coerce").fillna(0).to_numpy()
               if f"seat{s}_score" in df.columns else np.zeros(len(df)) for s in range(seats)]
     rows = [ranks([scores[s][i] for s in range(seats)], won, bool(finished), low_wins)
@@ -562,7 +562,7 @@ def card_stats(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     n = len(df)
     won_by = {s: _flag(df[f"seat{s}_won"]).to_numpy(bool) for s in range(seats)}
     overall = sum(int(w.sum()) for w in won_by.values()) / (n * seats) if n else math.nan
-    held = set(getattr(_game_class(df), "HELD_COUNTERS", ()))
+    held = set(_game_class(df).HELD_COUNTERS)
     found: dict[tuple[str, str], list[int]] = {}
     for column in df.columns:
         match = _CARD.match(column)

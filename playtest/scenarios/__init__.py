@@ -17,16 +17,9 @@ import re
 import reprlib
 from pathlib import Path
 
-from playtest.engine import limits
+from playtest.engine import games, get_game, limits
 from .scenario import (Expectation, Failure, OutcomeExpectation, Refusal, Report, Scenario, ScenarioError,
                        ScenarioMoveError, state_hash, view_value)
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
-
-EXAMPLES_DIR = Path(__file__).with_name("examples")
 
 SCENARIOS_DIR_ENV = "PLAYTEST_SCENARIOS_DIR"
 """Environment variable naming the folder that :func:`find_scenario` (a dashboard's
@@ -38,16 +31,23 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
 def examples(game: str | None = None) -> dict[str, Path]:
-    """The shipped example scenarios: name -> path, sorted by name.
+    """The example scenarios the installed games ship (each game's ``EXAMPLES`` folder,
+    ``*.toml``): name (the file's stem) -> path, sorted by name. Where two games ship
+    the same name, the game first by name keeps it.
 
     Args:
         game: a registry name (``"chore_race"``) to list only that game's examples.
+
+    Raises:
+        OptionError: ``game`` is no game's name.
     """
-    found = {}
-    for path in sorted(EXAMPLES_DIR.glob("*.toml")):
-        if game is None or tomllib.loads(path.read_text(encoding="utf-8")).get("game") == game:
-            found[path.stem] = path
-    return found
+    shipping = {game: get_game(game)} if game is not None else games()
+    found: dict[str, Path] = {}
+    for rules in shipping.values():
+        if rules.EXAMPLES is not None:
+            for path in sorted(rules.EXAMPLES.glob("*.toml")):
+                found.setdefault(path.stem, path)
+    return dict(sorted(found.items()))
 
 
 def example(name: str) -> Scenario:
@@ -108,4 +108,4 @@ def find_scenario(name: str) -> Scenario:
 
 __all__ = ["Scenario", "ScenarioError", "ScenarioMoveError", "Expectation", "Refusal", "OutcomeExpectation",
            "Failure", "Report", "examples", "example", "find_scenario", "is_scenario_name", "scenarios_dir",
-           "state_hash", "view_value", "EXAMPLES_DIR", "SCENARIOS_DIR_ENV"]
+           "state_hash", "view_value", "SCENARIOS_DIR_ENV"]

@@ -30,6 +30,7 @@ from typing import Any, Callable, Protocol
 
 from ..engine import Match, Move, MoveSyntaxError, OptionError, PlaytestError, Table
 from ..engine.counting import api_seat, for_people
+from ..engine.game import CountsTurns, Reacts
 from .thinking import Decision, Thinker, check_table_bot, decide, fallback_bot
 
 HUMAN = "human"
@@ -314,7 +315,7 @@ class LiveTable:
                 or time.monotonic() - self._used < (PAST_REST if idle is None else idle)):
             return False
         self._past = {"moves": len(self._match.moves), "cards": self.card_variant, "outcome": self._match.outcome(),
-                      "turns": self.game.turns_played(self._match.state)}
+                      "turns": self._turns()}
         self._match = self._bot_table = None
         self._seen.clear()
         return True
@@ -324,9 +325,13 @@ class LiveTable:
         waking a resting table."""
         return self._past["outcome"] if self._match is None else self._match.outcome()
 
-    def turns_played(self) -> int:
-        """The turns the match has played, without waking a resting table."""
-        return self._past["turns"] if self._match is None else self.game.turns_played(self._match.state)
+    def turns_played(self) -> int | None:
+        """The turns the match has played, without waking a resting table; None for a game
+        that does not count turns (not :class:`~playtest.engine.game.CountsTurns`)."""
+        return self._past["turns"] if self._match is None else self._turns()
+
+    def _turns(self) -> int | None:
+        return self.game.turns_played(self._match.state) if isinstance(self.game, CountsTurns) else None
 
     def moves_played(self) -> int:
         """How many moves the match has played, without waking a resting table."""
@@ -340,7 +345,7 @@ class LiveTable:
 
     def bot_names(self) -> list[str]:
         """The names of the game's bots, which :meth:`set_player` may seat."""
-        return list(getattr(self.game, "BOTS", None) or ["random"])
+        return list(self.game.BOTS)
 
     # --- who is here -----------------------------------------------------------------
     @property
@@ -796,7 +801,7 @@ class LiveTable:
         if not self.turn_limit or self.status != "playing" or self.hold() is not None:
             return []
         return [s for s in match.to_act() if self.players[s] == HUMAN and match.decision_moves(s)
-                and game.reaction_default(match.state, s) is None]
+                and not (isinstance(game, Reacts) and game.reaction_default(match.state, s) is not None)]
 
     def _clock_turns(self, loop) -> None:
         """The turn timer: each person deciding (:meth:`timed_seats`) has
@@ -875,7 +880,8 @@ class LiveTable:
         self._reaction_left = None
         game, state = self.match.game, self.match.state
         for seat in self.match.to_act():
-            default = game.reaction_default(state, seat) if self.players[seat] == HUMAN else None
+            default = (game.reaction_default(state, seat) if self.players[seat] == HUMAN and isinstance(game, Reacts)
+                       else None)
             if default is not None:
                 self.reaction_deadline = loop.time() + (self.reaction_limit if left is None else left)
                 self._reaction_version = version

@@ -287,7 +287,7 @@ class TableService:
         seats = spec.get("seats", game.min_seats)
         if type(seats) is not int:
             raise ServiceError(f"seats must be a whole number ({game.title}: {game.min_seats} to {game.max_seats})")
-        bots = list(getattr(game, "BOTS", {}) or ["random"])
+        bots = list(game.BOTS)
         players = spec.get("players")
         if players is None:
             players = [HUMAN] + ["heuristic" if "heuristic" in bots else bots[0]] * (seats - 1)

@@ -97,8 +97,7 @@ def fallback_bot(game, name: str) -> str:
     """The bot that decides for a seat whose bot ran past :data:`HARD_CAP`: the game's
     ``"heuristic"`` bot (it decides at once), or ``"random"`` for the heuristic bot
     itself or a game without one."""
-    bots = getattr(game, "BOTS", None) or {}
-    return "heuristic" if "heuristic" in bots and split_bot_name(name)[0] != "heuristic" else "random"
+    return "heuristic" if "heuristic" in game.BOTS and split_bot_name(name)[0] != "heuristic" else "random"
 
 
 @dataclass(frozen=True)

@@ -300,7 +300,7 @@ class GamesHandler(ApiHandler):
         out = []
         for name, game in games().items():
             out.append({"name": name, "title": game.title, "min_seats": game.min_seats,
-                        "max_seats": game.max_seats, "bots": list(getattr(game, "BOTS", {}) or ["random"]),
+                        "max_seats": game.max_seats, "bots": list(game.BOTS),
                         "presets": _json_safe(dict(game.PRESETS)),
                         "options": _json_safe(game.validate_options({}).model_dump())})
         self.send({"games": out, "paces": list(PACES)})

@@ -61,7 +61,7 @@ from typing import Any, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from playtest.engine import Match, Move, MoveSyntaxError, OptionError, RecordError, get_game, limits
+from playtest.engine import Match, Move, MoveSyntaxError, OptionError, RecordError, games, get_game, limits
 from playtest.engine.bots import make_bot
 from playtest.engine.errors import suggest
 from playtest.scenarios import Scenario, ScenarioError, view_value
@@ -72,10 +72,6 @@ try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
-
-TUTORIALS_DIR = Path(__file__).resolve().parent
-"""Where the shipped tutorials are: ``<game>.toml``."""
-
 
 class TutorialError(RecordError):
     """A tutorial that cannot be loaded or played through.
@@ -370,8 +366,9 @@ def _play(match: Match, text: str) -> str:
 
 # --- finding tutorials --------------------------------------------------------------------
 def tutorials() -> dict[str, Path]:
-    """The shipped tutorials: game registry name -> file, sorted."""
-    return {path.stem: path for path in sorted(TUTORIALS_DIR.glob("*.toml"))}
+    """The tutorials the installed games ship (each game's ``TUTORIAL``): game registry
+    name -> file, sorted by name."""
+    return {name: rules.TUTORIAL for name, rules in games().items() if rules.TUTORIAL is not None}
 
 
 def load_tutorial(name: str | os.PathLike) -> Tutorial:
@@ -457,4 +454,4 @@ def _problem(error: dict) -> str:
 
 
 __all__ = ["Tutorial", "Lesson", "Step", "Light", "Finale", "StepAt", "TutorialError", "load_tutorial",
-           "tutorials", "step_problems", "line_of", "TUTORIALS_DIR"]
+           "tutorials", "step_problems", "line_of"]

@@ -42,7 +42,8 @@ from typing import Any, Callable, Mapping
 
 import ipywidgets as w
 
-from ..engine import ALL_CARDS, Match, Move, MoveSyntaxError, PlaytestError, Record, RecordError, get_game, limits
+from ..engine import (ALL_CARDS, Match, Move, MoveSyntaxError, OptionError, PlaytestError, Record, RecordError,
+                      get_game, limits)
 from ..engine.game import Game
 from ..scenarios import (Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples,
                          find_scenario)
@@ -308,20 +309,25 @@ def record_people(record: Record) -> str:
 
 
 def board_class(game: type[Game]) -> type[GameBoard]:
-    """The board a game's package ships in its ``widget`` module beside its rules (the
-    kit's convention: ``playtest.games.lazy_sunday.widget.LazySundayBoard``), or
-    the generic :class:`~playtest.widgets.board.ViewBoard` for a game without one (a
-    view in the zone vocabulary drawn as a table, any other view as JSON)."""
-    package = game.__module__.rpartition(".")[0]
-    if not package:                      # a game defined in a plain module or a notebook
+    """The board that draws ``game``: the one it declares (``Game.BOARD``,
+    ``"module:Class"``), or the generic :class:`~playtest.widgets.board.ViewBoard` (a view
+    in the zone vocabulary drawn as a table, any other view as JSON).
+
+    Raises:
+        OptionError: the declared board does not import or is not a GameBoard (the
+            message names the declaration).
+    """
+    if game.BOARD is None:
         return ViewBoard
+    module, _, name = game.BOARD.partition(":")
     try:
-        module = importlib.import_module(f"{package}.widget")
-    except ImportError:
-        return ViewBoard
-    boards = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, GameBoard)
-              and c.__module__ == module.__name__]
-    return boards[0] if boards else ViewBoard
+        board = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        raise OptionError(f"{game.title}'s board {game.BOARD!r} (Game.BOARD, 'module:Class') does not load: "
+                          f"{type(exc).__name__}: {exc}") from exc
+    if not (isinstance(board, type) and issubclass(board, GameBoard)):
+        raise OptionError(f"{game.title}'s board {game.BOARD!r} is not a GameBoard subclass")
+    return board
 
 
 class ScenarioDebugger:

@@ -87,7 +87,7 @@ class OptionsForm:
             self.inputs[name], self._readers[name] = option_input(name, field)
             rows.append(self.inputs[name])
         self.widget = w.VBox([self.player_box, *rows], layout=w.Layout(margin="0 16px 0 0"))
-        self.presets = PresetPicker(self) if getattr(game, "PRESETS", None) else None
+        self.presets = PresetPicker(self) if game.PRESETS else None
 
     def use_preset(self, name: str) -> None:
         """Set the inputs to the game's preset ``name`` (any case, e.g. "quick game").

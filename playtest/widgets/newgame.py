@@ -15,7 +15,7 @@ import ipywidgets as w
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
-from ..engine import OptionError, RandomBot, limits
+from ..engine import OptionError, limits
 from .components import BuiltOnUse, safe, shared
 
 HUMAN = "human"
@@ -24,7 +24,7 @@ HUMAN = "human"
 def default_bot(game) -> str:
     """The bot a new seat gets by default: the game's ``"heuristic"`` bot if it has one,
     else its first bot."""
-    bots = list(getattr(game, "BOTS", None) or {"random": RandomBot})
+    bots = list(game.BOTS)
     return "heuristic" if "heuristic" in bots else bots[0]
 
 
@@ -262,7 +262,7 @@ class NewGamePanel(BuiltOnUse):
 
     def _build(self) -> None:
         game, (seats, players) = self.game, self._first
-        bots = list(getattr(game, "BOTS", {"random": RandomBot}))
+        bots = list(game.BOTS)
         self.seats = w.Dropdown(options=list(range(game.min_seats, game.max_seats + 1)),
                                 value=seats or game.min_seats, description="Seats")
         self.seats.observe(lambda _c: self._sync(), "value")
@@ -293,7 +293,7 @@ class NewGamePanel(BuiltOnUse):
         self.widget.children = (self.seats, self.player_box, *rows, self.seed, self.start)
         self._sync()
         set_option_inputs(game, self.inputs, self._options)
-        self.presets = PresetPicker(self) if getattr(game, "PRESETS", None) else None     # shows the matching one
+        self.presets = PresetPicker(self) if game.PRESETS else None     # shows the matching one
 
     def _sync(self) -> None:
         self.player_box.children = tuple(self.players[:self.seats.value])

@@ -74,13 +74,15 @@ move (``explain.py``).
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
-from playtest.engine import Event, Game, Move, OptionError, Outcome, RandomBot
+from playtest.engine import Event, Game, ISMCTSBot, Move, OptionError, Outcome, RandomBot
 from playtest.engine.rng import shuffle
 from playtest.games import variants
 from playtest.games.variants import card_file
 
 from . import lab, search, setup, views
+from .bots import HeuristicBot
 from . import explain as explanation
 from .cards import (ACTION_BY, BIT, CARDS, CARDS_FILE, CATCH_UP_VP, HAND_CAP, LONG_GAME_VP, MEETING_PASS, PROTECT_VP,
                     START_HAND, TARGETED_BITS, CardDataError, action_deck, load_cards, tables)
@@ -132,7 +134,11 @@ class ChoreRace(Game):
         "2-Player Variant": {"tableau_size": 4},
         "74-card action deck": {"action_deck": "74"},
     }
-    BOTS: dict = {"random": RandomBot}    # bots.py adds "heuristic"
+    BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
+    BOARD = "playtest.games.chore_race.widget:ChoreRaceBoard"
+    TUTORIAL = Path(__file__).with_name("tutorial.toml")
+    EXAMPLES = Path(__file__).with_name("scenarios")
+    SEATS = 3
     SEARCH_ITERATIONS = 2500  # ismcts, 4-move playouts: about 0.32 s a decision at 2 seats, at most 0.6 (bench_bots.py)
     cards = CARDS
     SETUP = {  # a pinned position (scenarios); who starts is the option first_player (G-2)

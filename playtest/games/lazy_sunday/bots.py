@@ -7,6 +7,8 @@ from operator import itemgetter
 
 from playtest.engine import Bot, Move
 
+from .cards import load_cards
+
 CALL_MARGIN = 3    # call NOT ME! only when this much below every opponent's estimate
 KEEP_GAIN = 1      # keep a drawn card when it lowers the expected total by more than this
 TAKE_GAIN = 3      # taking DONE gives up a draw, so it must gain more
@@ -46,7 +48,7 @@ class HeuristicBot(Bot):
 
     def __init__(self, seed=None):
         super().__init__(seed)
-        self.effort, self.mean, self._values = _estimates(rules.load_cards())
+        self.effort, self.mean, self._values = _estimates(load_cards())
 
     # --- estimates ------------------------------------------------------------------
     def _value(self, name) -> float:
@@ -177,7 +179,3 @@ class HeuristicBot(Bot):
         return next((move for _, t, p in spots if (move := Move(me, "claim", (t, p, done["serial"]))) in open_moves),
                     None)
 
-
-# last, as rules.py imports this module (an import statement in __init__ would cost more
-# than the rest of a new bot, and every simulated game seats new bots)
-from . import rules  # noqa: E402

@@ -19,6 +19,7 @@ and the rules proper: whose decision, legal moves, applying them.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field
@@ -66,6 +67,10 @@ class LazySunday(Game):
         "scores.*": "seat {0}'s effort",
         "start": "starting seat", "turns": "turns played"}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
+    BOARD = "playtest.games.lazy_sunday.widget:LazySundayBoard"
+    TUTORIAL = Path(__file__).with_name("tutorial.toml")
+    EXAMPLES = Path(__file__).with_name("scenarios")
+    SEATS = 4
     SEARCH_ITERATIONS = 800  # ismcts playouts at 2 seats, fewer at more (see __init__)
     SEARCH_FLAT = True  # ismcts: heuristic playouts from each move, common samples (see playtest.engine.search)
     SETUP = {  # a pinned deal (scenarios); who starts round 1 is the option first_player (G-2)

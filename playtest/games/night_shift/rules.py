@@ -40,6 +40,7 @@ module keeps the class and the rules proper: whose decision, legal moves, applyi
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field
@@ -118,6 +119,10 @@ class NightShift(Game):
     MOVE_ARGS = {"play": ("card",), "buy": ("card",), "tidy": (), "settle": ("card",), "end": (),
                  "activate": ("card",)}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
+    BOARD = "playtest.games.night_shift.widget:NightShiftBoard"
+    TUTORIAL = Path(__file__).with_name("tutorial.toml")
+    EXAMPLES = Path(__file__).with_name("scenarios")
+    SEATS = 2
     SEARCH_ITERATIONS = 500  # ismcts: about 0.2 s a decision (benchmarks/bench_bots.py)
     PRESETS = PRESETS
     CARD_SPECS = load_cards()

@@ -30,7 +30,8 @@ from typing import Any, Callable
 
 import ipywidgets as w
 
-from ...engine import Game, OptionError, games
+from ...engine import OptionError, games
+from ...engine.game import Reacts
 from ...scenarios import Scenario, example, examples, find_scenario, is_scenario_name, scenarios_dir
 from ...tables.live import DEFAULT_PACE, HUMAN, PACES, TURN_LIMITS, check_turn_limit
 from ...tables.service import CHOSEN_SEED_NOTE, REACTION_LIMITS
@@ -44,8 +45,8 @@ from .style import STYLE
 
 def has_reactions(game) -> bool:
     """Whether ``game`` (a Game class) has reaction windows a time limit can close: it
-    overrides ``Game.reaction_default`` (Chore Race: CR-7)."""
-    return game.reaction_default is not Game.reaction_default
+    is :class:`~playtest.engine.game.Reacts` (Chore Race: CR-7)."""
+    return issubclass(game, Reacts)
 
 
 MAX_USER_SCENARIOS = 200
