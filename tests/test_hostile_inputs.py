@@ -374,11 +374,9 @@ def test_the_bombs_are_refused_by_the_pre_scan_before_any_parser():
 # --- the dashboards ---------------------------------------------------------------------
 def make_apps() -> dict:
     """One app per game, in the middle of a game (human seat 0, heuristic bots)."""
-    from playtest.games.chore_race.widget import make_app as chore_race
-    from playtest.games.lazy_sunday.widget import make_app as lazy_sunday
-    from playtest.games.night_shift.widget import make_app as night_shift
-    apps = {"lazy_sunday": lazy_sunday(seats=3, seed=5), "chore_race": chore_race(seats=3, seed=5),
-            "night_shift": night_shift(seed=5)}
+    from playtest.widgets import GameApp
+    apps = {"lazy_sunday": GameApp("lazy_sunday", seats=3, seed=5), "chore_race": GameApp("chore_race", seats=3, seed=5),
+            "night_shift": GameApp("night_shift", seed=5)}
     for app in apps.values():
         assert app.match.outcome() is None and app.humans == [0]
     return apps
@@ -656,8 +654,8 @@ TYPED = {   # (option or "seed", text) -> words the refusal must hold
 
 
 def typed_results() -> dict:
-    from playtest.games.chore_race.widget import make_app
-    app = make_app(seats=3, seed=5)
+    from playtest.widgets import GameApp
+    app = GameApp("chore_race", seats=3, seed=5)
     defaults = {name: box.value for name, box in app.new_game.inputs.items()}
     results = {}
     for (where, text), _words in TYPED.items():

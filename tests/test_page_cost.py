@@ -9,7 +9,6 @@ them in a preheated kernel instead. The table service counts the seat pages stil
 from __future__ import annotations
 
 import asyncio
-import importlib
 import os
 import warnings
 from pathlib import Path
@@ -18,18 +17,20 @@ import ipywidgets as w
 import pytest
 
 from browser_support import run_coroutine
+from playtest.engine import games
 from playtest.tables import service as service_module
 from playtest.tables.service import ServiceError, TableService
 from playtest.widgets import GameApp
 from playtest.widgets.app import builder_kinds
 from playtest.widgets.autosave import saved_paths
 from playtest.widgets.components import Card, shared
+from playtest.widgets.gamepage import GamePage
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("lazy_sunday", "chore_race", "night_shift")
+GAMES = tuple(games())
 MODEL_BUDGET = 340
-"""Widget models (widgets, layouts, styles) a game dashboard may make for its first game
-with 4 seats (2 for Night Shift); 645 to 718 before layouts and styles were shared and each
+"""Widget models (widgets, layouts, styles) the game page (``game.ipynb``) may make for a
+game's first game, at its first seat count (``Game.SEATS``); 645 to 718 before layouts and styles were shared and each
 builder held every kind, 381 to 444 before the New game and record panels waited to be opened."""
 
 
@@ -41,17 +42,15 @@ def live_models() -> set[str]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_game_page_stays_within_its_widget_model_budget(game):
-    make_app = importlib.import_module(f"playtest.games.{game}.widget").make_app
+    page = GamePage()                    # before a page asks: the boards imported, no widget of a game made
     before = live_models()
-    app = make_app(start=False, browser="")
-    app.open_page("")
+    page.open(f"game={game}")
     made = live_models() - before
-    assert app.table is not None and len(made) <= MODEL_BUDGET, len(made)
+    assert page.app.table is not None and len(made) <= MODEL_BUDGET, len(made)
 
 
 def test_the_new_game_and_record_panels_are_made_when_first_opened_and_show_the_first_games_options():
-    from playtest.games.chore_race.widget import make_app
-    app = make_app(seed=4, preset="Quick Game", browser="")
+    app = GameApp("chore_race", seed=4, preset="Quick Game", browser="")
     assert not app.new_game.built and not app.records.built and app.new_game.widget.children == ()
     app.play(app.decision_moves(app.control)[0])    # a move resets the record panel: still not made
     assert not app.records.built
@@ -72,8 +71,7 @@ def test_shared_layouts_and_styles_are_one_model_and_refuse_a_change():
 
 
 def test_each_move_builder_holds_only_its_own_kinds_of_buttons():
-    from playtest.games.lazy_sunday.widget import make_app
-    app = make_app(seed=3, browser="")
+    app = GameApp("lazy_sunday", seed=3, browser="")
     ls = app.game
     assert builder_kinds(ls, open_moves=True) == {"claim": ("s", "p", "serial")}        # LS-5
     assert "claim" not in builder_kinds(ls, open_moves=False) and "peek" in builder_kinds(ls, open_moves=False)

@@ -77,12 +77,12 @@ def test_simulate_and_the_lab_ab_play_a_variant(variants_folder):
 
 
 def test_a_new_game_panel_plays_a_variant():
-    from playtest.games.night_shift.widget import make_app
+    from playtest.widgets import GameApp
     editor = CardEditor("night_shift")
     editor.inputs[("card", 0, "count")].value = "9"
     editor.name.value = "laundry9"
     editor.save()
-    app = make_app(seed=1, autosave=False)
+    app = GameApp("night_shift", seed=1, autosave=False)
     app.new_game.inputs["card_variant"].value = "laundry9"
     app.new_game.start.click()
     assert app.banner.message == "" and app.match.options_dict()["card_variant"] == "laundry9"

@@ -481,8 +481,7 @@ def test_card_row_blanks_pooled_cards_it_no_longer_shows():
 
 # --- new-user test fixes ------------------------------------------------------------
 def test_load_refuses_another_games_record_and_keeps_the_game():
-    from playtest.games.lazy_sunday.widget import make_app
-    app = make_app(seed=3)
+    app = GameApp("lazy_sunday", seed=3)
     kind_button(app.moves, "Peek at 2 of my cards").click()
     app.board.rows[0].cards[0].click()
     app.board.rows[0].cards[1].click()
@@ -595,9 +594,7 @@ def test_error_banner_keeps_its_button_whole_and_the_link_looks_like_a_button():
 
 @pytest.mark.parametrize("game", ["lazy_sunday", "chore_race", "night_shift"])
 def test_how_to_play_panel_is_there_and_closed(game):
-    import importlib
-    make_app = importlib.import_module(f"playtest.games.{game}.widget").make_app
-    app = make_app(seed=1)
+    app = GameApp(game, seed=1)
     assert app.rules.selected_index is None and app.rules.layout.display != "none"
     text = app.rules.children[0].value
     assert app.rules.get_title(0) == "How to play" and len(text) > 500

@@ -28,8 +28,8 @@ from widget_support import answer_builder, check_due, fresh_widgets, random_seat
 
 from playtest import Match, Move
 from playtest.games.chore_race import CARDS
-from playtest.games.chore_race.widget import CARD_TEXT, make_app
-from playtest.widgets import Card
+from playtest.games.chore_race.widget import CARD_TEXT
+from playtest.widgets import Card, GameApp
 from playtest.widgets.components import BLANK
 
 ACTIONS = [a.name for a in CARDS.action]
@@ -170,7 +170,7 @@ def random_step(app, rng: random.Random, mischief: bool = True) -> None:
 def test_no_hidden_card_reaches_any_widget(game):
     rng = random.Random(game)
     seats, humans, players = random_seating(rng, 2, 5)
-    app = make_app(seats, players, options={"target_vp": rng.choice([8, 10])}, seed=rng.randrange(10**8, 2**31))
+    app = GameApp("chore_race", seats=seats, players=players, options={"target_vp": rng.choice([8, 10])}, seed=rng.randrange(10**8, 2**31))
     assert_no_leak(app)
     switches = 0
     for step in range(500):
@@ -186,7 +186,7 @@ def test_no_hidden_card_reaches_any_widget(game):
 
 
 def test_defaults_three_seats_one_human_two_heuristic_bots():
-    app = make_app()
+    app = GameApp("chore_race")
     assert app.match.game.seats == 3 and app.humans == [0]
     assert app.players == {1: "heuristic", 2: "heuristic"}
     assert [d.value for d in app.new_game.players[:3]] == ["human", "heuristic", "heuristic"]
@@ -197,7 +197,7 @@ def test_defaults_three_seats_one_human_two_heuristic_bots():
 
 
 def test_presets_fill_the_new_game_panel():
-    app = make_app(2, seed=1)
+    app = GameApp("chore_race", seats=2, seed=1)
     app.presets.value = "Quick Game"
     assert app.new_game.inputs["target_vp"].value == "10"
     app.new_game.start.click()
@@ -207,14 +207,14 @@ def test_presets_fill_the_new_game_panel():
     app.new_game.start.click()
     assert all(len(t) == 4 for t in app.match.view(0)["tableaus"])
     assert "first to <b>15 VP</b>" in app.board.status.value
-    app = make_app(2, preset="Quick Game", seed=1)
+    app = GameApp("chore_race", seats=2, preset="Quick Game", seed=1)
     assert app.match.game.options.target_vp == 10 and app.presets.value == "Quick Game"
 
 
 def test_action_deck_option_presets_and_mappings_start_games():
     """CR-1: the "74" preset stays a preset (not the int 74), a mapping may be typed as
     JSON, a Python literal or name=count pairs, and a bad value shows the OptionError."""
-    app = make_app(2, seed=1)
+    app = GameApp("chore_race", seats=2, seed=1)
     box = app.new_game.inputs["action_deck"]
     app.presets.value = "74-card action deck"
     assert box.value == "74" and app.presets.value == "74-card action deck"
@@ -241,7 +241,7 @@ def test_action_deck_option_presets_and_mappings_start_games():
 
 
 def test_play_done_on_a_chore_by_clicking():
-    app = make_app(2, {0: "human", 1: "heuristic"}, seed=2)
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "heuristic"}, seed=2)
     done = next(c for c in hand(app, 0) if c.description.startswith("Done"))
     assert "pt-clickable" in done._dom_classes
     done.click()                                   # the card starts "Play Done"; nothing played yet
@@ -258,7 +258,7 @@ def test_play_done_on_a_chore_by_clicking():
 
 
 def test_inspection_answered_by_excuse_from_human_target_in_hotseat():
-    app = make_app(2, {0: "human", 1: "human"}, seed=2)     # seat 1 holds an Excuse (seed chosen so)
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "human"}, seed=2)     # seat 1 holds an Excuse (seed chosen so)
     unlock(app)
     click_kind(app, "End play step")
     unlock(app)
@@ -291,7 +291,7 @@ def test_inspection_answered_by_excuse_from_human_target_in_hotseat():
 
 
 def test_family_meeting_with_two_humans():
-    app = make_app(2, {0: "human", 1: "human"}, seed=10)    # seat 0 holds a Family Meeting
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "human"}, seed=10)    # seat 0 holds a Family Meeting
     unlock(app)
     before = [list(app.match.view(s)["hand"]) for s in (0, 1)]
     click_kind(app, "Play Family Meeting")
@@ -329,7 +329,7 @@ def test_family_meeting_with_two_humans():
 def test_family_meeting_pass_shows_exactly_what_play_sends():
     """CR-8: the highlighted cards and the hint line name the cards the pass holds; Play
     is enabled only for a whole pass, and then sends exactly those cards."""
-    app = make_app(2, {0: "human", 1: "human"}, seed=10)
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "human"}, seed=10)
     unlock(app)
     click_kind(app, "Play Family Meeting")
     view = app.match.view(0)
@@ -389,7 +389,7 @@ def score_choice_record() -> tuple[str, int]:
 def test_score_step_order_is_the_players_choice():
     record, seat = score_choice_record()
     other = 1 - seat
-    app = make_app(2, {seat: "human", other: "random"}, start=False)
+    app = GameApp("chore_race", seats=2, players={seat: "human", other: "random"}, start=False)
     app.load(record)
     view = app.match.view(seat)
     complete = view["complete"]
@@ -406,7 +406,7 @@ def test_score_step_order_is_the_players_choice():
 
 
 def test_illegal_move_shows_the_banner_and_changes_nothing():
-    app = make_app(2, {0: "human", 1: "heuristic"}, seed=2)
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "heuristic"}, seed=2)
     before, count = app.match.fingerprint(), len(app.match.moves)
     chore(app, 1, 0).click()                   # not clickable now: nothing happens
     assert app.moves.kind is None and app.banner.message == ""
@@ -420,7 +420,7 @@ def test_illegal_move_shows_the_banner_and_changes_nothing():
 
 
 def test_widgets_are_updated_in_place():
-    app = make_app(3, seed=5)
+    app = GameApp("chore_race", seats=3, seed=5)
     rng = random.Random(5)
     for _ in range(30):
         random_step(app, rng, mischief=False)
@@ -447,7 +447,7 @@ def reveal_record() -> tuple[str, int, int]:
 
 def test_revealed_hand_shows_until_the_next_move():
     record, seat, other = reveal_record()
-    app = make_app(2, {seat: "human", other: "random"}, start=False)
+    app = GameApp("chore_race", seats=2, players={seat: "human", other: "random"}, start=False)
     app.load(record)
     shown = app.match.view(seat)["revealed"]
     names = next(r["hand"] for r in shown if r["seat"] == other)
@@ -472,7 +472,7 @@ def test_an_empty_revealed_hand_reads_no_cards_and_the_log_names_revealed_cards(
     m = arrange(new_match(2), hands={0: ["delegate"], 1: []}, tableaus={0: [("Mow the Lawn", 0)]})
     m.play("0 delegate 1")
     m.play("1 accept")
-    app = make_app(2, {0: "human", 1: "human"}, start=False)
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "human"}, start=False)
     app._seat(m, {0: "human", 1: "human"}, seed_chosen=True)
     unlock(app)
     assert "Hand revealed: no cards" in app.board.seats[1].hand.label.value
@@ -483,7 +483,7 @@ def test_an_empty_revealed_hand_reads_no_cards_and_the_log_names_revealed_cards(
 def test_chore_swap_target_is_clickable_and_labelled_with_its_seat():
     """CR-11: with one opponent the seat fills itself; the opponent's chores are then
     clickable for the swap target, and the dropdown names the seat of each target."""
-    app = make_app(2, {0: "human", 1: "random"}, seed=0)
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "random"}, seed=0)
     click_kind(app, "Play Chore Swap")
     chore(app, 0, 0).click()
     assert app.moves.kind == "swap" and app.moves.prefix == [0, 1]
@@ -505,7 +505,7 @@ def test_chore_swap_target_is_clickable_and_labelled_with_its_seat():
 
 
 def test_hand_sizes_read_in_the_singular_and_plural():
-    app = make_app(2, {0: "human", 1: "heuristic"}, seed=2)
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "heuristic"}, seed=2)
     view = json.loads(json.dumps(app.match.view(0)))
     for size, text in ((1, "1 card"), (0, "0 cards"), (5, "5 cards")):
         view["hand_sizes"][1] = size
@@ -516,7 +516,7 @@ def test_hand_sizes_read_in_the_singular_and_plural():
 def test_a_family_meeting_pass_may_start_with_any_card_of_the_hand():
     """CR-8: the first dropdown of a pass lists every card the pass may take (the game
     lists a pass in its canonical card order; the picker takes any order)."""
-    app = make_app(2, {0: "human", 1: "human"}, seed=10)
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "human"}, seed=10)
     unlock(app)
     click_kind(app, "Play Family Meeting")
     click_kind(app, "Pass 3 cards")
@@ -532,7 +532,7 @@ def test_a_family_meeting_pass_may_start_with_any_card_of_the_hand():
 def test_clicking_the_excuse_card_in_hand_plays_the_reaction():
     """CR-7: in the reaction window the Excuse card in hand is clickable and plays the
     Excuse, as its button does; I'll Do It Later would Dodge."""
-    app = make_app(2, {0: "human", 1: "human"}, seed=2)     # seat 1 holds an Excuse (seed chosen so)
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "human"}, seed=2)     # seat 1 holds an Excuse (seed chosen so)
     unlock(app)
     while not any(m.kind == "inspection" for m in app.match.legal_moves(0)):
         move = next(m for m in app.match.legal_moves(app.match.to_act()[0]) if m.kind in ("done", "end"))
@@ -558,7 +558,7 @@ def test_a_card_click_no_rule_allows_is_explained():
     from playtest.scenarios import example
     scenario = example("chore_race_reaction_window")
     scenario = scenario.model_copy(update={"moves": scenario.moves[:3], "expect": []})
-    app = make_app(2, {0: "human", 1: "heuristic"}, start=False, autosave=False)
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "heuristic"}, start=False, autosave=False)
     app.open_scenario(scenario)
     before = app.match.fingerprint()
     # Inspection has one legal target, so its button plays at once: build it by hand to
@@ -573,7 +573,7 @@ def test_end_play_step_pressed_ten_times_on_a_hotseat_ends_one_step():
     """#11, as in Night Shift: ten quick presses of a move button (the page not redrawn
     between them) act once; seat 1 taking the device meanwhile does not let the queued
     presses end its play step."""
-    app = make_app(2, players={0: "human", 1: "human"}, seed=1, autosave=False)
+    app = GameApp("chore_race", seats=2, players={0: "human", 1: "human"}, seed=1, autosave=False)
     app.unlock(app.control)
     end = next(b for b in app.moves.kind_box.children if b.description == "End play step")
     for _ in range(10):

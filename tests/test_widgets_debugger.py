@@ -21,11 +21,9 @@ from widget_support import bot_match, fresh_widgets  # noqa: F401 (autouse fixtu
 from playtest import Match, Move
 from playtest.engine.counting import for_people
 from playtest.engine import IllegalMove, MoveSyntaxError
-from playtest.games.chore_race.widget import make_app as chore_race_app
-from playtest.games.lazy_sunday.widget import make_app as lazy_sunday_app
 from playtest.scenarios import Expectation, Scenario, ScenarioError, find_scenario
 from playtest.scenarios.scenario import state_hash
-from playtest.widgets import Card
+from playtest.widgets import Card, GameApp
 from playtest.engine import ALL_CARDS
 from playtest.widgets.debugger import (ALL_CARDS_LABEL, MISSING, ScenarioDebugger, ViewBoard, board_class,
                                        describe_changes, move_text_for, path_label, value_label)
@@ -611,7 +609,7 @@ def test_debugger_opens_a_scenario_from_the_address(tmp_path, monkeypatch):
 
 def test_game_dashboard_opens_a_seed_and_a_scenario_from_the_address(tmp_path, monkeypatch):
     monkeypatch.setenv("PLAYTEST_SCENARIOS_DIR", str(tmp_path))
-    app = lazy_sunday_app(autosave=False)
+    app = GameApp("lazy_sunday", autosave=False)
     app.open_link("seed=4242")
     assert app.match.seed == 4242 and app.scenario_name == "" and not app.banner.message
     assert app.match.branch(0).fingerprint() == Match("lazy_sunday", 4, seed=4242).fingerprint()
@@ -634,7 +632,7 @@ def test_game_dashboard_opens_a_seed_and_a_scenario_from_the_address(tmp_path, m
 
 
 def test_save_as_scenario_and_share_link(monkeypatch):
-    app = chore_race_app(autosave=False, seed=77)
+    app = GameApp("chore_race", autosave=False, seed=77)
     app.records.save_scenario.click()
     assert "Warning" in app.records.note.value and app.records.link.value == ""
     app.records.anyway.click()
@@ -671,14 +669,14 @@ def share_links(app) -> dict[str, str]:
 
 def test_share_link_opens_the_shown_position():
     """Tester report 4: "Share link" gave ?seed=5, a new game at move 0."""
-    app = chore_race_app(autosave=False, seed=5)
+    app = GameApp("chore_race", autosave=False, seed=5)
     for _ in range(2):
         app.play(app.table.decision_moves(app.control)[0])
     links = share_links(app)
     here = f"This position (move {len(app.match.moves)}, with the moves so far)"
     assert list(links) == [here, "A new game with the same set-up (move 0)"]
     assert links[here].startswith("record=") and "characters" not in app.records.link.value
-    other = chore_race_app(autosave=False)
+    other = GameApp("chore_race", autosave=False)
     other.open_link(links[here])
     assert not other.banner.message and other.match.fingerprint() == app.match.fingerprint()
     assert "Shared position" in other.about.value and other.opened_box.layout.display != "none"
@@ -692,14 +690,14 @@ def test_new_game_link_keeps_the_set_up_and_links_keep_who_sits_where():
     """Fresh user (b), (c): "A new game with the same seed" (?seed=5) opened 3 seats and
     default options for a 4-seat Quick Game; a ?record= link seated heuristic bots
     where random ones sat."""
-    app = chore_race_app(autosave=False)
+    app = GameApp("chore_race", autosave=False)
     players = {1: "random", 2: "heuristic", 3: "random"}
     app.start(4, players, {"target_vp": 10}, seed=5)
     app.play(app.table.decision_moves(app.control)[0])
     links = share_links(app)
     new_game, here = links["A new game with the same set-up (move 0)"], links[next(iter(links))]
     assert new_game.endswith("&players=human,random,heuristic,random") and here.endswith("&players=human,random,heuristic,random")
-    other = chore_race_app(autosave=False)          # 3 seats, default options
+    other = GameApp("chore_race", autosave=False)          # 3 seats, default options
     other.open_link(new_game)
     assert not other.banner.message and other.match.game.seats == 4 and other.match.seed == 5
     assert other.match.options_dict() == app.match.options_dict() and other.players == players
@@ -719,7 +717,7 @@ def test_new_game_link_keeps_the_set_up_and_links_keep_who_sits_where():
 
 
 def test_damaged_or_foreign_record_links_keep_the_game(monkeypatch):
-    app = chore_race_app(autosave=False, seed=5)
+    app = GameApp("chore_race", autosave=False, seed=5)
     app.play(app.table.decision_moves(app.control)[0])
     kept = (app.match, list(app.match.moves))
     good = pack_record(app.match)
@@ -738,7 +736,7 @@ def test_damaged_or_foreign_record_links_keep_the_game(monkeypatch):
 def test_scenario_opens_paused_at_its_last_move_with_its_title():
     """Tester report 5: the bots played on at once ("Match over" at move 13)."""
     scenario = find_scenario("lazy_sunday_claim_on_caller")
-    app = lazy_sunday_app(autosave=False)
+    app = GameApp("lazy_sunday", autosave=False)
     app.open_link("scenario=lazy_sunday_claim_on_caller")
     assert [str(m) for m in app.match.moves] == scenario.moves and app.match.outcome() is None
     assert html.escape(scenario.title) in app.about.value and html.escape(scenario.description) in app.about.value

@@ -15,8 +15,7 @@ from widget_support import answer_builder, check_due, fresh_widgets, random_seat
 
 from playtest import Move
 from playtest.games.lazy_sunday import LazySunday
-from playtest.games.lazy_sunday.widget import make_app
-from playtest.widgets import Card
+from playtest.widgets import Card, GameApp
 from playtest.widgets.components import BLANK
 
 NAMES = sorted(set(LazySunday(2).cards.names))
@@ -112,7 +111,7 @@ def random_step(app, rng: random.Random, mischief: bool = True) -> None:
 def test_no_hidden_card_reaches_any_widget(game):
     rng = random.Random(game)
     seats, humans, players = random_seating(rng, 2, 6)
-    app = make_app(seats, players, options={"rounds": rng.randint(1, 2)}, seed=rng.randrange(10**8, 2**31))
+    app = GameApp("lazy_sunday", seats=seats, players=players, options={"rounds": rng.randint(1, 2)}, seed=rng.randrange(10**8, 2**31))
     assert_no_leak(app)
     for step in range(400):
         if app.match.outcome() is not None:
@@ -124,7 +123,7 @@ def test_no_hidden_card_reaches_any_widget(game):
 
 
 def test_defaults_four_seats_one_human_three_heuristic_bots():
-    app = make_app()
+    app = GameApp("lazy_sunday")
     assert app.match.game.seats == 4 and app.humans == [0]
     assert app.players == {1: "heuristic", 2: "heuristic", 3: "heuristic"}
     assert [d.value for d in app.new_game.players[:4]] == ["human", "heuristic", "heuristic", "heuristic"]
@@ -133,7 +132,7 @@ def test_defaults_four_seats_one_human_three_heuristic_bots():
 
 
 def test_peek_by_clicking_two_cards_shows_them_to_me_only():
-    app = make_app(3, {0: "human", 1: "random", 2: "random"}, seed=11)
+    app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "random", 2: "random"}, seed=11)
     assert labels(app.moves) == ["Peek at 2 of my cards"]
     # LS-3: the bots peek at once, without waiting for seat 0's peek
     assert [(m.seat, m.kind) for m in app.match.moves] == [(1, "peek"), (1, "done"), (2, "peek"), (2, "done")]
@@ -161,7 +160,7 @@ def test_peek_by_clicking_two_cards_shows_them_to_me_only():
 
 def test_the_peek_form_says_two_cards_are_chosen():
     # LS-3: one "my card" dropdown and a grey Play read as if one card were enough
-    app = make_app(3, {0: "human", 1: "random", 2: "random"}, seed=11)
+    app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "random", 2: "random"}, seed=11)
     click_kind(app.moves, "Peek at 2 of my cards")
     app.moves.cancel_button.click()
     assert app.moves.hint.value == ""
@@ -196,7 +195,7 @@ def play_round_as_human(app, rng):
 
 
 def test_full_round_scores_and_record():
-    app = make_app(3, {0: "human", 1: "heuristic", 2: "heuristic"}, seed=4)
+    app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "heuristic", 2: "heuristic"}, seed=4)
     play_round_as_human(app, random.Random(1))
     view = app.match.view(0)
     assert view["outcome"] is not None and "NOT ME! called by seat" in app.board.status.value
@@ -206,7 +205,7 @@ def test_full_round_scores_and_record():
 
 
 def test_done_it_any_human_seat_may_claim():
-    app = make_app(3, {0: "human", 1: "human", 2: "random"}, seed=2)
+    app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "human", 2: "random"}, seed=2)
     rng = random.Random(3)
     while not (app.match.view(None)["claims_open"] and app.open_box.layout.display != "none"):
         random_step(app, rng)
@@ -223,7 +222,7 @@ def test_done_it_any_human_seat_may_claim():
 
 
 def test_hotseat_privacy_hides_every_hand():
-    app = make_app(2, {0: "human", 1: "human"}, seed=8)
+    app = GameApp("lazy_sunday", seats=2, players={0: "human", 1: "human"}, seed=8)
     app.privacy.button.click()
     click_kind(app.moves, "Peek at 2 of my cards")
     app.board.rows[0].box.children[0].click()
@@ -239,7 +238,7 @@ def test_hotseat_privacy_hides_every_hand():
 def test_no_claim_while_the_device_changes_hands():
     """Behind the privacy screen the Done it! panel is hidden: a claim then would be made
     in the name of the seat that just handed the device over (LS-5 in hotseat)."""
-    app = make_app(2, {0: "human", 1: "human"}, seed=8)
+    app = GameApp("lazy_sunday", seats=2, players={0: "human", 1: "human"}, seed=8)
     for seat in (0, 1):
         app.privacy.button.click()
         app.play(Move.parse(f"{seat} peek 0 1"))
@@ -252,7 +251,7 @@ def test_no_claim_while_the_device_changes_hands():
 def test_hidden_drawn_pile_keeps_no_card_name():
     """Once the drawn card is kept or discarded, the hidden drawn-card slot must not keep
     its name in the synced state (it leaked to the next hotseat player before)."""
-    app = make_app(2, {0: "human", 1: "human"}, seed=3)
+    app = GameApp("lazy_sunday", seats=2, players={0: "human", 1: "human"}, seed=3)
     for _ in range(40):
         if app.privacy.shown:
             app.privacy.button.click()
@@ -284,7 +283,7 @@ def test_two_seat_trade_takes_the_opponents_card_by_click():
             m.play(mv)
         if m.view(0)["drawn"]["card"]["name"] == "Let's Trade":
             break
-    app = make_app(2, {0: "human", 1: "human"}, seed=seed)
+    app = GameApp("lazy_sunday", seats=2, players={0: "human", 1: "human"}, seed=seed)
     app.play(Move.parse("0 peek 0 1")), app.play(Move.parse("0 done"))
     app.unlock(1)
     app.play(Move.parse("1 peek 0 1")), app.play(Move.parse("1 done"))
@@ -300,7 +299,7 @@ def test_two_seat_trade_takes_the_opponents_card_by_click():
 def test_status_names_the_seat_taking_its_final_turn_now_and_those_after_it():
     """LS-7: after a call, the seat on turn is taking its final turn; the status must not
     read as if it had none."""
-    app = make_app(3, {0: "human", 1: "human", 2: "human"}, seed=4)
+    app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "human", 2: "human"}, seed=4)
     for move in ["0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "2 peek 0 1", "2 done", "0 notme"]:
         app.play(Move.parse(move))
     # seats counted from 1: seat 0 called, seat 1 takes its final turn now, then seat 2
@@ -320,7 +319,7 @@ def test_the_giver_sees_the_card_it_gives_on_the_board():
                    "Vacuum the Stairs"],
                   ["Nap", "Fold the Laundry", "Water the Plants", "Make the Bed", "Feed the Fish", "Take Out the Bins"]],
         "done": ["Load the Dishwasher"]})  # no remembered copy of it: no bot claims after the give
-    app = make_app(3, {0: "human", 1: "heuristic", 2: "heuristic"}, seed=1)
+    app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "heuristic", 2: "heuristic"}, seed=1)
     app.open_scenario(scenario)
     click_kind(app.open_moves, "Done it!")
     app.board.rows[1].cards[2].click()          # seat 1's Load the Dishwasher matches the DONE top
@@ -345,7 +344,7 @@ def test_the_giver_sees_the_card_it_gives_on_the_board():
 def test_the_reveal_shows_each_total_and_how_LS9_scored_it(seed):
     """LS-9 on the board: once a round's lists are revealed, each seat's total beside its
     round score, and why (the caller's 0 or 50, the others' own totals)."""
-    app = make_app(3, {0: "heuristic", 1: "heuristic", 2: "heuristic"}, seed=seed, autosave=False)
+    app = GameApp("lazy_sunday", seats=3, players={0: "heuristic", 1: "heuristic", 2: "heuristic"}, seed=seed, autosave=False)
     view = app.match.view(None)                # no human seat: the bots played the match out
     assert view["phase"] == "over"
     totals = [sum(c["effort"] for c in cards) for cards in view["lists"]]
@@ -373,7 +372,7 @@ def test_the_reveal_shows_each_total_and_how_LS9_scored_it(seed):
 
 
 def test_an_out_of_range_new_game_value_gets_a_message_not_a_clamp():
-    app = make_app(3, seed=2, autosave=False)
+    app = GameApp("lazy_sunday", seats=3, seed=2, autosave=False)
     rounds = app.new_game.inputs["rounds"]
     rounds.value = "0"
     assert rounds.value == "0"                    # kept as typed, never clamped
@@ -391,7 +390,7 @@ def test_an_out_of_range_new_game_value_gets_a_message_not_a_clamp():
 
 def test_a_deeply_nested_json_array_upload_names_the_depth_limit_not_toml():
     from playtest.engine.limits import MAX_DEPTH, LimitError
-    app = make_app(autosave=False)
+    app = GameApp("lazy_sunday", autosave=False)
     before = app.match
     with pytest.raises(LimitError, match=f"nested more than {MAX_DEPTH} levels deep"):
         app.load("[" * 50_000 + "]" * 50_000, "nested.json")
@@ -401,7 +400,7 @@ def test_a_deeply_nested_json_array_upload_names_the_depth_limit_not_toml():
 def test_a_file_refused_for_its_size_clears_the_error_of_the_file_before():
     # a fresh user saw "deep.json ... nested more than 32 levels" still on top while the
     # message beside the upload button said big.json was too large
-    app = make_app(seed=5, browser="")
+    app = GameApp("lazy_sunday", seed=5, browser="")
     app.banner.show("deep.json, line 1: it is nested more than 32 levels deep")    # as the load's error is shown
     app.records.upload._received(None, {"event": "too_large", "name": "big.json", "size": 2_000_000}, [])
     assert "big.json is 1.9 MiB" in app.records.upload.message and app.banner.text.value == ""
@@ -416,7 +415,7 @@ def test_a_record_of_an_unknown_game_is_not_named_as_if_it_were_a_game():
     import pytest
 
     from playtest.engine import PlaytestError
-    app = make_app(seed=5, browser="")
+    app = GameApp("lazy_sunday", seed=5, browser="")
     before = app.match.fingerprint()
     with pytest.raises(PlaytestError) as unknown:
         app.load('{"game": "../../etc", "seats": 2}', "odd.json")

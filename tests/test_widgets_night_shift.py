@@ -17,8 +17,7 @@ from widget_support import check_due, fresh_widgets  # noqa: F401 (autouse fixtu
 
 from playtest import Move
 from playtest.games.night_shift import NightShift
-from playtest.games.night_shift.widget import make_app
-from playtest.widgets import Card
+from playtest.widgets import Card, GameApp
 from playtest.widgets.components import BLANK
 
 NAMES = sorted({c.name for c in NightShift.CARD_SPECS})
@@ -120,7 +119,7 @@ def test_no_hidden_card_reaches_any_widget(game):
     rng = random.Random(game)
     options = {"reshuffle": rng.random() < 0.5, "turn_limit": rng.randint(4, 16),
                "play_cost": rng.choice(["printed", "printed", "free"])}
-    app = make_app(PLAYERS[game % len(PLAYERS)], options, seed=rng.randrange(10**8, 2**31))
+    app = GameApp("night_shift", players=PLAYERS[game % len(PLAYERS)], options=options, seed=rng.randrange(10**8, 2**31))
     assert_no_leak(app)
     switches = 0
     for step in range(500):
@@ -140,7 +139,7 @@ def test_no_hidden_card_reaches_any_widget(game):
 
 
 def test_defaults_two_seats_human_against_heuristic_as_written():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     assert app.match.game.seats == 2 and app.humans == [0] and app.players == {1: "heuristic"}
     assert [d.value for d in app.new_game.players[:2]] == ["human", "heuristic"]
     assert app.presets.value == "as written" and app.new_game.config()[2]["reshuffle"] is False
@@ -163,7 +162,7 @@ def test_defaults_two_seats_human_against_heuristic_as_written():
 
 
 def test_play_a_card():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     app.moves.click("Play Laundry Load (1 Action)")
     me = app.match.view(0)["players"][0]
     assert (me["effort"], me["actions"], me["hand_count"]) == (2, 2, 4)
@@ -175,7 +174,7 @@ def test_play_a_card():
 
 
 def test_stale_double_click_plays_once():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     button = next(b for b in app.moves.kind_box.children if b.description.startswith("Play Laundry Load"))
     button.click()
     button.click()          # the second half of a double click, made for the old position
@@ -183,7 +182,7 @@ def test_stale_double_click_plays_once():
 
 
 def test_buy_from_the_supply_row():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     app.moves.click("Play Laundry Load")
     app.moves.click("Play Laundry Load")
     app.moves.click("Buy Coffee Refill (1 Action + 2 Effort)")
@@ -199,7 +198,7 @@ def test_buy_from_the_supply_row():
 
 
 def test_buy_from_the_nap_token_stack():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     app.moves.click("Play Laundry Load")
     app.moves.click("Buy Nap Token from the stack (1 Action + 1 Effort)")
     view = app.match.view(0)
@@ -219,7 +218,7 @@ def opponent_structure(app, name: str = CC) -> None:
 
 
 def test_tidy_up_refused_with_its_reason_while_an_opponent_structure_is_in_play():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     opponent_structure(app)
     app.moves.click("Play Laundry Load")
     assert not any(label.startswith("Tidy Up") for label in app.moves.labels_shown())
@@ -236,7 +235,7 @@ def test_tidy_up_refused_with_its_reason_while_an_opponent_structure_is_in_play(
 
 
 def test_tidy_up_when_allowed():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     app.moves.click("Play Laundry Load")
     assert app.board.tidy.layout.display == "none"
     app.moves.click("Tidy Up (1 Action + all 2 Effort → Patience)")
@@ -244,7 +243,7 @@ def test_tidy_up_when_allowed():
 
 
 def test_activate_is_shown_unavailable_and_refused_with_ns9():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     assert "Activate an ability (1 Action)" == app.board.activate.description
     assert "no card has an ability" in app.board.why.value and "NS-9" in app.board.why.value
     app.board.activate.click()
@@ -252,7 +251,7 @@ def test_activate_is_shown_unavailable_and_refused_with_ns9():
 
 
 def test_settle_an_opponent_structure():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     opponent_structure(app)
     assert app.board.seats[0].shift.box.children[0].description == "Chore Chart\ncost 4 ♥4"
     app.moves.click("Play Laundry Load")
@@ -266,7 +265,7 @@ def test_settle_an_opponent_structure():
 
 
 def test_end_shift_lets_the_bot_play_and_comes_back():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     app.moves.click("Play Laundry Load")
     app.moves.click("End Shift (no cost)")
     view = app.match.view(0)
@@ -279,7 +278,7 @@ def test_end_shift_lets_the_bot_play_and_comes_back():
 
 
 def test_preset_picker_sets_reshuffle():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     panel = app.new_game
     app.presets.dropdown.label = "with reshuffle"
     assert panel.inputs["reshuffle"].value is True
@@ -295,12 +294,12 @@ def test_preset_picker_sets_reshuffle():
 
 
 def test_first_game_options_shown_in_the_panel():
-    app = make_app(options={"reshuffle": True}, seed=1)
+    app = GameApp("night_shift", options={"reshuffle": True}, seed=1)
     assert app.presets.value == "with reshuffle" and app.new_game.inputs["reshuffle"].value is True
 
 
 def test_full_game_shows_the_result():
-    app = make_app(options={"turn_limit": 4}, seed=3)
+    app = GameApp("night_shift", options={"turn_limit": 4}, seed=3)
     for _ in range(40):
         if app.match.outcome():
             break
@@ -316,7 +315,7 @@ def test_full_game_shows_the_result():
 
 
 def test_hotseat_privacy_screen_hides_the_hand_between_humans():
-    app = make_app({0: "human", 1: "human"}, seed=5)
+    app = GameApp("night_shift", players={0: "human", 1: "human"}, seed=5)
     assert app.privacy.shown and app.viewer is None         # the first seat confirms too
     assert all("pt-back" in c._dom_classes for p in app.board.seats for c in p.hand.box.children)
     assert_no_leak(app)
@@ -336,7 +335,7 @@ def test_hotseat_privacy_screen_hides_the_hand_between_humans():
 
 
 def test_a_shrinking_row_keeps_no_old_name():
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     for _ in range(3):
         app.moves.click("Play")
     row = app.board.seats[1].hand
@@ -347,7 +346,7 @@ def test_a_shrinking_row_keeps_no_old_name():
 def test_the_leak_check_counts_copies():
     """The check itself: a face-up copy beyond the view, or a name said once too often
     (e.g. an opponent's hand card whose name is also public), is caught."""
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     assert_no_leak(app)
     view = app.match.view(0)
     public = view["supply_row"][0]["name"]
@@ -367,7 +366,7 @@ def test_the_leak_check_counts_copies():
 def test_game_over_line_shows_the_winner_first_and_plurals_read_right():
     """NS-10: the result names each score's seat, the winner's first; "1 card", "0 cards"."""
     from playtest.games.night_shift.widget import n_cards
-    app = make_app(seed=0)
+    app = GameApp("night_shift", seed=0)
     view = dict(app.match.view(0))
     view["outcome"] = {"winners": [1], "scores": [2, 4], "finished": True, "reason": "NS-10: most Care Points"}
     status = app.board._status(view)
@@ -387,7 +386,7 @@ def test_end_my_empty_shifts_when_end_shift_is_the_only_move():
     """NS-5 as written: a seat that only ever ends its Shift runs out of cards; then
     "End my empty Shifts" (shown only while End Shift is its only move) ends its Shifts
     until the game is over (NS-10), the bot playing its own Shifts between."""
-    app = make_app({0: "human", 1: "heuristic"}, seed=3, autosave=False)
+    app = GameApp("night_shift", players={0: "human", 1: "heuristic"}, seed=3, autosave=False)
     skip = app.board.skip
     for _ in range(10):
         kinds = [m.kind for m in app.decision_moves(0)]
@@ -405,7 +404,7 @@ def test_end_my_empty_shifts_when_end_shift_is_the_only_move():
 
 
 def test_cards_can_be_lit_up_by_their_view_path():
-    app = make_app({0: "human", 1: "heuristic"}, seed=3, autosave=False)
+    app = GameApp("night_shift", players={0: "human", 1: "heuristic"}, seed=3, autosave=False)
     view = app.match.view(0)
     paths = ["players.0.hand.0", "supply_row.2", "nap_card", "players.1.deck_count"]
     app.light(paths)
@@ -428,7 +427,7 @@ def test_end_shift_pressed_ten_times_ends_one_shift(players):
     nine were made for that decision and are dropped, whatever happened since: the bot's
     whole Shift, or (hotseat) seat 1 taking the device, whose Shift is not ended for it.
     A press on the new decision's button then plays at once."""
-    app = make_app(players, seed=0, autosave=False)
+    app = GameApp("night_shift", players=players, seed=0, autosave=False)
     app.unlock(app.control)
     end = next(b for b in app.moves.kind_box.children if b.description.startswith("End Shift"))
     for _ in range(10):

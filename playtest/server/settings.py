@@ -68,9 +68,7 @@ cookie is refused every page (:func:`playtest.server.publish_login`)."""
 
 POOL_SIZES = {
     "index.ipynb": 1,
-    "lazy_sunday.ipynb": 2,
-    "chore_race.ipynb": 1,
-    "night_shift.ipynb": 1,
+    "game.ipynb": 4,
     "lobby.ipynb": 1,
     "table.ipynb": 2,
 }

@@ -47,12 +47,14 @@ import json
 import reprlib
 from pathlib import Path
 from typing import Callable, Mapping, Protocol, Sequence
+from urllib.parse import quote
 
 import ipywidgets as w
 
 from ..engine import IllegalMove, Match, Move, PlaytestError, RecordError, Table, get_game, limits
 from ..engine.counting import for_people
 from ..engine.registry import other_game
+from ..pages import game_page
 from ..scenarios import Scenario, find_scenario
 from . import autosave
 from .components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
@@ -217,9 +219,12 @@ class GameApp:
 
     Args:
         game: registry name or Game class.
-        board: the game's :class:`GameBoard` subclass.
-        seats: seat count of the first game. players: seat -> ``"human"`` or a bot name
-            of ``game.BOTS`` (seats left out are human).
+        board: a :class:`GameBoard` subclass; None: the one the game declares
+            (``Game.BOARD``, or the generic board: :func:`playtest.widgets.debugger.board_class`).
+        seats: seat count of the first game; None: the game's ``SEATS`` (else its
+            ``min_seats``). players: seat -> ``"human"`` or a bot name of ``game.BOTS``
+            (seats left out are human); None: seat 0 human, the others the game's default
+            bot (:func:`~playtest.widgets.newgame.default_bot`: "heuristic" if declared).
         options: game options, applied over ``preset``. seed: None draws a random
             (hidden) seed.
         preset: a name of ``game.PRESETS`` (e.g. Chore Race's "Quick Game").
@@ -253,22 +258,30 @@ class GameApp:
             (``?scenario=NAME``: its share link reopens it), else "".
 
     Raises:
-        OptionError: bad seat count, options or bot names for the first game.
+        OptionError: bad seat count, options or bot names for the first game; a declared
+            board that does not load.
         KeyError: an unknown preset.
     """
 
-    def __init__(self, game, board: type[GameBoard], seats: int, players: Mapping[int, str] | None = None,
-                 options: Mapping | None = None, seed: int | None = None, start: bool = True,
-                 preset: str | None = None, autosave: bool = True,
-                 browser: str | None = None):
+    def __init__(self, game, board: type[GameBoard] | None = None, seats: int | None = None,
+                 players: Mapping[int, str] | None = None, options: Mapping | None = None,
+                 seed: int | None = None, start: bool = True, preset: str | None = None,
+                 autosave: bool = True, browser: str | None = None):
         self.game = get_game(game)
+        if board is None:
+            from .debugger import board_class      # (the debugger imports this module)
+            board = board_class(self.game)
+        if seats is None:
+            seats = self.game.SEATS or self.game.min_seats
+        if players is None:
+            players = {0: HUMAN, **{seat: default_bot(self.game) for seat in range(1, seats)}}
         self.autosave = autosave
         self.browser = browser_id() if browser is None else browser
         self.autosave_path = None
         self.saved: "autosave.Autosave | None" = None
         self._saved_path = None
         self._drawing = False
-        self.default_players = dict(players or {})
+        self.default_players = dict(players)
         self.table: Table | None = None
         self.players: dict[int, str] = {}
         self.control = self.unlocked = self.viewer = None
@@ -288,7 +301,7 @@ class GameApp:
         self.open_box = w.VBox([self.open_moves.widget, self.claimer])
         self.log = LogView()
         self.timeline = Timeline(safe(self.goto, report), safe(self.branch, report))
-        self.new_game = NewGamePanel(self.game, self.start, seats, dict(players or {}), report=report)
+        self.new_game = NewGamePanel(self.game, self.start, seats, dict(players), report=report)
         self.records = RecordPanel(self._record, self.load, report=report, get_scenario=self._scenario,
                                    get_link=self._links, on_refused=self.banner.clear)
         # a scenario or shared position: what it is, and the bots paused at its last move
@@ -348,7 +361,7 @@ class GameApp:
         self.board.widget.add_class("pt-table")
         options = {**(self.game.PRESETS[preset] if preset else {}), **(options or {})} or None
         self.new_game.set_options(options or {})   # the panel shows the first game's options
-        self._first = (seats, dict(players or {}), options, seed)
+        self._first = (seats, dict(players), options, seed)
         if start:
             self._offer_saved()     # read before the first game: it must not replace the save
             self.start(*self._first)
@@ -587,7 +600,7 @@ class GameApp:
         except Exception:  # noqa: BLE001 - a name no game has: never repeated back as if it were one
             return (f"this file names the game {reprlib.repr(name)}, which this kit does not have; "
                     f"a {here} record says \"game\": \"{self.game.name}\" (the {here} game on the table is unchanged)")
-        return (f"{other_game(name, self.game)}; open it in the {title} dashboard "
+        return (f"{other_game(name, self.game)}; open it on the {title} page ({game_page(name)}) "
                 f"(the {here} game on the table is unchanged)")
 
     def _seat(self, match: Match, players: Mapping[int, str], seed_chosen: bool, paused: bool = False,
@@ -842,14 +855,17 @@ class GameApp:
 
     def _links(self) -> list[tuple[str, str]]:
         """The share links: this position (the record up to the shown move), and a new
-        game from the same start (the record of move 0, or the scenario it was opened from)."""
+        game from the same start (the record of move 0, or the scenario it was opened from);
+        each names the game first (``game=NAME&``: the game page, :mod:`playtest.pages`)."""
         seating = players_query(self.players, self.match.game.seats)
+        game = f"game={quote(self.game.name)}"
         if self.scenario_name:
-            start = (f"The scenario {self.scenario_name}, from where it stops", f"scenario={self.scenario_name}")
+            start = (f"The scenario {self.scenario_name}, from where it stops", f"{game}&scenario={self.scenario_name}")
         else:     # the record of move 0: the same seats, options, setup and seed
-            start = ("A new game with the same set-up (move 0)", f"record={pack_record(self.match.branch(0))}&{seating}")
+            start = ("A new game with the same set-up (move 0)",
+                     f"{game}&record={pack_record(self.match.branch(0))}&{seating}")
         return [(f"This position (move {self.match.cursor}, with the moves so far)",
-                 f"record={pack_record(self.match)}&{seating}"), start]
+                 f"{game}&record={pack_record(self.match)}&{seating}"), start]
 
     def _scenario(self) -> tuple[str, str]:
         """The game on the table up to the shown move, as scenario TOML and a file name."""

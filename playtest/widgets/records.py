@@ -82,6 +82,12 @@ def unpack_record(data: str) -> Match:
             :class:`~playtest.engine.limits.LimitError` when it (or the record it
             unpacks to) is over an input limit.
     """
+    return Match.from_json(record_text(data), what="the record in the page address")
+
+
+def record_text(data: str) -> str:
+    """The record JSON text a ``?record=`` value holds, unpacked but not read (see
+    :func:`unpack_record`, whose errors it raises but for the record's own)."""
     damaged = ("the ?record= part of the page address is damaged (cut short or changed): "
                "copy the whole link again, or share the game with Save record")
     limits.check_size(data or "", "the ?record= part of the page address")
@@ -99,7 +105,7 @@ def unpack_record(data: str) -> Match:
         raise
     except (binascii.Error, zlib.error, ValueError):
         raise RecordError(damaged) from None
-    return Match.from_json(text, what="the record in the page address")
+    return text
 
 
 def parse_link(query: str | None) -> Link:

@@ -27,7 +27,6 @@ from ..engine.counting import for_people
 from ..tutorials import Tutorial, load_tutorial
 from .app import GameApp, refusal_text
 from .components import safe
-from .debugger import board_class
 from .newgame import HUMAN
 
 _LIT_IN_VIEW_ESM = r"""
@@ -131,7 +130,7 @@ class TutorialApp(GameApp):
         self.lesson, self.step, self.in_finale, self.refusals = 0, 0, False, 0
         self.hinted: Move | None = None
         lesson0 = self.tutorial.lessons[0]
-        super().__init__(game, board_class(game), lesson0.seats, start=False, autosave=False)
+        super().__init__(game, seats=lesson0.seats, players={}, start=False, autosave=False)
         report = self.banner.show
         self.progress = w.HTML()
         self.progress.add_class("pt-coach-progress")

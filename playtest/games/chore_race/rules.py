@@ -94,7 +94,11 @@ __all__ = ["ChoreRace", "Options", "CARDS", "CARDS_FILE", "CardDataError", "load
 
 
 class ChoreRace(Game):
-    """Chore Race for 2-6 seats. See the module docstring for moves, ``views.py`` for views.
+    """Finish chores to score VP, first to the target wins: each turn a progress card and an
+    action card.
+
+    Chore Race for 2-6 seats (the first paragraph is its blurb on the dashboards,
+    :func:`playtest.pages.blurb`). See the module docstring for moves, ``views.py`` for views.
 
     Args:
         seats: 2..6. options: see :class:`Options`.

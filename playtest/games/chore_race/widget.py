@@ -24,14 +24,12 @@ positions).
 from __future__ import annotations
 
 import html
-from typing import Mapping
 
 import ipywidgets as w
 
 from ...engine import Move
 from ...engine.counting import for_people
 from ...widgets import CardRow, GameApp, GameBoard, Pile
-from ...widgets.newgame import HUMAN
 from .cards import CARDS, HAND_CAP, MEETING_PASS, PROTECT_VP
 from .rules import ChoreRace
 
@@ -585,23 +583,3 @@ class ChoreRaceBoard(GameBoard):
             text += f" (chore {value + 1})"
         return f"seat {seat + 1}: {text}" if theirs else text
 
-
-def make_app(seats: int = 3, players: Mapping[int, str] | None = None, options: Mapping | None = None,
-             seed: int | None = None, preset: str | None = None, **kwargs) -> GameApp:
-    """A Chore Race :class:`~playtest.widgets.GameApp`.
-
-    Args:
-        seats: 2..6 (default 3). players: seat -> ``"human"`` or a bot name of
-            ``ChoreRace.BOTS``; default seat 0 human, the others the heuristic bot.
-        options: Chore Race options (CR-1, CR-3, CR-11, CR-17, CR-20, G-2, G-4), applied
-            over ``preset``. preset: a name of ``ChoreRace.PRESETS`` (e.g. "Quick Game"),
-            also shown in the new-game panel. seed: None = random (never shown while the
-            game runs).
-        kwargs: passed to :class:`~playtest.widgets.GameApp` (``start``).
-
-    Raises:
-        OptionError: bad seats, options or bot names. KeyError: unknown preset.
-    """
-    if players is None:
-        players = {0: HUMAN, **{s: "heuristic" for s in range(1, seats)}}
-    return GameApp(ChoreRace, ChoreRaceBoard, seats, players, options, seed, preset=preset, **kwargs)

@@ -42,7 +42,11 @@ _new = tuple.__new__  # Move(...), Spot(...) without the NamedTuple's Python-lev
 
 
 class LazySunday(Game):
-    """Lazy Sunday for 2..7 seats (RULINGS LS-1..LS-11, G-1..G-4).
+    """Keep the lowest total effort in your face-down chore list and shout NOT ME! when yours
+    is the lightest.
+
+    Lazy Sunday for 2..7 seats (RULINGS LS-1..LS-11, G-1..G-4); the first paragraph is its
+    blurb on the dashboards (:func:`playtest.pages.blurb`).
 
     Args:
         seats: 2..7. options: see :class:`LazySunday.Options`.

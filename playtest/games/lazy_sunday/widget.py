@@ -14,7 +14,6 @@ import ipywidgets as w
 from ...engine.counting import for_people
 from ...widgets import CardRow, GameApp, GameBoard, Pile
 from ...widgets.components import BLANK
-from ...widgets.newgame import HUMAN
 
 _PHASE = {"peek": "setup: peeking (LS-3)", "look": "looking at a card", "turn": "on turn",
           "drawn": "holding a drawn card", "give": "giving a card (LS-5)", "round_over": "round over",
@@ -293,21 +292,3 @@ class LazySundayBoard(GameBoard):
             return f"DONE card #{value}"
         return f"position {value + 1}"
 
-
-def make_app(seats: int = 4, players: dict[int, str] | None = None, options: dict | None = None,
-             seed: int | None = None, **kwargs) -> GameApp:
-    """A Lazy Sunday :class:`~playtest.widgets.GameApp`.
-
-    Args:
-        seats: 2..7 (default 4). players: seat -> ``"human"`` or a bot name of
-            ``LazySunday.BOTS``; default seat 0 human, the others the heuristic bot.
-        options: Lazy Sunday options (LS-10 ``rounds``/``match_to``/``great_escape``, G-2,
-            G-4). seed: None = random (never shown while the game runs).
-        kwargs: passed to :class:`~playtest.widgets.GameApp` (``start``, ``preset``).
-
-    Raises:
-        OptionError: bad seats, options or bot names.
-    """
-    if players is None:
-        players = {0: HUMAN, **{s: "heuristic" for s in range(1, seats)}}
-    return GameApp("lazy_sunday", LazySundayBoard, seats, players, options, seed, **kwargs)

@@ -86,7 +86,10 @@ class NightShiftOptions(BaseOptions):
 
 # --- the rules ------------------------------------------------------------------------------
 class NightShift(Game):
-    """Night Shift for exactly 2 seats; see the module docstring for moves and view.
+    """A two-player deck-builder: turn chores into Care Points and keep your Patience above 0.
+
+    Night Shift for exactly 2 seats (the first paragraph is its blurb on the dashboards,
+    :func:`playtest.pages.blurb`); see the module docstring for moves and view.
 
     Args:
         seats: must be 2.

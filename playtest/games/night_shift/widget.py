@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import html
 from collections import Counter
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 import ipywidgets as w
 
 from ...engine import Move, get_game
 from ...engine.counting import for_people
-from ...widgets import CardRow, GameApp, GameBoard, MoveBuilder, Pile, safe
-from ...widgets.newgame import HUMAN
+from ...widgets import CardRow, GameBoard, MoveBuilder, Pile, safe
+from ...widgets.app import BoardHost
 from .rules import MAX_PATIENCE
 
 
@@ -224,7 +224,7 @@ def card_face(card: dict) -> dict:
 
 
 class NightShiftBoard(GameBoard):
-    """The Night Shift table for :class:`NightShiftApp`: the opponent's seat on top, the
+    """The Night Shift table for :class:`~playtest.widgets.GameApp`: the opponent's seat on top, the
     Supply Row, Household Supply and Nap Token stack in the middle, the viewing seat
     (seat 0 for the spectator) at the bottom; a status line and the final result.
 
@@ -239,7 +239,7 @@ class NightShiftBoard(GameBoard):
 
     rules_html = RULES_HTML
 
-    def __init__(self, app: "NightShiftApp"):
+    def __init__(self, app: BoardHost):
         super().__init__(app)
         self.status = w.HTML()
         self.status.add_class("pt-status")
@@ -453,47 +453,9 @@ class NightShiftBoard(GameBoard):
         return next((c for c in pool if c["name"] == name), None)
 
 
-class NightShiftApp(GameApp):
-    """A :class:`~playtest.widgets.GameApp` for Night Shift: its board's move controls
-    are :class:`ActionButtons` (one button per legal move, with its cost), and the board
-    adds the unavailable actions with their reasons under them.
-
-    Args: as :class:`~playtest.widgets.GameApp`, without ``game``/``board`` (``kwargs``:
-        ``autosave``, ``browser``).
-
-    Raises:
-        OptionError: bad seat count, options or bot names for the first game.
-        KeyError: an unknown preset.
-    """
-
-    def __init__(self, seats: int = 2, players: Mapping[int, str] | None = None, options: Mapping | None = None,
-                 seed: int | None = None, start: bool = True, preset: str | None = None, **kwargs):
-        super().__init__(get_game("night_shift"), NightShiftBoard, seats, players, options, seed, start, preset,
-                         **kwargs)
-
-
 def _move_keys(game) -> list[str]:
     """Every flat move kind a Night Shift game can offer (see :func:`flat_kind`)."""
     specs = game.CARD_SPECS
     return ([f"play:{c.name}" for c in specs] + [f"buy:{c.name}" for c in specs if c.where != "starter"]
             + ["tidy"] + [f"settle:{c.name}" for c in specs if c.type == "structure"] + ["end"])
 
-
-def make_app(players: dict[int, str] | None = None, options: dict | None = None, seed: int | None = None,
-             **kwargs) -> NightShiftApp:
-    """A Night Shift app (always 2 seats, RULINGS "Exactly 2 players").
-
-    Args:
-        players: seat -> ``"human"`` or a bot of ``NightShift.BOTS`` (``"heuristic"``,
-            ``"random"``); default seat 0 human, seat 1 the heuristic bot.
-        options: Night Shift options (NS-2 ``play_cost``, NS-5 ``reshuffle``, NS-10
-            ``turn_limit``, G-2, G-4); default the preset "as written" (no options).
-        seed: None = random (never shown while the game runs).
-        kwargs: passed to :class:`NightShiftApp` (``start``, ``preset``).
-
-    Raises:
-        OptionError: bad options or bot names.
-    """
-    if players is None:
-        players = {0: HUMAN, 1: "heuristic"}
-    return NightShiftApp(2, players, options, seed, **kwargs)
