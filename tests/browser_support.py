@@ -89,7 +89,7 @@ def dashboard_page(dashboards, link: str | None, ready: str, height: int = 1100,
                    path: str | None = None):
     """Open a dashboard of the shared server (the ``dashboards`` fixture, see
     tests/conftest.py) in a fresh browser context and wait for the CSS selector ``ready``: with
-    ``path`` (e.g. ``"lazy_sunday.ipynb?seed=4"``) that page directly, else the index,
+    ``path`` (e.g. ``"game.ipynb?game=lazy_sunday&seed=4"``) that page directly, else the index,
     following the link named ``link`` (as a person would). Yields ``(page, frames,
     errors, base)``: the Playwright page, every websocket frame the page received (text
     or bytes), the page's uncaught errors, and the server's base URL. The context is

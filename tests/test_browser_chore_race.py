@@ -141,7 +141,7 @@ def snapshot(page) -> tuple[int, Counter, str]:
 
 def test_play_a_quick_game_in_the_browser(dashboards):
     snapshots, reactions = [], []
-    with dashboard_page(dashboards, None, ".cr-seat .pt-card", height=1200, path="chore_race.ipynb") as (page, frames, errors, base):
+    with dashboard_page(dashboards, None, ".cr-seat .pt-card", height=1200, path="game.ipynb?game=chore_race") as (page, frames, errors, base):
 
         # a new game: 2 seats (seat 1 stays the heuristic bot), Quick Game, fixed seed
         page.locator(".pt-app").get_by_text("New game", exact=True).click()

@@ -83,16 +83,16 @@ def test_debugger_steps_rewinds_branches_and_exports(dashboards):
 
 def test_game_dashboard_opens_the_seed_in_its_address(dashboards):
     seed = 4242
-    with dashboard_page(dashboards, None, ".pt-table", path=f"lazy_sunday.ipynb?seed={seed}") as (page, _frames, errors, base):
+    with dashboard_page(dashboards, None, ".pt-table", path=f"game.ipynb?game=lazy_sunday&seed={seed}") as (page, _frames, errors, base):
         assert not page.locator(".pt-error").is_visible()
         page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
         page.get_by_role("button", name="Share link").click()
         page.get_by_role("button", name="Show it anyway").click()
         link = page.locator("a.pt-share[title^='A new game with the same set-up']")
         fresh = link.inner_text(timeout=20_000)   # a move-0 record: seats, options and seed kept
-        assert "/voila/render/lazy_sunday.ipynb?record=" in fresh and "&players=" in fresh
+        assert "/voila/render/game.ipynb?game=lazy_sunday&record=" in fresh and "&players=" in fresh
         position = page.locator("a.pt-share[title^='This position']").get_attribute("href")
-        assert "/voila/render/lazy_sunday.ipynb?record=" in position
+        assert "/voila/render/game.ipynb?game=lazy_sunday&record=" in position
         page.get_by_role("button", name="Save record").click()
         page.get_by_role("button", name="Show it anyway").click()
         href = page.locator("a.pt-download").get_attribute("href", timeout=20_000)

@@ -70,7 +70,7 @@ def click_and_wait(page, label: str, timeout: float = 60.0) -> None:
 
 
 def test_play_a_short_game_in_the_browser(dashboards):
-    with dashboard_page(dashboards, None, ".ns-actions button", height=1250, timeout=180, path="night_shift.ipynb") as (page, frames, errors, base):
+    with dashboard_page(dashboards, None, ".ns-actions button", height=1250, timeout=180, path="game.ipynb?game=night_shift") as (page, frames, errors, base):
         assert "Shift 1 of 50" in page.locator(".pt-status").inner_text()
 
         # a short game from the new-game panel: turn_limit 6, a fixed seed
@@ -167,7 +167,7 @@ def test_end_shift_pressed_ten_times_ends_one_shift(dashboards):
     End Shift button. The first ends Shift 1 (the bot plays Shift 2); the nine land on a
     button drawn after the first press and are dropped by the page's click guard, all of
     them: Shift 3 is not ended."""
-    with dashboard_page(dashboards, None, ".ns-actions button", path=f"night_shift.ipynb?seed={SEED}",
+    with dashboard_page(dashboards, None, ".ns-actions button", path=f"game.ipynb?game=night_shift&seed={SEED}",
                         timeout=180) as (page, _frames, errors, _base):
         guard_wait(page)
         end = page.locator(".ns-actions").get_by_role("button", name="End Shift (no cost)", exact=True)

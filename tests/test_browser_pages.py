@@ -29,7 +29,7 @@ from browser_support import dashboard_server, guard_wait, require_chromium
 pytestmark = pytest.mark.browser
 
 GRACE = 4.0
-PAGE = "/voila/render/lazy_sunday.ipynb"
+PAGE = "/voila/render/game.ipynb?game=lazy_sunday"
 FIRST_BUTTON = "button.widget-button:visible"
 AFTER = " Reload the page to get your game back from its last move (a single game through its Resume button)."
 KERNEL_GONE = "This page's kernel (the Python process that runs its game) stopped; the server is still running." + AFTER

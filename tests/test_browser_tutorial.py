@@ -15,7 +15,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-GAMES = {"lazy_sunday": 4, "chore_race": 3, "night_shift": 2}     # the dashboards' usual seat counts
+GAMES = {"lazy_sunday": 4, "chore_race": 3, "night_shift": 2}     # the game page's first seat counts (Game.SEATS)
 
 
 @pytest.fixture(scope="module")
@@ -25,10 +25,11 @@ def browser_and_base(dashboards):
     return dashboards.browser, dashboards.base
 
 
-def open_page(browser, base, name: str, width: int, height: int, requests: list[str]):
+def open_page(browser, base, path: str, width: int, height: int, requests: list[str]):
+    """Open the dashboard at ``path`` (e.g. ``"game.ipynb?game=lazy_sunday"``) and wait for its board."""
     page = browser.new_page(viewport={"width": width, "height": height})
     page.on("request", lambda request: requests.append(request.url))
-    page.goto(f"{base}/voila/render/{name}.ipynb", timeout=180_000)
+    page.goto(f"{base}/voila/render/{path}", timeout=180_000)
     page.wait_for_selector(".pt-table .pt-card", timeout=180_000)
     page.wait_for_timeout(1500)                                   # the last layout pass
     return page
@@ -56,7 +57,7 @@ GEOMETRY = """() => {
 def test_the_board_and_the_move_controls_fit_a_laptop_and_a_phone(browser_and_base, game):
     browser, base = browser_and_base
     requests: list[str] = []
-    page = open_page(browser, base, game, 1280, 720, requests)
+    page = open_page(browser, base, f"game.ipynb?game={game}", 1280, 720, requests)
     try:
         seats = page.locator(".pt-seatlabel").count()
         assert seats >= GAMES[game]
@@ -80,7 +81,7 @@ def test_the_board_and_the_move_controls_fit_a_laptop_and_a_phone(browser_and_ba
 def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
     browser, base = browser_and_base
     requests: list[str] = []
-    page = open_page(browser, base, "learn_lazy_sunday", 1280, 720, requests)
+    page = open_page(browser, base, "learn.ipynb?game=lazy_sunday", 1280, 720, requests)
     row = lambda seat: page.locator(".pt-row").nth(seat).locator(".pt-card")   # noqa: E731
     move = lambda label: page.locator(".pt-controls").get_by_role("button", name=label, exact=True)  # noqa: E731
 

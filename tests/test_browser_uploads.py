@@ -29,7 +29,7 @@ def refusal(name: str, size: str) -> str:
 
 
 def test_an_oversized_upload_is_refused_beside_the_button_and_the_game_goes_on(dashboards):
-    with dashboard_page(dashboards, None, ".pt-card", height=1100, path="lazy_sunday.ipynb") as (page, _frames, errors, base):
+    with dashboard_page(dashboards, None, ".pt-card", height=1100, path="game.ipynb?game=lazy_sunday") as (page, _frames, errors, base):
         page.locator(".pt-app").get_by_text("Save / load record", exact=True).click()
         upload = page.locator(".pt-app .pt-upload")
         upload.wait_for(state="visible", timeout=30_000)

@@ -170,10 +170,10 @@ def test_the_table_page_pool_grows_for_awaited_seats_and_shrinks_once_they_joine
 
 def test_crowd_raises_every_listed_pool_and_never_starts_an_unlisted_one():
     from playtest.server.app import PlaytestVoila
-    server = PlaytestVoila(pool_sizes={"lazy_sunday.ipynb": 2, "index.ipynb": 1}, crowd=8)
-    assert server.pool_size("lazy_sunday.ipynb") == 8 and server.pool_size("index.ipynb") == 8
+    server = PlaytestVoila(pool_sizes={"game.ipynb": 2, "index.ipynb": 1}, crowd=8)
+    assert server.pool_size("game.ipynb") == 8 and server.pool_size("index.ipynb") == 8
     assert server.pool_size("scenario_debugger.ipynb") == 0
-    assert PlaytestVoila(pool_sizes={"lazy_sunday.ipynb": 2}).pool_size("lazy_sunday.ipynb") == 2
+    assert PlaytestVoila(pool_sizes={"game.ipynb": 2}).pool_size("game.ipynb") == 2
 
 
 def test_a_preheated_kernel_reads_its_pages_request_from_voilas_own_query_websocket(monkeypatch):
@@ -256,7 +256,7 @@ def test_seat_spectator_and_game_page_kernels_import_only_what_they_use(tmp_path
     from test_serve_server import get, kernel_id_of, kernel_processes, standalone, wait_until
     folder = tmp_path / "dashboards"
     folder.mkdir()
-    for name in ("table.ipynb", "lazy_sunday.ipynb"):
+    for name in ("table.ipynb", "game.ipynb"):
         shutil.copy(ROOT / "playtest" / "dashboards" / name, folder / name)
     with standalone(folder, tmp_path) as (proc, base, log):
         status, made = api(base, "POST", "tables", {"game": "lazy_sunday", "seats": 2, "players": ["human", "human"]})
@@ -264,7 +264,7 @@ def test_seat_spectator_and_game_page_kernels_import_only_what_they_use(tmp_path
         # the table pages take kernels preheated for the table's seats (they wait for their
         # page's address), the game page (its first) a kernel started for it
         wait_until(lambda: "Kernel pool of table.ipynb is filled" in log.read_text(), 120, "the table pages ready")
-        for path in (made["seats"][0]["path"], made["spectator_path"], "lazy_sunday.ipynb?seed=3"):
+        for path in (made["seats"][0]["path"], made["spectator_path"], "game.ipynb?game=lazy_sunday&seed=3"):
             status, page = get(f"{base}/voila/render/{path}")
             assert status == 200, page[-2000:]
             kernel_id = kernel_id_of(page)

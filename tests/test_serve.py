@@ -343,7 +343,7 @@ def test_kernels_waiting_in_voilas_pool_are_known_by_their_finished_start_tasks(
         pending = asyncio.ensure_future(asyncio.sleep(10))
         await asyncio.sleep(0.01)
         km = FakeKernelManager()
-        km._pools = {"lazy_sunday.ipynb": [done, broken, pending]}
+        km._pools = {"game.ipynb": [done, broken, pending]}
         ids = pooled_kernel_ids(km)
         pending.cancel()
         return ids
@@ -388,19 +388,19 @@ def test_no_dashboard_reads_its_address_from_the_environment_of_a_preheated_kern
         code = "\n".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]
                          if c["cell_type"] == "code")
         assert "QUERY_STRING" not in code, notebook.name
-        if notebook.name in settings.POOL_SIZES and ("open_link" in code or "open_page" in code):
+        if notebook.name in settings.POOL_SIZES and re.search(r"\.open(_link|_page)?\(", code):
             assert read_page_address(code), notebook.name
 
 
-def test_game_dashboards_build_their_app_before_the_page_asks_and_read_its_browser_after():
-    # a pool kernel builds the app's widgets while it waits for a page (start=False,
-    # browser=""): no game and no autosave read yet; open_page, once the page has asked,
-    # names the browser, offers its saves and starts the game
-    for name in ("lazy_sunday", "chore_race", "night_shift"):
-        cell = "".join(next(c["source"] for c in json.loads((ROOT / f"playtest/dashboards/{name}.ipynb").read_text())["cells"]
-                            if c["cell_type"] == "code"))
-        built, asked = cell.index('make_app(start=False, browser="")'), cell.index("query_string()")
-        assert built < asked < cell.index("app.open_page(query)"), name
+def test_the_game_page_imports_the_boards_before_the_page_asks_and_builds_the_app_after():
+    # a pool kernel imports every installed game's board while it waits for a page
+    # (GamePage()); once the page has asked, GamePage.open builds the game's app, and its
+    # open_page names the browser, offers its saves and starts the game
+    cell = "".join(next(c["source"] for c in json.loads((ROOT / "playtest/dashboards/game.ipynb").read_text())["cells"]
+                        if c["cell_type"] == "code"))
+    built, asked = cell.index("GamePage()"), cell.index("query_string()")
+    assert built < asked < cell.index("page.open(query)")
+    assert settings.POOL_SIZES["game.ipynb"] >= 1
 
 
 def test_every_pooled_dashboard_exists():
@@ -435,7 +435,7 @@ def test_the_server_runs_with_playtest_settings_under_the_command_line(voila_app
     assert app.voila_configuration.show_tracebacks is True          # the command line wins
     assert app.config.KernelManager.transport == "ipc"
     assert app.config.VoilaKernelManager.kernel_pools_config == {"default": {"pool_size": 0}}
-    assert app.pool_sizes["lazy_sunday.ipynb"] >= 1
+    assert app.pool_sizes["game.ipynb"] >= 1
     assert app.template_paths[0] == str(server_app.TEMPLATE_DIR)
 
 
@@ -450,12 +450,12 @@ def test_a_dashboards_pool_is_filled_after_its_first_page_and_only_once(voila_ap
 
     app = voila_app([str(ROOT / "playtest/dashboards")])
     app.kernel_manager = PoolManager()
-    app.pool_sizes = {"lazy_sunday.ipynb": 3, "mine.ipynb": 2}
-    app.start_pool("lazy_sunday.ipynb")
-    app.start_pool("lazy_sunday.ipynb")
+    app.pool_sizes = {"game.ipynb": 3, "mine.ipynb": 2}
+    app.start_pool("game.ipynb")
+    app.start_pool("game.ipynb")
     app.start_pool("balance_lab.ipynb")          # not listed: no pool
     app.start_pool("mine.ipynb")                 # configured by hand (voila.json): left as it is
-    assert app.kernel_manager.filled == [("lazy_sunday.ipynb", 3, None)]     # after Voilà's fill_delay
+    assert app.kernel_manager.filled == [("game.ipynb", 3, None)]     # after Voilà's fill_delay
 
 
 def test_a_voila_json_in_the_working_directory_overrides_the_defaults(voila_app, tmp_path):
@@ -481,10 +481,10 @@ def test_a_page_takes_a_preheated_kernel_only_when_one_is_ready():
         await asyncio.sleep(0.01)
         answers = []
         for pool in ([ready, waiting], [waiting, ready], [broken], []):
-            manager = SimpleNamespace(_pools={"lazy_sunday.ipynb": pool})
+            manager = SimpleNamespace(_pools={"game.ipynb": pool})
             handler = server_app.PageHandler.__new__(server_app.PageHandler)
             handler.application = SimpleNamespace(settings={"kernel_manager": manager})
-            handler._notebook = "lazy_sunday.ipynb"
+            handler._notebook = "game.ipynb"
             answers.append(handler.should_use_rendered_notebook({"template": "lab"}, len(pool), None, None, {}))
         waiting.cancel()
         return answers

@@ -487,7 +487,7 @@ def test_load_refuses_another_games_record_and_keeps_the_game():
     app.board.rows[0].cards[1].click()
     old, moves, fp = app.match, list(app.match.moves), app.match.fingerprint()
     other = Match("chore_race", 3, seed=4)
-    with pytest.raises(RecordError, match="this is a Chore Race record.*open it in the Chore Race dashboard") as err:
+    with pytest.raises(RecordError, match=r"this is a Chore Race record.*open it on the Chore Race page \(game.ipynb\?game=chore_race\)") as err:
         app.load(other.to_json())
     assert "Lazy Sunday" in str(err.value)
     assert app.match is old and app.match.moves == moves and app.match.fingerprint() == fp

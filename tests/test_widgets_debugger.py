@@ -642,14 +642,14 @@ def test_save_as_scenario_and_share_link(monkeypatch):
     app.records.share.click()
     assert "link contains the seed" in app.records.note.value and app.records.link.value == ""
     app.records.anyway.click()
-    assert "A new game with the same set-up (move 0)</b>: <a class='pt-share' href='?record=" in app.records.link.value
+    assert "A new game with the same set-up (move 0)</b>: <a class='pt-share' href='?game=chore_race&amp;record=" in app.records.link.value
     # the page's address from Voilà's request variables, which a preheated kernel gets too
     # (VOILA_REQUEST_URL only a kernel started for the page)
     monkeypatch.delenv("VOILA_PREHEAT", raising=False)
     monkeypatch.setenv("SERVER_NAME", "host")
     monkeypatch.setenv("SERVER_PORT", "8866")
-    monkeypatch.setenv("SCRIPT_NAME", "/voila/render/chore_race.ipynb")
-    assert share_url("seed=77") == "http://host:8866/voila/render/chore_race.ipynb?seed=77"
+    monkeypatch.setenv("SCRIPT_NAME", "/voila/render/game.ipynb")
+    assert share_url("game=chore_race&seed=77") == "http://host:8866/voila/render/game.ipynb?game=chore_race&seed=77"
     # a scenario file loads through the same upload as a record, and plays on
     app.load(scenario.to_toml())
     assert app.match.branch(len(scenario.moves)).fingerprint() == scenario.to_match().fingerprint()
@@ -675,7 +675,7 @@ def test_share_link_opens_the_shown_position():
     links = share_links(app)
     here = f"This position (move {len(app.match.moves)}, with the moves so far)"
     assert list(links) == [here, "A new game with the same set-up (move 0)"]
-    assert links[here].startswith("record=") and "characters" not in app.records.link.value
+    assert links[here].startswith("game=chore_race&record=") and "characters" not in app.records.link.value
     other = GameApp("chore_race", autosave=False)
     other.open_link(links[here])
     assert not other.banner.message and other.match.fingerprint() == app.match.fingerprint()
@@ -741,7 +741,7 @@ def test_scenario_opens_paused_at_its_last_move_with_its_title():
     assert [str(m) for m in app.match.moves] == scenario.moves and app.match.outcome() is None
     assert html.escape(scenario.title) in app.about.value and html.escape(scenario.description) in app.about.value
     assert app.pause_box.layout.display != "none" and "Continue" in app.continue_button.description
-    assert "scenario=lazy_sunday_claim_on_caller" in share_links(app).values()
+    assert "game=lazy_sunday&scenario=lazy_sunday_claim_on_caller" in share_links(app).values()
     app.goto(3)                                     # rewinding and coming back keeps the pause
     app.goto(len(scenario.moves))
     assert len(app.match.moves) == len(scenario.moves) and app.pause_box.layout.display != "none"

@@ -80,7 +80,7 @@ def link_game(query: str) -> tuple[str, str] | None:
 def _no_game(problem: str, found: dict[str, type[Game]], page) -> str:
     """The one-sentence page for an address without a game it can show: ``problem``
     (plain text), then the games to pick, each a link to its ``page``."""
-    return (f"<p class='pt-no-game'>{html.escape(problem[:1].upper() + problem[1:])} — open one of these: "
+    return (f"<p class='pt-no-game'>{html.escape(problem[:1].upper() + problem[1:], quote=False)} — open one of these: "
             f"{game_links(found, page)}.</p>")
 
 
