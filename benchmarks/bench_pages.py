@@ -7,7 +7,7 @@ Chromium (``/usr/bin/chromium``), as the browser tests do.
 
 One dashboard server (``python -m playtest.server``, what ``playtest serve`` runs, with
 its kernel pools, transport and reaper) serves a temporary folder holding a copy of the
-Lazy Sunday dashboard and a trivial dashboard of four buttons (written by this script),
+game page (``game.ipynb?game=lazy_sunday``) and a trivial dashboard of four buttons (written by this script),
 the trivial one with the same kernel pool size: the trivial page is the floor that
 Voilà, the kernel start and the browser set on this machine, and both are measured in
 the same run. Headless Chromium (one browser, one context per page, so no page shares
@@ -71,7 +71,9 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 FIRST_BUTTON = "button.widget-button:visible"
-PAGES = {"lazy_sunday": "Lazy Sunday dashboard", "trivial": "trivial 4-button dashboard"}
+PAGES = {"game": "Lazy Sunday game page", "trivial": "trivial 4-button dashboard"}
+QUERIES = {"game": "game=lazy_sunday"}
+"""The query each page of PAGES opens with (none for a page left out)."""
 
 TRIVIAL = {
     "cells": [{"cell_type": "code", "execution_count": None, "id": "b0", "metadata": {}, "outputs": [],
@@ -153,16 +155,15 @@ def rss_mb(pid: int) -> float | None:
 # --- the server ------------------------------------------------------------------------
 def prepare(folder: Path, pool: int | None) -> int:
     """Write the two dashboards and the server's pool settings into ``folder``; returns
-    the pool size each dashboard gets (``pool``, or the Lazy Sunday dashboard's in
-    playtest serve)."""
+    the pool size each dashboard gets (``pool``, or the game page's in playtest serve)."""
     from playtest.server.settings import POOL_SIZES
 
-    shutil.copy(ROOT / "playtest" / "dashboards" / "lazy_sunday.ipynb", folder / "lazy_sunday.ipynb")
+    shutil.copy(ROOT / "playtest" / "dashboards" / "game.ipynb", folder / "game.ipynb")
     (folder / "trivial.ipynb").write_text(json.dumps(TRIVIAL, indent=1))
-    pool = POOL_SIZES["lazy_sunday.ipynb"] if pool is None else pool
+    pool = POOL_SIZES["game.ipynb"] if pool is None else pool
     # read by the server from its working directory, over playtest's own defaults: the
     # pools fill after each dashboard's first page, as under playtest serve
-    config = {"PlaytestVoila": {"pool_sizes": {"lazy_sunday.ipynb": pool, "trivial.ipynb": pool}}}
+    config = {"PlaytestVoila": {"pool_sizes": {"game.ipynb": pool, "trivial.ipynb": pool}}}
     (folder / "voila.json").write_text(json.dumps(config, indent=1))
     return pool
 
@@ -212,7 +213,7 @@ def kernel_alive(base: str, kernel_id: str) -> bool:
 
 
 # --- what one page costs, per kind ------------------------------------------------------
-COST_DASHBOARDS = ("table.ipynb", "lazy_sunday.ipynb", "lobby.ipynb", "balance_lab.ipynb")
+COST_DASHBOARDS = ("table.ipynb", "game.ipynb", "lobby.ipynb", "balance_lab.ipynb")
 
 
 def memory_mb(pid: int) -> tuple[float, float] | None:
@@ -254,7 +255,7 @@ async def page_costs(base: str, server_pid: int, timeout: float) -> tuple[list[d
              ("seat (another)", "table", table + made["seats"][1]["token"]),
              ("spectator", "table", table + made["spectator_token"]),
              ("host", "table", table + made["host_token"]),
-             ("game (Lazy Sunday)", "lazy_sunday", "seed=3"),
+             ("game (Lazy Sunday)", "game", "game=lazy_sunday&seed=3"),
              ("lobby", "lobby", ""),
              ("lab", "balance_lab", "")]
     rows = []
@@ -361,7 +362,8 @@ async def open_batch(browser, base: str, page: str, count: int, timeout: float, 
 
     async def one(tab):
         try:
-            await tab.goto(f"{base}/voila/render/{page}.ipynb", timeout=timeout * 1000)
+            query = QUERIES.get(page, "")
+            await tab.goto(f"{base}/voila/render/{page}.ipynb{'?' + query if query else ''}", timeout=timeout * 1000)
             await tab.wait_for_selector(FIRST_BUTTON, timeout=timeout * 1000)
             return time.monotonic() - start
         except Exception:  # noqa: BLE001 - a timeout is a result here

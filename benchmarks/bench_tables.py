@@ -208,7 +208,7 @@ async def single_page(browser, base, moves, latencies, errors):
     """The single-page dashboard: click, then wait for the page itself to redraw."""
     page = await browser.new_page(viewport={"width": 1280, "height": 1100})
     page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    await page.goto(f"{base}/voila/render/lazy_sunday.ipynb?seed=7", timeout=300_000)
+    await page.goto(f"{base}/voila/render/game.ipynb?game=lazy_sunday&seed=7", timeout=300_000)
     await page.wait_for_selector(".pt-row .pt-card", timeout=300_000)
     cards = page.locator(".pt-row").first.locator(".pt-card")
     await page.locator(".pt-controls").get_by_role("button", name="Peek at 2 of my cards", exact=True).click()

@@ -104,8 +104,8 @@ def shoot_host_replay(browser, base: str) -> None:
 # name -> (page address under /voila/render/, CSS selector to wait for)
 PAGES = {
     "index": ("index.ipynb", "a:has-text('Lazy Sunday')"),
-    "game": ("lazy_sunday.ipynb?seed=4", ".pt-table .pt-card"),
-    "learn": ("learn_lazy_sunday.ipynb", ".pt-table .pt-card"),
+    "game": ("game.ipynb?game=lazy_sunday&seed=4", ".pt-table .pt-card"),
+    "learn": ("learn.ipynb?game=lazy_sunday", ".pt-table .pt-card"),
     "debugger": ("scenario_debugger.ipynb?scenario=lazy_sunday_claim_on_caller", ".pt-debugger .pt-table"),
     "lab": ("balance_lab.ipynb", ".pt-lab button:has-text('Run')"),
     "card_editor": ("card_editor.ipynb", ".pt-card-editor"),

@@ -607,16 +607,16 @@ def test_how_to_play_panel_is_there_and_closed(game):
     assert toy_app({1: "random", 2: "random"}).rules.layout.display == "none"   # a board without rules
 
 
-def test_dashboard_intros_hold_for_any_seat_count():
-    from pathlib import Path
-    root = Path(__file__).resolve().parent.parent / "playtest" / "dashboards"
-    for name in ("lazy_sunday", "chore_race", "night_shift"):
-        intro = "".join(json.loads((root / f"{name}.ipynb").read_text())["cells"][0]["source"])
-        assert not any(w in intro for w in ("three bots", "two bots", "against 3", "against 2")), name
+def test_game_page_intros_hold_for_any_seat_count():
+    from playtest.engine import games
+    from playtest.widgets.gamepage import header_html
+    for game in games().values():
+        intro = header_html(game, rules=True)
+        assert not any(w in intro for w in ("three bots", "two bots", "against 3", "against 2")), game.name
         # neutral about hotseat: the seats with bots are only the default
-        assert "By default you are seat 0" in intro and "hotseat" in intro, name
-        assert "You start at seat 0" not in intro, name
-        assert "How to play" in intro
+        assert "By default you play seat 1" in intro and "hotseat" in intro, game.name
+        assert "seat 0" not in intro and "How to play" in intro, game.name
+    assert "How to play" not in header_html(game, rules=False)      # a board without rules: not promised
 
 
 # --- autosave -----------------------------------------------------------------------

@@ -60,9 +60,9 @@ def get_game(name: str | type[Game]) -> type[Game]:
 
 def other_game(name: str, here: str | type[Game], what: str = "record") -> str:
     """How a refusal names a thing of another game than the one expected, in one
-    clause: ``"this is a Chore Race scenario, not a Lazy Sunday one"``. The single-game
-    dashboards say it of a record, scenario or shared position opened in the wrong
-    dashboard; the table service of a scenario whose game is not the one sent.
+    clause: ``"this is a Chore Race scenario, not a Lazy Sunday one"``. A game app
+    (:class:`playtest.widgets.GameApp`) says it of a record, scenario or shared position of
+    another game loaded into it; the table service of a scenario whose game is not the one sent.
 
     Args:
         name: the registry name of the game the thing is of. here: the game expected

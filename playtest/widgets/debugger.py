@@ -549,10 +549,10 @@ class ScenarioDebugger:
             link = parse_link(query)
             if link.seed is not None:
                 raise ValueError("the debugger opens a scenario (?scenario=NAME), not a seed; "
-                                 "open a game dashboard with ?seed=N to play that seed")
+                                 "open the game page with ?game=NAME&seed=N to play that seed")
             if link.scenario is not None:
                 self.open(_readable_part(lambda: find_scenario(link.scenario)), link.scenario)
-            elif link.record is not None:        # a game dashboard's shared position
+            elif link.record is not None:        # a game page's shared position
                 match = unpack_record(link.record)
                 self.open(Scenario.from_match(match, title=f"Shared position (move {len(match.moves)})",
                                               expect_final=False), "shared_position")

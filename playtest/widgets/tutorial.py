@@ -10,8 +10,8 @@ the steps' ``then`` say. After the lessons, the finale: a game against a gentle 
 with a Hint button (the hint bot's choice for the learner's seat, from that seat's own
 information: its ``bot_view``).
 
-In a notebook: ``TutorialApp("lazy_sunday").widget``; in the browser: the dashboards
-``learn_<game>.ipynb``.
+In a notebook: ``TutorialApp("lazy_sunday").widget``; in the browser: the learn page,
+``learn.ipynb?game=NAME`` (:class:`playtest.widgets.gamepage.LearnPage`).
 """
 from __future__ import annotations
 
