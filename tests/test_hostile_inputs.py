@@ -458,7 +458,7 @@ def check_dashboard_results(results: dict) -> None:
                 assert result["unchanged"], f"{name} via {where} changed the game on show"
             check_refusal(result, case, where)
             if case.kind == "other game" and "upload" in where:
-                assert "open it in the" in result["message"] and "is unchanged" in result["message"], result
+                assert "open it on the" in result["message"] and "is unchanged" in result["message"], result
 
 
 @pytest.mark.parametrize("kinds", [("bomb", "size", "number"), ("digits", "encoding", "truncated", "type",
