@@ -3,7 +3,7 @@
 One dashboard plays any game, ``game.ipynb?game=NAME``, and one teaches it,
 ``learn.ipynb?game=NAME`` (for a game that declares a ``TUTORIAL``); the index
 (``index.ipynb``) lists every game :func:`playtest.engine.games` returns
-(:func:`games_markdown`). A game's words on these pages come from its Game class: its
+(:func:`games_html`). A game's words on these pages come from its Game class: its
 ``title``, its seat range (``min_seats``..``max_seats``) and its blurb, the first
 paragraph of the class docstring (:func:`blurb`). Addresses are relative to the
 dashboards folder, as the dashboards' own links are.
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import html
 import inspect
-import re
 from urllib.parse import quote
 
 from .engine import games
@@ -53,27 +52,22 @@ def seat_range(game: type[Game]) -> str:
     return f"{game.min_seats}–{game.max_seats} seats"
 
 
-_MARKDOWN = re.compile(r"([\\`*_\[\]<>#|!])")
-
-
-def _md(text: str) -> str:
-    """``text`` as literal Markdown (its Markdown and HTML characters escaped)."""
-    return _MARKDOWN.sub(r"\\\1", text)
-
-
-def games_markdown() -> str:
-    """The index's list of games, as Markdown: one item per game of
+def games_html() -> str:
+    """The index's list of games, as HTML: one item per game of
     :func:`~playtest.engine.games` (sorted by title): its title linking to its game page,
-    its seat range, its :func:`blurb` and, for a game with a tutorial, its learn page."""
+    its seat range, its :func:`blurb` and, for a game with a tutorial, its learn page.
+    Links open in the same tab, as the index's other links do (a notebook output's links
+    would open a new one)."""
     items = []
     for name, game in sorted(games().items(), key=lambda item: item[1].title):
-        title = _md(game.title)
-        text = blurb(game)
-        line = f"- [{title}]({game_page(name)}) ({seat_range(game)})" + (f": {_md(text)}" if text else "")
+        title = html.escape(game.title)
+        text = html.escape(blurb(game), quote=False)
+        item = (f"<li><a href='{html.escape(game_page(name))}' target='_self'>{title}</a> ({seat_range(game)})"
+                + (f": {text}" if text else ""))
         if game.TUTORIAL is not None:
-            line += f" · [Learn {title}]({learn_page(name)})"
-        items.append(line)
-    return "\n".join(items) if items else "- No game is installed."
+            item += f" · <a href='{html.escape(learn_page(name))}' target='_self'>Learn {title}</a>"
+        items.append(item + "</li>")
+    return f"<ul class='pt-games'>{''.join(items) or '<li>No game is installed.</li>'}</ul>"
 
 
 def game_links(found: dict[str, type[Game]], page=game_page) -> str:

@@ -15,7 +15,7 @@ from widget_support import fresh_widgets  # noqa: F401 (autouse fixture)
 
 from playtest import Match
 from playtest.engine import games
-from playtest.pages import blurb, game_page, games_markdown, learn_page, seat_range
+from playtest.pages import blurb, game_page, games_html, learn_page, seat_range
 from playtest.widgets import GameApp
 from playtest.widgets.debugger import board_class
 from playtest.widgets.gamepage import GamePage, LearnPage
@@ -50,16 +50,17 @@ def test_no_dashboard_is_a_single_games_and_no_dashboards_code_names_a_game():
 def test_the_index_lists_every_game_with_its_seats_blurb_and_pages():
     shown = {}
     exec(code_of("index.ipynb"), shown)             # the index's code cell, as its kernel runs it
-    text = shown["Markdown"](games_markdown()).data
-    assert text == games_markdown()
-    items = text.splitlines()
+    text = shown["HTML"](games_html()).data
+    assert text == games_html()
+    items = re.findall(r"<li>(.*?)</li>", text)
     assert len(items) == len(GAMES)
     for name, game in games().items():
-        item = next(line for line in items if f"]({game_page(name)})" in line)
-        assert item.startswith(f"- [{game.title}]({game_page(name)}) ({seat_range(game)})")
-        assert (blurb(game) or name == "toy") and blurb(game).rstrip(".!") in item.replace("\\", "")
-        assert (f"[Learn {game.title}]({learn_page(name)})" in item) == (game.TUTORIAL is not None)
-    assert [i.split("]")[0] for i in items] == sorted(i.split("]")[0] for i in items)        # by title
+        item = next(i for i in items if f"href='{game_page(name)}'" in i)
+        assert item.startswith(f"<a href='{game_page(name)}' target='_self'>{game.title}</a> ({seat_range(game)})")
+        assert (blurb(game) or name == "toy") and blurb(game) in item
+        assert (f"<a href='{learn_page(name)}' target='_self'>Learn {game.title}</a>" in item) == (game.TUTORIAL is not None)
+    titles = [re.sub("<[^>]+>", "", i).split(" (")[0] for i in items]
+    assert titles == sorted(titles)                                                          # by title
     assert seat_range(games()["night_shift"]) == "2 seats" and seat_range(games()["lazy_sunday"]) == "2–7 seats"
     assert blurb(games()["lazy_sunday"]).startswith("Keep the lowest total effort")         # the docstring's first paragraph
 
