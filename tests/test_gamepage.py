@@ -75,7 +75,7 @@ def test_the_game_page_plays_every_game_on_its_declared_board_with_its_first_sea
     assert page.game is game and isinstance(app.board, board_class(game)) and page.widget.children[-1] is app.widget
     assert app.match.game.seats == (game.SEATS or game.min_seats) and app.match.seed == 3
     assert app.players == {s: default_bot(game) for s in range(1, app.match.game.seats)} and app.humans == [0]
-    assert f"<h1>{game.title}</h1>" in page.header.value and "More: saving, share links" in page.header.value
+    assert f"<h1>{game.title}</h1>" in page.header.value and "More: seats, rules, saving, share links" in page.header.value
     assert (f"href='{learn_page(name)}'" in page.header.value) == (game.TUTORIAL is not None)
 
 
@@ -86,7 +86,7 @@ def test_an_address_without_a_game_gets_one_sentence_linking_every_game(query, s
     page = GamePage()
     page.open(query)
     assert page.app is None and page.widget.children == (page.header,)
-    sentence = re.sub("<[^>]+>", "", page.header.value)
+    sentence = re.sub("<[^>]+>", "", re.sub("(?s)<style>.*</style>", "", page.header.value))
     assert says in sentence and sentence.count(".") - sentence.count("ipynb") - sentence.count("?game=") <= 1
     for name, game in games().items():
         assert f"<a href='{game_page(name)}'>{game.title}</a>" in page.header.value

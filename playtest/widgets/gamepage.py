@@ -29,8 +29,7 @@ from .newgame import default_bot
 from .records import parse_link, record_text
 from .tutorial import TutorialApp
 
-MORE = """<details><summary>More: saving, share links</summary>
-<p><i>Save / load record</i> also saves the game as a scenario (open it in the
+MORE = """<p><i>Save / load record</i> also saves the game as a scenario (open it in the
 <a href='scenario_debugger.ipynb'>scenario debugger</a>) and shows two share links: <i>this position</i>
 (<code>?record=…</code>: the moves so far, packed into the address) and <i>a new game with the same set-up</i>
 (<code>?record=…</code> of move 0: the same seats, options, setup and seed; a game opened from a scenario links to
@@ -38,8 +37,17 @@ MORE = """<details><summary>More: saving, share links</summary>
 <code>?game=NAME</code> with <code>&amp;record=…</code>, <code>&amp;seed=N</code> or <code>&amp;scenario=NAME</code>
 (a shipped example, or <code>NAME.toml</code> in the <code>scenarios/</code> folder beside the dashboards). A shared
 position or a scenario stops at its last move, with the scenario's title and description: the bots wait until you
-move or press <i>Continue</i>.</p></details>"""
+move or press <i>Continue</i>.</p>"""
 """The game page's fold-out about saving and links (the same for every game)."""
+
+HEADER_STYLE = """<style>
+.pt-page-header .widget-html-content { line-height: 1.45; white-space: normal; }
+.pt-page-header h1 { font-size: 1.7em; margin: 0.1em 0 0.3em; line-height: 1.2; }
+.pt-page-header p, .pt-page-header details { margin: 0.3em 0; }
+.pt-page-header a { color: #1565c0; text-decoration: underline; }
+</style>"""
+"""How a page's title and words look (short: the board comes first), as the dashboards'
+Markdown titles do."""
 
 LEARN_INTRO = ("A few short lessons on a real table, then a game against a gentle bot with hints. Do what each "
                "step asks on the board: the cards it talks about light up, and a move that is not the one asked "
@@ -80,7 +88,7 @@ def link_game(query: str) -> tuple[str, str] | None:
 def _no_game(problem: str, found: dict[str, type[Game]], page) -> str:
     """The one-sentence page for an address without a game it can show: ``problem``
     (plain text), then the games to pick, each a link to its ``page``."""
-    return (f"<p class='pt-no-game'>{html.escape(problem[:1].upper() + problem[1:], quote=False)} — open one of these: "
+    return (f"{HEADER_STYLE}<p class='pt-no-game'>{html.escape(problem[:1].upper() + problem[1:], quote=False)} — open one of these: "
             f"{game_links(found, page)}.</p>")
 
 
@@ -153,17 +161,18 @@ class GamePage:
 
 
 def header_html(game: type[Game], rules: bool) -> str:
-    """The top of ``game``'s game page: its title, blurb, who plays by default, where
-    the rules are (``rules``: its board has a "How to play"), a link to its learn page
-    (when it has a tutorial) and the fold-out :data:`MORE`."""
+    """The top of ``game``'s game page: its title, blurb, who plays by default, a link
+    to its learn page (when it has a tutorial) and a fold-out: seats, where the rules
+    are (``rules``: its board has a "How to play"), saving and links (:data:`MORE`)."""
     title = html.escape(game.title)
-    text = html.escape(blurb(game))
+    text = html.escape(blurb(game), quote=False)
     how = " <i>How to play</i> (under the moves) has the rules." if rules else ""
-    learn = (f" New to it? <a href='{html.escape(learn_page(game.name))}'>Learn {title}</a>."
+    learn = (f"; new to it? <a href='{html.escape(learn_page(game.name))}'>Learn {title}</a>"
              if game.TUTORIAL is not None else "")
-    return (f"<h1>{title}</h1><p>{text} By default you play seat 1 and the {html.escape(default_bot(game))} bot "
-            f"plays every other seat; under <i>New game</i> choose who plays each seat (a person, for hotseat, or a "
-            f"bot) and the options, for {seat_range(game)}.{how}{learn}</p>{MORE}")
+    return (f"{HEADER_STYLE}<h1>{title}</h1><p>{text} By default you are seat 1 against the "
+            f"{html.escape(default_bot(game))} bot{learn}.</p><details><summary>More: seats, rules, saving, share "
+            f"links</summary><p>Under <i>New game</i> choose who plays each seat (a person, for hotseat, or a bot) and "
+            f"the options, for {seat_range(game)}.{how}</p>{MORE}</details>")
 
 
 class LearnPage:
@@ -201,5 +210,5 @@ class LearnPage:
         except PlaytestError as exc:
             self.header.value = _no_game(str(exc), taught, learn_page)
             return
-        self.header.value = f"<h1>Learn to play {html.escape(found[name].title)}</h1><p>{LEARN_INTRO}</p>"
+        self.header.value = f"{HEADER_STYLE}<h1>Learn to play {html.escape(found[name].title)}</h1><p>{LEARN_INTRO}</p>"
         self.widget.children = (self.header, self.app.widget)
