@@ -119,6 +119,7 @@ class GamePage:
         self.header = w.HTML()
         self.header.add_class("pt-page-header")
         self.widget = w.VBox([self.header])
+        self.widget.add_class("pt-page")           # lets the app's move controls stick (playtest.widgets.style)
 
     def choose(self, query: str) -> tuple[type[Game], str]:
         """The game an address asks for, and a note (HTML, "" for none): the game a
@@ -196,6 +197,7 @@ class LearnPage:
         self.header = w.HTML()
         self.header.add_class("pt-page-header")
         self.widget = w.VBox([self.header])
+        self.widget.add_class("pt-page")           # lets the app's move controls stick (playtest.widgets.style)
         try:
             name = named_game(query)
             if name is None:

@@ -38,8 +38,9 @@ STYLE = """<style>
 .pt-seatlabel { font-size: 13px; }
 .pt-seatlabel .pt-turn { background: #ffd54a; color: #222; border-radius: 4px; padding: 0 4px; }
 /* the move controls stay on screen under a tall board (a 6-seat table): stuck to the bottom of the
-   page's scroller, which every box between them must let overflow (Voila's output area clips) */
-.pt-app, .jp-OutputArea:has(.pt-app), .jp-OutputArea-output:has(.pt-app), .jp-OutputArea-child:has(.pt-app) {
+   page's scroller, which every box between them must let overflow (Voila's output area clips; the game and
+   learn pages' box, .pt-page, holds the app) */
+.pt-page, .pt-app, .jp-OutputArea:has(.pt-app), .jp-OutputArea-output:has(.pt-app), .jp-OutputArea-child:has(.pt-app) {
   overflow: visible !important; }
 .pt-controls { background: #f3f1ea; border-radius: 8px; padding: 6px 10px; margin-top: 6px;
   position: sticky; bottom: 0; z-index: 20; box-shadow: 0 -2px 8px rgba(0,0,0,.25); max-height: 60vh; overflow-y: auto; }
