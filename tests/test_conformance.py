@@ -164,3 +164,52 @@ def test_bad_arguments_are_refused_with_a_sentence():
         check_game(NightShift, games=0)
     with pytest.raises(ValueError, match="seat count"):
         check_game(NightShift, seats=[])
+
+
+class NotABot:
+    name = "plain"
+
+
+def _broken(**declarations):
+    """Night Shift with some of its declarations changed (a subclass, not registered)."""
+    return type("Broken", (NightShift,), declarations)
+
+
+@pytest.mark.parametrize("declarations, words", [
+    ({"BOTS": {"plain": NotABot}}, "BOTS must map bot names to Bot subclasses"),
+    ({"BOTS": {}}, "BOTS must map"),
+    ({"RULINGS": {"G-1": "seats from 0"}}, "'G-1' is not a ruling id of the game's own"),
+    ({"RULINGS": {"NS 4": "buy"}}, "'NS 4' is not a ruling id"),
+    ({"RULINGS": {"NS-4": "buy\nfrom the row"}}, "must be one line"),
+    ({"PRESETS": {"broken": {"turn_limit": 0}}}, "preset 'broken' has bad options"),
+    ({"SEATS": 3}, "SEATS 3 is not a seat count the game takes (2 to 2)"),
+    ({"BOARD": "playtest.games.night_shift.widget:NoSuchBoard"}, "does not load"),
+    ({"BOARD": "playtest.games.night_shift.widget:NightShiftApp"}, "is not a GameBoard subclass"),
+])
+def test_a_broken_declaration_fails_naming_it(declarations, words):
+    with pytest.raises(AssertionError) as failure:
+        check_game(_broken(**declarations), games=1)
+    message = str(failure.value)
+    assert message.startswith("check_game: property 'declarations' broke:") and words in message, message
+    assert "Night Shift (night_shift), its declarations" in message
+
+
+def test_a_registered_games_tutorial_and_examples_are_checked(tmp_path, monkeypatch):
+    """The class registered under its name has its tutorial and example scenarios
+    loaded and replayed; one that fails its expectations fails the check."""
+    from playtest.engine import registry
+    from playtest.scenarios import examples
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    text = examples("night_shift")["night_shift_last_shift"].read_text(encoding="utf-8")
+    assert "[[expect]]" in text
+    broken = text.replace("[[expect]]", '[[expect]]\nafter = 0\nview = { "shift" = 999 }\n\n[[expect]]', 1)
+    (folder / "night_shift_wrong.toml").write_text(broken, encoding="utf-8")
+    game = _broken(EXAMPLES=folder)
+    monkeypatch.setitem(registry._registered, "night_shift", game)
+    with pytest.raises(AssertionError, match="the example scenario night_shift_wrong has 1 failing expectation"):
+        check_game(game, games=1)
+    (folder / "night_shift_wrong.toml").write_text(text.replace('game = "night_shift"', 'game = "lazy_sunday"'),
+                                                    encoding="utf-8")
+    with pytest.raises(AssertionError, match="night_shift_wrong (does not replay|is of game 'lazy_sunday')"):
+        check_game(game, games=1)

@@ -162,10 +162,10 @@ class Game(ABC):
     the new-game panel offer these names; ``"heuristic"``, if declared, is a new seat's
     default bot and a search's rollout policy."""
     RULINGS: ClassVar[Mapping[str, str]] = {}
-    """The game's own ruling ids -> one line saying the rule, e.g. ``{"CE-3": "play a
-    card of the top card's suit or rank, or an 8"}``: the ids its refusals
-    (:class:`IllegalMove`), explanations, tutorial and scenarios cite, besides the
-    engine's :data:`G_RULINGS`. Scenario checks accept these ids and no others;
+    """The game's own ruling ids -> one line saying the rule, e.g.
+    ``{"CE-4": "play a card of the suit to match or of the top card's rank, or an 8"}``:
+    the ids its refusals (:class:`IllegalMove`), explanations, tutorial and scenarios
+    cite, besides the engine's :data:`G_RULINGS`. Scenario checks accept these ids and no others;
     :func:`playtest.testing.check_game` fails a refusal citing another."""
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Named option sets a playtester picks in one click (e.g. Night Shift's

@@ -215,7 +215,7 @@ class LiveTable:
         status: ``"playing"``, ``"over"`` (the game ended) or ``"ended"`` (the host
             ended the table).
         reaction_limit: seconds a person's reaction window stays open (CR-7); when it
-            runs out the seat lets the action happen (``Game.reaction_default``). None
+            runs out the seat lets the action happen (``Reacts.reaction_default``). None
             (the default): no limit.
         thinker: where the bots decide (the table service's worker processes); None:
             in this process, on the loop (a script or a test driving a table by hand).

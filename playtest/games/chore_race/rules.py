@@ -197,7 +197,7 @@ class ChoreRace(Game):
     view = views.view                           # CR-21
     all_cards_view = views.all_cards_view
     _names, _hand, _chore, _revealed_text = views._names, views._hand, views._chore, views._revealed_text
-    copy_state = search.copy_state              # search hooks (see Game.copy_state, determinizer, evaluate)
+    copy_state = search.copy_state              # search hooks (see Searchable.copy_state, determinizer, evaluate)
     determinizer = search.determinizer
     evaluate = search.evaluate
     SEARCH_PLAYOUT_MOVES = 4  # ismcts: playouts stop after 4 moves and score the position (evaluate)

@@ -1,6 +1,6 @@
 """Chore Race search hooks: copy a position, sample positions a seat's view allows,
-score a position for the search bot (see Game.copy_state, Game.determinizer,
-Game.evaluate).
+score a position for the search bot (see Searchable.copy_state, Searchable.determinizer,
+Evaluates.evaluate).
 
 Methods of :class:`~playtest.games.chore_race.rules.ChoreRace`, bound there:
 ``copy_state``, ``determinizer`` and ``evaluate``.
@@ -32,7 +32,7 @@ def copy_state(self, s):
 
 
 def determinizer(self, view, seat):
-    """Sample states consistent with ``seat``'s view (see Game.determinizer; a Chore
+    """Sample states consistent with ``seat``'s view (see Searchable.determinizer; a Chore
     Race bot view is the view, CR-21).
 
     Public cards stay where the view shows them: tableaus with their progress and
@@ -157,7 +157,7 @@ def determinizer(self, view, seat):
 
 def evaluate(self, s) -> tuple[float, ...]:
     """Each seat's chance to win as the search bot judges a position (see
-    Game.evaluate): its standing is its VP (CR-17), plus ``EVAL_PROGRESS`` VP per
+    Evaluates.evaluate): its standing is its VP (CR-17), plus ``EVAL_PROGRESS`` VP per
     progress on its chores up to their level (a complete chore: its level, as CR-14
     scores it), plus ``EVAL_HAND`` per card in hand; the standings become rewards
     through :func:`~playtest.engine.search.margin_rewards` (scale ``EVAL_SCALE`` VP)."""

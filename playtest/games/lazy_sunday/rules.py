@@ -498,7 +498,7 @@ class LazySunday(Game):
     bot_view = views.bot_view
     bot_glance = views.bot_glance
 
-    # --- search hooks (search.py; see Game.copy_state, Game.determinizer) ---------------
+    # --- search hooks (search.py; see Searchable.copy_state, Searchable.determinizer) ---------------
     copy_state = search.copy_state
 
     SEARCH_PLAYOUT_MOVES = None  # ismcts: playouts to the end (a round is short); see evaluate
@@ -509,7 +509,7 @@ class LazySunday(Game):
     search_classes = search.search_classes
     determinizer = search.determinizer
 
-    # --- balance-lab hooks (lab.py; see Game.turns_played, leaders, card_counts) --------
+    # --- balance-lab hooks (lab.py; see CountsTurns.turns_played, leaders, card_counts) --------
     turns_played = lab.turns_played
     leaders = lab.leaders
     card_counters = lab.card_counters

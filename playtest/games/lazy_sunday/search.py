@@ -30,7 +30,7 @@ def copy_state(self, s):
 
 def evaluate(self, s):
     """Each seat's chance to win as the search bot judges a position (see
-    Game.evaluate): its total so far, cumulative score plus the effort of its list
+    Evaluates.evaluate): its total so far, cumulative score plus the effort of its list
     now (:meth:`scores`; LS-9, LS-10: lowest wins), negated, through
     :func:`~playtest.engine.search.margin_rewards` (scale ``EVAL_SCALE`` effort)."""
     return margin_rewards([-total for total in self.scores(s)], self.EVAL_SCALE)
@@ -86,7 +86,7 @@ def search_classes(self, view, moves):
 
 
 def determinizer(self, view, seat):
-    """Sample states consistent with ``seat``'s bot view (see Game.determinizer).
+    """Sample states consistent with ``seat``'s bot view (see Searchable.determinizer).
 
     A card the view shows face-up or the memory names (LS-11) stays where it is; the
     DONE top and the drawer's own drawn card too. Every other card is one of the

@@ -353,11 +353,11 @@ class NightShift(Game):
         by = "Care Points" if s.care[0] != s.care[1] else "Patience (Care Points tied)"
         return Outcome(True, (win,), tuple(s.care), f"{why}; seat {win} wins on {by}")
 
-    # --- search hooks (search.py; see Game.copy_state, Game.determinizer) ---------------
+    # --- search hooks (search.py; see Searchable.copy_state, Searchable.determinizer) ---------------
     copy_state = search.copy_state
     determinizer = search.determinizer
 
-    # --- balance-lab hooks (lab.py; see Game.turns_played, leaders, card_counts) --------
+    # --- balance-lab hooks (lab.py; see CountsTurns.turns_played, leaders, card_counts) --------
     turns_played = lab.turns_played
     leaders = lab.leaders
     card_counters = lab.card_counters

@@ -23,7 +23,7 @@ def copy_state(self, s):
 
 
 def determinizer(self, view, seat):
-    """Sample states consistent with ``seat``'s view (see Game.determinizer; a Night
+    """Sample states consistent with ``seat``'s view (see Searchable.determinizer; a Night
     Shift bot view is the view).
 
     Every face-up card stays where the view shows it: the Supply Row, both Current
