@@ -65,7 +65,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any, Callable
 
@@ -393,6 +393,46 @@ def rewards(game: Game, state) -> list[float]:
     for seat in winners:
         result[seat] = share
     return result
+
+
+class Unplaced:
+    """The card ids a determinizer (:class:`~playtest.engine.game.Searchable`) has not
+    placed yet, by card name: the start of every sampler, which places each card the
+    seat's view names, then deals the rest at random.
+
+    Args:
+        names: the name of every card id of the game (``names[i]`` is card ``i``'s).
+        holds: what the deck holds, to end the refusal of a view with too many copies of
+            a card, e.g. ``"the Lazy Sunday deck holds (LS-1, LS-2)"``.
+    """
+
+    __slots__ = ("_free", "_holds")
+
+    def __init__(self, names: Iterable[str], holds: str):
+        self._free: dict[str, list[int]] = {}
+        for card, name in enumerate(names):
+            self._free.setdefault(name, []).append(card)
+        self._holds = holds
+
+    def take(self, name: str) -> int:
+        """A card id named ``name`` not placed yet, now placed.
+
+        Raises:
+            ValueError: every copy of ``name`` is placed already, or the game has none.
+        """
+        ids = self._free.get(name)
+        if not ids:
+            raise ValueError(f"the view shows more {name!r} cards than {self._holds}")
+        return ids.pop()
+
+    def has(self, name: str) -> bool:
+        """Whether a card named ``name`` is left to place."""
+        return bool(self._free.get(name))
+
+    def rest(self) -> list[int]:
+        """The card ids not placed, in a fixed order (by first name, then id), for the
+        sampler to deal at random."""
+        return [card for ids in self._free.values() for card in ids]
 
 
 def margin_rewards(values: Sequence[float], scale: float) -> tuple[float, ...]:

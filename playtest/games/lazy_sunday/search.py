@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playtest.engine import Move, Outcome
 from playtest.engine.rng import shuffle
-from playtest.engine.search import margin_rewards
+from playtest.engine.search import Unplaced, margin_rewards
 
 from .state import CLAIM_PHASES, Give, Shown, Spot, State
 
@@ -106,15 +106,8 @@ def determinizer(self, view, seat):
             counts do not add up to the deck.
     """
     names, n, me = self.cards.names, self.seats, seat
-    free: dict[str, list[int]] = {}
-    for card, name in enumerate(names):
-        free.setdefault(name, []).append(card)
-
-    def place(name):
-        ids = free.get(name)
-        if not ids:
-            raise ValueError(f"the view shows more {name!r} cards than the Lazy Sunday deck holds (LS-1, LS-2)")
-        return ids.pop()
+    free = Unplaced(names, "the Lazy Sunday deck holds (LS-1, LS-2)")
+    place = free.take
 
     rows = view["lists"]
     memory = view.get("memory") or [[None] * len(row) for row in rows]
@@ -135,7 +128,7 @@ def determinizer(self, view, seat):
     drawn = place(drawn_view["card"]["name"]) if drawn_view and drawn_view["card"] else None
     unknown_drawn = drawn_view is not None and drawn_view["card"] is None
     under = done_view["size"] - (top is not None)
-    pool = [card for ids in free.values() for card in ids]
+    pool = free.rest()
     if len(pool) != len(holes) + under + view["deck"] + unknown_drawn:
         raise ValueError(f"the view's cards do not add up to the Lazy Sunday deck: {len(pool)} unplaced for "
                          f"{len(holes)} unknown list cards, {under} under the DONE top, {view['deck']} in the deck")
