@@ -3,6 +3,7 @@ half-loaded, expectations, export round trips, pinned setups and the shipped exa
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from playtest import Match, OptionError
+from playtest.engine import G_RULINGS, get_game
 from playtest.scenarios import Scenario, ScenarioError, ScenarioMoveError, example, examples, state_hash
 
 BASE = '''title = "base"
@@ -345,8 +347,8 @@ def test_examples_cover_every_game_and_the_tricky_rulings():
 def test_every_example_verifies_and_cites_its_rulings(name):
     scenario = example(name)
     assert scenario.title and scenario.expect
-    prefix = {"lazy_sunday": "LS-", "chore_race": "CR-", "night_shift": "NS-"}[scenario.game]
-    assert prefix in scenario.description
+    cited = set(re.findall(r"\b[A-Z]{1,4}-\d+\b", scenario.description))   # its rulings, by id
+    assert cited and cited <= {*get_game(scenario.game).RULINGS, *G_RULINGS}, cited
     assert scenario.verify() == []
     assert scenario.expect[-1].after == len(scenario.moves) or any(e.after == len(scenario.moves)
                                                                    for e in scenario.expect)
