@@ -4,7 +4,7 @@ from .bot import Bot, RandomBot
 from .bots import Table, check_bot_name, make_bot, play_game
 from .errors import IllegalMove, MoveSyntaxError, OptionError, PlaytestError, RecordError
 from .game import (ALL_CARDS, G_RULINGS, SPECTATOR, BaseOptions, CountsCards, CountsTurns, Evaluates, Event, Game, Glances,
-                   HasResources, Leads, Outcome, Reacts, Scores, Searchable, SearchesOpenMoves, fingerprint)
+                   Explains, HasResources, Leads, Outcome, Pinnable, Reacts, Scores, Searchable, SearchesOpenMoves, fingerprint)
 from .match import Match, Record
 from .moves import Move
 from .registry import game_names, games, get_game, register
@@ -17,5 +17,5 @@ __all__ = [
     "Match", "Record", "Move", "game_names", "games", "get_game", "register", "ISMCTSBot", "G_RULINGS",
     # optional capabilities of a game (typing Protocols)
     "Searchable", "Evaluates", "SearchesOpenMoves", "Glances", "Reacts", "CountsTurns", "Leads", "CountsCards",
-    "Scores", "HasResources",
+    "Scores", "HasResources", "Pinnable", "Explains",
 ]

@@ -322,29 +322,6 @@ class Game(ABC):
         open_kinds = self.OPEN_MOVES
         return [m for m in self.legal_moves(state, seat) if m.kind in open_kinds] if open_kinds else []
 
-    def pin(self, state, setup: Mapping[str, Any]) -> None:
-        """Fix what the deal left to chance and what play would have built up (the keys of
-        ``SETUP``: deck order, each seat's cards, discard piles, and counters and zones
-        such as scores, the round or the turn number) in a freshly set-up ``state``, so a
-        scenario rebuilds an exact situation in a few lines. Keys left out keep what the
-        seeded deal gave. Cards are moved, never created or lost
-        (:mod:`playtest.engine.pinning` helps). Updates ``state.setup_events`` to
-        describe the pinned setup.
-
-        Args:
-            state: from :meth:`new_state`. setup: key -> plain TOML/JSON value.
-
-        Raises:
-            OptionError: an unknown key (with the nearest one), or a value that names a
-                card the game does not have, uses more copies than exist, puts a card
-                where the rules never let it be, is out of its range, or does not fit
-                the seat count; the message names the key, what is allowed and the
-                ruling. ``state`` may be half-pinned afterwards: callers pin a fresh
-                state and discard it on error.
-        """
-        if setup:
-            raise OptionError(f"{self.title} cannot pin its setup (got {', '.join(map(str, setup))})")
-
     def shape_problem(self, move: Move) -> str:
         """Why ``move`` has a shape no position of the game offers ("" when its shape is
         fine): its arguments, counted and typed against ``MOVE_ARGS``, whatever the
@@ -357,11 +334,6 @@ class Game(ABC):
             return ""
         shape = " ".join(f"<{name}>" for name in names)
         return f"'{move.kind}' takes {len(names)} argument(s): {move.seat} {move.kind} {shape}".rstrip()
-
-    def explain(self, state, move: Move) -> tuple[str, str]:
-        """Why ``move`` is illegal now: ``(ruling id, reason)``. Called only for moves
-        that :meth:`is_legal` refused, so it may be slow and thorough."""
-        return "", f"'{move.kind}' is not one of seat {move.seat}'s moves now"
 
     def is_legal(self, state, move: Move, legal: list[Move]) -> bool:
         """Whether ``move`` is legal, given ``legal`` = ``legal_moves(state, move.seat)``.
@@ -420,7 +392,8 @@ class Game(ABC):
         """Raise :class:`IllegalMove` (naming the ruling and the legal alternatives)
         unless ``move`` is legal now."""
         if not self.is_legal(state, move, legal):
-            ruling, reason = self.explain(state, move)
+            ruling, reason = (self.explain(state, move) if isinstance(self, Explains)
+                              else ("", f"'{move.kind}' is not one of seat {move.seat}'s moves now"))
             raise IllegalMove(move, ruling, reason, legal)
 
 
@@ -585,6 +558,47 @@ class HasResources(Protocol):
     def resource_bounds(self) -> Mapping[str, tuple[float | None, float | None]]:
         """Per resource of :meth:`resources`, the least and the most the rules allow
         (None: no bound), e.g. ``{"patience": (0, 25)}``."""
+        ...
+
+
+
+@runtime_checkable
+class Pinnable(Protocol):
+    """A scenario or a tutorial can fix the game's setup (the keys of ``Game.SETUP``);
+    a game that is not Pinnable refuses any pinned setup."""
+
+    def pin(self, state, setup: Mapping[str, Any]) -> None:
+        """Fix what the deal left to chance and what play would have built up (the keys of
+        ``SETUP``: deck order, each seat's cards, discard piles, and counters and zones
+        such as scores, the round or the turn number) in a freshly set-up ``state``, so a
+        scenario rebuilds an exact situation in a few lines. Keys left out keep what the
+        seeded deal gave. Cards are moved, never created or lost
+        (:mod:`playtest.engine.pinning` helps). Updates ``state.setup_events`` to
+        describe the pinned setup.
+
+        Args:
+            state: from :meth:`new_state`. setup: key -> plain TOML/JSON value.
+
+        Raises:
+            OptionError: an unknown key (with the nearest one), or a value that names a
+                card the game does not have, uses more copies than exist, puts a card
+                where the rules never let it be, is out of its range, or does not fit
+                the seat count; the message names the key, what is allowed and the
+                ruling. ``state`` may be half-pinned afterwards: callers pin a fresh
+                state and discard it on error.
+        """
+        ...
+
+
+@runtime_checkable
+class Explains(Protocol):
+    """The game says why a refused move is illegal, with its ruling; a game that does
+    not explain refuses a move with the engine's plain reason ("'x' is not one of seat
+    0's moves now") and no ruling."""
+
+    def explain(self, state, move: Move) -> tuple[str, str]:
+        """Why ``move`` is illegal now: ``(ruling id, reason)``. Called only for moves
+        that :meth:`is_legal` refused, so it may be slow and thorough."""
         ...
 
 

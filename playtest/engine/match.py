@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 
 from . import limits
 from .errors import IllegalMove, OptionError, PlaytestError, RecordError
-from .game import ALL_CARDS, Event, Game, Outcome, fingerprint
+from .game import ALL_CARDS, Event, Game, Outcome, Pinnable, fingerprint
 from .moves import Move
 from .registry import get_game
 from .rng import OLD_STREAM, STREAMS, Stream, new_stream, side_seed
@@ -374,6 +374,8 @@ class Match:
     def _restart(self) -> None:
         self.state = self.game.new_state(new_stream(self.seed, self.stream))
         if self.setup:
+            if not isinstance(self.game, Pinnable):
+                raise OptionError(f"{self.game.title} cannot pin its setup (got {', '.join(map(str, self.setup))})")
             self.game.pin(self.state, self.setup)
         self._applied = 0
         self._legal: dict[int, list[Move]] = {}     # seat -> legal moves, until the next move
