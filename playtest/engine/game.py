@@ -187,7 +187,7 @@ class Game(ABC):
     SEATS: ClassVar[int | None] = None
     """The seat count a new game starts with on the game's page (None: ``min_seats``)."""
     SETUP: ClassVar[Mapping[str, str]] = {}
-    """What a pinned setup (:meth:`pin`) may fix: key -> what its value is (its shape,
+    """What a pinned setup (:meth:`~playtest.engine.game.Pinnable.pin`) may fix: key -> what its value is (its shape,
     range and ruling). Empty for a game that cannot pin its setup."""
     SEARCH_ITERATIONS: ClassVar[int] = 300
     """The search bot's default budget (plain ``"ismcts"``), in iterations per decision:
@@ -327,7 +327,7 @@ class Game(ABC):
         fine): its arguments, counted and typed against ``MOVE_ARGS``, whatever the
         position. A scenario holding such a move has a mistake in the file, not a rules
         result. Default: the number of arguments must be that of ``MOVE_ARGS[kind]``
-        (a kind not in ``MOVE_ARGS`` is for :meth:`explain`); games with optional or
+        (a kind not in ``MOVE_ARGS`` is for :meth:`~playtest.engine.game.Explains.explain`); games with optional or
         text arguments override it."""
         names = self.MOVE_ARGS.get(move.kind)
         if names is None or len(move.args) == len(names):

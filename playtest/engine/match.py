@@ -87,7 +87,7 @@ class Record(BaseModel):
     (int 0..:data:`MAX_SEED`, the G-3 stream's seed: it rebuilds every hand), ``stream``
     (``"keyed"`` or ``"mt"``, see :mod:`playtest.engine.rng`; a record without one, as
     every record before version 3, uses ``"mt"``), ``setup`` (the pinned setup, key ->
-    value, see :meth:`Game.pin`; empty for a plain deal), ``moves`` (move text forms, in
+    value, see :meth:`~playtest.engine.game.Pinnable.pin`; empty for a plain deal), ``moves`` (move text forms, in
     order), ``times`` (optional: the server time each move was played at a live table,
     ISO 8601 UTC text, parallel to ``moves``; empty when not known), ``holders``
     (optional: who played each seat of a live table over time, :class:`Holder` rows, the
@@ -151,7 +151,7 @@ class Match:
             the same cards as before).
         keep_log: False keeps no log, and lets the game skip building the event text
             (simulations; see ``Game.keep_log``).
-        setup: a pinned setup (key -> value, see :meth:`Game.pin` and ``Game.SETUP``)
+        setup: a pinned setup (key -> value, see :meth:`~playtest.engine.game.Pinnable.pin` and ``Game.SETUP``)
             applied over the seeded deal; None or empty for a plain deal.
 
     Raises:
