@@ -28,7 +28,7 @@ from playtest.engine import BaseOptions, Event, Game, ISMCTSBot, Move, Outcome, 
 from playtest.engine.rng import shuffle
 from playtest.games.variants import card_file, card_variant_field
 
-from . import explain, lab, search, setup, views
+from . import explain, lab, rulings, search, setup, views
 from .bots import HeuristicBot
 from .cards import ACTIONS, CARDS_FILE, DeckError, load_cards  # noqa: F401 (ACTIONS: read from here too)
 from .moves import _burns, _claims, _keep_or_discard, _look_moves, _peeks, _turn_moves
@@ -67,6 +67,7 @@ class LazySunday(Game):
         "scores.*": "seat {0}'s effort",
         "start": "starting seat", "turns": "turns played"}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
+    RULINGS = rulings.RULINGS
     BOARD = "playtest.games.lazy_sunday.widget:LazySundayBoard"
     TUTORIAL = Path(__file__).with_name("tutorial.toml")
     EXAMPLES = Path(__file__).with_name("scenarios")
