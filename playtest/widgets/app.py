@@ -52,6 +52,7 @@ import ipywidgets as w
 
 from ..engine import IllegalMove, Match, Move, PlaytestError, RecordError, Table, get_game, limits
 from ..engine.counting import for_people
+from ..engine.game import Game, ruling_lines
 from ..engine.registry import other_game
 from ..scenarios import Scenario, find_scenario
 from . import autosave
@@ -68,14 +69,27 @@ OFFERED = 8
 replayed to be described, so the offer stays quick."""
 
 
-def refusal_text(refusal: IllegalMove) -> str:
-    """A refused move in a player's words: ``"Not allowed (LS-7): <the reason>."``
-    (``refusal``: an :class:`~playtest.engine.IllegalMove`, e.g. of ``Match.refusal``;
-    its ruling id and reason come from the game's ``explain``; seats and positions counted
-    from 1, :func:`~playtest.engine.counting.for_people`)."""
+def refusal_text(refusal: IllegalMove, game: Game | type[Game]) -> str:
+    """A refused move in a player's words, with what its ruling says:
+    ``"Not allowed (LS-7): <the reason>. The rule: <LS-7's line>."`` (``refusal``: an
+    :class:`~playtest.engine.IllegalMove` of ``game``, e.g. of ``Match.refusal``; its
+    ruling id and reason come from the game's ``explain``, the line from
+    :func:`ruling_sentence`; seats and positions counted from 1,
+    :func:`~playtest.engine.counting.for_people`)."""
     where = f" ({refusal.ruling})" if refusal.ruling else ""
     reason = for_people(refusal.reason).rstrip(".")
-    return f"Not allowed{where}: {reason[:1].upper()}{reason[1:]}."
+    rule = ruling_sentence(game, refusal.ruling)
+    return f"Not allowed{where}: {reason[:1].upper()}{reason[1:]}." + (f" {rule}" if rule else "")
+
+
+def ruling_sentence(game: Game | type[Game], ruling: str) -> str:
+    """What ``ruling`` (an id ``game`` declares, e.g. ``"CR-13"``) says, as a sentence to
+    follow a refusal that cites it: ``"The rule: <its line>."``, the line the game
+    declares (:func:`~playtest.engine.game.ruling_lines`); "" for no ruling (``""``) or
+    an id the game does not declare. Every explanation of a refused move on a page
+    (the game page, the seat page, the tutorial, the scenario debugger) says it so."""
+    line = ruling_lines(game).get(ruling, "") if ruling else ""
+    return f"The rule: {line.rstrip('.')}." if line else ""
 
 
 class BoardHost(Protocol):
@@ -650,7 +664,7 @@ class GameApp:
             The text shown ("" when the move is legal: nothing is shown).
         """
         refusal = self.match.refusal(move)
-        text = refusal_text(refusal) if refusal is not None else ""
+        text = refusal_text(refusal, self.game) if refusal is not None else ""
         if text:
             self.banner.show(text)
         return text

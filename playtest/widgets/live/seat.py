@@ -38,7 +38,7 @@ from ...tables import pages
 from ...engine import OptionError
 from ...engine.counting import for_people
 from ...tables.live import HUMAN, TOO_LATE, check_name
-from ..app import GameBoard, builder_kinds
+from ..app import GameBoard, builder_kinds, ruling_sentence
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from ..debugger import board_class
 from ..moves import MoveBuilder
@@ -444,14 +444,17 @@ class SeatApp:
 
     def _answered(self, result: dict) -> None:
         """A move's answer, said next to the controls that sent it (and in the banner when
-        it did not count): played, refused with the table's sentence, or too late with
-        what beat it. Every move sent gets exactly one answer from the table."""
+        it did not count): played, refused with the table's sentence and what its ruling
+        says (:func:`~playtest.widgets.app.ruling_sentence`), or too late with what beat
+        it. Every move sent gets exactly one answer from the table."""
         if result.get("ok") and not result.get("late"):
             self.outcome.value = "<span class='pt-played'>Your move was played.</span>"
             return
         error = str(result.get("late") or result.get("error") or "the table refused the move")
-        ruling = result.get("ruling")
+        ruling = str(result.get("ruling") or "")
         text = f"{error} ({ruling})" if ruling and ruling not in error else error
+        rule = ruling_sentence(self.game, ruling)     # what the ruling says (the game's line for it)
+        text = f"{text.rstrip('.')}. {rule}" if rule else text
         late = text.startswith(TOO_LATE)    # a race lost to a quicker seat: no mistake of this one's
         label, text = ("Too late", text[len(TOO_LATE):]) if late else ("Refused", text)
         self.banner.show(text, label="Too late" if late else "Error")
