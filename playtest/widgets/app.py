@@ -92,6 +92,18 @@ def ruling_sentence(game: Game | type[Game], ruling: str) -> str:
     return f"The rule: {line.rstrip('.')}." if line else ""
 
 
+def how_to_play_html(game: Game | type[Game], rules_html: str) -> str:
+    """The "How to play" panel of a game's page (the game page and the live table's seat
+    page): the board's own rules text (``rules_html``, "" for none) and then the game's
+    rulings, each id with its line (:func:`~playtest.engine.game.ruling_lines`: the
+    engine's G ids, then the game's own), so a game drawn by the generic board, with no
+    rules text of its own, still shows its rules."""
+    items = "".join(f"<li><b>{html.escape(rid)}</b>: {html.escape(line)}</li>"
+                    for rid, line in ruling_lines(game).items())
+    return (f"{rules_html}<p class='pt-rulings-head'><b>Rulings</b> (the ids a refused move, the tutorial and "
+            f"the scenarios cite)</p><ul class='pt-rulings'>{items}</ul>")
+
+
 class BoardHost(Protocol):
     """What a :class:`GameBoard` may use of the app that shows it: the one interface of
     :class:`GameApp` (a match in this kernel), the live table's
@@ -153,7 +165,7 @@ class GameBoard:
         extra_controls: widgets shown under the move controls (e.g. Night Shift's
             unavailable actions with their reasons).
         rules_html: a short "How to play" (HTML, citing RULINGS ids); the app shows it
-            in a collapsed panel ("" = no panel).
+            in a collapsed panel, above the game's rulings ("" = the rulings alone).
         unordered_args: see :data:`playtest.widgets.moves.UnorderedArgs` (arguments a
             person may pick in any order).
     """
@@ -250,7 +262,8 @@ class GameApp:
             screen). viewer: the seat whose view is shown (None = spectator).
         banner, privacy, board, moves, open_moves, log, timeline, new_game, records,
         presets: the components (``presets`` is None for a game without PRESETS).
-        rules: the "How to play" accordion (hidden if the board has no ``rules_html``).
+        rules: the "How to play" accordion: the board's ``rules_html`` and the game's
+            rulings (:func:`how_to_play_html`), closed at first.
         setup: the accordion of the New game and Save / load panels (closed once a game
             is started or loaded). controls: the box of the move controls.
         again_button: "Play again", shown when the game is over (:meth:`play_again`).
@@ -331,10 +344,9 @@ class GameApp:
         # each panel's inputs are made when it is first opened (NewGamePanel.build, RecordPanel.build)
         setup.observe(safe(lambda ch: (self.new_game, self.records)[ch["new"]].build() if ch["new"] is not None
                            else None, report), "selected_index")
-        rules = w.HTML(self.board.rules_html)
+        rules = w.HTML(how_to_play_html(self.game, self.board.rules_html))
         rules.add_class("pt-rules")
-        self.rules = w.Accordion(children=[rules], titles=("How to play",), selected_index=None,
-                                 layout=w.Layout(display=None if self.board.rules_html else "none"))
+        self.rules = w.Accordion(children=[rules], titles=("How to play",), selected_index=None)
         self.resume_note = w.HTML()
         self.resume_button = w.Button(button_style="success", icon="play", layout=w.Layout(width="auto"))
         self.resume_button.on_click(safe(lambda _b: self.resume(), report))

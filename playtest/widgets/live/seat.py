@@ -38,7 +38,7 @@ from ...tables import pages
 from ...engine import OptionError
 from ...engine.counting import for_people
 from ...tables.live import HUMAN, TOO_LATE, check_name
-from ..app import GameBoard, builder_kinds, ruling_sentence
+from ..app import GameBoard, builder_kinds, how_to_play_html, ruling_sentence
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from ..debugger import board_class
 from ..moves import MoveBuilder
@@ -553,10 +553,9 @@ class SeatApp:
         self.open_box.children = (self.open_moves.widget, self.claimer)
         self.controls.children = (w.VBox([self.moves.widget, *self.board.extra_controls]), self.open_box)
         self.board_box.children = (self.board.widget,)
-        if self.board.rules_html:
-            self.rules.children[0].value = self.board.rules_html
-            self.rules.children[0].add_class("pt-rules")
-            self.rules.layout.display = None
+        self.rules.children[0].value = how_to_play_html(game, self.board.rules_html)
+        self.rules.children[0].add_class("pt-rules")
+        self.rules.layout.display = None
         title = html.escape(welcome.get("title") or game.title)
         cards = welcome.get("cards") or ""
         self.title.value = (f"<b>{title}</b> · live table {html.escape(self.table_id)} · "
