@@ -1,7 +1,7 @@
 """Lazy Sunday (rulebook seed 002, RULINGS LS-1..LS-11) on the playtest engine.
 
 The state is plain lists and ints so that ``legal_moves``, ``apply`` and ``view`` stay
-fast enough for bot simulations. Cards are ids 0..N-1 (the order of ``cards.toml``);
+fast enough for bot simulations. Cards are ids 0..n-1 (the order of ``cards.toml``);
 lists, the deck and the DONE pile hold ids, their last element is the top/end. What each
 seat knows (LS-11) is one bitmask per card: bit ``s`` set means seat ``s`` knows where
 that card is now. Public moves (swaps, trades, gifts) move a card without changing
