@@ -136,6 +136,7 @@ class ChoreRace(Game):
     }
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
     RULINGS = rulings.RULINGS
+    """The ruling ids it cites -> one line each (its ``rulings.py``; RULINGS.md)."""
     BOARD = "playtest.games.chore_race.widget:ChoreRaceBoard"
     TUTORIAL = Path(__file__).with_name("tutorial.toml")
     EXAMPLES = Path(__file__).with_name("scenarios")

@@ -68,6 +68,7 @@ class LazySunday(Game):
         "start": "starting seat", "turns": "turns played"}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
     RULINGS = rulings.RULINGS
+    """The ruling ids it cites -> one line each (its ``rulings.py``; RULINGS.md)."""
     BOARD = "playtest.games.lazy_sunday.widget:LazySundayBoard"
     TUTORIAL = Path(__file__).with_name("tutorial.toml")
     EXAMPLES = Path(__file__).with_name("scenarios")

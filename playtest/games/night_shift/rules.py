@@ -120,6 +120,7 @@ class NightShift(Game):
                  "activate": ("card",)}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
     RULINGS = rulings.RULINGS
+    """The ruling ids it cites -> one line each (its ``rulings.py``; RULINGS.md)."""
     BOARD = "playtest.games.night_shift.widget:NightShiftBoard"
     TUTORIAL = Path(__file__).with_name("tutorial.toml")
     EXAMPLES = Path(__file__).with_name("scenarios")
