@@ -250,6 +250,8 @@ def test_a_move_that_lost_the_race_shows_the_tables_reason_in_the_banner(data):
                                        "(draw, take the DONE card or NOT ME!) (LS-4). "
                                        f"The rule: {get_game('lazy_sunday').RULINGS['LS-4']}.")
         assert page.outcome.value.startswith("<b class='pt-warn'>Refused:</b> You cannot keep a card now")
+        # the seat page's "How to play" ends with the game's rulings, as the game page's does
+        assert "<li><b>LS-4</b>: " in page.rules.children[0].value and page.rules.layout.display != "none"
         page.close()
         server.stop()
     run(scenario)

@@ -100,8 +100,8 @@ def how_to_play_html(game: Game | type[Game], rules_html: str) -> str:
     rules text of its own, still shows its rules."""
     items = "".join(f"<li><b>{html.escape(rid)}</b>: {html.escape(line)}</li>"
                     for rid, line in ruling_lines(game).items())
-    return (f"{rules_html}<p class='pt-rulings-head'><b>Rulings</b> (the ids a refused move, the tutorial and "
-            f"the scenarios cite)</p><ul class='pt-rulings'>{items}</ul>")
+    return (f"{rules_html}<p><b>Rulings</b> (the ids a refused move, the tutorial and "
+            f"the scenarios cite)</p><ul>{items}</ul>")
 
 
 class BoardHost(Protocol):
