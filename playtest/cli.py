@@ -140,12 +140,11 @@ def notebooks(args: argparse.Namespace) -> int:
 
 def rulings(args: argparse.Namespace) -> int:
     """``playtest rulings [GAME]``: print the ruling ids a game may cite, each with its one
-    line: the engine's G ids (:data:`~playtest.engine.game.G_RULINGS`, every game's), then
+    line: the engine's G ids (:data:`~playtest.engine.G_RULINGS`, every game's), then
     those the game declares (``Game.RULINGS``); without GAME, every installed game's.
     Returns 0, or 2 (and one sentence listing the games) for a game name no installed
     game has."""
-    from playtest.engine import OptionError, games, get_game
-    from playtest.engine.game import G_RULINGS
+    from playtest.engine import G_RULINGS, OptionError, games, get_game
     try:
         chosen = [get_game(args.game)] if args.game is not None else list(games().values())
     except OptionError as exc:

@@ -512,7 +512,7 @@ def draw_samples(game: Game, views: list[dict], rng: random.Random) -> list[list
 
 def declared_rulings(game_class: type[Game]) -> frozenset[str]:
     """The ruling ids ``game_class``'s refusals may cite: the engine's ``G-*`` ids
-    (:data:`~playtest.engine.game.G_RULINGS`) and those the game declares
+    (:data:`~playtest.engine.G_RULINGS`) and those the game declares
     (``Game.RULINGS``), as scenarios read them
     (:func:`playtest.scenarios.scenario.known_rulings`)."""
     from playtest.scenarios.scenario import known_rulings

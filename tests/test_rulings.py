@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from playtest.cli import main
-from playtest.engine import games
-from playtest.engine.game import G_RULINGS, ruling_lines
+from playtest.engine import G_RULINGS, games, ruling_lines
 from playtest.scenarios.scenario import _id_ranges, cited_rulings, known_rulings
 
 ROOT = Path(__file__).resolve().parent.parent

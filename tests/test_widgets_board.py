@@ -127,7 +127,7 @@ def test_a_game_without_a_rules_text_shows_its_rulings_in_how_to_play():
     """Crazy Eights has no board, so no rules text of its own: its "How to play" panel
     lists the rulings it declares (and the engine's G ids), each id with its line."""
     import html
-    from playtest.engine.game import G_RULINGS
+    from playtest.engine import G_RULINGS
     game = app()
     assert game.board.rules_html == "" and game.rules.layout.display != "none"
     assert game.rules.get_title(0) == "How to play" and game.rules.selected_index is None

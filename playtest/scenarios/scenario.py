@@ -73,9 +73,9 @@ from typing import Annotated, Any, Callable
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from playtest.engine import Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game
+from playtest.engine import (Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game,
+                             ruling_lines)
 from playtest.engine import limits
-from playtest.engine.game import ruling_lines
 from playtest.engine.match import write_atomically
 from playtest.engine.rng import OLD_STREAM, Stream
 from playtest.engine.errors import SHOWN_MOVES, nearest_first, requirements, suggest
@@ -1146,9 +1146,9 @@ def cited_rulings(text: str) -> set[str]:
 def known_rulings(game: str | type[Game]) -> frozenset[str]:
     """The ruling ids a move of ``game`` (a registry name or a Game class) can be refused
     with, and a scenario of it may cite: those the engine declares
-    (:data:`~playtest.engine.game.G_RULINGS`, ``G-1``..``G-4``) and those the game's
+    (:data:`~playtest.engine.G_RULINGS`, ``G-1``..``G-4``) and those the game's
     package declares (:attr:`Game.RULINGS <playtest.engine.game.Game.RULINGS>`), as
-    :func:`~playtest.engine.game.ruling_lines` lists them.
+    :func:`~playtest.engine.ruling_lines` lists them.
 
     Raises:
         OptionError: no game has that name.

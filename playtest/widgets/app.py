@@ -50,9 +50,8 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 import ipywidgets as w
 
-from ..engine import IllegalMove, Match, Move, PlaytestError, RecordError, Table, get_game, limits
+from ..engine import Game, IllegalMove, Match, Move, PlaytestError, RecordError, Table, get_game, limits, ruling_lines
 from ..engine.counting import for_people
-from ..engine.game import Game, ruling_lines
 from ..engine.registry import other_game
 from ..scenarios import Scenario, find_scenario
 from . import autosave
@@ -85,7 +84,7 @@ def refusal_text(refusal: IllegalMove, game: Game | type[Game]) -> str:
 def ruling_sentence(game: Game | type[Game], ruling: str) -> str:
     """What ``ruling`` (an id ``game`` declares, e.g. ``"CR-13"``) says, as a sentence to
     follow a refusal that cites it: ``"The rule: <its line>."``, the line the game
-    declares (:func:`~playtest.engine.game.ruling_lines`); "" for no ruling (``""``) or
+    declares (:func:`~playtest.engine.ruling_lines`); "" for no ruling (``""``) or
     an id the game does not declare. Every explanation of a refused move on a page
     (the game page, the seat page, the tutorial, the scenario debugger) says it so."""
     line = ruling_lines(game).get(ruling, "") if ruling else ""
@@ -95,7 +94,7 @@ def ruling_sentence(game: Game | type[Game], ruling: str) -> str:
 def how_to_play_html(game: Game | type[Game], rules_html: str) -> str:
     """The "How to play" panel of a game's page (the game page and the live table's seat
     page): the board's own rules text (``rules_html``, "" for none) and then the game's
-    rulings, each id with its line (:func:`~playtest.engine.game.ruling_lines`: the
+    rulings, each id with its line (:func:`~playtest.engine.ruling_lines`: the
     engine's G ids, then the game's own), so a game drawn by the generic board, with no
     rules text of its own, still shows its rules."""
     items = "".join(f"<li><b>{html.escape(rid)}</b>: {html.escape(line)}</li>"
