@@ -166,9 +166,8 @@ def check_refusals(match: Match, where: Where, rng: random.Random, refused: list
 
 def check_rulings(game: Game, where: Where, refused: list[IllegalMove], known: frozenset[str]) -> None:
     """Property ``rulings``: every ``IllegalMove`` the game raised carries a ruling id it
-    declares (``Game.RULINGS``) or one of the kit's (``G-*`` in RULINGS.md, or for the
-    kit's games an id their source cites), so a player is told which rule a refusal
-    applies. Refusals of a move no position offers (a kind the game does not have, or
+    declares (``Game.RULINGS``) or one of the engine's (``G_RULINGS``: ``G-1``..``G-4``),
+    so a player is told which rule a refusal applies, in the line the game declares for it. Refusals of a move no position offers (a kind the game does not have, or
     the wrong count of arguments: ``Game.shape_problem``) may cite none."""
     for exc in refused:
         if exc.move.kind not in game.MOVE_ARGS or game.shape_problem(exc.move):
@@ -512,16 +511,12 @@ def draw_samples(game: Game, views: list[dict], rng: random.Random) -> list[list
 
 
 def declared_rulings(game_class: type[Game]) -> frozenset[str]:
-    """The ruling ids ``game_class``'s refusals may cite: those it declares
-    (``Game.RULINGS``), the engine's ``G-*`` ids (RULINGS.md), and for the kit's own
-    games (classes of the ``playtest`` package and their subclasses) the ids their
-    source cites (:func:`playtest.scenarios.scenario.known_rulings`)."""
+    """The ruling ids ``game_class``'s refusals may cite: the engine's ``G-*`` ids
+    (:data:`~playtest.engine.G_RULINGS`) and those the game declares
+    (``Game.RULINGS``), as scenarios read them
+    (:func:`playtest.scenarios.scenario.known_rulings`)."""
     from playtest.scenarios.scenario import known_rulings
-    ids = {rid for rid in known_rulings(Game) if rid.startswith("G-")}
-    for base in game_class.__mro__:
-        if isinstance(base, type) and issubclass(base, Game) and base is not Game and base.__module__.startswith("playtest."):
-            ids |= known_rulings(base)
-    return frozenset({*game_class.RULINGS, *ids})
+    return known_rulings(game_class)
 
 
 def bot_names(game_class: type[Game]) -> list[str]:

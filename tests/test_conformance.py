@@ -98,6 +98,19 @@ class NoRuling(NightShift):
         return "", super().explain(state, move)[1]
 
 
+class OtherGamesRuling(NightShift):
+    """Refuses every move citing a ruling id Night Shift does not declare (Chore Race's)."""
+
+    def explain(self, state, move):
+        return "CR-7", super().explain(state, move)[1]
+
+
+class DeclaresItsRuling(OtherGamesRuling):
+    """The same refusals, with the id they cite declared among its own."""
+
+    RULINGS = {**NightShift.RULINGS, "CR-7": "a ruling this variant borrows"}
+
+
 class LogChangesResult(NightShift):
     """Draws from the game's stream only when the log is kept."""
 
@@ -136,6 +149,7 @@ class BadBot(NightShift):
     (ReplayDiffers, "replay", "another state"),
     (RefusalChangesState, "refused_move_changes_nothing", "changed the state's fingerprint"),
     (NoRuling, "rulings", "cites the ruling ''"),
+    (OtherGamesRuling, "rulings", "cites the ruling 'CR-7', which Night Shift does not declare"),
     (LogChangesResult, "keep_log", "keep_log=False"),
     (NumberNames, "move_text", "parses to"),
     (BadBot, "bots_finish", "stuck"),
@@ -147,6 +161,10 @@ def test_a_broken_game_fails_naming_the_property(game, prop, words):
     message = str(failure.value)
     assert message.startswith(f"check_game: property '{prop}' broke:"), message
     assert words in message and "seed " in message and "Night Shift" in message, message
+
+
+def test_a_refusal_may_cite_an_id_the_game_declares_of_any_prefix():
+    check_game(DeclaresItsRuling, games=2)            # OtherGamesRuling, but declaring CR-7
 
 
 def test_the_seed_and_moves_in_the_message_replay_the_failure():

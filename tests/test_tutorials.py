@@ -279,7 +279,7 @@ def test_every_refusal_in_a_tutorial_is_in_a_players_words(game):
             for move in wrong_moves(app.match, seat):
                 refusal = app.match.refusal(move)
                 if refusal is not None:
-                    text = refusal_text(refusal)
+                    text = refusal_text(refusal, app.game)
                     assert not NOTATION.search(text), (i, step.say[:40], str(move), text)
                     assert refusal.ruling and f"({refusal.ruling})" in text, text
                     refused.append(move)
@@ -302,5 +302,5 @@ def test_the_same_card_clicked_twice_to_peek_is_refused_in_a_players_words():
     app.card_clicked(0, 1)
     app.card_clicked(0, 1)                       # the same card again
     assert app.feedback.value == ("Not allowed (LS-3): You picked the same card twice: pick two different "
-                                  "cards of your list.")
+                                  f"cards of your list. The rule: {app.game.RULINGS['LS-3']}.")
     assert app.step == 0 and app.refusals == 1

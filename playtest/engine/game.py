@@ -620,3 +620,12 @@ def fingerprint(state) -> str:
     """A canonical text of the whole state, random stream included: two states with the
     same fingerprint are the same game position, byte for byte (G-3)."""
     return json.dumps({"state": state.dump(), "rng": state.rng.getstate()}, sort_keys=True, default=list)
+
+
+def ruling_lines(game: Game | type[Game]) -> dict[str, str]:
+    """Every ruling id ``game`` (a Game class or instance) may cite -> its one line: the
+    engine's :data:`G_RULINGS` first, then the game's own (:attr:`Game.RULINGS`), in the
+    order declared. Scenario checks, ``check_game``, the explanations of a refused move,
+    the game page's rulings list and ``playtest rulings`` all read the ids and lines
+    from here, e.g. ``ruling_lines(game).get("CR-7", "")`` for the line of one id."""
+    return {**G_RULINGS, **game.RULINGS}

@@ -81,7 +81,7 @@ from playtest.engine.rng import shuffle
 from playtest.games import variants
 from playtest.games.variants import card_file
 
-from . import lab, search, setup, views
+from . import lab, rulings, search, setup, views
 from .bots import HeuristicBot
 from . import explain as explanation
 from .cards import (ACTION_BY, BIT, CARDS, CARDS_FILE, CATCH_UP_VP, HAND_CAP, LONG_GAME_VP, MEETING_PASS, PROTECT_VP,
@@ -135,6 +135,8 @@ class ChoreRace(Game):
         "74-card action deck": {"action_deck": "74"},
     }
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
+    RULINGS = rulings.RULINGS
+    """The ruling ids it cites -> one line each (its ``rulings.py``; RULINGS.md)."""
     BOARD = "playtest.games.chore_race.widget:ChoreRaceBoard"
     TUTORIAL = Path(__file__).with_name("tutorial.toml")
     EXAMPLES = Path(__file__).with_name("scenarios")

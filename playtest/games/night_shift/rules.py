@@ -50,7 +50,7 @@ from playtest.engine.rng import shuffle
 from playtest.games import variants
 from playtest.games.variants import card_file, card_variant_field
 
-from . import explain, lab, search, setup, views
+from . import explain, lab, rulings, search, setup, views
 from .bots import HeuristicBot
 from .cards import CARDS_FILE, count_text, load_cards, numbered
 from .state import HAND_SIZE, MAX_PATIENCE, ROW_SIZE
@@ -119,6 +119,8 @@ class NightShift(Game):
     MOVE_ARGS = {"play": ("card",), "buy": ("card",), "tidy": (), "settle": ("card",), "end": (),
                  "activate": ("card",)}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
+    RULINGS = rulings.RULINGS
+    """The ruling ids it cites -> one line each (its ``rulings.py``; RULINGS.md)."""
     BOARD = "playtest.games.night_shift.widget:NightShiftBoard"
     TUTORIAL = Path(__file__).with_name("tutorial.toml")
     EXAMPLES = Path(__file__).with_name("scenarios")
