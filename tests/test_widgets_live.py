@@ -898,8 +898,8 @@ def test_the_lobby_creates_a_table_and_shows_its_links(data):
         second = lobby.links.value
         assert second.index(f"Table {lobby.made['id']} is ready") < second.index(f"Table {made['id']} is ready")
         assert made["host_path"].replace("&", "&amp;") in second and len(lobby.shown_links) == 2
-        lobby.panel.players[0].value = "random"
-        lobby.panel.players[1].value = "random"
+        for box in lobby.panel.players[:lobby.panel.seats.value]:      # every seat a bot
+            box.value = "random"
         lobby.panel.start.click()
         assert "human seat" in lobby.banner.message
         server.stop()
