@@ -43,10 +43,10 @@ Never a seat, and never passed to :meth:`Game.view`."""
 
 
 G_RULINGS: Mapping[str, str] = {
-    "G-1": "seats are numbered 0..n-1 (people read them from 1); clockwise means the next seat",
-    "G-2": "seat 0 starts unless option first_player names a seat or 'random'",
-    "G-3": "every random event comes from the game's one seeded stream: the record replays the game",
-    "G-4": "option max_turns caps a game's length; reaching it ends the game as unfinished",
+    "G-1": "seats are numbered in turn order, and play passes to the next seat (clockwise)",
+    "G-2": "the first seat starts unless the first-player option picks another seat or a random one",
+    "G-3": "every shuffle comes from the game's one seeded random stream, so its record replays it exactly",
+    "G-4": "a safety cap on turns (max_turns) ends a game that runs too long, as unfinished",
 }
 """The engine's ruling ids (RULINGS.md, "General") -> one line; every game may cite them."""
 
