@@ -8,10 +8,10 @@ A benchmark, not a test: the figures depend on the machine and its load (printed
 are CPU seconds of this process (on a shared machine, waiting for a core is not the
 bot's).
 
-1. State copy and playout, per game: ``Game.copy_state`` of positions met in seeded
+1. State copy and playout, per game: ``Searchable.copy_state`` of positions met in seeded
    heuristic games, a copy plus a random playout from there to the end (what a search
    iteration costs besides its tree), one sample of a seat's knowledge
-   (``Game.determinizer``), beside the engine's own random playout through ``Match.play``
+   (``Searchable.determinizer``), beside the engine's own random playout through ``Match.play``
    (benchmarks/bench_engine.py's loop, every move checked).
 2. IS-MCTS iterations per second and CPU seconds per decision at the bot's budget, per
    game, from the same positions.

@@ -72,7 +72,7 @@ def write_cli_help() -> None:
     target = DOCS / "_generated" / "cli"
     target.mkdir(parents=True, exist_ok=True)
     os.environ["COLUMNS"] = "88"
-    for command in ["", "serve", "notebooks", "tables backup", "replay", "simulate", "report", "skill",
+    for command in ["", "serve", "notebooks", "tables backup", "replay", "rulings", "simulate", "report", "skill",
                     "tables-report"]:
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):

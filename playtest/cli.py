@@ -4,7 +4,8 @@
 Voilà with the live tables, preheated kernels and kernel clean-up) over the dashboards
 folder, bound to 127.0.0.1 unless told otherwise, and prints the address of the
 dashboard index. ``playtest tables backup FILE`` copies the live tables' store;
-``playtest notebooks DIR`` copies the tutorial notebooks into a folder.
+``playtest notebooks DIR`` copies the tutorial notebooks into a folder;
+``playtest rulings [GAME]`` prints a game's ruling ids, each with its one line.
 """
 from __future__ import annotations
 
@@ -137,6 +138,30 @@ def notebooks(args: argparse.Namespace) -> int:
     return 0
 
 
+def rulings(args: argparse.Namespace) -> int:
+    """``playtest rulings [GAME]``: print the ruling ids a game may cite, each with its one
+    line: the engine's G ids (:data:`~playtest.engine.G_RULINGS`, every game's), then
+    those the game declares (``Game.RULINGS``); without GAME, every installed game's.
+    Returns 0, or 2 (and one sentence listing the games) for a game name no installed
+    game has."""
+    from playtest.engine import G_RULINGS, OptionError, games, get_game
+    try:
+        chosen = [get_game(args.game)] if args.game is not None else list(games().values())
+    except OptionError as exc:
+        print(f"playtest rulings: {exc}", file=sys.stderr)
+        return 2
+    sections = [("Every game (the engine)", G_RULINGS)]
+    sections += [(f"{game.title} ({game.name})", game.RULINGS) for game in chosen]
+    for n, (heading, lines) in enumerate(sections):
+        width = max(map(len, lines), default=0)
+        print(("\n" if n else "") + f"{heading}:")
+        for rid, line in lines.items():
+            print(f"  {rid:<{width}}  {line}")
+        if not lines:
+            print("  (none declared: its refusals may cite the engine's G ids only)")
+    return 0
+
+
 def _version() -> str:
     from playtest import __version__
     return __version__
@@ -169,6 +194,12 @@ def main(argv: list[str] | None = None) -> int:
     p = commands.add_parser("notebooks", help="copy the tutorial notebooks into a folder (for a teacher or a course)")
     p.add_argument("folder", metavar="DIR", help="where to copy them (created if missing; nothing is overwritten)")
     p.set_defaults(run=notebooks)
+    p = commands.add_parser("rulings", help="print a game's ruling ids, each with its one line",
+                            description="The ruling ids a game cites (in refused moves, tutorials and scenarios), "
+                                        "each with its one line: the engine's G ids, every game's, then the "
+                                        "game's own.")
+    p.add_argument("game", nargs="?", metavar="GAME", help="game name, e.g. chore_race (default: every installed game)")
+    p.set_defaults(run=rulings)
     from playtest.scenarios.replay import add_parser as add_replay
     add_replay(commands)
     from .lab.cli import add_report_command, add_simulate_command, add_tables_report_command

@@ -27,8 +27,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from playtest.engine import (SPECTATOR, Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, Record,
-                             check_bot_name, play_game)
+from playtest.engine import (SPECTATOR, Bot, Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError,
+                             PlaytestError, Record, check_bot_name, get_game, play_game)
 from playtest.engine.game import Searchable
 
 CHECKED_POSITIONS = 2
@@ -166,9 +166,8 @@ def check_refusals(match: Match, where: Where, rng: random.Random, refused: list
 
 def check_rulings(game: Game, where: Where, refused: list[IllegalMove], known: frozenset[str]) -> None:
     """Property ``rulings``: every ``IllegalMove`` the game raised carries a ruling id it
-    declares (``Game.RULINGS``) or one of the kit's (``G-*`` in RULINGS.md, or for the
-    kit's games an id their source cites), so a player is told which rule a refusal
-    applies. Refusals of a move no position offers (a kind the game does not have, or
+    declares (``Game.RULINGS``) or one of the engine's (``G_RULINGS``: ``G-1``..``G-4``),
+    so a player is told which rule a refusal applies, in the line the game declares for it. Refusals of a move no position offers (a kind the game does not have, or
     the wrong count of arguments: ``Game.shape_problem``) may cite none."""
     for exc in refused:
         if exc.move.kind not in game.MOVE_ARGS or game.shape_problem(exc.move):
@@ -239,7 +238,7 @@ def _names(name: str, text: str) -> bool:
 def check_determinizer(match: Match, where: Where, samples: list, views: list[dict]) -> None:
     """Property ``determinizer``: every state the game's determinizer draws from seat
     *s*'s bot view gives that seat the same bot view and the same decision and open
-    moves as the real state (``Game.determinizer``'s contract; the views are
+    moves as the real state (``Searchable.determinizer``'s contract; the views are
     :func:`check_hidden_in_views`')."""
     game, state = match.game, match.state
     for seat, drawn in enumerate(samples):
@@ -327,7 +326,76 @@ def check_bots(game_class: type[Game], seats: int, seeds: Iterable[int]) -> None
                      f"({match.game.options.max_turns}) without finishing the game: {outcome.reason}")
 
 
-PROPERTIES = ("move_text", "views_are_json", "hidden_information", "determinizer", "refused_move_changes_nothing",
+RULING_ID = re.compile(r"[A-Z]{1,4}-[1-9][0-9]*")
+"""The shape of a ruling id a game declares: a prefix of capitals, a dash, a number."""
+
+
+def check_declarations(game_class: type[Game]) -> None:
+    """Property ``declarations``: what the game package declares loads and holds
+    (:class:`~playtest.engine.game.Game`'s ``BOTS``, ``RULINGS``, ``PRESETS``, ``BOARD``,
+    ``SEATS``, ``TUTORIAL``, ``EXAMPLES``): bots are :class:`~playtest.engine.bot.Bot`
+    subclasses; ruling ids have the shape ``CE-4`` (not the engine's ``G-*``) with one
+    line each; presets are valid options; the board imports as a board; the first seat
+    count is one the game takes; the tutorial loads and plays through and every example
+    scenario replays with its expectations holding, both of this game. The tutorial and
+    examples are checked for the class registered under the game's name (a subclass
+    made to test, e.g. a broken view, inherits its base's and is not theirs)."""
+    where = f"{game_class.title} ({game_class.name}), its declarations"
+    bots = game_class.BOTS
+    if not bots or not all(isinstance(n, str) and isinstance(b, type) and issubclass(b, Bot) for n, b in bots.items()):
+        fail("declarations", where, f"BOTS must map bot names to Bot subclasses (weakest first), not {_short(bots)}")
+    for rid, line in game_class.RULINGS.items():
+        if not (isinstance(rid, str) and RULING_ID.fullmatch(rid)) or rid.startswith("G-"):
+            fail("declarations", where, f"RULINGS id {rid!r} is not a ruling id of the game's own "
+                                        f"(capitals, a dash and a number, e.g. 'CE-4'; G-* ids are the engine's)")
+        if not (isinstance(line, str) and line.strip() and "\n" not in line):
+            fail("declarations", where, f"RULINGS[{rid!r}] must be one line saying the rule, not {_short(line)}")
+    for name, options in game_class.PRESETS.items():
+        try:
+            game_class.validate_options(options)
+        except OptionError as exc:
+            fail("declarations", where, f"preset {name!r} has bad options: {exc}")
+    if game_class.SEATS is not None and not game_class.min_seats <= game_class.SEATS <= game_class.max_seats:
+        fail("declarations", where, f"SEATS {game_class.SEATS!r} is not a seat count the game takes "
+                                    f"({game_class.min_seats} to {game_class.max_seats})")
+    if game_class.BOARD is not None:
+        from playtest.widgets.debugger import board_class
+        try:
+            board_class(game_class)
+        except OptionError as exc:
+            fail("declarations", where, str(exc))
+    try:
+        registered = get_game(game_class.name) is game_class
+    except OptionError:
+        registered = False
+    if registered:
+        _check_tutorial_and_examples(game_class, where)
+
+
+def _check_tutorial_and_examples(game_class: type[Game], where: str) -> None:
+    from playtest.scenarios import Scenario, examples
+    from playtest.tutorials import load_tutorial
+    if game_class.TUTORIAL is not None:
+        try:
+            tutorial = load_tutorial(game_class.TUTORIAL)
+        except PlaytestError as exc:
+            fail("declarations", where, f"the tutorial {game_class.TUTORIAL} does not load: {exc}")
+        if tutorial.game != game_class.name:
+            fail("declarations", where, f"the tutorial {game_class.TUTORIAL} is of game {tutorial.game!r}")
+    for name, path in (examples(game_class.name) if game_class.EXAMPLES is not None else {}).items():
+        try:
+            scenario = Scenario.load(path)
+            failures = scenario.verify()
+        except PlaytestError as exc:
+            fail("declarations", where, f"the example scenario {name} does not replay: {exc}")
+        if scenario.game != game_class.name:
+            fail("declarations", where, f"the example scenario {name} is of game {scenario.game!r}")
+        if failures:
+            fail("declarations", where, f"the example scenario {name} has {len(failures)} failing "
+                                        f"expectation(s), the first: {failures[0]}")
+
+
+PROPERTIES = ("declarations", "move_text", "views_are_json", "hidden_information", "determinizer", "refused_move_changes_nothing",
               "rulings", "game_ends", "replay", "keep_log", "bots_finish")
 """The names :func:`check_game`'s failures give, in the order their checks run."""
 
@@ -360,6 +428,7 @@ def check_game(game_class: type[Game], seats=None, games: int = 50) -> None:
               else [seats] if isinstance(seats, int) else list(seats))
     if not counts or not all(type(n) is int for n in counts):
         raise ValueError(f"seats is a seat count or a list of them, not {seats!r}")
+    check_declarations(game_class)
     known = declared_rulings(game_class)
     for n in counts:
         every = max(1, _expected_length(game_class, n) // CHECKED_POSITIONS)
@@ -442,20 +511,16 @@ def draw_samples(game: Game, views: list[dict], rng: random.Random) -> list[list
 
 
 def declared_rulings(game_class: type[Game]) -> frozenset[str]:
-    """The ruling ids ``game_class``'s refusals may cite: those it declares
-    (``Game.RULINGS``), the engine's ``G-*`` ids (RULINGS.md), and for the kit's own
-    games (classes of the ``playtest`` package and their subclasses) the ids their
-    source cites (:func:`playtest.scenarios.scenario.known_rulings`)."""
+    """The ruling ids ``game_class``'s refusals may cite: the engine's ``G-*`` ids
+    (:data:`~playtest.engine.G_RULINGS`) and those the game declares
+    (``Game.RULINGS``), as scenarios read them
+    (:func:`playtest.scenarios.scenario.known_rulings`)."""
     from playtest.scenarios.scenario import known_rulings
-    ids = {rid for rid in known_rulings(Game) if rid.startswith("G-")}
-    for base in game_class.__mro__:
-        if isinstance(base, type) and issubclass(base, Game) and base is not Game and base.__module__.startswith("playtest."):
-            ids |= known_rulings(base)
-    return frozenset({*game_class.RULINGS, *ids})
+    return known_rulings(game_class)
 
 
 def bot_names(game_class: type[Game]) -> list[str]:
-    """The names of the bots the game declares (``BOTS``; ``random`` for a game without)."""
+    """The names of the bots the game declares (``BOTS``)."""
     return list(game_class.BOTS)
 
 

@@ -15,10 +15,12 @@ import pytest
 from playtest import Match
 from playtest.games.lazy_sunday import LazySunday
 from playtest.games.lazy_sunday.widget import RULES_HTML
+from playtest.widgets.app import how_to_play_html
 
 
 LS_NAMES = sorted(set(LazySunday(2).cards.names))
-RULES = json.dumps(RULES_HTML, ensure_ascii=False)[1:-1]   # the "How to play" panel, as a frame carries it (UTF-8)
+RULES = json.dumps(how_to_play_html(LazySunday, RULES_HTML), ensure_ascii=False)[1:-1]
+"""The "How to play" panel (rules text and rulings), as a frame carries it (UTF-8)."""
 LS_PATTERNS = {n: re.compile(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])") for n in LS_NAMES}
 
 # 4 seats after setup (each seat peeked at its positions 0 and 1, LS-3): Water the Plants

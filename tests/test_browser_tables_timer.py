@@ -74,7 +74,7 @@ def test_a_named_timed_table_plays_to_the_end_and_replays_with_its_names(server,
             last = now["last_move"] or {}
             if timed_out is None and last.get("timed_out"):
                 seat = last["seat"]
-                timed_out = seat, f"Time ran out for seat {seat + 1} ({NAMES[seat]}): the table played"
+                timed_out = seat, f"Time ran out for seat {seat + 1} ({NAMES[seat]}): the table made that move"
             for seat, mine in enumerate(states):
                 timed = [d["seat"] for d in mine["turn_deadlines"]]
                 if timed_out is None and seat in timed:

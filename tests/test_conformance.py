@@ -98,6 +98,19 @@ class NoRuling(NightShift):
         return "", super().explain(state, move)[1]
 
 
+class OtherGamesRuling(NightShift):
+    """Refuses every move citing a ruling id Night Shift does not declare (Chore Race's)."""
+
+    def explain(self, state, move):
+        return "CR-7", super().explain(state, move)[1]
+
+
+class DeclaresItsRuling(OtherGamesRuling):
+    """The same refusals, with the id they cite declared among its own."""
+
+    RULINGS = {**NightShift.RULINGS, "CR-7": "a ruling this variant borrows"}
+
+
 class LogChangesResult(NightShift):
     """Draws from the game's stream only when the log is kept."""
 
@@ -136,6 +149,7 @@ class BadBot(NightShift):
     (ReplayDiffers, "replay", "another state"),
     (RefusalChangesState, "refused_move_changes_nothing", "changed the state's fingerprint"),
     (NoRuling, "rulings", "cites the ruling ''"),
+    (OtherGamesRuling, "rulings", "cites the ruling 'CR-7', which Night Shift does not declare"),
     (LogChangesResult, "keep_log", "keep_log=False"),
     (NumberNames, "move_text", "parses to"),
     (BadBot, "bots_finish", "stuck"),
@@ -147,6 +161,10 @@ def test_a_broken_game_fails_naming_the_property(game, prop, words):
     message = str(failure.value)
     assert message.startswith(f"check_game: property '{prop}' broke:"), message
     assert words in message and "seed " in message and "Night Shift" in message, message
+
+
+def test_a_refusal_may_cite_an_id_the_game_declares_of_any_prefix():
+    check_game(DeclaresItsRuling, games=2)            # OtherGamesRuling, but declaring CR-7
 
 
 def test_the_seed_and_moves_in_the_message_replay_the_failure():
@@ -164,3 +182,52 @@ def test_bad_arguments_are_refused_with_a_sentence():
         check_game(NightShift, games=0)
     with pytest.raises(ValueError, match="seat count"):
         check_game(NightShift, seats=[])
+
+
+class NotABot:
+    name = "plain"
+
+
+def _broken(**declarations):
+    """Night Shift with some of its declarations changed (a subclass, not registered)."""
+    return type("Broken", (NightShift,), declarations)
+
+
+@pytest.mark.parametrize("declarations, words", [
+    ({"BOTS": {"plain": NotABot}}, "BOTS must map bot names to Bot subclasses"),
+    ({"BOTS": {}}, "BOTS must map"),
+    ({"RULINGS": {"G-1": "seats from 0"}}, "'G-1' is not a ruling id of the game's own"),
+    ({"RULINGS": {"NS 4": "buy"}}, "'NS 4' is not a ruling id"),
+    ({"RULINGS": {"NS-4": "buy\nfrom the row"}}, "must be one line"),
+    ({"PRESETS": {"broken": {"turn_limit": 0}}}, "preset 'broken' has bad options"),
+    ({"SEATS": 3}, "SEATS 3 is not a seat count the game takes (2 to 2)"),
+    ({"BOARD": "playtest.games.night_shift.widget:NoSuchBoard"}, "does not load"),
+    ({"BOARD": "playtest.games.night_shift.widget:SeatPanel"}, "is not a GameBoard subclass"),
+])
+def test_a_broken_declaration_fails_naming_it(declarations, words):
+    with pytest.raises(AssertionError) as failure:
+        check_game(_broken(**declarations), games=1)
+    message = str(failure.value)
+    assert message.startswith("check_game: property 'declarations' broke:") and words in message, message
+    assert "Night Shift (night_shift), its declarations" in message
+
+
+def test_a_registered_games_tutorial_and_examples_are_checked(tmp_path, monkeypatch):
+    """The class registered under its name has its tutorial and example scenarios
+    loaded and replayed; one that fails its expectations fails the check."""
+    from playtest.engine import registry
+    from playtest.scenarios import examples
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    text = examples("night_shift")["night_shift_last_shift"].read_text(encoding="utf-8")
+    assert "[[expect]]" in text
+    broken = text.replace("[[expect]]", '[[expect]]\nafter = 0\nview = { "shift" = 999 }\n\n[[expect]]', 1)
+    (folder / "night_shift_wrong.toml").write_text(broken, encoding="utf-8")
+    game = _broken(EXAMPLES=folder)
+    monkeypatch.setitem(registry._registered, "night_shift", game)
+    with pytest.raises(AssertionError, match="the example scenario night_shift_wrong has 1 failing expectation"):
+        check_game(game, games=1)
+    (folder / "night_shift_wrong.toml").write_text(text.replace('game = "night_shift"', 'game = "lazy_sunday"'),
+                                                    encoding="utf-8")
+    with pytest.raises(AssertionError, match="night_shift_wrong (does not replay|is of game 'lazy_sunday')"):
+        check_game(game, games=1)

@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from playtest import Match, OptionError
+from playtest.engine import G_RULINGS, get_game
 from playtest.scenarios import Scenario, ScenarioError, ScenarioMoveError, example, examples, state_hash
+from playtest.scenarios.scenario import cited_rulings
 
 BASE = '''title = "base"
 game = "lazy_sunday"
@@ -345,8 +347,8 @@ def test_examples_cover_every_game_and_the_tricky_rulings():
 def test_every_example_verifies_and_cites_its_rulings(name):
     scenario = example(name)
     assert scenario.title and scenario.expect
-    prefix = {"lazy_sunday": "LS-", "chore_race": "CR-", "night_shift": "NS-"}[scenario.game]
-    assert prefix in scenario.description
+    cited = cited_rulings(scenario.description)
+    assert cited & set(get_game(scenario.game).RULINGS) and cited <= {*get_game(scenario.game).RULINGS, *G_RULINGS}
     assert scenario.verify() == []
     assert scenario.expect[-1].after == len(scenario.moves) or any(e.after == len(scenario.moves)
                                                                    for e in scenario.expect)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from playtest.scenarios import Scenario, ScenarioError, ScenarioMoveError
+from playtest.scenarios import Scenario, ScenarioError, ScenarioMoveError, examples
 from playtest.scenarios.scenario import known_rulings
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -142,7 +142,7 @@ def test_an_exported_scenario_writes_short_arrays_on_one_line_and_reads_back_the
     assert '    "Card number 0",\n' in text and all(len(line) <= ARRAY_WIDTH + 12 for line in text.splitlines())
     assert tomllib.loads(text) == data
     for name in ("lazy_sunday_claim_on_caller", "chore_race_reaction_window", "night_shift_last_shift"):
-        scenario = Scenario.load(Path(__file__).parent.parent / "playtest" / "scenarios" / "examples" / f"{name}.toml")
+        scenario = Scenario.load(examples()[name])
         assert Scenario.from_toml(scenario.to_toml()) == scenario
 
 

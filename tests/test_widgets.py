@@ -604,7 +604,9 @@ def test_how_to_play_panel_is_there_and_closed(game):
            "chore_race": ["CR-4", "CR-7", "CR-17", "Excuse"], "night_shift": ["NS-2", "NS-7", "NS-10"]}[game]
     for needle in ids:
         assert needle in text, needle
-    assert toy_app({1: "random", 2: "random"}).rules.layout.display == "none"   # a board without rules
+    assert "<b>Rulings</b>" in text and f"<li><b>{ids[0]}</b>: " in text     # the game's rulings close it
+    toy = toy_app({1: "random", 2: "random"}).rules                         # a board without rules text:
+    assert toy.layout.display != "none" and "<li><b>G-1</b>: " in toy.children[0].value   # the rulings alone
 
 
 def test_game_page_intros_hold_for_any_seat_count():

@@ -121,3 +121,27 @@ def test_card_at_finds_a_hand_card_and_a_pile_top():
     assert board.card_at(f"zones.{index}.cards.0") is board.parts[("hand", "hand", 0)].cards[0]
     assert board.card_at("zones.1") is board.parts[("pile", "discard pile", None)].card
     assert board.card_at("zones.99.cards.0") is None and board.card_at("hands.0") is None
+
+
+def test_a_game_without_a_rules_text_shows_its_rulings_in_how_to_play():
+    """Crazy Eights has no board, so no rules text of its own: its "How to play" panel
+    lists the rulings it declares (and the engine's G ids), each id with its line."""
+    import html
+    from playtest.engine import G_RULINGS
+    game = app()
+    assert game.board.rules_html == "" and game.rules.layout.display != "none"
+    assert game.rules.get_title(0) == "How to play" and game.rules.selected_index is None
+    text = game.rules.children[0].value
+    for rid, line in [*G_RULINGS.items(), *CrazyEights.RULINGS.items()]:
+        assert f"<li><b>{rid}</b>: {html.escape(line)}</li>" in text, rid
+    assert text.index("G-4") < text.index("CE-1") and "pt-rules" in game.rules.children[0]._dom_classes
+
+
+def test_a_refused_move_says_what_its_ruling_says():
+    """A move the rules refuse is said in the banner with its ruling id and that
+    ruling's line, as the game declares it."""
+    from playtest import Move
+    game = app()
+    text = game.refuse(Move.parse("0 pass"))
+    assert text.startswith("Not allowed (CE-6): A seat passes only after drawing")
+    assert text.endswith(f". The rule: {CrazyEights.RULINGS['CE-6']}.") and game.banner.message == text

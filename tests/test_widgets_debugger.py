@@ -384,6 +384,9 @@ def test_why_not_names_the_ruling_and_the_alternatives():
     with pytest.raises(IllegalMove) as refused:
         match.play("1 draw")
     assert refused.value.ruling and refused.value.ruling in answer and for_people(refused.value.reason) in answer
+    # and what that ruling says: the line the game declares for it
+    line = match.game.RULINGS[refused.value.ruling]
+    assert f". The rule: {line}. Legal moves" in answer and html.escape(f"The rule: {line}.") in debugger.why_result.value
     # the move texts listed keep their seat number; the seat is named both ways
     assert "Legal moves for seat 2 (move text 1): 1 " in answer
     debugger.set_view(0)
@@ -530,6 +533,8 @@ def test_scenario_with_an_illegal_move_opens_at_the_move_before_it():
         debugger.line.branch().play("1 draw")
     # the spectator reads which move and ruling; the reason and alternatives are seat 1's
     assert "Move 3 cannot be played" in debugger.failing.value and "LS-4" in debugger.failing.value
+    rule = html.escape(f"The rule: {debugger.line.game.RULINGS['LS-4']}.")   # what LS-4 says: public, every view
+    assert rule in debugger.failing.value
     assert "switch the view to Seat 2" in debugger.failing.value and "1 peek" not in debugger.failing.value
     debugger.set_view(1)
     assert html.escape(for_people(refused.value.reason)) in debugger.failing.value

@@ -27,6 +27,7 @@ from widget_support import fresh_widgets  # noqa: F401  (autouse: every test sta
 
 from browser_support import run_coroutine
 from playtest import Match, Move
+from playtest.engine import get_game
 from playtest.scenarios import example
 from playtest.tables import pages, web
 from playtest.tables.live import LiveTable
@@ -241,13 +242,16 @@ def test_a_move_that_lost_the_race_shows_the_tables_reason_in_the_banner(data):
         assert page.outcome.value.startswith(
             "<b class='pt-warn'>Too late:</b> Seat 2 moved first (claim); choose again")
         assert len(table.match.moves) == 5 and table.match.moves[-1].seat == 1        # nothing of seat 0's
-        # a move the rules refuse names its ruling
+        # a move the rules refuse names its ruling, and what the ruling says
         page.banner.clear()
         page.play(Move(0, "keep", (0,)))
         await until(lambda: page.banner.message, what="the refusal")
         assert page.banner.message == ("you cannot keep a card now: you are starting your turn "
-                                       "(draw, take the DONE card or NOT ME!) (LS-4)")
+                                       "(draw, take the DONE card or NOT ME!) (LS-4). "
+                                       f"The rule: {get_game('lazy_sunday').RULINGS['LS-4']}.")
         assert page.outcome.value.startswith("<b class='pt-warn'>Refused:</b> You cannot keep a card now")
+        # the seat page's "How to play" ends with the game's rulings, as the game page's does
+        assert "<li><b>LS-4</b>: " in page.rules.children[0].value and page.rules.layout.display != "none"
         page.close()
         server.stop()
     run(scenario)
@@ -894,8 +898,8 @@ def test_the_lobby_creates_a_table_and_shows_its_links(data):
         second = lobby.links.value
         assert second.index(f"Table {lobby.made['id']} is ready") < second.index(f"Table {made['id']} is ready")
         assert made["host_path"].replace("&", "&amp;") in second and len(lobby.shown_links) == 2
-        lobby.panel.players[0].value = "random"
-        lobby.panel.players[1].value = "random"
+        for box in lobby.panel.players[:lobby.panel.seats.value]:      # every seat a bot
+            box.value = "random"
         lobby.panel.start.click()
         assert "human seat" in lobby.banner.message
         server.stop()

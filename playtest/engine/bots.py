@@ -48,7 +48,7 @@ class LazyView(_Lazy, Mapping):
     Args:
         make, built: see :class:`_Lazy`; ``make`` builds the whole view.
         glance: builds a dict of a few of the view's keys, cheaply (see
-            :meth:`Game.bot_glance`), or returns None; reading one of those keys then
+            :meth:`~playtest.engine.game.Glances.bot_glance`), or returns None; reading one of those keys then
             builds only the glance. None: no glance.
     """
 

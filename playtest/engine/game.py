@@ -43,10 +43,10 @@ Never a seat, and never passed to :meth:`Game.view`."""
 
 
 G_RULINGS: Mapping[str, str] = {
-    "G-1": "seats are numbered 0..n-1 (people read them from 1); clockwise means the next seat",
-    "G-2": "seat 0 starts unless option first_player names a seat or 'random'",
-    "G-3": "every random event comes from the game's one seeded stream: the record replays the game",
-    "G-4": "option max_turns caps a game's length; reaching it ends the game as unfinished",
+    "G-1": "seats are numbered in turn order, and play passes to the next seat (clockwise)",
+    "G-2": "the first seat starts unless the first-player option picks another seat or a random one",
+    "G-3": "every shuffle comes from the game's one seeded random stream, so its record replays it exactly",
+    "G-4": "a safety cap on turns (max_turns) ends a game that runs too long, as unfinished",
 }
 """The engine's ruling ids (RULINGS.md, "General") -> one line; every game may cite them."""
 
@@ -162,10 +162,10 @@ class Game(ABC):
     the new-game panel offer these names; ``"heuristic"``, if declared, is a new seat's
     default bot and a search's rollout policy."""
     RULINGS: ClassVar[Mapping[str, str]] = {}
-    """The game's own ruling ids -> one line saying the rule, e.g. ``{"CE-3": "play a
-    card of the top card's suit or rank, or an 8"}``: the ids its refusals
-    (:class:`IllegalMove`), explanations, tutorial and scenarios cite, besides the
-    engine's :data:`G_RULINGS`. Scenario checks accept these ids and no others;
+    """The game's own ruling ids -> one line saying the rule, e.g.
+    ``{"CE-4": "play a card of the suit to match or of the top card's rank, or an 8"}``:
+    the ids its refusals (:class:`IllegalMove`), explanations, tutorial and scenarios
+    cite, besides the engine's :data:`G_RULINGS`. Scenario checks accept these ids and no others;
     :func:`playtest.testing.check_game` fails a refusal citing another."""
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Named option sets a playtester picks in one click (e.g. Night Shift's
@@ -187,7 +187,7 @@ class Game(ABC):
     SEATS: ClassVar[int | None] = None
     """The seat count a new game starts with on the game's page (None: ``min_seats``)."""
     SETUP: ClassVar[Mapping[str, str]] = {}
-    """What a pinned setup (:meth:`pin`) may fix: key -> what its value is (its shape,
+    """What a pinned setup (:meth:`~playtest.engine.game.Pinnable.pin`) may fix: key -> what its value is (its shape,
     range and ruling). Empty for a game that cannot pin its setup."""
     SEARCH_ITERATIONS: ClassVar[int] = 300
     """The search bot's default budget (plain ``"ismcts"``), in iterations per decision:
@@ -322,46 +322,18 @@ class Game(ABC):
         open_kinds = self.OPEN_MOVES
         return [m for m in self.legal_moves(state, seat) if m.kind in open_kinds] if open_kinds else []
 
-    def pin(self, state, setup: Mapping[str, Any]) -> None:
-        """Fix what the deal left to chance and what play would have built up (the keys of
-        ``SETUP``: deck order, each seat's cards, discard piles, and counters and zones
-        such as scores, the round or the turn number) in a freshly set-up ``state``, so a
-        scenario rebuilds an exact situation in a few lines. Keys left out keep what the
-        seeded deal gave. Cards are moved, never created or lost
-        (:mod:`playtest.engine.pinning` helps). Updates ``state.setup_events`` to
-        describe the pinned setup.
-
-        Args:
-            state: from :meth:`new_state`. setup: key -> plain TOML/JSON value.
-
-        Raises:
-            OptionError: an unknown key (with the nearest one), or a value that names a
-                card the game does not have, uses more copies than exist, puts a card
-                where the rules never let it be, is out of its range, or does not fit
-                the seat count; the message names the key, what is allowed and the
-                ruling. ``state`` may be half-pinned afterwards: callers pin a fresh
-                state and discard it on error.
-        """
-        if setup:
-            raise OptionError(f"{self.title} cannot pin its setup (got {', '.join(map(str, setup))})")
-
     def shape_problem(self, move: Move) -> str:
         """Why ``move`` has a shape no position of the game offers ("" when its shape is
         fine): its arguments, counted and typed against ``MOVE_ARGS``, whatever the
         position. A scenario holding such a move has a mistake in the file, not a rules
         result. Default: the number of arguments must be that of ``MOVE_ARGS[kind]``
-        (a kind not in ``MOVE_ARGS`` is for :meth:`explain`); games with optional or
+        (a kind not in ``MOVE_ARGS`` is for :meth:`~playtest.engine.game.Explains.explain`); games with optional or
         text arguments override it."""
         names = self.MOVE_ARGS.get(move.kind)
         if names is None or len(move.args) == len(names):
             return ""
         shape = " ".join(f"<{name}>" for name in names)
         return f"'{move.kind}' takes {len(names)} argument(s): {move.seat} {move.kind} {shape}".rstrip()
-
-    def explain(self, state, move: Move) -> tuple[str, str]:
-        """Why ``move`` is illegal now: ``(ruling id, reason)``. Called only for moves
-        that :meth:`is_legal` refused, so it may be slow and thorough."""
-        return "", f"'{move.kind}' is not one of seat {move.seat}'s moves now"
 
     def is_legal(self, state, move: Move, legal: list[Move]) -> bool:
         """Whether ``move`` is legal, given ``legal`` = ``legal_moves(state, move.seat)``.
@@ -420,7 +392,8 @@ class Game(ABC):
         """Raise :class:`IllegalMove` (naming the ruling and the legal alternatives)
         unless ``move`` is legal now."""
         if not self.is_legal(state, move, legal):
-            ruling, reason = self.explain(state, move)
+            ruling, reason = (self.explain(state, move) if isinstance(self, Explains)
+                              else ("", f"'{move.kind}' is not one of seat {move.seat}'s moves now"))
             raise IllegalMove(move, ruling, reason, legal)
 
 
@@ -588,6 +561,47 @@ class HasResources(Protocol):
         ...
 
 
+
+@runtime_checkable
+class Pinnable(Protocol):
+    """A scenario or a tutorial can fix the game's setup (the keys of ``Game.SETUP``);
+    a game that is not Pinnable refuses any pinned setup."""
+
+    def pin(self, state, setup: Mapping[str, Any]) -> None:
+        """Fix what the deal left to chance and what play would have built up (the keys of
+        ``SETUP``: deck order, each seat's cards, discard piles, and counters and zones
+        such as scores, the round or the turn number) in a freshly set-up ``state``, so a
+        scenario rebuilds an exact situation in a few lines. Keys left out keep what the
+        seeded deal gave. Cards are moved, never created or lost
+        (:mod:`playtest.engine.pinning` helps). Updates ``state.setup_events`` to
+        describe the pinned setup.
+
+        Args:
+            state: from :meth:`new_state`. setup: key -> plain TOML/JSON value.
+
+        Raises:
+            OptionError: an unknown key (with the nearest one), or a value that names a
+                card the game does not have, uses more copies than exist, puts a card
+                where the rules never let it be, is out of its range, or does not fit
+                the seat count; the message names the key, what is allowed and the
+                ruling. ``state`` may be half-pinned afterwards: callers pin a fresh
+                state and discard it on error.
+        """
+        ...
+
+
+@runtime_checkable
+class Explains(Protocol):
+    """The game says why a refused move is illegal, with its ruling; a game that does
+    not explain refuses a move with the engine's plain reason ("'x' is not one of seat
+    0's moves now") and no ruling."""
+
+    def explain(self, state, move: Move) -> tuple[str, str]:
+        """Why ``move`` is illegal now: ``(ruling id, reason)``. Called only for moves
+        that :meth:`is_legal` refused, so it may be slow and thorough."""
+        ...
+
+
 _GIVEN = reprlib.Repr()
 _GIVEN.maxstring = _GIVEN.maxother = 80     # an option's value quoted in a message: at most this long
 
@@ -606,3 +620,12 @@ def fingerprint(state) -> str:
     """A canonical text of the whole state, random stream included: two states with the
     same fingerprint are the same game position, byte for byte (G-3)."""
     return json.dumps({"state": state.dump(), "rng": state.rng.getstate()}, sort_keys=True, default=list)
+
+
+def ruling_lines(game: Game | type[Game]) -> dict[str, str]:
+    """Every ruling id ``game`` (a Game class or instance) may cite -> its one line: the
+    engine's :data:`G_RULINGS` first, then the game's own (:attr:`Game.RULINGS`), in the
+    order declared. Scenario checks, ``check_game``, the explanations of a refused move,
+    the game page's rulings list and ``playtest rulings`` all read the ids and lines
+    from here, e.g. ``ruling_lines(game).get("CR-7", "")`` for the line of one id."""
+    return {**G_RULINGS, **game.RULINGS}

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 
 from . import limits
 from .errors import IllegalMove, OptionError, PlaytestError, RecordError
-from .game import ALL_CARDS, Event, Game, Outcome, fingerprint
+from .game import ALL_CARDS, Event, Game, Outcome, Pinnable, fingerprint
 from .moves import Move
 from .registry import get_game
 from .rng import OLD_STREAM, STREAMS, Stream, new_stream, side_seed
@@ -87,7 +87,7 @@ class Record(BaseModel):
     (int 0..:data:`MAX_SEED`, the G-3 stream's seed: it rebuilds every hand), ``stream``
     (``"keyed"`` or ``"mt"``, see :mod:`playtest.engine.rng`; a record without one, as
     every record before version 3, uses ``"mt"``), ``setup`` (the pinned setup, key ->
-    value, see :meth:`Game.pin`; empty for a plain deal), ``moves`` (move text forms, in
+    value, see :meth:`~playtest.engine.game.Pinnable.pin`; empty for a plain deal), ``moves`` (move text forms, in
     order), ``times`` (optional: the server time each move was played at a live table,
     ISO 8601 UTC text, parallel to ``moves``; empty when not known), ``holders``
     (optional: who played each seat of a live table over time, :class:`Holder` rows, the
@@ -151,7 +151,7 @@ class Match:
             the same cards as before).
         keep_log: False keeps no log, and lets the game skip building the event text
             (simulations; see ``Game.keep_log``).
-        setup: a pinned setup (key -> value, see :meth:`Game.pin` and ``Game.SETUP``)
+        setup: a pinned setup (key -> value, see :meth:`~playtest.engine.game.Pinnable.pin` and ``Game.SETUP``)
             applied over the seeded deal; None or empty for a plain deal.
 
     Raises:
@@ -374,6 +374,8 @@ class Match:
     def _restart(self) -> None:
         self.state = self.game.new_state(new_stream(self.seed, self.stream))
         if self.setup:
+            if not isinstance(self.game, Pinnable):
+                raise OptionError(f"{self.game.title} cannot pin its setup (got {', '.join(map(str, self.setup))})")
             self.game.pin(self.state, self.setup)
         self._applied = 0
         self._legal: dict[int, list[Move]] = {}     # seat -> legal moves, until the next move

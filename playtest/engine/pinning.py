@@ -1,4 +1,4 @@
-"""Helpers for a game's :meth:`Game.pin`: check a pinned setup's shape and rebuild the
+"""Helpers for a game's :meth:`~playtest.engine.game.Pinnable.pin`: check a pinned setup's shape and rebuild the
 deal's piles with the named cards in place, keeping every card accounted for.
 
 A game describes its deal as *piles* (label -> card ids in the pile's own order) and

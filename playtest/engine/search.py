@@ -5,7 +5,7 @@ and Whitehouse, *Information Set Monte Carlo Tree Search*, 2012) with UCB1 selec
 Each iteration:
 
 1. samples a full state consistent with what the bot's seat knows, from its bot view
-   alone (:meth:`Game.determinizer`: "determinize this seat's knowledge with this random
+   alone (:meth:`~playtest.engine.game.Searchable.determinizer`: "determinize this seat's knowledge with this random
    stream"; a card the seat has not seen is placed at random among the places the
    public counts leave for it);
 2. walks down one tree shared by all samples: at each position the seat to act picks,
@@ -14,7 +14,7 @@ Each iteration:
    this sample (their *availability*, which replaces the parent's visit count in UCB1);
 3. adds one new child, then plays on with the rollout policy (random legal moves, the
    measured default, or the game's heuristic bot): to the end of the game, or, for a game
-   with an evaluation (:meth:`Game.evaluate`), ``Game.SEARCH_PLAYOUT_MOVES`` moves, after
+   with an evaluation (:meth:`~playtest.engine.game.Evaluates.evaluate`), ``Game.SEARCH_PLAYOUT_MOVES`` moves, after
    which the game scores the position (Chore Race: 4 moves, then the VP and progress
    margins; its 2-seat games against the heuristic went from 25% of 60 won with 250
    iterations of full random playouts to 55% of 40 with 1,000 of these, and with 2,500
@@ -56,15 +56,16 @@ found so far is played.
 Open moves (``Game.OPEN_MOVES``, Lazy Sunday's quick discard, LS-5) are not searched:
 :meth:`ISMCTSBot.interject` keeps the game's heuristic bot's rule. Within the search,
 after every simulated move, the simulated seats make the open moves that rule would
-(:meth:`Game.search_open_move`: a Lazy Sunday seat slaps a card it knows to match), so a
-playout sees the quick discards that decide the game.
+(:meth:`~playtest.engine.game.SearchesOpenMoves.search_open_move`: a Lazy Sunday seat
+slaps a card it knows to match), so a playout sees the quick discards that decide the
+game.
 """
 from __future__ import annotations
 
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any, Callable
 
@@ -141,7 +142,7 @@ class ISMCTSBot(Bot):
             ``BOTS["heuristic"]`` at every seat, deciding from its seat's bot view of
             the sample; the flat search's default). None: the default.
         exploration: UCB1's constant (:data:`EXPLORATION`).
-        playout: moves a playout plays before the game's :meth:`Game.evaluate` scores
+        playout: moves a playout plays before the game's :meth:`~playtest.engine.game.Evaluates.evaluate` scores
             the position (0 or more), None to play to the end; default the game's
             ``SEARCH_PLAYOUT_MOVES``. A game without an evaluation always plays to the end.
         flat: True for the flat search on common samples, False for the tree; None: the
@@ -351,8 +352,8 @@ class ISMCTSBot(Bot):
             elif policy is None:
                 apply(state, moves[rng.randrange(len(moves))])
             else:  # the seat's bot view, built only as far as the policy reads it, as a table does
-                apply(state, policy[seat].choose(LazyView(partial(view, state, seat), [], partial(glance, state, seat) if glance else None),
-                                                 moves))
+                glanced = partial(glance, state, seat) if glance else None
+                apply(state, policy[seat].choose(LazyView(partial(view, state, seat), [], glanced), moves))
         else:  # stopped by the cap: the game's evaluation, if it has one and the game goes on
             if self.playout is not None and to_act(state):
                 values = game.evaluate(state)
@@ -361,7 +362,8 @@ class ISMCTSBot(Bot):
         return rewards(game, state)
 
     def _open_moves(self, state, rng: random.Random) -> None:
-        """Play the open moves simulated seats make now (:meth:`Game.search_open_move`;
+        """Play the open moves simulated seats make now
+        (:meth:`~playtest.engine.game.SearchesOpenMoves.search_open_move`;
         one may lead to another, e.g. a slap that puts a new top on DONE)."""
         reflex, apply = self._reflex, self.game.apply
         for _ in range(OPEN_MOVES_IN_A_ROW):
@@ -393,9 +395,49 @@ def rewards(game: Game, state) -> list[float]:
     return result
 
 
+class Unplaced:
+    """The card ids a determinizer (:class:`~playtest.engine.game.Searchable`) has not
+    placed yet, by card name: the start of every sampler, which places each card the
+    seat's view names, then deals the rest at random.
+
+    Args:
+        names: the name of every card id of the game (``names[i]`` is card ``i``'s).
+        holds: what the deck holds, to end the refusal of a view with too many copies of
+            a card, e.g. ``"the Lazy Sunday deck holds (LS-1, LS-2)"``.
+    """
+
+    __slots__ = ("_free", "_holds")
+
+    def __init__(self, names: Iterable[str], holds: str):
+        self._free: dict[str, list[int]] = {}
+        for card, name in enumerate(names):
+            self._free.setdefault(name, []).append(card)
+        self._holds = holds
+
+    def take(self, name: str) -> int:
+        """A card id named ``name`` not placed yet, now placed.
+
+        Raises:
+            ValueError: every copy of ``name`` is placed already, or the game has none.
+        """
+        ids = self._free.get(name)
+        if not ids:
+            raise ValueError(f"the view shows more {name!r} cards than {self._holds}")
+        return ids.pop()
+
+    def has(self, name: str) -> bool:
+        """Whether a card named ``name`` is left to place."""
+        return bool(self._free.get(name))
+
+    def rest(self) -> list[int]:
+        """The card ids not placed, in a fixed order (by first name, then id), for the
+        sampler to deal at random."""
+        return [card for ids in self._free.values() for card in ids]
+
+
 def margin_rewards(values: Sequence[float], scale: float) -> tuple[float, ...]:
     """Per seat, a reward in 0..1 from each seat's standing (higher is better), for a
-    game's :meth:`Game.evaluate`: a softmax, ``exp(v / scale)`` shared out, so equal
+    game's :meth:`~playtest.engine.game.Evaluates.evaluate`: a softmax, ``exp(v / scale)`` shared out, so equal
     standings share evenly and a seat ``scale`` ahead of one other seat gets about 73%.
 
     Args:

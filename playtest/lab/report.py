@@ -16,7 +16,7 @@ The checks (:data:`THRESHOLDS` holds their limits):
   the fair 0.5;
 * cards: a card no seat ever played (or bought), and a card bought but never played;
 * endings: an ending of the rules (``Game.end_conditions``) no game reached;
-* resources: a bound of a resource (``Game.resources``, e.g. Patience's 0) no seat reached;
+* resources: a bound of a resource (``HasResources.resources``, e.g. Patience's 0) no seat reached;
   these three also count the games of random bots (``explore_games``), which try every
   move sooner or later: what they never do either, the rules may not allow at all;
 * stalls: more than ``stall_share`` of the games with ``stall_turns`` turns or more in a
@@ -40,7 +40,7 @@ from typing import Any
 
 import pandas as pd
 
-from playtest.engine import OptionError, get_game
+from playtest.engine import HasResources, OptionError, get_game
 
 from .presets import describe_options
 from .simulation import simulate
@@ -335,7 +335,7 @@ def _check_cards(runs: Mapping[str, pd.DataFrame], found, checks) -> None:
         done = stats.loc[stats["kind"] == CHOICE, "per_game"] * len(runs[label])
         totals = done if totals is None else totals.add(done, fill_value=0)
     if totals is None or not len(totals):
-        checks.append(("cards", "not run: this game counts no cards played (Game.card_counts)"))
+        checks.append(("cards", "not run: this game counts no cards played (CountsCards.card_counts)"))
         return
     counters = list(dict.fromkeys(totals.index.get_level_values("counter")))
     per_run = {label: stats["per_game"] * len(runs[label]) for label, stats in tables.items()}
@@ -386,9 +386,9 @@ def _check_endings(runs: Mapping[str, pd.DataFrame], rules, found, checks) -> No
 
 
 def _check_resources(runs: Mapping[str, pd.DataFrame], rules, found, checks) -> None:
-    bounds = dict(rules.resource_bounds())
+    bounds = dict(rules.resource_bounds()) if isinstance(rules, HasResources) else {}
     if not bounds:
-        checks.append(("resources", "not run: the game names no resource (Game.resources)"))
+        checks.append(("resources", "not run: the game names no resource (HasResources.resources)"))
         return
     notes = []
     everything = pd.concat(list(runs.values()), ignore_index=True)
@@ -416,7 +416,7 @@ def _check_resources(runs: Mapping[str, pd.DataFrame], rules, found, checks) -> 
 def _check_stalls(rows, limits, found, checks) -> None:
     stalls = pd.to_numeric(rows.get("longest_stall"), errors="coerce") if "longest_stall" in rows else None
     if stalls is None or stalls.isna().all():
-        checks.append(("stalls", "not run: the game does not say its scores (Game.scores)"))
+        checks.append(("stalls", "not run: the game does not say its scores (Scores.scores)"))
         return
     long = stalls >= limits["stall_turns"]
     share = float(long.mean())

@@ -384,11 +384,11 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
             per turn: a few percent of a heuristic Lazy Sunday or Chore Race game, about
             40% of Night Shift's cheap ones): ``score_curve``
             (a list of ``[turn, score of seat 0, seat 1, ...]``, one per turn, the scores
-            of ``Game.scores`` as each turn began, the last one as the game ended; the
+            of ``Scores.scores`` as each turn began, the last one as the game ended; the
             turn is ``turns_played``, or the move count for a game without that hook),
             ``lead_change_turns`` (the turn of every lead change), ``longest_stall``
             (the most turns in a row in which no seat's score changed) and, per
-            resource of ``Game.resources``, ``min_<name>`` and ``max_<name>`` (the least
+            resource of ``HasResources.resources``, ``min_<name>`` and ``max_<name>`` (the least
             and most any seat held). None where the game has no such hook.
 
     Returns:
@@ -406,7 +406,7 @@ def simulate(game: str | type[Game], seats: int, bots: BotSpec | Sequence[BotSpe
         ``seat{s}_won``, ``seat{s}_rank`` (its place, 1 = first, ties sharing the mean
         of their places, a draw or an unfinished game every seat in the middle: see
         :func:`ranks`), the
-        per-card counters ``seat{s}_{counter}:{card}`` (see ``Game.card_counts``,
+        per-card counters ``seat{s}_{counter}:{card}`` (see ``CountsCards.card_counts``,
         e.g. ``seat0_played:Excuse``; 0 where none) and, if asked, ``record``.
         ``df.attrs`` holds ``game``, ``seats``, ``bots`` (game 0's line-up),
         ``options`` (all of them, defaults included), ``seed``, ``games`` (asked) and

@@ -291,7 +291,7 @@ def seat_ranks(df: pd.DataFrame) -> pd.DataFrame:
         table.columns = range(seats)
         return table
     game = _game_class(df)
-    low_wins = game.LOW_SCORE_WINS
+    low_wins = game is not None and game.LOW_SCORE_WINS   # a hand-built frame: the highest wins
     scores = [pd.to_numeric(df[f"seat{s}_score"], errors="coerce").fillna(0).to_numpy()
               if f"seat{s}_score" in df.columns else np.zeros(len(df)) for s in range(seats)]
     rows = [ranks([scores[s][i] for s in range(seats)], won, bool(finished), low_wins)
@@ -533,7 +533,7 @@ def metrics(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
 
 def card_stats(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """Per card and counter (``played``, ``bought``, ``kept``, ...; see
-    ``Game.card_counts``): how often, and how the seats that did it fared.
+    ``CountsCards.card_counts``): how often, and how the seats that did it fared.
 
     A card's ``vs_overall`` is a correlation, not the card's effect: seats that play a
     card may be the ones already ahead (or behind), and a card held at the end
@@ -562,7 +562,8 @@ def card_stats(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     n = len(df)
     won_by = {s: _flag(df[f"seat{s}_won"]).to_numpy(bool) for s in range(seats)}
     overall = sum(int(w.sum()) for w in won_by.values()) / (n * seats) if n else math.nan
-    held = set(_game_class(df).HELD_COUNTERS)
+    game = _game_class(df)
+    held = set(game.HELD_COUNTERS) if game is not None else set()
     found: dict[tuple[str, str], list[int]] = {}
     for column in df.columns:
         match = _CARD.match(column)

@@ -62,9 +62,7 @@ and the reason, never a failed expectation; nothing is half-loaded.
 """
 from __future__ import annotations
 
-import functools
 import hashlib
-import inspect
 import itertools
 import os
 import re
@@ -75,7 +73,8 @@ from typing import Annotated, Any, Callable
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from playtest.engine import Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game
+from playtest.engine import (Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game,
+                             ruling_lines)
 from playtest.engine import limits
 from playtest.engine.match import write_atomically
 from playtest.engine.rng import OLD_STREAM, Stream
@@ -494,7 +493,7 @@ class Scenario(BaseModel):
             for refusal in entry.illegal:
                 if refusal.ruling is not None and refusal.ruling not in known:
                     bad(f"illegal {refusal.move!r}: {short_repr(refusal.ruling)} is not a {match.game.title} "
-                        f"ruling id (RULINGS.md); its ids: {_id_ranges(known)}", "illegal")
+                        f"ruling id; its ids: {_id_ranges(known)}", "illegal")
             if entry.outcome and entry.outcome.winners and any(not 0 <= w < seats for w in entry.outcome.winners):
                 bad(f"outcome winners {entry.outcome.winners} are not all seats 0..{seats - 1}", "outcome")
         self._run(source, where, None)
@@ -1132,42 +1131,40 @@ def _try_illegal(match: Match, text: str) -> str:
     return "" if match.fingerprint() == before else "the state changed"
 
 
-RULING_ID = re.compile(r"\b(G|LS|CR|NS)-(\d+)(?:\.\.(?:\1-)?(\d+))?\b")
+RULING_ID = re.compile(r"\b([A-Z]{1,4})-(\d+)(?:\.\.(?:\1-)?(\d+))?\b")
+"""A ruling id as the kit's texts cite it: an uppercase prefix of 1 to 4 letters, a dash
+and a number (``"CR-7"``, ``"G-2"``, ``"CE-12"``), or a range of one prefix
+(``"LS-1..LS-11"``, ``"LS-1..11"``); :func:`cited_rulings` reads them."""
 
 
-@functools.cache
-def known_rulings(game: str) -> frozenset[str]:
-    """The RULINGS ids a move of ``game`` (a registry name) can be refused with: the
-    engine's ``G-*`` ids and the ids its own package's source cites (a range such as
-    ``LS-1..LS-11`` counts every id in it). RULINGS.md is not part of the installed
-    package; every ruling a refusal carries is written in the game's code, so an id the
-    code never cites can never be the ruling of a refusal. (The tests check these sets
-    against RULINGS.md.)
+def cited_rulings(text: str) -> set[str]:
+    """Every ruling id ``text`` cites (:data:`RULING_ID`), a range counting each id in it:
+    ``"LS-3 and CR-1..CR-3"`` -> ``{"LS-3", "CR-1", "CR-2", "CR-3"}``."""
+    return {f"{m[1]}-{n}" for m in RULING_ID.finditer(text) for n in range(int(m[2]), int(m[3] or m[2]) + 1)}
+
+
+def known_rulings(game: str | type[Game]) -> frozenset[str]:
+    """The ruling ids a move of ``game`` (a registry name or a Game class) can be refused
+    with, and a scenario of it may cite: those the engine declares
+    (:data:`~playtest.engine.G_RULINGS`, ``G-1``..``G-4``) and those the game's
+    package declares (:attr:`Game.RULINGS <playtest.engine.game.Game.RULINGS>`), as
+    :func:`~playtest.engine.ruling_lines` lists them.
 
     Raises:
         OptionError: no game has that name.
     """
-    def cited(folder: Path, prefixes: tuple[str, ...]) -> set[str]:
-        ids = set()
-        for path in folder.glob("*.py"):
-            for m in RULING_ID.finditer(path.read_text(encoding="utf-8")):
-                if m[1] in prefixes:
-                    ids.update(f"{m[1]}-{i}" for i in range(int(m[2]), int(m[3] or m[2]) + 1))
-        return ids
-
-    engine = cited(Path(inspect.getfile(Game)).parent, ("G",))
-    own = cited(Path(inspect.getfile(get_game(game))).parent, ("LS", "CR", "NS"))
-    return frozenset(engine | own)
+    return frozenset(ruling_lines(get_game(game)))
 
 
 def _id_ranges(ids) -> str:
-    """``{"G-1", "G-2", "G-3", "LS-1"}`` -> ``"G-1..G-3, LS-1"``."""
+    """``{"G-1", "G-2", "G-3", "LS-1"}`` -> ``"G-1..G-3, LS-1"``: the engine's ``G`` ids
+    first, then each other prefix in alphabetical order."""
     numbers: dict[str, list[int]] = {}
     for rid in ids:
         prefix, number = rid.split("-")
         numbers.setdefault(prefix, []).append(int(number))
     runs = []
-    for prefix in sorted(numbers, key=("G", "LS", "CR", "NS").index):
+    for prefix in sorted(numbers, key=lambda prefix: (prefix != "G", prefix)):
         consecutive = itertools.groupby(enumerate(sorted(numbers[prefix])), key=lambda pair: pair[1] - pair[0])
         for _, run in consecutive:
             run = [n for _, n in run]

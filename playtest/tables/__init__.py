@@ -119,8 +119,8 @@ browser is back); then:
   the table is paused: a pause stops that clock, which goes on from where it stopped;
   ``turn_deadlines``: on a table with a turn timer, each person deciding now and when
   their time runs out, in seconds since the epoch by the server's clock: then the table
-  plays for them with the seat's fallback bot, the log says "Time ran out for seat 2
-  (Ana): the table played draw for them", ``last_move`` has ``"timed_out": true`` and the
+  plays for them with the seat's fallback bot, the log says, after the move's own line,
+  "Time ran out for seat 2 (Ana): the table made that move for them", ``last_move`` has ``"timed_out": true`` and the
   record lists the move in ``timed_out``; empty while the table is paused or no page is
   connected, when the clock holds).
 * server -> client ``{"type": "update", "log_from": i, "log": [[n, text], ...], "view": {...},

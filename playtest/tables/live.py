@@ -111,13 +111,14 @@ def check_turn_limit(seconds) -> float | None:
     return float(seconds)
 
 
-def timed_out_line(seat: int, name: str, kind: str) -> str:
-    """The log line of a move the table played for a person whose time ran out, in the
-    engine's counting (seats from 0, as every log line; pages show it counted from 1,
+def timed_out_line(seat: int, name: str) -> str:
+    """The log line after a move the table played for a person whose time ran out (the
+    move's own lines come just before it), in the engine's counting (seats from 0, as
+    every log line; pages show it counted from 1,
     :func:`~playtest.engine.counting.for_people`): "Time ran out for seat 1 (Ana): the
-    table played draw for them"."""
+    table made that move for them"."""
     who = f"seat {seat} ({name})" if name else f"seat {seat}"
-    return f"Time ran out for {who}: the table played {kind} for them"
+    return f"Time ran out for {who}: the table made that move for them"
 
 
 DEFAULT_PACE = "human"
@@ -215,7 +216,7 @@ class LiveTable:
         status: ``"playing"``, ``"over"`` (the game ended) or ``"ended"`` (the host
             ended the table).
         reaction_limit: seconds a person's reaction window stays open (CR-7); when it
-            runs out the seat lets the action happen (``Game.reaction_default``). None
+            runs out the seat lets the action happen (``Reacts.reaction_default``). None
             (the default): no limit.
         thinker: where the bots decide (the table service's worker processes); None:
             in this process, on the loop (a script or a test driving a table by hand).
@@ -626,7 +627,7 @@ class LiveTable:
         self.by_bot.append(by_bot)
         if timed_out:
             self.timed_out.add(number)
-            match.note(timed_out_line(move.seat, self.names[move.seat], move.kind))
+            match.note(timed_out_line(move.seat, self.names[move.seat]))
         if move.kind not in match.game.OPEN_MOVES:
             self.deadlines.pop(move.seat, None)     # its decision is answered: the next one has its own time
             self._turn_left.pop(move.seat, None)

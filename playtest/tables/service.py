@@ -172,7 +172,7 @@ class TableService:
                 raise PlaytestError(f"its stored move {number} ({reprlib.repr(text)}) cannot be played: {exc}") \
                     from None
             if number in stored.timed_out:        # the log's word that the table played it for them
-                match.note(timed_out_line(seat, stored.names.get(seat, ""), match.moves[-1].kind))
+                match.note(timed_out_line(seat, stored.names.get(seat, "")))
         return match
 
     def _load(self, table_id: str) -> Match:

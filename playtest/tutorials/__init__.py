@@ -1,10 +1,10 @@
 """Learn to play: guided first games, written as data.
 
-A tutorial is a TOML file (``playtest/tutorials/<game>.toml``): a few *lessons*, each a
-pinned scenario (the scenario format of :mod:`playtest.scenarios`: ``seats``,
-``options``, ``seed``, ``[setup]``, ``moves`` already played), and its *steps*; then a
-*finale*, a short game against a gentle bot that offers hints. A rules editor writes
-one without Python::
+A tutorial is a TOML file (a game's ``TUTORIAL``, e.g.
+``playtest/games/lazy_sunday/tutorial.toml``): a few *lessons*, each a pinned scenario
+(the scenario format of :mod:`playtest.scenarios`: ``seats``, ``options``, ``seed``,
+``[setup]``, ``moves`` already played), and its *steps*; then a *finale*, a short game
+against a gentle bot that offers hints. A rules editor writes one without Python::
 
     title = "Learn to play Lazy Sunday"
     game = "lazy_sunday"

@@ -51,7 +51,7 @@ from urllib.parse import quote
 
 import ipywidgets as w
 
-from ..engine import IllegalMove, Match, Move, PlaytestError, RecordError, Table, get_game, limits
+from ..engine import Game, IllegalMove, Match, Move, PlaytestError, RecordError, Table, get_game, limits, ruling_lines
 from ..engine.counting import for_people
 from ..engine.registry import other_game
 from ..pages import game_page
@@ -70,14 +70,39 @@ OFFERED = 8
 replayed to be described, so the offer stays quick."""
 
 
-def refusal_text(refusal: IllegalMove) -> str:
-    """A refused move in a player's words: ``"Not allowed (LS-7): <the reason>."``
-    (``refusal``: an :class:`~playtest.engine.IllegalMove`, e.g. of ``Match.refusal``;
-    its ruling id and reason come from the game's ``explain``; seats and positions counted
-    from 1, :func:`~playtest.engine.counting.for_people`)."""
+def refusal_text(refusal: IllegalMove, game: Game | type[Game]) -> str:
+    """A refused move in a player's words, with what its ruling says:
+    ``"Not allowed (LS-7): <the reason>. The rule: <LS-7's line>."`` (``refusal``: an
+    :class:`~playtest.engine.IllegalMove` of ``game``, e.g. of ``Match.refusal``; its
+    ruling id and reason come from the game's ``explain``, the line from
+    :func:`ruling_sentence`; seats and positions counted from 1,
+    :func:`~playtest.engine.counting.for_people`)."""
     where = f" ({refusal.ruling})" if refusal.ruling else ""
     reason = for_people(refusal.reason).rstrip(".")
-    return f"Not allowed{where}: {reason[:1].upper()}{reason[1:]}."
+    rule = ruling_sentence(game, refusal.ruling)
+    return f"Not allowed{where}: {reason[:1].upper()}{reason[1:]}." + (f" {rule}" if rule else "")
+
+
+def ruling_sentence(game: Game | type[Game], ruling: str) -> str:
+    """What ``ruling`` (an id ``game`` declares, e.g. ``"CR-13"``) says, as a sentence to
+    follow a refusal that cites it: ``"The rule: <its line>."``, the line the game
+    declares (:func:`~playtest.engine.ruling_lines`); "" for no ruling (``""``) or
+    an id the game does not declare. Every explanation of a refused move on a page
+    (the game page, the seat page, the tutorial, the scenario debugger) says it so."""
+    line = ruling_lines(game).get(ruling, "") if ruling else ""
+    return f"The rule: {line.rstrip('.')}." if line else ""
+
+
+def how_to_play_html(game: Game | type[Game], rules_html: str) -> str:
+    """The "How to play" panel of a game's page (the game page and the live table's seat
+    page): the board's own rules text (``rules_html``, "" for none) and then the game's
+    rulings, each id with its line (:func:`~playtest.engine.ruling_lines`: the
+    engine's G ids, then the game's own), so a game drawn by the generic board, with no
+    rules text of its own, still shows its rules."""
+    items = "".join(f"<li><b>{html.escape(rid)}</b>: {html.escape(line)}</li>"
+                    for rid, line in ruling_lines(game).items())
+    return (f"{rules_html}<p><b>Rulings</b> (the ids a refused move, the tutorial and "
+            f"the scenarios cite)</p><ul>{items}</ul>")
 
 
 class BoardHost(Protocol):
@@ -141,7 +166,7 @@ class GameBoard:
         extra_controls: widgets shown under the move controls (e.g. Night Shift's
             unavailable actions with their reasons).
         rules_html: a short "How to play" (HTML, citing RULINGS ids); the app shows it
-            in a collapsed panel ("" = no panel).
+            in a collapsed panel, above the game's rulings ("" = the rulings alone).
         unordered_args: see :data:`playtest.widgets.moves.UnorderedArgs` (arguments a
             person may pick in any order).
     """
@@ -241,7 +266,8 @@ class GameApp:
             screen). viewer: the seat whose view is shown (None = spectator).
         banner, privacy, board, moves, open_moves, log, timeline, new_game, records,
         presets: the components (``presets`` is None for a game without PRESETS).
-        rules: the "How to play" accordion (hidden if the board has no ``rules_html``).
+        rules: the "How to play" accordion: the board's ``rules_html`` and the game's
+            rulings (:func:`how_to_play_html`), closed at first.
         setup: the accordion of the New game and Save / load panels (closed once a game
             is started or loaded). controls: the box of the move controls.
         again_button: "Play again", shown when the game is over (:meth:`play_again`).
@@ -330,10 +356,9 @@ class GameApp:
         # each panel's inputs are made when it is first opened (NewGamePanel.build, RecordPanel.build)
         setup.observe(safe(lambda ch: (self.new_game, self.records)[ch["new"]].build() if ch["new"] is not None
                            else None, report), "selected_index")
-        rules = w.HTML(self.board.rules_html)
+        rules = w.HTML(how_to_play_html(self.game, self.board.rules_html))
         rules.add_class("pt-rules")
-        self.rules = w.Accordion(children=[rules], titles=("How to play",), selected_index=None,
-                                 layout=w.Layout(display=None if self.board.rules_html else "none"))
+        self.rules = w.Accordion(children=[rules], titles=("How to play",), selected_index=None)
         self.resume_note = w.HTML()
         self.resume_button = w.Button(button_style="success", icon="play", layout=w.Layout(width="auto"))
         self.resume_button.on_click(safe(lambda _b: self.resume(), report))
@@ -663,7 +688,7 @@ class GameApp:
             The text shown ("" when the move is legal: nothing is shown).
         """
         refusal = self.match.refusal(move)
-        text = refusal_text(refusal) if refusal is not None else ""
+        text = refusal_text(refusal, self.game) if refusal is not None else ""
         if text:
             self.banner.show(text)
         return text

@@ -52,7 +52,7 @@ from ..engine.counting import for_people, move_text_seat
 from ..scenarios.scenario import move_mistake
 from ..scenarios.replay import zone_lines
 from . import moves as move_controls
-from .app import GameBoard
+from .app import GameBoard, ruling_sentence
 from .board import ViewBoard
 from .components import ErrorBanner, LogView, download_link, safe, style_widget
 from .moves import MoveBuilder
@@ -733,7 +733,8 @@ class ScenarioDebugger:
 
     def why_not(self, text: str | None = None) -> str:
         """Say whether a move is legal at the shown position, and if not, the ruling
-        (when one forbids it), the reason and the seat's legal alternatives. The answer
+        (when one forbids it) with what it says (its line, :func:`~playtest.widgets.app.ruling_sentence`),
+        the reason and the seat's legal alternatives. The answer
         can tell what the move's seat holds, so it is given only in that seat's view;
         in another view the answer says whose view is needed (and offers a button to
         switch), and the view stays as it is. Returns the answer as plain text.
@@ -766,12 +767,14 @@ class ScenarioDebugger:
         if exc is not None:
             legal = ", ".join(str(m) for m in exc.legal) or "none: this seat has no move now"
             ruling = f" ({exc.ruling})" if exc.ruling else ""
+            rule = ruling_sentence(self.match.game, exc.ruling)
             self.why_result.value = ("<span class='pt-fail'>Illegal</span>"
                                      + (f" <b>{html.escape(exc.ruling)}</b>" if exc.ruling else "")
-                                     + f": {html.escape(for_people(exc.reason))}.<br>Legal moves for "
-                                     f"{move_text_seat(move.seat)}: {html.escape(legal)}")
-            return (f"'{move}' is illegal{ruling}: {for_people(exc.reason)}. Legal moves for "
-                    f"{move_text_seat(move.seat)}: {legal}")
+                                     + f": {html.escape(for_people(exc.reason))}."
+                                     + (f"<br>{html.escape(rule)}" if rule else "")
+                                     + f"<br>Legal moves for {move_text_seat(move.seat)}: {html.escape(legal)}")
+            return (f"'{move}' is illegal{ruling}: {for_people(exc.reason)}." + (f" {rule}" if rule else "")
+                    + f" Legal moves for {move_text_seat(move.seat)}: {legal}")
         self.why_result.value = f"<span class='pt-pass'>Legal</span>: '{html.escape(str(move))}' may be played here."
         return f"'{move}' is legal"
 
@@ -920,7 +923,8 @@ class ScenarioDebugger:
             return self.failure.move
 
     def _failing(self) -> str:
-        """The failing step of the loaded scenario: which move, its ruling, and (in its
+        """The failing step of the loaded scenario: which move, its ruling and what the
+        ruling says (:func:`~playtest.widgets.app.ruling_sentence`), and (in its
         seat's view only: they can tell what the seat holds) the reason and the legal
         alternatives."""
         failure, seat = self.failure, self._failing_seat()
@@ -938,7 +942,9 @@ class ScenarioDebugger:
                       f"switch the view to Seat {seat + 1} to read them.</i>")
         dropped = len(self.failure.scenario.moves) - number
         after = f" (and the {dropped} move{'s' if dropped != 1 else ''} after it)" if dropped else ""
-        return (f"<div class='pt-panel'>{head}{detail}<br>The debugger stops at move {number - 1}, the last move "
+        rule = ruling_sentence(self.line.game, failure.ruling)   # a rule is public: said in every view
+        return (f"<div class='pt-panel'>{head}{detail}" + (f"<br>{html.escape(rule)}" if rule else "")
+                + f"<br>The debugger stops at move {number - 1}, the last move "
                 f"that replays{after}: step through, ask \"why not?\" and branch from here.</div>")
 
     def _marks(self) -> dict[int, str]:

@@ -264,7 +264,7 @@ class NewGamePanel(BuiltOnUse):
         game, (seats, players) = self.game, self._first
         bots = list(game.BOTS)
         self.seats = w.Dropdown(options=list(range(game.min_seats, game.max_seats + 1)),
-                                value=seats or game.min_seats, description="Seats")
+                                value=seats or game.SEATS or game.min_seats, description="Seats")
         self.seats.observe(lambda _c: self._sync(), "value")
         first = self.seats.value
         self.players = [w.Dropdown(options=[("Human", HUMAN)] + [(f"Bot: {b}", b) for b in bots],

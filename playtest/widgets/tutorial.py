@@ -250,7 +250,7 @@ class TutorialApp(GameApp):
         step = self.current
         refusal = self.match.refusal(move)
         if refusal is not None:
-            self._refused(refusal_text(refusal))
+            self._refused(refusal_text(refusal, self.game))
         elif step is None or not step.do:
             label = self.next_button.description            # "Next", "Next lesson" or "Start the game"
             self._refused(f"Read this step first, then press {label}." if step else
@@ -274,7 +274,7 @@ class TutorialApp(GameApp):
         refusal = self.match.refusal(move)
         if refusal is None:
             return ""
-        text = refusal_text(refusal)
+        text = refusal_text(refusal, self.game)
         self._refused(text)
         return text
 

@@ -21,6 +21,7 @@ counters) plus ``"suit"`` (the suit to match), ``"nominating"``, ``"direction"``
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any, Mapping
 
 from pydantic import Field
@@ -160,6 +161,9 @@ class CrazyEights(Game):
     }
     LOW_SCORE_WINS = False
     PRESETS = {"special cards": {"use_special_cards": True}, "with reshuffle": {"reshuffle": True}}
+    TUTORIAL = Path(__file__).with_name("tutorial.toml")       # "Learn to play Crazy Eights"
+    EXAMPLES = Path(__file__).with_name("scenarios")           # the debugger's and the lobby's examples
+    SEATS = 2                                                  # BOARD: None, the kit's generic board
     SETUP = {
         "hands": "one list of cards per seat, e.g. [\"8S\", \"10H\"]: its hand (CE-2 deals 7 cards to "
                  "2 seats, 5 to more, but any number 1+ may be pinned)",
@@ -488,7 +492,7 @@ class CrazyEights(Game):
     def determinizer(self, view: Mapping, seat: int):
         """A sampler of states consistent with ``seat``'s view (CE-12): its hand and the
         discard pile as shown, the other cards dealt at random to the other hands and
-        the deck by their sizes (see :meth:`playtest.engine.Game.determinizer`).
+        the deck by their sizes (see :meth:`~playtest.engine.game.Searchable.determinizer`).
 
         Raises:
             ValueError: the view holds more copies of a card than the decks (CE-1).

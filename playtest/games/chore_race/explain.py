@@ -1,5 +1,5 @@
 """Chore Race explanations: why a move is illegal now, as a ruling id and one sentence
-(see Game.explain, Game.shape_problem).
+(see Explains.explain, Game.shape_problem).
 
 Methods of :class:`~playtest.games.chore_race.rules.ChoreRace`, bound there: ``explain``
 and ``shape_problem``.

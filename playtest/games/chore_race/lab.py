@@ -1,5 +1,5 @@
 """Chore Race balance-lab hooks: turns, leaders, scores, card counters and endings
-(see Game.turns_played, leaders, card_counts, scores, end_conditions).
+(see CountsTurns.turns_played, leaders, card_counts, scores, end_conditions).
 
 Methods of :class:`~playtest.games.chore_race.rules.ChoreRace`, bound there.
 """

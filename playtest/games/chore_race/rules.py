@@ -81,7 +81,7 @@ from playtest.engine.rng import shuffle
 from playtest.games import variants
 from playtest.games.variants import card_file
 
-from . import lab, search, setup, views
+from . import lab, rulings, search, setup, views
 from .bots import HeuristicBot
 from . import explain as explanation
 from .cards import (ACTION_BY, BIT, CARDS, CARDS_FILE, CATCH_UP_VP, HAND_CAP, LONG_GAME_VP, MEETING_PASS, PROTECT_VP,
@@ -139,6 +139,8 @@ class ChoreRace(Game):
         "74-card action deck": {"action_deck": "74"},
     }
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
+    RULINGS = rulings.RULINGS
+    """The ruling ids it cites -> one line each (its ``rulings.py``; RULINGS.md)."""
     BOARD = "playtest.games.chore_race.widget:ChoreRaceBoard"
     TUTORIAL = Path(__file__).with_name("tutorial.toml")
     EXAMPLES = Path(__file__).with_name("scenarios")
@@ -201,7 +203,7 @@ class ChoreRace(Game):
     view = views.view                           # CR-21
     all_cards_view = views.all_cards_view
     _names, _hand, _chore, _revealed_text = views._names, views._hand, views._chore, views._revealed_text
-    copy_state = search.copy_state              # search hooks (see Game.copy_state, determinizer, evaluate)
+    copy_state = search.copy_state              # search hooks (see Searchable.copy_state, determinizer, evaluate)
     determinizer = search.determinizer
     evaluate = search.evaluate
     SEARCH_PLAYOUT_MOVES = 4  # ismcts: playouts stop after 4 moves and score the position (evaluate)

@@ -1,6 +1,6 @@
 """Chore Race search hooks: copy a position, sample positions a seat's view allows,
-score a position for the search bot (see Game.copy_state, Game.determinizer,
-Game.evaluate).
+score a position for the search bot (see Searchable.copy_state, Searchable.determinizer,
+Evaluates.evaluate).
 
 Methods of :class:`~playtest.games.chore_race.rules.ChoreRace`, bound there:
 ``copy_state``, ``determinizer`` and ``evaluate``.
@@ -8,7 +8,7 @@ Methods of :class:`~playtest.games.chore_race.rules.ChoreRace`, bound there:
 from __future__ import annotations
 
 from playtest.engine.rng import shuffle
-from playtest.engine.search import margin_rewards
+from playtest.engine.search import Unplaced, margin_rewards
 
 from .cards import MEETING_PASS
 from .state import CHORE, PROGRESS, UNDER, WIPED, ChoreRaceState, Pending, Placing, Result, Reveal, Trigger
@@ -32,7 +32,7 @@ def copy_state(self, s):
 
 
 def determinizer(self, view, seat):
-    """Sample states consistent with ``seat``'s view (see Game.determinizer; a Chore
+    """Sample states consistent with ``seat``'s view (see Searchable.determinizer; a Chore
     Race bot view is the view, CR-21).
 
     Public cards stay where the view shows them: tableaus with their progress and
@@ -47,29 +47,17 @@ def determinizer(self, view, seat):
             counts do not add up.
     """
     n, me = self.seats, seat
-    free_actions: dict[str, list[int]] = {}
-    for card, name in enumerate(self.aname):
-        free_actions.setdefault(name, []).append(card)
-    free_chores: dict[str, list[int]] = {}
-    for chore, card in enumerate(self.chores):
-        free_chores.setdefault(card.name, []).append(chore)
-
-    def take(free, name):  # a free id of the card named ``name``
-        ids = free.get(name)
-        if not ids:
-            raise ValueError(f"the view shows more {name!r} cards than the Chore Race decks hold (CR-1, CR-2)")
-        return ids.pop()
-
-    def action(name):  # a free action card id
-        return take(free_actions, name)
+    free_actions = Unplaced(self.aname, "the Chore Race action deck holds (CR-1)")
+    free_chores = Unplaced((card.name for card in self.chores), "the Chore Race chore deck holds (CR-2)")
+    action, chore = free_actions.take, free_chores.take
 
     hands: list[list[int] | None] = [None] * n   # None: unknown, filled per sample
     hands[me] = [action(name) for name in view["hand"]]
-    tableaus = [[[take(free_chores, c["name"]), c["progress"], [action(a) for a in c["cards"]], c["wipe_used"]]
+    tableaus = [[[chore(c["name"]), c["progress"], [action(a) for a in c["cards"]], c["wipe_used"]]
                  for c in row] for row in view["tableaus"]]
-    scored = [[take(free_chores, name) for name in pile] for pile in view["scored"]]
+    scored = [[chore(name) for name in pile] for pile in view["scored"]]
     discard = [action(name) for name in view["action_discard"]]
-    chore_discard = [take(free_chores, name) for name in view["chore_discard"]]
+    chore_discard = [chore(name) for name in view["chore_discard"]]
     phase, pending_view = view["phase"], view["pending"]
     pending = None
     if pending_view is not None:
@@ -101,10 +89,9 @@ def determinizer(self, view, seat):
         t = shown["seat"]           # automatic steps that followed it (a Done placed, a steal, a draw)
         if t != me:
             for name in shown["hand"]:
-                if len(holds[t]) < sizes[t] and free_actions.get(name):
+                if len(holds[t]) < sizes[t] and free_actions.has(name):
                     holds[t].append(action(name))
-    pool = [card for ids in free_actions.values() for card in ids]
-    chores = [chore for ids in free_chores.values() for chore in ids]
+    pool, chores = free_actions.rest(), free_chores.rest()
     unknown_hands = [t for t in range(n) if hands[t] is None]
     committed = [t for t in range(n) if meeting is not None and meeting[t] == [] and t != me]
     passed = len(pool) - view["action_deck"] - sum(sizes[t] - len(holds[t]) for t in unknown_hands)
@@ -157,7 +144,7 @@ def determinizer(self, view, seat):
 
 def evaluate(self, s) -> tuple[float, ...]:
     """Each seat's chance to win as the search bot judges a position (see
-    Game.evaluate): its standing is its VP (CR-17), plus ``EVAL_PROGRESS`` VP per
+    Evaluates.evaluate): its standing is its VP (CR-17), plus ``EVAL_PROGRESS`` VP per
     progress on its chores up to their level (a complete chore: its level, as CR-14
     scores it), plus ``EVAL_HAND`` per card in hand; the standings become rewards
     through :func:`~playtest.engine.search.margin_rewards` (scale ``EVAL_SCALE`` VP)."""

@@ -62,17 +62,17 @@ def pin(self, s, setup):
     first, n = s.turn_seat, self.seats
     while len(s.hands[first]) > START_HAND:      # undo the first Draw step (CR-3)
         s.deck.append(s.hands[first].pop())
-    actions, chores = {}, {}
-    if "tableaus" in setup:
-        size = self.options.tableau_size
-        chores.update({f"tableaus[{i}]": t for i, t in enumerate(
-            per_seat(setup["tableaus"], "tableaus", n, maximum=size))})
-    if "scored" in setup:
-        chores.update({f"scored[{i}]": t for i, t in enumerate(per_seat(setup["scored"], "scored", n))})
-    if "chore_deck_top" in setup:
-        chores["chore_deck_top"] = card_names(setup["chore_deck_top"], "chore_deck_top")
-    if "chore_discard" in setup:
-        chores["chore_discard"] = card_names(setup["chore_discard"], "chore_discard")
+
+    def seats_piles(key, most=None):    # the pinned piles of a per-seat key, by label ("tableaus[1]")
+        return {f"{key}[{i}]": names for i, names in enumerate(per_seat(setup[key], key, n, maximum=most))
+                } if key in setup else {}
+
+    def shared_piles(*keys):
+        return {key: card_names(setup[key], key) for key in keys if key in setup}
+
+    chores = (seats_piles("tableaus", self.options.tableau_size) | seats_piles("scored")
+              | shared_piles("chore_deck_top", "chore_discard"))
+    actions = seats_piles("hands") | shared_piles("deck_top", "discard")
     piles = {f"tableaus[{i}]": [e[CHORE] for e in t] for i, t in enumerate(s.tableaus)}
     piles |= {f"scored[{i}]": list(pile) for i, pile in enumerate(s.scored)}
     piles |= {"chore_discard": s.chore_discard, "chore_deck_top": s.chore_deck}
@@ -85,12 +85,6 @@ def pin(self, s, setup):
     s.chore_discard, s.chore_deck = piles["chore_discard"], piles["chore_deck_top"]
     if "progress" in setup:
         _pin_progress(self, s, setup["progress"])
-    if "hands" in setup:
-        actions.update({f"hands[{i}]": h for i, h in enumerate(per_seat(setup["hands"], "hands", n))})
-    if "deck_top" in setup:
-        actions["deck_top"] = card_names(setup["deck_top"], "deck_top")
-    if "discard" in setup:
-        actions["discard"] = card_names(setup["discard"], "discard")
     # CR-6: the Done under a pinned chore, one per point of progress (CR-5), are real cards
     under = {f"progress[{i}][{p}]": [self.key_name["done"]] * e[PROGRESS]
              for i, t in enumerate(s.tableaus) for p, e in enumerate(t) if e[PROGRESS]}

@@ -1,4 +1,4 @@
-"""Lazy Sunday's balance-lab hooks (see ``Game.turns_played``, ``leaders``,
+"""Lazy Sunday's balance-lab hooks (see ``CountsTurns.turns_played``, ``leaders``,
 ``card_counts`` and the rest, :mod:`playtest.lab`): what the lab counts and ranks in a
 match. Each function is :class:`~.rules.LazySunday`'s method of that name (the class
 binds them; ``self`` is the game)."""

@@ -1,7 +1,7 @@
 """Lazy Sunday (rulebook seed 002, RULINGS LS-1..LS-11) on the playtest engine.
 
 The state is plain lists and ints so that ``legal_moves``, ``apply`` and ``view`` stay
-fast enough for bot simulations. Cards are ids 0..N-1 (the order of ``cards.toml``);
+fast enough for bot simulations. Cards are ids 0..n-1 (the order of ``cards.toml``);
 lists, the deck and the DONE pile hold ids, their last element is the top/end. What each
 seat knows (LS-11) is one bitmask per card: bit ``s`` set means seat ``s`` knows where
 that card is now. Public moves (swaps, trades, gifts) move a card without changing
@@ -28,7 +28,7 @@ from playtest.engine import BaseOptions, Event, Game, ISMCTSBot, Move, Outcome, 
 from playtest.engine.rng import shuffle
 from playtest.games.variants import card_file, card_variant_field
 
-from . import explain, lab, search, setup, views
+from . import explain, lab, rulings, search, setup, views
 from .bots import HeuristicBot
 from .cards import ACTIONS, CARDS_FILE, DeckError, load_cards  # noqa: F401 (ACTIONS: read from here too)
 from .moves import _burns, _claims, _keep_or_discard, _look_moves, _peeks, _turn_moves
@@ -71,6 +71,8 @@ class LazySunday(Game):
         "scores.*": "seat {0}'s effort",
         "start": "starting seat", "turns": "turns played"}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
+    RULINGS = rulings.RULINGS
+    """The ruling ids it cites -> one line each (its ``rulings.py``; RULINGS.md)."""
     BOARD = "playtest.games.lazy_sunday.widget:LazySundayBoard"
     TUTORIAL = Path(__file__).with_name("tutorial.toml")
     EXAMPLES = Path(__file__).with_name("scenarios")
@@ -502,7 +504,7 @@ class LazySunday(Game):
     bot_view = views.bot_view
     bot_glance = views.bot_glance
 
-    # --- search hooks (search.py; see Game.copy_state, Game.determinizer) ---------------
+    # --- search hooks (search.py; see Searchable.copy_state, Searchable.determinizer) ---------------
     copy_state = search.copy_state
 
     SEARCH_PLAYOUT_MOVES = None  # ismcts: playouts to the end (a round is short); see evaluate
@@ -513,7 +515,7 @@ class LazySunday(Game):
     search_classes = search.search_classes
     determinizer = search.determinizer
 
-    # --- balance-lab hooks (lab.py; see Game.turns_played, leaders, card_counts) --------
+    # --- balance-lab hooks (lab.py; see CountsTurns.turns_played, leaders, card_counts) --------
     turns_played = lab.turns_played
     leaders = lab.leaders
     card_counters = lab.card_counters

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playtest.engine import Move, Outcome
 from playtest.engine.rng import shuffle
-from playtest.engine.search import margin_rewards
+from playtest.engine.search import Unplaced, margin_rewards
 
 from .state import CLAIM_PHASES, Give, Shown, Spot, State
 
@@ -30,7 +30,7 @@ def copy_state(self, s):
 
 def evaluate(self, s):
     """Each seat's chance to win as the search bot judges a position (see
-    Game.evaluate): its total so far, cumulative score plus the effort of its list
+    Evaluates.evaluate): its total so far, cumulative score plus the effort of its list
     now (:meth:`scores`; LS-9, LS-10: lowest wins), negated, through
     :func:`~playtest.engine.search.margin_rewards` (scale ``EVAL_SCALE`` effort)."""
     return margin_rewards([-total for total in self.scores(s)], self.EVAL_SCALE)
@@ -86,7 +86,7 @@ def search_classes(self, view, moves):
 
 
 def determinizer(self, view, seat):
-    """Sample states consistent with ``seat``'s bot view (see Game.determinizer).
+    """Sample states consistent with ``seat``'s bot view (see Searchable.determinizer).
 
     A card the view shows face-up or the memory names (LS-11) stays where it is; the
     DONE top and the drawer's own drawn card too. Every other card is one of the
@@ -106,15 +106,8 @@ def determinizer(self, view, seat):
             counts do not add up to the deck.
     """
     names, n, me = self.cards.names, self.seats, seat
-    free: dict[str, list[int]] = {}
-    for card, name in enumerate(names):
-        free.setdefault(name, []).append(card)
-
-    def place(name):
-        ids = free.get(name)
-        if not ids:
-            raise ValueError(f"the view shows more {name!r} cards than the Lazy Sunday deck holds (LS-1, LS-2)")
-        return ids.pop()
+    free = Unplaced(names, "the Lazy Sunday deck holds (LS-1, LS-2)")
+    place = free.take
 
     rows = view["lists"]
     memory = view.get("memory") or [[None] * len(row) for row in rows]
@@ -135,7 +128,7 @@ def determinizer(self, view, seat):
     drawn = place(drawn_view["card"]["name"]) if drawn_view and drawn_view["card"] else None
     unknown_drawn = drawn_view is not None and drawn_view["card"] is None
     under = done_view["size"] - (top is not None)
-    pool = [card for ids in free.values() for card in ids]
+    pool = free.rest()
     if len(pool) != len(holes) + under + view["deck"] + unknown_drawn:
         raise ValueError(f"the view's cards do not add up to the Lazy Sunday deck: {len(pool)} unplaced for "
                          f"{len(holes)} unknown list cards, {under} under the DONE top, {view['deck']} in the deck")

@@ -1,4 +1,4 @@
-"""Night Shift's balance-lab hooks (see ``Game.turns_played``, ``leaders``,
+"""Night Shift's balance-lab hooks (see ``CountsTurns.turns_played``, ``leaders``,
 ``card_counts`` and the rest, :mod:`playtest.lab`): what the lab counts and ranks in a
 game. Each function is :class:`~.rules.NightShift`'s method of that name (the class binds
 them; ``self`` is the game)."""

@@ -50,7 +50,7 @@ from playtest.engine.rng import shuffle
 from playtest.games import variants
 from playtest.games.variants import card_file, card_variant_field
 
-from . import explain, lab, search, setup, views
+from . import explain, lab, rulings, search, setup, views
 from .bots import HeuristicBot
 from .cards import CARDS_FILE, count_text, load_cards, numbered
 from .state import HAND_SIZE, MAX_PATIENCE, ROW_SIZE
@@ -122,6 +122,8 @@ class NightShift(Game):
     MOVE_ARGS = {"play": ("card",), "buy": ("card",), "tidy": (), "settle": ("card",), "end": (),
                  "activate": ("card",)}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
+    RULINGS = rulings.RULINGS
+    """The ruling ids it cites -> one line each (its ``rulings.py``; RULINGS.md)."""
     BOARD = "playtest.games.night_shift.widget:NightShiftBoard"
     TUTORIAL = Path(__file__).with_name("tutorial.toml")
     EXAMPLES = Path(__file__).with_name("scenarios")
@@ -356,11 +358,11 @@ class NightShift(Game):
         by = "Care Points" if s.care[0] != s.care[1] else "Patience (Care Points tied)"
         return Outcome(True, (win,), tuple(s.care), f"{why}; seat {win} wins on {by}")
 
-    # --- search hooks (search.py; see Game.copy_state, Game.determinizer) ---------------
+    # --- search hooks (search.py; see Searchable.copy_state, Searchable.determinizer) ---------------
     copy_state = search.copy_state
     determinizer = search.determinizer
 
-    # --- balance-lab hooks (lab.py; see Game.turns_played, leaders, card_counts) --------
+    # --- balance-lab hooks (lab.py; see CountsTurns.turns_played, leaders, card_counts) --------
     turns_played = lab.turns_played
     leaders = lab.leaders
     card_counters = lab.card_counters

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from playtest.engine import Outcome
 from playtest.engine.rng import shuffle
+from playtest.engine.search import Unplaced
 
 from .state import NightShiftState
 
@@ -23,7 +24,7 @@ def copy_state(self, s):
 
 
 def determinizer(self, view, seat):
-    """Sample states consistent with ``seat``'s view (see Game.determinizer; a Night
+    """Sample states consistent with ``seat``'s view (see Searchable.determinizer; a Night
     Shift bot view is the view).
 
     Every face-up card stays where the view shows it: the Supply Row, both Current
@@ -40,15 +41,8 @@ def determinizer(self, view, seat):
     """
     me, other = seat, 1 - seat
     name_of = self._name
-    free: dict[str, list[int]] = {}
-    for card, name in enumerate(name_of):
-        free.setdefault(name, []).append(card)
-
-    def take(name):
-        ids = free.get(name)
-        if not ids:
-            raise ValueError(f"the view shows more {name!r} cards than Night Shift has (NS-1)")
-        return ids.pop()
+    free = Unplaced(name_of, "Night Shift has (NS-1)")
+    take = free.take
 
     players = view["players"]
     row = [take(c["name"]) for c in view["supply_row"]]
@@ -73,7 +67,7 @@ def determinizer(self, view, seat):
                 if name_of[card] in starters and name_of[card] in left:
                     left.remove(name_of[card])
         per_seat.append([take(name) for name in left])
-    unseen = [card for ids in free.values() for card in ids]
+    unseen = free.rest()
     supply = [card for card in unseen if self.cards[card].where == "supply"]
     bought_naps = [card for card in unseen if self.cards[card].where != "supply"]  # never back in the Supply
     deck_sizes = [players[p]["deck_count"] for p in (0, 1)]

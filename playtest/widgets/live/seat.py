@@ -38,7 +38,7 @@ from ...tables import pages
 from ...engine import OptionError
 from ...engine.counting import for_people
 from ...tables.live import HUMAN, TOO_LATE, check_name
-from ..app import GameBoard, builder_kinds
+from ..app import GameBoard, builder_kinds, how_to_play_html, ruling_sentence
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from ..debugger import board_class
 from ..moves import MoveBuilder
@@ -444,14 +444,17 @@ class SeatApp:
 
     def _answered(self, result: dict) -> None:
         """A move's answer, said next to the controls that sent it (and in the banner when
-        it did not count): played, refused with the table's sentence, or too late with
-        what beat it. Every move sent gets exactly one answer from the table."""
+        it did not count): played, refused with the table's sentence and what its ruling
+        says (:func:`~playtest.widgets.app.ruling_sentence`), or too late with what beat
+        it. Every move sent gets exactly one answer from the table."""
         if result.get("ok") and not result.get("late"):
             self.outcome.value = "<span class='pt-played'>Your move was played.</span>"
             return
         error = str(result.get("late") or result.get("error") or "the table refused the move")
-        ruling = result.get("ruling")
+        ruling = str(result.get("ruling") or "")
         text = f"{error} ({ruling})" if ruling and ruling not in error else error
+        rule = ruling_sentence(self.game, ruling)     # what the ruling says (the game's line for it)
+        text = f"{text.rstrip('.')}. {rule}" if rule else text
         late = text.startswith(TOO_LATE)    # a race lost to a quicker seat: no mistake of this one's
         label, text = ("Too late", text[len(TOO_LATE):]) if late else ("Refused", text)
         self.banner.show(text, label="Too late" if late else "Error")
@@ -550,10 +553,9 @@ class SeatApp:
         self.open_box.children = (self.open_moves.widget, self.claimer)
         self.controls.children = (w.VBox([self.moves.widget, *self.board.extra_controls]), self.open_box)
         self.board_box.children = (self.board.widget,)
-        if self.board.rules_html:
-            self.rules.children[0].value = self.board.rules_html
-            self.rules.children[0].add_class("pt-rules")
-            self.rules.layout.display = None
+        self.rules.children[0].value = how_to_play_html(game, self.board.rules_html)
+        self.rules.children[0].add_class("pt-rules")
+        self.rules.layout.display = None
         title = html.escape(welcome.get("title") or game.title)
         cards = welcome.get("cards") or ""
         self.title.value = (f"<b>{title}</b> · live table {html.escape(self.table_id)} · "

@@ -1,0 +1,133 @@
+"""Issue 27's Done-when, in real browsers: Crazy Eights installed beside the kit (its
+package on the path and its ``playtest.games`` entry point in the metadata, which is
+what ``pip install -e examples/crazy_eights`` gives) appears on the index with its game
+and learn pages, in the lobby, the scenario debugger and the balance lab, with no file
+of the kit edited; two people play it at one live table, each in their own browser
+(their own context: cookies and storage, as on their own device), drawn by the generic
+board, and no seat's page receives the other seat's hand."""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from browser_support import ROOT
+from table_support import Player, api, browser  # noqa: F401 (fixture)
+
+from playtest.server.launch import free_port, running, serve_command
+
+pytestmark = pytest.mark.browser
+
+EXAMPLE = ROOT / "examples" / "crazy_eights"
+
+
+def install_beside(site: Path) -> dict[str, str]:
+    """What ``pip install -e examples/crazy_eights`` puts in an environment, made in
+    ``site`` without touching this one: the distribution's metadata with the entry point
+    (importlib.metadata reads it from any folder on the path) and the package's folder on
+    the path. Returns the environment for a server that has the game installed."""
+    project = re.search(r'^name = "(.+)"\nversion = "(.+)"', (EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"),
+                        re.M)
+    info = site / f"{project[1].replace('-', '_')}-{project[2]}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project[1]}\nVersion: {project[2]}\n",
+                                   encoding="utf-8")
+    (info / "entry_points.txt").write_text("[playtest.games]\ncrazy_eights = crazy_eights:CrazyEights\n",
+                                           encoding="utf-8")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), str(EXAMPLE), env.get("PYTHONPATH")]))
+    return env
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, chromium):
+    """``playtest serve`` with Crazy Eights installed beside the kit (own tables folder)."""
+    site, data = tmp_path_factory.mktemp("site"), tmp_path_factory.mktemp("tables")
+    env = install_beside(site)
+    env["PLAYTEST_DATA_DIR"] = str(data)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with running(serve_command(port), f"{base}/voila/tree", site / "serve.log", cwd=ROOT, env=env, timeout=180,
+                 stop_wait=10):
+        yield base
+
+
+def hand_names(player: Player) -> list[str]:
+    """The face-up card names on a seat's page (its own hand and the discard pile's top;
+    a tile's first line, its corner value below)."""
+    return [text.split("\n")[0].strip() for text in player.page.locator(".pt-table .pt-card.pt-face").all_inner_texts()]
+
+
+def test_two_people_play_crazy_eights_at_a_live_table_made_in_the_lobby(served, browser):
+    host = Player(browser, f"{served}/voila/render/lobby.ipynb")
+    guest = None
+    try:
+        game = host.page.get_by_role("combobox", name="Game")
+        game.wait_for(timeout=150_000)
+        assert "Crazy\xa0Eights" in game.locator("option").all_inner_texts()   # ipywidgets keeps spaces
+        game.select_option(label="Crazy\xa0Eights")
+        seats = host.page.get_by_label("Seats", exact=True)
+        seats.locator("option", has_text="15").wait_for(state="attached", timeout=30_000)  # Crazy Eights' form: 2-15
+        host.page.locator(".widget-dropdown", has_text="Seat 2").locator("select").select_option(label="Human")
+        host.page.get_by_role("button", name="Create table").click()
+        links = host.page.locator(".pt-lobby-links a")
+        links.filter(has_text="Seat 2").wait_for(timeout=60_000)
+        first_href = links.filter(has_text="Seat 1").get_attribute("href")
+        second_href = links.filter(has_text="Seat 2").get_attribute("href")
+        host.close()
+        host = Player(browser, f"{served}/voila/render/{first_href}")
+        guest = Player(browser, f"{served}/voila/render/{second_href}")
+        for player in (host, guest):
+            player.wait(".pt-live .pt-table .pt-card.pt-face")
+            # the seat's own 7 cards face up (and the discard pile's top), the other hand as backs
+            assert player.page.locator(".pt-table .pt-card.pt-back").count() >= 7
+        assert set(hand_names(host)) != set(hand_names(guest))     # each sees its own hand
+        table_id, token = re.search(r"table=([^&]+)&token=([^&]+)", first_href).groups()
+        status, before = api(served, "GET", f"tables/{table_id}/state", token=token)
+        assert status == 200 and before["version"] == 0, before
+        draw = host.page.get_by_role("button", name="Draw", exact=True)
+        draw.wait_for(timeout=60_000)
+        draw.click()
+        # the move reaches the table and the other person's page says so
+        guest.page.locator(".pt-log", has_text="Seat 1 draws").wait_for(timeout=60_000)
+        status, after = api(served, "GET", f"tables/{table_id}/state", token=token)
+        assert status == 200 and after["version"] == 1, after
+        hidden = set(hand_names(host)) - set(hand_names(guest))
+
+        def received(player, names):
+            frames = " ".join(text for _, text in player.frames())
+            return [name for name in names if name in frames or json.dumps(name)[1:-1] in frames]
+        assert hidden and received(host, hidden)            # the frames name the cards a page shows...
+        leaked = received(guest, hidden)                    # ...and never another seat's
+        assert not leaked, f"seat 2's page received seat 1's cards {leaked}"
+    finally:
+        host.close()
+        if guest is not None:
+            guest.close()
+
+
+def test_the_debugger_opens_its_example_scenario_and_the_lab_offers_its_bots(served, browser):
+    """The scenario debugger lists the package's example scenario (its ``EXAMPLES``) and
+    opens it on the generic board; the balance lab offers the game with its bots."""
+    debugger = Player(browser, f"{served}/voila/render/scenario_debugger.ipynb")
+    lab = Player(browser, f"{served}/voila/render/balance_lab.ipynb")
+    try:
+        app = debugger.page.locator(".pt-debugger")
+        example = app.get_by_role("combobox", name="Example")
+        example.wait_for(timeout=150_000)
+        example.select_option("crazy_eights_eight_names_the_suit")
+        debugger.page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 0 of')",
+                                        timeout=60_000)
+        app.locator(".pt-card.pt-face", has_text="7♣").wait_for(timeout=30_000)   # the generic board: the top card
+        assert app.locator(".pt-card.pt-back").count() == 5      # the deck and the pinned hands, face down
+        game = lab.page.locator(".pt-lab").get_by_role("combobox", name="Game")
+        game.wait_for(timeout=150_000)
+        game.select_option(label="Crazy\xa0Eights")
+        seat = lab.page.locator(".pt-lab .widget-dropdown", has_text="Seat 1").locator("option")
+        seat.filter(has_text="ismcts").wait_for(state="attached", timeout=30_000)     # its declared bots
+        assert {"random", "heuristic", "ismcts"} <= {t.replace("Bot:\xa0", "") for t in seat.all_inner_texts()}
+    finally:
+        debugger.close()
+        lab.close()
