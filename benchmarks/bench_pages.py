@@ -539,7 +539,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-costs-") as tmp:
         folder = Path(tmp)
         for name in COST_DASHBOARDS:
-            shutil.copy(ROOT / "dashboards" / name, folder / name)
+            shutil.copy(ROOT / "playtest" / "dashboards" / name, folder / name)
         with server(folder) as (base, pid):
             costs = asyncio.run(page_costs(base, pid, args.timeout))
     report_costs(*costs)
