@@ -131,3 +131,20 @@ def test_the_debugger_opens_its_example_scenario_and_the_lab_offers_its_bots(ser
     finally:
         debugger.close()
         lab.close()
+
+
+def test_the_index_links_its_game_page_and_learn_page(served, browser):
+    """The index, built from games(), links Crazy Eights' game page and its learn page
+    (its declared tutorial); both open on the generic board."""
+    index = Player(browser, f"{served}/voila/render/index.ipynb")
+    try:
+        index.page.get_by_role("link", name="Learn Crazy Eights", exact=True).wait_for(timeout=150_000)
+        index.page.get_by_role("link", name="Crazy Eights", exact=True).click()        # as a person would
+        index.wait(".pt-table .pt-card.pt-face")
+        assert "game=crazy_eights" in index.page.url and index.page.locator("h1", has_text="Crazy Eights").count()
+        index.page.go_back()
+        index.page.get_by_role("link", name="Learn Crazy Eights", exact=True).click()
+        index.page.locator(".pt-table .pt-card.pt-face").first.wait_for(timeout=150_000)
+        assert "learn.ipynb?game=crazy_eights" in index.page.url
+    finally:
+        index.close()

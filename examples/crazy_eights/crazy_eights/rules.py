@@ -119,7 +119,10 @@ class HeuristicBot(Bot):
 
 
 class CrazyEights(Game):
-    """Crazy Eights for 2 to 15 seats, OpenSpiel's rules (CE-1..CE-12).
+    """Match the top card's suit or rank, or play an eight and name the suit; the first to
+    play their last card ends the game, as OpenSpiel plays it.
+
+    The rulings are CE-1..CE-12 (RULINGS.md beside this package).
 
     Args:
         seats: 2..15 (CE-1: one deck up to 5 seats, two above).
