@@ -20,6 +20,9 @@ def pytest_configure(config):
     config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
     os.environ["PLAYTEST_AUTOSAVE_DIR"] = os.path.join(folder, "autosave")
     os.environ["PLAYTEST_DATA_DIR"] = os.path.join(folder, "tables")
+    # Crazy Eights, the example outside the kit, as pip install -e examples/crazy_eights gives it
+    from example_install import install_for_this_process
+    install_for_this_process(Path(folder) / "site")
 
 
 @pytest.fixture(autouse=True)

@@ -8,50 +8,19 @@ board, and no seat's page receives the other seat's hand."""
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
 import pytest
-from browser_support import ROOT
 from table_support import Player, api, browser  # noqa: F401 (fixture)
-
-from playtest.server.launch import free_port, running, serve_command
 
 pytestmark = pytest.mark.browser
 
-EXAMPLE = ROOT / "examples" / "crazy_eights"
-
-
-def install_beside(site: Path) -> dict[str, str]:
-    """What ``pip install -e examples/crazy_eights`` puts in an environment, made in
-    ``site`` without touching this one: the distribution's metadata with the entry point
-    (importlib.metadata reads it from any folder on the path) and the package's folder on
-    the path. Returns the environment for a server that has the game installed."""
-    project = re.search(r'^name = "(.+)"\nversion = "(.+)"', (EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"),
-                        re.M)
-    info = site / f"{project[1].replace('-', '_')}-{project[2]}.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project[1]}\nVersion: {project[2]}\n",
-                                   encoding="utf-8")
-    (info / "entry_points.txt").write_text("[playtest.games]\ncrazy_eights = crazy_eights:CrazyEights\n",
-                                           encoding="utf-8")
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), str(EXAMPLE), env.get("PYTHONPATH")]))
-    return env
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory, chromium):
-    """``playtest serve`` with Crazy Eights installed beside the kit (own tables folder)."""
-    site, data = tmp_path_factory.mktemp("site"), tmp_path_factory.mktemp("tables")
-    env = install_beside(site)
-    env["PLAYTEST_DATA_DIR"] = str(data)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with running(serve_command(port), f"{base}/voila/tree", site / "serve.log", cwd=ROOT, env=env, timeout=180,
-                 stop_wait=10):
-        yield base
+@pytest.fixture
+def served(dashboards):
+    """The shared server: the suite installs Crazy Eights beside the kit for every test
+    process and the servers it starts (tests/example_install.py), as ``pip install -e
+    examples/crazy_eights`` does."""
+    return dashboards.base
 
 
 def hand_names(player: Player) -> list[str]:

@@ -806,8 +806,6 @@ def test_a_game_drawn_by_the_generic_board_opens_from_its_record():
     in the debugger on the generic ViewBoard, stepping through its moves."""
     from playtest.engine import games, play_game
     from playtest.widgets.board import ViewBoard
-    if "crazy_eights" not in games():
-        pytest.skip("examples/crazy_eights is not installed (pip install -e examples/crazy_eights)")
     match, _ = play_game(games()["crazy_eights"], 3, "random", seed=2)
     debugger = ScenarioDebugger()
     debugger.load_record(json.dumps(match.record().model_dump()))
