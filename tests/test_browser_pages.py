@@ -8,7 +8,9 @@
   browser does on unload (Playwright closes a page without running its unload handler,
   as a phone going to sleep does; a reload sends Voilà's unload request, which the
   server refuses: voila #1458).
-* A page whose server stopped (a restart ends every kernel) says so within half a minute.
+* A page whose server stopped (a restart ends every kernel) says so within half a minute
+  (15 s of "connecting", the page template's default; this module's server shortens it
+  to CONNECTING_MS through ``VoilaConfiguration.resources``).
 
 Many pages opened at once (1 to 16, their time to the first button against one page
 alone, and the kernels left behind) are a load run: benchmarks/bench_pages.py.
@@ -29,6 +31,9 @@ from browser_support import dashboard_server, guard_wait, require_chromium
 pytestmark = pytest.mark.browser
 
 GRACE = 4.0
+CONNECTING_MS = 3000
+"""How long a page's kernel connection may stay "connecting" before the page says it lost
+its server (the template's default is 15 s)."""
 PAGE = "/voila/render/lazy_sunday.ipynb"
 FIRST_BUTTON = "button.widget-button:visible"
 AFTER = " Reload the page to get your game back from its last move (a single game through its Resume button)."
@@ -46,7 +51,8 @@ class ModuleServer:
     def start(self) -> str:
         if self.stack is None:
             stack = contextlib.ExitStack()
-            self.base = stack.enter_context(dashboard_server(timeout=120))
+            self.base = stack.enter_context(dashboard_server(timeout=120, voila_config={
+                "VoilaConfiguration": {"resources": {"playtest_page": {"connecting_ms": CONNECTING_MS}}}}))
             self.stack = stack
         return self.base
 
@@ -203,12 +209,14 @@ def test_a_page_whose_server_stopped_says_so_within_half_a_minute(browser, modul
     # The module's server is stopped (this is the module's last test; one after it would
     # start another): one server start less than a server of its own
     context, page = open_game(browser, module_server.start())
+    assert f"CONNECTING_MS = {CONNECTING_MS}," in page.content()      # the server's setting reached the page
     module_server.stop()
     try:                                             # the server is stopped now
         start = time.monotonic()
         bar = page.locator("#pt-kernel-lost")
         bar.wait_for(state="visible", timeout=45_000)
-        assert time.monotonic() - start < 40
+        # the setting holds (the page checks every 2 s); the margin is for a loaded machine
+        assert time.monotonic() - start < CONNECTING_MS / 1000 + 2 + 10
         page.wait_for_function("document.getElementById('pt-kernel-lost').dataset.lost === 'server'", timeout=10_000)
         assert SERVER_GONE in bar.inner_text() and KERNEL_GONE not in bar.inner_text()
         assert bar.get_attribute("data-reason") in ("no connection", "disconnected", "no answer", "dead")

@@ -53,8 +53,9 @@ def test_a_full_live_game_with_pages_closing_leaves_no_traceback_in_the_log(tmp_
         status, made = api(base, "POST", "tables", {"game": "night_shift", "seats": 2, "players": ["human", "human"],
                                                     "seed": 1, "pace": "instant"})
         assert status == 201, made
-        pages = [Player(browser, f"{base}/voila/render/{s['path']}") for s in made["seats"]]
-        pages.append(Player(browser, f"{base}/voila/render/{made['spectator_path']}"))
+        # the pages load at once ("commit": their kernels start side by side), then each is awaited
+        pages = [Player(browser, f"{base}/voila/render/{s['path']}", wait_until="commit") for s in made["seats"]]
+        pages.append(Player(browser, f"{base}/voila/render/{made['spectator_path']}", wait_until="commit"))
         for page in pages:
             page.wait(".pt-live .pt-table", timeout=180)
         moves = 0
@@ -68,7 +69,8 @@ def test_a_full_live_game_with_pages_closing_leaves_no_traceback_in_the_log(tmp_
         assert moves > 20
         status, final = api(base, "GET", f"tables/{made['id']}/state", token=made["spectator_token"])
         assert final["status"] == "over"
-        pages[0].page.wait_for_timeout(3000)        # the pages draw the end
+        for page in pages:                          # the pages draw the end
+            page.page.wait_for_function("document.body.innerText.includes('Game over.')", timeout=60_000)
         run_coroutine(drop_sockets(base, made["id"], made["spectator_token"], 4))
         for page in pages:
             page.close()

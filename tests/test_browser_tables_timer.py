@@ -47,6 +47,8 @@ def test_a_named_timed_table_plays_to_the_end_and_replays_with_its_names(server,
         rows.filter(has_text=tid).wait_for(timeout=240_000)
         rows.filter(has_text=other["id"]).wait_for(timeout=30_000)
         assert rows.filter(has_text=tid).get_by_role("link", name="Watch").count() == 1
+        # the scenario debugger loads while the game is played (it opens the record at the end)
+        overview.page.goto(f"{base}/voila/render/scenario_debugger.ipynb", wait_until="commit", timeout=180_000)
 
         for person, name in zip(people, NAMES):
             person.page.get_by_role("textbox", name="Your name").fill(name, timeout=240_000)
@@ -124,7 +126,6 @@ def test_a_named_timed_table_plays_to_the_end_and_replays_with_its_names(server,
             (1, "human", "Ben"), (1, "heuristic", ""), (1, "human", "Ben")]
 
         # the scenario debugger opens the same record, with the same line
-        overview.page.goto(f"{base}/voila/render/scenario_debugger.ipynb", wait_until="commit", timeout=180_000)
         overview.page.wait_for_selector(".pt-debugger .pt-upload button", timeout=240_000)
         choose_file(overview.page, ".pt-debugger", f"table_{tid}.json", json.dumps(record).encode())
         debugger = overview.page.locator(".pt-debugger .pt-scenario-about")
