@@ -35,7 +35,7 @@ def downloaded(player: Player, scope: str) -> dict:
 def test_a_named_timed_table_plays_to_the_end_and_replays_with_its_names(server, browser):
     base, _data = server
     made = create(base, game="chore_race", seats=4, players=["human", "human", "human", "heuristic"],
-                  preset="Quick Game", seed=3, pace="fast", turn_limit=3600)
+                  preset="Quick Game", seed=3, pace="instant", turn_limit=3600)   # the bot: no think time to wait
     tid = made["id"]
     other = create(base, game="night_shift", seats=2, players=["human", "heuristic"], pace="slow")
     people = [Player(browser, seat_url(base, made, seat), wait_until="commit") for seat in range(3)]
