@@ -168,14 +168,18 @@ def test_a_killed_kernel_says_so_on_the_page_and_a_reload_resumes_the_game(brows
         resume = page.locator(".pt-resume button", has_text="Resume your unfinished game")
         resume.wait_for(state="visible", timeout=180_000)
         assert "moves, saved at" in resume.inner_text() and not page.locator("#pt-kernel-lost").count()
-        resume.click()
-        page.wait_for_function("/Move [1-9][0-9]* \\(live\\)/.test(document.querySelector('.pt-timeline').innerText)",
-                               timeout=30_000)
-        [cookie] = [c for c in context.cookies() if c["name"] == "playtest_browser"]
-        assert cookie["httpOnly"] and len(cookie["value"]) >= 16
-        # another browser (another person's device) is never offered this browser's game
-        other_context, other = open_game(browser, server)
+        # another browser (another person's device) opens the game page meanwhile (checked below)
+        other_context = browser.new_context(viewport={"width": 1280, "height": 1100})
+        other = other_context.new_page()
         try:
+            other.goto(server + PAGE, timeout=180_000, wait_until="commit")
+            resume.click()
+            page.wait_for_function("/Move [1-9][0-9]* \\(live\\)/.test(document.querySelector('.pt-timeline').innerText)",
+                                   timeout=30_000)
+            [cookie] = [c for c in context.cookies() if c["name"] == "playtest_browser"]
+            assert cookie["httpOnly"] and len(cookie["value"]) >= 16
+            # that browser is never offered this browser's game
+            other.wait_for_selector(FIRST_BUTTON, timeout=180_000)
             assert other.locator(".pt-resume button", has_text="Resume").count() == 0
             assert [c["value"] for c in other_context.cookies() if c["name"] == "playtest_browser"] != [cookie["value"]]
         finally:
