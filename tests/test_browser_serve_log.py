@@ -53,9 +53,8 @@ def test_a_full_live_game_with_pages_closing_leaves_no_traceback_in_the_log(tmp_
         status, made = api(base, "POST", "tables", {"game": "night_shift", "seats": 2, "players": ["human", "human"],
                                                     "seed": 1, "pace": "instant"})
         assert status == 201, made
-        # the pages load at once ("commit": their kernels start side by side), then each is awaited
-        pages = [Player(browser, f"{base}/voila/render/{s['path']}", wait_until="commit") for s in made["seats"]]
-        pages.append(Player(browser, f"{base}/voila/render/{made['spectator_path']}", wait_until="commit"))
+        pages = [Player(browser, f"{base}/voila/render/{s['path']}") for s in made["seats"]]
+        pages.append(Player(browser, f"{base}/voila/render/{made['spectator_path']}"))
         for page in pages:
             page.wait(".pt-live .pt-table", timeout=180)
         moves = 0
