@@ -83,7 +83,6 @@ def dashboards(chromium, tmp_path_factory):
     with pytest.MonkeyPatch.context() as env:     # what the server inherits, for this block only
         env.setenv("PLAYTEST_DATA_DIR", str(data))
         env.setenv("PLAYTEST_SCENARIOS_DIR", str(scenarios))
-        cfg = {"VoilaKernelManager": {"fill_delay": float(os.environ["PT_FILL"])}} if os.environ.get("PT_FILL") else None
-        with dashboard_server(timeout=180, voila_config=cfg) as base:
+        with dashboard_server(timeout=180) as base:
             env.undo()
             yield Dashboards(base, chromium, data, scenarios)
