@@ -2,6 +2,15 @@
 import os
 import tempfile
 
+from playtest.server import skip_iri_format_checker
+
+# nbval (the notebooks as tests) imports nbformat, so jsonschema, whose "iri" checker costs
+# about 3 s of import in every test process (controller and workers): skipped first, as the
+# server skips it, then nbval is loaded here instead of as an entry point plugin, which
+# pytest imports before any conftest (pyproject.toml's addopts has "-p no:nbval")
+skip_iri_format_checker()
+pytest_plugins = ["nbval.plugin"]
+
 
 def pytest_configure(config):
     # dashboards and tutorials autosave games (playtest.widgets.autosave); a test run must

@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -55,13 +57,24 @@ def require_chromium() -> None:
 
 
 @contextlib.contextmanager
-def dashboard_server(timeout: float = 90.0):
+def dashboard_server(timeout: float = 90.0, voila_config: dict | None = None):
     """Run ``playtest serve --port <free>`` (Voilà on 127.0.0.1) from the checkout for the
-    duration of the block (:func:`playtest.server.launch.running`); yields the base URL."""
+    duration of the block (:func:`playtest.server.launch.running`); yields the base URL.
+    ``voila_config`` (traitlets configuration, e.g. ``{"VoilaConfiguration": {...}}``) is
+    given to the server as a ``voila.json`` in a folder of ``$JUPYTER_CONFIG_PATH``, which
+    Voilà reads over playtest's defaults (``playtest serve`` passes no Voilà options)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = Path(os.environ.get("TMPDIR", "/tmp")) / f"playtest_serve_{port}.log"
-    with running(serve_command(port), f"{base}/voila/tree", log, cwd=ROOT, timeout=timeout, stop_wait=10):
+    with contextlib.ExitStack() as stack:
+        env = None
+        if voila_config is not None:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="playtest-voila-config-")))
+            (folder / "voila.json").write_text(json.dumps(voila_config), encoding="utf-8")
+            env = {**os.environ, "JUPYTER_CONFIG_PATH": os.pathsep.join(
+                filter(None, [str(folder), os.environ.get("JUPYTER_CONFIG_PATH", "")]))}
+        stack.enter_context(running(serve_command(port), f"{base}/voila/tree", log, cwd=ROOT, env=env,
+                                    timeout=timeout, stop_wait=10))
         yield base
 
 

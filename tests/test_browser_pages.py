@@ -8,7 +8,9 @@
   browser does on unload (Playwright closes a page without running its unload handler,
   as a phone going to sleep does; a reload sends Voilà's unload request, which the
   server refuses: voila #1458).
-* A page whose server stopped (a restart ends every kernel) says so within half a minute.
+* A page whose server stopped (a restart ends every kernel) says so within half a minute
+  (15 s of "connecting", the page template's default; this module's server shortens it
+  to CONNECTING_MS through ``VoilaConfiguration.resources``).
 
 Many pages opened at once (1 to 16, their time to the first button against one page
 alone, and the kernels left behind) are a load run: benchmarks/bench_pages.py.
@@ -29,6 +31,9 @@ from browser_support import dashboard_server, guard_wait, require_chromium
 pytestmark = pytest.mark.browser
 
 GRACE = 4.0
+CONNECTING_MS = 3000
+"""How long a page's kernel connection may stay "connecting" before the page says it lost
+its server (the template's default is 15 s)."""
 PAGE = "/voila/render/game.ipynb?game=lazy_sunday"
 FIRST_BUTTON = "button.widget-button:visible"
 AFTER = " Reload the page to get your game back from its last move (a single game through its Resume button)."
@@ -46,7 +51,8 @@ class ModuleServer:
     def start(self) -> str:
         if self.stack is None:
             stack = contextlib.ExitStack()
-            self.base = stack.enter_context(dashboard_server(timeout=120))
+            self.base = stack.enter_context(dashboard_server(timeout=120, voila_config={
+                "VoilaConfiguration": {"resources": {"playtest_page": {"connecting_ms": CONNECTING_MS}}}}))
             self.stack = stack
         return self.base
 
@@ -162,14 +168,18 @@ def test_a_killed_kernel_says_so_on_the_page_and_a_reload_resumes_the_game(brows
         resume = page.locator(".pt-resume button", has_text="Resume your unfinished game")
         resume.wait_for(state="visible", timeout=180_000)
         assert "moves, saved at" in resume.inner_text() and not page.locator("#pt-kernel-lost").count()
-        resume.click()
-        page.wait_for_function("/Move [1-9][0-9]* \\(live\\)/.test(document.querySelector('.pt-timeline').innerText)",
-                               timeout=30_000)
-        [cookie] = [c for c in context.cookies() if c["name"] == "playtest_browser"]
-        assert cookie["httpOnly"] and len(cookie["value"]) >= 16
-        # another browser (another person's device) is never offered this browser's game
-        other_context, other = open_game(browser, server)
+        # another browser (another person's device) opens the game page meanwhile (checked below)
+        other_context = browser.new_context(viewport={"width": 1280, "height": 1100})
+        other = other_context.new_page()
         try:
+            other.goto(server + PAGE, timeout=180_000, wait_until="commit")
+            resume.click()
+            page.wait_for_function("/Move [1-9][0-9]* \\(live\\)/.test(document.querySelector('.pt-timeline').innerText)",
+                                   timeout=30_000)
+            [cookie] = [c for c in context.cookies() if c["name"] == "playtest_browser"]
+            assert cookie["httpOnly"] and len(cookie["value"]) >= 16
+            # that browser is never offered this browser's game
+            other.wait_for_selector(FIRST_BUTTON, timeout=180_000)
             assert other.locator(".pt-resume button", has_text="Resume").count() == 0
             assert [c["value"] for c in other_context.cookies() if c["name"] == "playtest_browser"] != [cookie["value"]]
         finally:
@@ -203,12 +213,14 @@ def test_a_page_whose_server_stopped_says_so_within_half_a_minute(browser, modul
     # The module's server is stopped (this is the module's last test; one after it would
     # start another): one server start less than a server of its own
     context, page = open_game(browser, module_server.start())
+    assert f"CONNECTING_MS = {CONNECTING_MS}," in page.content()      # the server's setting reached the page
     module_server.stop()
     try:                                             # the server is stopped now
         start = time.monotonic()
         bar = page.locator("#pt-kernel-lost")
         bar.wait_for(state="visible", timeout=45_000)
-        assert time.monotonic() - start < 40
+        # the setting holds (the page checks every 2 s); the margin is for a loaded machine
+        assert time.monotonic() - start < CONNECTING_MS / 1000 + 2 + 10
         page.wait_for_function("document.getElementById('pt-kernel-lost').dataset.lost === 'server'", timeout=10_000)
         assert SERVER_GONE in bar.inner_text() and KERNEL_GONE not in bar.inner_text()
         assert bar.get_attribute("data-reason") in ("no connection", "disconnected", "no answer", "dead")

@@ -35,7 +35,7 @@ def downloaded(player: Player, scope: str) -> dict:
 def test_a_named_timed_table_plays_to_the_end_and_replays_with_its_names(server, browser):
     base, _data = server
     made = create(base, game="chore_race", seats=4, players=["human", "human", "human", "heuristic"],
-                  preset="Quick Game", seed=3, pace="fast", turn_limit=3600)
+                  preset="Quick Game", seed=3, pace="instant", turn_limit=3600)   # the bot: no think time to wait
     tid = made["id"]
     other = create(base, game="night_shift", seats=2, players=["human", "heuristic"], pace="slow")
     people = [Player(browser, seat_url(base, made, seat), wait_until="commit") for seat in range(3)]
@@ -47,6 +47,8 @@ def test_a_named_timed_table_plays_to_the_end_and_replays_with_its_names(server,
         rows.filter(has_text=tid).wait_for(timeout=240_000)
         rows.filter(has_text=other["id"]).wait_for(timeout=30_000)
         assert rows.filter(has_text=tid).get_by_role("link", name="Watch").count() == 1
+        # the scenario debugger loads while the game is played (it opens the record at the end)
+        overview.page.goto(f"{base}/voila/render/scenario_debugger.ipynb", wait_until="commit", timeout=180_000)
 
         for person, name in zip(people, NAMES):
             person.page.get_by_role("textbox", name="Your name").fill(name, timeout=240_000)
@@ -124,7 +126,6 @@ def test_a_named_timed_table_plays_to_the_end_and_replays_with_its_names(server,
             (1, "human", "Ben"), (1, "heuristic", ""), (1, "human", "Ben")]
 
         # the scenario debugger opens the same record, with the same line
-        overview.page.goto(f"{base}/voila/render/scenario_debugger.ipynb", wait_until="commit", timeout=180_000)
         overview.page.wait_for_selector(".pt-debugger .pt-upload button", timeout=240_000)
         choose_file(overview.page, ".pt-debugger", f"table_{tid}.json", json.dumps(record).encode())
         debugger = overview.page.locator(".pt-debugger .pt-scenario-about")

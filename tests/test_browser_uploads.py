@@ -4,7 +4,11 @@ message (it used to vanish: the server drops a websocket message over 10 MiB, so
 kernel never heard of it). The game on the table is unchanged and the page still works."""
 from __future__ import annotations
 
+import atexit
 import json
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -17,10 +21,16 @@ pytestmark = pytest.mark.browser
 
 
 def choose_file(page, scope: str, name: str, data: bytes) -> None:
-    """Pick ``name`` (``data``) in the upload button's file chooser inside ``scope``."""
+    """Pick ``name`` (``data``) in the upload button's file chooser inside ``scope``. The
+    file is written to a folder of its own and handed over by its path (the browser reads
+    it from disk): as a buffer, Playwright would send a 12 MiB file through its pipe as
+    base64, several seconds per file."""
+    folder = Path(tempfile.mkdtemp(prefix="playtest-upload-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)   # the page may read it later
+    (folder / name).write_bytes(data)
     with page.expect_file_chooser() as chooser:
         page.locator(f"{scope} .pt-upload button").click()
-    chooser.value.set_files(files=[{"name": name, "mimeType": "application/json", "buffer": data}])
+    chooser.value.set_files(str(folder / name))
 
 
 def refusal(name: str, size: str) -> str:

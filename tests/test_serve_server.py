@@ -186,7 +186,7 @@ def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_pa
         # the pages were sent, unless the page says it is still loading (its script does,
         # every 10 s); the refilled pool's kernel stays although no page connects
         wait_until(lambda: get(f"{base}/api/kernels/{first}")[0] == 404, 30, "the first page's kernel shut down")
-        for _ in range(8):
+        for _ in range(5):          # 5 s: more than first_connect and a check interval (3 + 0.5 s)
             assert get(f"{base}/playtest/pages/{second}/alive")[0] == 204
             time.sleep(1)
         assert get(f"{base}/api/kernels/{second}")[0] == 200
