@@ -359,7 +359,7 @@ def check_declarations(game_class: type[Game]) -> None:
         fail("declarations", where, f"SEATS {game_class.SEATS!r} is not a seat count the game takes "
                                     f"({game_class.min_seats} to {game_class.max_seats})")
     if game_class.BOARD is not None:
-        from playtest.widgets.debugger import board_class
+        from playtest.widgets.board import board_class
         try:
             board_class(game_class)
         except OptionError as exc:

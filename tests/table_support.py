@@ -15,7 +15,7 @@ import pytest
 from playtest import Match
 from playtest.games.lazy_sunday import LazySunday
 from playtest.games.lazy_sunday.widget import RULES_HTML
-from playtest.widgets.app import how_to_play_html
+from playtest.widgets.gameboard import how_to_play_html
 
 
 LS_NAMES = sorted(set(LazySunday(2).cards.names))

@@ -17,7 +17,7 @@ from playtest import Match
 from playtest.engine import games
 from playtest.pages import blurb, game_page, games_html, learn_page, seat_range
 from playtest.widgets import GameApp
-from playtest.widgets.debugger import board_class
+from playtest.widgets.board import board_class
 from playtest.widgets.gamepage import GamePage, LearnPage
 from playtest.widgets.newgame import HUMAN, default_bot
 from playtest.widgets.records import pack_record

@@ -21,7 +21,7 @@ from playtest.engine import games
 from playtest.tables import service as service_module
 from playtest.tables.service import ServiceError, TableService
 from playtest.widgets import GameApp
-from playtest.widgets.app import builder_kinds
+from playtest.widgets.gameboard import builder_kinds
 from playtest.widgets.autosave import saved_paths
 from playtest.widgets.components import Card, shared
 from playtest.widgets.gamepage import GamePage

@@ -17,7 +17,7 @@ from widget_support import answer_builder, fresh_widgets  # noqa: F401 (autouse 
 from playtest.widgets import GameApp
 from playtest.widgets.board import ViewBoard
 from playtest.widgets.components import BLANK
-from playtest.widgets.debugger import board_class
+from playtest.widgets.board import board_class
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "crazy_eights"))
 from crazy_eights import CrazyEights  # noqa: E402

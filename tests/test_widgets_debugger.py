@@ -25,8 +25,9 @@ from playtest.scenarios import Expectation, Scenario, ScenarioError, find_scenar
 from playtest.scenarios.scenario import state_hash
 from playtest.widgets import Card, GameApp
 from playtest.engine import ALL_CARDS
-from playtest.widgets.debugger import (ALL_CARDS_LABEL, MISSING, ScenarioDebugger, ViewBoard, board_class,
-                                       describe_changes, move_text_for, path_label, value_label)
+from playtest.widgets.board import ViewBoard, board_class
+from playtest.widgets.debugger import (ALL_CARDS_LABEL, MISSING, ScenarioDebugger, describe_changes, move_text_for,
+                                       path_label, value_label)
 from playtest.widgets import records
 from playtest.widgets.records import pack_record, parse_link, share_url
 

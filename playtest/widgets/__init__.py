@@ -11,7 +11,8 @@ state. Each is built once and updated in place with ``show``/``update``.
 * :class:`GameApp` wires them to a :class:`~playtest.engine.Table`; a game supplies a
   :class:`GameBoard`.
 """
-from .app import GameApp, GameBoard
+from .app import GameApp
+from .gameboard import GameBoard
 from .components import Card, CardRow, ErrorBanner, LogView, Pile, PrivacyScreen, safe, style_widget
 from .moves import MoveBuilder
 from .newgame import HUMAN, NewGamePanel

@@ -41,12 +41,14 @@ move argument named ``card`` with the card's ``"arg"``.
 from __future__ import annotations
 
 import html
+import importlib
 import json
 
 import ipywidgets as w
 
+from ..engine import Game, OptionError
 from ..engine.counting import for_people
-from .app import BoardHost, GameBoard
+from .gameboard import BoardHost, GameBoard
 from .components import Card, CardRow, Pile
 
 ZONE_KINDS = ("hand", "pile", "tableau", "row", "counter")
@@ -62,7 +64,7 @@ class ViewBoard(GameBoard):
     (DESIGN "Widgets"): a long game never grows the widget tree.
 
     Args:
-        app: the app showing the board (:class:`~playtest.widgets.app.BoardHost`).
+        app: the app showing the board (:class:`~playtest.widgets.gameboard.BoardHost`).
 
     Attributes:
         status: whose turn it is, or how the game ended. shared: the shared zones'
@@ -254,3 +256,25 @@ class ViewBoard(GameBoard):
         if name in ("seat", "position"):
             return for_people(f"{name} {value}")
         return str(value)
+
+
+def board_class(game: type[Game]) -> type[GameBoard]:
+    """The board that draws ``game``: the one it declares (``Game.BOARD``,
+    ``"module:Class"``), or the generic :class:`~playtest.widgets.board.ViewBoard` (a view
+    in the zone vocabulary drawn as a table, any other view as JSON).
+
+    Raises:
+        OptionError: the declared board does not import or is not a GameBoard (the
+            message names the declaration).
+    """
+    if game.BOARD is None:
+        return ViewBoard
+    module, _, name = game.BOARD.partition(":")
+    try:
+        board = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        raise OptionError(f"{game.title}'s board {game.BOARD!r} (Game.BOARD, 'module:Class') does not load: "
+                          f"{type(exc).__name__}: {exc}") from exc
+    if not (isinstance(board, type) and issubclass(board, GameBoard)):
+        raise OptionError(f"{game.title}'s board {game.BOARD!r} is not a GameBoard subclass")
+    return board

@@ -35,14 +35,13 @@ from __future__ import annotations
 
 import difflib
 import html
-import importlib
 import time
 from collections import Counter
 from typing import Any, Callable, Mapping
 
 import ipywidgets as w
 
-from ..engine import (ALL_CARDS, Match, Move, MoveSyntaxError, OptionError, PlaytestError, Record, RecordError,
+from ..engine import (ALL_CARDS, Match, Move, MoveSyntaxError, PlaytestError, Record, RecordError,
                       get_game, limits)
 from ..engine.game import Game
 from ..scenarios import (Expectation, Failure, Scenario, ScenarioError, ScenarioMoveError, examples,
@@ -52,8 +51,8 @@ from ..engine.counting import for_people, move_text_seat
 from ..scenarios.scenario import move_mistake
 from ..scenarios.replay import zone_lines
 from . import moves as move_controls
-from .app import GameBoard, ruling_sentence
-from .board import ViewBoard
+from .gameboard import GameBoard, ruling_sentence
+from .board import board_class
 from .components import ErrorBanner, LogView, download_link, safe, style_widget
 from .moves import MoveBuilder
 from .records import parse_link, unpack_record
@@ -306,28 +305,6 @@ def record_people(record: Record) -> str:
         text += (f" The table played move{'s' if len(numbers) > 1 else ''} {listed} for a person whose time "
                  "ran out.")
     return text.strip()
-
-
-def board_class(game: type[Game]) -> type[GameBoard]:
-    """The board that draws ``game``: the one it declares (``Game.BOARD``,
-    ``"module:Class"``), or the generic :class:`~playtest.widgets.board.ViewBoard` (a view
-    in the zone vocabulary drawn as a table, any other view as JSON).
-
-    Raises:
-        OptionError: the declared board does not import or is not a GameBoard (the
-            message names the declaration).
-    """
-    if game.BOARD is None:
-        return ViewBoard
-    module, _, name = game.BOARD.partition(":")
-    try:
-        board = getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as exc:
-        raise OptionError(f"{game.title}'s board {game.BOARD!r} (Game.BOARD, 'module:Class') does not load: "
-                          f"{type(exc).__name__}: {exc}") from exc
-    if not (isinstance(board, type) and issubclass(board, GameBoard)):
-        raise OptionError(f"{game.title}'s board {game.BOARD!r} is not a GameBoard subclass")
-    return board
 
 
 class ScenarioDebugger:
@@ -822,7 +799,7 @@ class ScenarioDebugger:
         """Cards are not clickable in the debugger (moves are chosen in the branch panel)."""
 
     live = False
-    """The board never makes moves here (:class:`~playtest.widgets.app.BoardHost`):
+    """The board never makes moves here (:class:`~playtest.widgets.gameboard.BoardHost`):
     moves are chosen in the branch panel."""
 
     def decision_moves(self, seat: int) -> list[Move]:

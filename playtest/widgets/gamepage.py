@@ -24,7 +24,7 @@ from ..engine.game import Game
 from ..pages import blurb, game_links, game_page, learn_page, seat_range
 from ..scenarios import find_scenario
 from .app import GameApp
-from .debugger import board_class
+from .board import board_class
 from .newgame import default_bot
 from .records import parse_link, record_text
 from .tutorial import TutorialApp

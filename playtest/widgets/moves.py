@@ -87,7 +87,7 @@ class MoveBuilder:
 
     Args:
         move_args: the kinds this builder offers (kind -> argument names): a fixed part of
-            the game's ``MOVE_ARGS`` (:func:`playtest.widgets.app.builder_kinds`), never
+            the game's ``MOVE_ARGS`` (:func:`playtest.widgets.gameboard.builder_kinds`), never
             the moves of one position, so that the set of button widgets reveals nothing.
         labels: an object with ``move_label(kind, view) -> str``,
             ``move_tooltip(kind, view) -> str`` and

@@ -21,7 +21,7 @@ import ipywidgets as w
 from ...engine import Move, get_game
 from ...engine.counting import for_people
 from ...widgets import CardRow, GameBoard, MoveBuilder, Pile, safe
-from ...widgets.app import BoardHost
+from ...widgets.gameboard import BoardHost
 from .rules import MAX_PATIENCE
 
 

@@ -38,9 +38,9 @@ from ...tables import pages
 from ...engine import OptionError
 from ...engine.counting import for_people
 from ...tables.live import HUMAN, TOO_LATE, check_name
-from ..app import GameBoard, builder_kinds, how_to_play_html, ruling_sentence
+from ..gameboard import GameBoard, builder_kinds, how_to_play_html, ruling_sentence
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
-from ..debugger import board_class
+from ..board import board_class
 from ..moves import MoveBuilder
 from ..page import proxied_lobby_note
 from .client import TableApi, TableLink, parse_table_query, spawn
@@ -324,7 +324,7 @@ class SeatApp:
         self.message_box.layout.display = "flex"
         self.content.layout.display = "none"
 
-    # --- the app interface of the boards (playtest.widgets.app.BoardHost) ------------
+    # --- the app interface of the boards (playtest.widgets.gameboard.BoardHost) ------------
     def _seat_links(self) -> dict[int, TableLink]:
         return {link.seat: link for link in self.links if link.role == "seat" and link.state is not None}
 
