@@ -83,7 +83,7 @@ class ViewBoard(GameBoard):
         self.status.add_class("pt-status")
         self.shared = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
         self.counters = w.HTML()
-        self.seats = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.seats = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
         self.text = w.HTML()
         self.parts: dict[tuple, object] = {}
         self.panels: list[tuple[w.VBox, w.HTML]] = []      # per seat: its panel and its label
@@ -107,7 +107,9 @@ class ViewBoard(GameBoard):
         seats = view.get("seats", 0)
         while len(self.panels) < seats:
             label = w.HTML()
-            self.panels.append((w.VBox([label]), label))
+            panel = w.VBox([label])
+            panel.add_class("pt-seatpanel")       # each seat its own framed block, however many seats
+            self.panels.append((panel, label))
         shared, owned = [], [[] for _ in range(seats)]
         shared_counters, seat_counters = [], [[] for _ in range(seats)]
         self._keys = []
@@ -132,6 +134,7 @@ class ViewBoard(GameBoard):
         for seat in range(seats):
             panel, label = self.panels[seat]
             label.value = self._seat_label(view, seat, seat_counters[seat])
+            (panel.add_class if seat == view.get("turn_seat") else panel.remove_class)("pt-onturn")
             children = (label, *owned[seat])
             if panel.children != children:
                 panel.children = children
