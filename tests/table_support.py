@@ -152,7 +152,14 @@ class Player:
         return [(at, text) for at, text in self.page.evaluate("window.__ptFrames")]
 
     def wait(self, selector, timeout=120):
-        self.page.wait_for_selector(selector, timeout=timeout * 1000)
+        """Wait for ``selector``; on timeout fail with what the page shows instead."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+        try:
+            self.page.wait_for_selector(selector, timeout=timeout * 1000)
+        except PlaywrightTimeout:
+            shown = self.page.evaluate("document.body ? document.body.innerText : ''")
+            raise AssertionError(f"{selector!r} not shown in {timeout} s at {self.page.url}; "
+                                 f"the page shows: {shown[-1500:]!r}") from None
 
     def close(self):
         self.context.close()

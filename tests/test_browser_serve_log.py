@@ -49,14 +49,19 @@ def play_one_move(base: str, made: dict) -> bool:
 
 
 def test_a_full_live_game_with_pages_closing_leaves_no_traceback_in_the_log(tmp_path, browser):
-    with standalone(ROOT / "playtest" / "dashboards", tmp_path) as (proc, base, log):
+    # first_connect as a loaded machine needs it: three pages load one after the other, and
+    # the fast reaper's 3 s can pass before a slow browser's page says it is alive
+    with standalone(ROOT / "playtest" / "dashboards", tmp_path, first_connect=60) as (proc, base, log):
         status, made = api(base, "POST", "tables", {"game": "night_shift", "seats": 2, "players": ["human", "human"],
                                                     "seed": 1, "pace": "instant"})
         assert status == 201, made
         pages = [Player(browser, f"{base}/voila/render/{s['path']}") for s in made["seats"]]
         pages.append(Player(browser, f"{base}/voila/render/{made['spectator_path']}"))
         for page in pages:
-            page.wait(".pt-live .pt-table", timeout=180)
+            try:
+                page.wait(".pt-live .pt-table", timeout=180)
+            except AssertionError as error:
+                raise AssertionError(f"{error}\nthe server's log ends:\n{log.read_text()[-4000:]}") from None
         moves = 0
         while play_one_move(base, made):
             moves += 1

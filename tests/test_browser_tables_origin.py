@@ -18,7 +18,7 @@ import threading
 import psutil
 import pytest
 from table_support import Player, api, browser, create_in_lobby  # noqa: F401 (fixture)
-from test_serve_server import FAST_REAPER, ROOT
+from test_serve_server import ROOT, fast_reaper
 
 from playtest.server.launch import free_port, running
 
@@ -76,7 +76,7 @@ def test_the_lobby_works_on_a_lan_address_and_a_page_of_another_site_creates_no_
         pytest.skip("this machine has no non-loopback IPv4 address")
     lan = f"http://{ip}:{free_port()}"
     command = [sys.executable, "-m", "playtest.server", str(ROOT / "playtest" / "dashboards"), "--no-browser",
-               f"--port={lan.rsplit(':', 1)[1]}", f"--Voila.ip={ip}", "--Voila.port_retries=0", *FAST_REAPER]
+               f"--port={lan.rsplit(':', 1)[1]}", f"--Voila.ip={ip}", "--Voila.port_retries=0", *fast_reaper(60)]
     log = tmp_path / "server.log"
     env = {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")}
     with running(command, f"{lan}/voila/tree", log, cwd=ROOT / "playtest" / "dashboards", env=env):

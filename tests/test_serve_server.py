@@ -28,7 +28,12 @@ import pytest
 from playtest.server.launch import free_port, running
 
 ROOT = Path(__file__).resolve().parent.parent
-FAST_REAPER = ["--KernelReaper.first_connect=3", "--KernelReaper.grace=2", "--KernelReaper.interval=0.5"]
+def fast_reaper(first_connect: float = 3) -> list[str]:
+    """The reaper's options for a test: kernels without a page go in seconds."""
+    return [f"--KernelReaper.first_connect={first_connect}", "--KernelReaper.grace=2", "--KernelReaper.interval=0.5"]
+
+
+FAST_REAPER = fast_reaper()
 TRIVIAL = {
     "cells": [{"cell_type": "code", "execution_count": None, "id": "c0", "metadata": {}, "outputs": [],
                "source": ["import ipywidgets as w\n", "w.Button(description='Go')"]}],
@@ -95,15 +100,17 @@ def kernel_id_of(page: bytes) -> str:
 
 
 @contextlib.contextmanager
-def standalone(folder: Path, tmp_path: Path, *options: str):
+def standalone(folder: Path, tmp_path: Path, *options: str, first_connect: float = 3):
     """``python -m playtest.server`` (what ``playtest serve`` runs) on ``folder`` with the
     fast reaper, its data in ``tmp_path``, until the block ends: yields ``(process, base
-    URL, log file)``."""
+    URL, log file)``. ``first_connect``: seconds the reaper leaves a kernel whose page
+    never connected (a test that opens pages in a browser on a busy machine wants more)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")}
     command = [sys.executable, "-m", "playtest.server", str(folder), "--no-browser", f"--port={port}",
-               "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *FAST_REAPER, *options]
+               "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *fast_reaper(first_connect),
+               *options]
     log = tmp_path / "server.log"
     with running(command, f"{base}/voila/tree", log, cwd=folder, env=env) as proc:
         yield proc, base, log
