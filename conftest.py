@@ -1,6 +1,14 @@
 """Test-session settings that must reach every test item, notebooks (nbval) included."""
 import os
+import sys
 import tempfile
+
+# The suite starts hundreds of Python processes (test workers, servers, kernels, command
+# lines). Where PYTHONDONTWRITEBYTECODE is set (this project's machines set it), each one
+# compiled the kit, and pytest rewrote every test module, from source again: the suite
+# writes the usual __pycache__ folders (git ignores them) for itself and what it starts.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 from playtest.server import skip_iri_format_checker
 

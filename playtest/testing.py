@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from playtest.engine import (SPECTATOR, Bot, Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError,
                              PlaytestError, Record, check_bot_name, get_game, play_game)
-from playtest.engine.game import Searchable
+from playtest.engine.game import RULING_ID, Searchable
 
 CHECKED_POSITIONS = 2
 """About how many positions of each random game get the costly checks (refused moves,
@@ -324,10 +324,6 @@ def check_bots(game_class: type[Game], seats: int, seeds: Iterable[int]) -> None
             if not outcome.finished:
                 fail("bots_finish", where, f"the bots {bots} reached max_turns "
                      f"({match.game.options.max_turns}) without finishing the game: {outcome.reason}")
-
-
-RULING_ID = re.compile(r"[A-Z]{1,4}-[1-9][0-9]*")
-"""The shape of a ruling id a game declares: a prefix of capitals, a dash, a number."""
 
 
 def check_declarations(game_class: type[Game]) -> None:

@@ -12,6 +12,7 @@ from browser_support import dashboard_page, guard_wait
 
 from playtest import Match
 from playtest.scenarios import Scenario, example, examples
+from playtest.widgets.debugger import ScenarioDebugger
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +55,15 @@ def test_debugger_steps_rewinds_branches_and_exports(dashboards):
         app.locator("input[type=number]").fill(str(step))
         app.get_by_role("button", name="Go", exact=True).click()
         page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move {step} of')")
-        app.get_by_role("combobox", name="Act as").select_option(label=f"seat\xa0{seat + 1}")   # people count seats from 1
+        # the step's "Act as" choices come a moment after its number: a pick from the step
+        # before's list would be read against the new one (a Dropdown sends an index)
+        probe = scenario.to_match(upto=step)
+        actors = [ScenarioDebugger._actor_label(probe, s, probe.to_act()).replace(" ", "\xa0")
+                  for s in range(probe.game.seats) if probe.legal_moves(s)]
+        actor = app.get_by_role("combobox", name="Act as")
+        page.wait_for_function("([select, labels]) => JSON.stringify([...select.options].map(o => o.textContent))"
+                               " === JSON.stringify(labels)", arg=[actor.element_handle(), actors])
+        actor.select_option(label=f"seat\xa0{seat + 1}")   # people count seats from 1
         move_select = app.get_by_role("combobox", name="Move", exact=True)
         shown = other.replace(" ", "\xa0")          # ipywidgets draws option spaces as no-break spaces
         page.wait_for_function(f"() => [...document.querySelectorAll('.pt-debugger select option')]"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import reprlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -40,6 +41,12 @@ ALL_CARDS = "all"
 """The name of the all-cards view (:meth:`Game.all_cards_view`) where a viewer is named:
 the scenario debugger's view choice and ``playtest replay --all`` (its JSON ``"viewer"``).
 Never a seat, and never passed to :meth:`Game.view`."""
+
+
+RULING_ID = re.compile(r"([A-Z]{1,4})-([1-9][0-9]*)")
+"""A ruling id: an uppercase prefix of 1 to 4 letters, a dash and a number from 1
+(``"CR-7"``, ``"G-2"``, ``"CE-12"``). Games declare theirs in :attr:`Game.RULINGS`;
+texts cite them (:func:`playtest.scenarios.scenario.cited_rulings`)."""
 
 
 G_RULINGS: Mapping[str, str] = {

@@ -76,6 +76,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from playtest.engine import (Game, IllegalMove, Match, Move, MoveSyntaxError, OptionError, RecordError, get_game,
                              ruling_lines)
 from playtest.engine import limits
+from playtest.engine.game import RULING_ID
 from playtest.engine.match import write_atomically
 from playtest.engine.rng import OLD_STREAM, Stream
 from playtest.engine.errors import SHOWN_MOVES, nearest_first, requirements, suggest
@@ -1131,16 +1132,15 @@ def _try_illegal(match: Match, text: str) -> str:
     return "" if match.fingerprint() == before else "the state changed"
 
 
-RULING_ID = re.compile(r"\b([A-Z]{1,4})-(\d+)(?:\.\.(?:\1-)?(\d+))?\b")
-"""A ruling id as the kit's texts cite it: an uppercase prefix of 1 to 4 letters, a dash
-and a number (``"CR-7"``, ``"G-2"``, ``"CE-12"``), or a range of one prefix
-(``"LS-1..LS-11"``, ``"LS-1..11"``); :func:`cited_rulings` reads them."""
+CITATION = re.compile(rf"\b{RULING_ID.pattern}(?:\.\.(?:\1-)?([1-9][0-9]*))?\b")
+"""A ruling id as the kit's texts cite it (:data:`~playtest.engine.game.RULING_ID`), or a
+range of one prefix (``"LS-1..LS-11"``, ``"LS-1..11"``); :func:`cited_rulings` reads them."""
 
 
 def cited_rulings(text: str) -> set[str]:
-    """Every ruling id ``text`` cites (:data:`RULING_ID`), a range counting each id in it:
+    """Every ruling id ``text`` cites (:data:`CITATION`), a range counting each id in it:
     ``"LS-3 and CR-1..CR-3"`` -> ``{"LS-3", "CR-1", "CR-2", "CR-3"}``."""
-    return {f"{m[1]}-{n}" for m in RULING_ID.finditer(text) for n in range(int(m[2]), int(m[3] or m[2]) + 1)}
+    return {f"{m[1]}-{n}" for m in CITATION.finditer(text) for n in range(int(m[2]), int(m[3] or m[2]) + 1)}
 
 
 def known_rulings(game: str | type[Game]) -> frozenset[str]:
