@@ -26,3 +26,14 @@ def pytest_configure(config):
     os.environ["PLAYTEST_AUTOSAVE_DIR"] = tempfile.mkdtemp(prefix="playtest-autosave-")
     # likewise the live tables' database (playtest.tables.store.data_dir)
     os.environ["PLAYTEST_DATA_DIR"] = tempfile.mkdtemp(prefix="playtest-data-")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Files that take longest start first: browser tests, the docs build and the
+    notebooks (each a kernel of its own), then the rest. pytest-xdist hands out files in
+    this order (``--dist loadfile``), so the short ones fill both processes at the end
+    instead of one long file running alone while the other process waits."""
+    def long_first(item) -> int:
+        return 0 if item.get_closest_marker("browser") or item.get_closest_marker("docs") or \
+            item.path.suffix == ".ipynb" else 1
+    items.sort(key=long_first)      # stable: a file's tests keep their order, and stay together

@@ -26,9 +26,10 @@ def test_debugger_steps_rewinds_branches_and_exports(dashboards):
     with dashboard_page(dashboards, None, ".pt-debugger", path="scenario_debugger.ipynb") as (page, _frames, errors, _base):
         app = page.locator(".pt-debugger")
         app.get_by_role("combobox", name="Example").select_option(EXAMPLE)
-        page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move 0 of {total}')",
-                               timeout=60_000)
-        assert scenario.title in app.inner_text()
+        # the step and the scenario's title are widgets of their own, drawn one after the other
+        page.wait_for_function("([step, title]) => ['Move 0 of ' + step, title].every("
+                               "t => document.querySelector('.pt-debugger').innerText.includes(t))",
+                               arg=[total, scenario.title], timeout=60_000)
 
         forward = app.get_by_role("button", name="Forward ▶")
         forward.click()
