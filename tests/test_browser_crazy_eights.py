@@ -52,6 +52,10 @@ def test_two_people_play_crazy_eights_at_a_live_table_made_in_the_lobby(served, 
             player.wait(".pt-live .pt-table .pt-card.pt-face")
             # the seat's own 7 cards face up (and the discard pile's top), the other hand as backs
             assert player.page.locator(".pt-table .pt-card.pt-back").count() >= 7
+            # a seat's panel is as tall as its zones: a hand is one row of tiles, not 470px of felt
+            rows = player.page.locator(".pt-seatpanel > .pt-row")
+            assert rows.count() == 2
+            assert max(rows.nth(n).bounding_box()["height"] for n in range(2)) < 200
         assert set(hand_names(host)) != set(hand_names(guest))     # each sees its own hand
         table_id, token = re.search(r"table=([^&]+)&token=([^&]+)", first_href).groups()
         status, before = api(served, "GET", f"tables/{table_id}/state", token=token)

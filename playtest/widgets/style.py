@@ -39,6 +39,8 @@ STYLE = """<style>
 .pt-seatpanel { border: 1px solid rgba(255, 255, 255, 0.3); border-radius: 8px; padding: 2px 8px 6px; margin: 4px 8px 4px 0;
   min-width: 150px; flex: 0 1 auto; align-self: flex-start; }
 .pt-seatpanel.pt-onturn { border-color: #ffd54a; box-shadow: inset 0 0 0 1px #ffd54a; }
+/* a seat panel stacks its zones: a row's 470px basis (its width beside others) would be its height here */
+.pt-seatpanel > .pt-row { flex: 0 0 auto; min-width: 0; }
 .pt-seatlabel .pt-turn { background: #ffd54a; color: #222; border-radius: 4px; padding: 0 4px; }
 /* the move controls stay on screen under a tall board (a 6-seat table): stuck to the bottom of the
    page's scroller, which every box between them must let overflow (Voila's output area clips; the game and
