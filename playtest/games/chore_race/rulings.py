@@ -9,7 +9,7 @@ RULINGS = {
     "CR-4": "play step: two slots, each used once in either order: play a matching card, discard 1 card, or leave it",
     "CR-5": "Done puts 1 progress on a chore in your own tableau; Finally! puts 3, and nothing can react to it",
     "CR-6": "progress is a counter on the chore; cards played onto it go to the discard when the chore leaves play",
-    "CR-7": "a targeted action names one opponent, who alone may react once: Excuse cancels it, Dodge an Inspection",
+    "CR-7": "the target may react once: Excuse cancels, Dodge stops an Inspection; their unused Wipe the Counters voids an Inspection",
     "CR-8": "Family Meeting: everyone secretly passes 3 cards of their hand to the next seat; it cannot be Excused",
     "CR-9": "Delegate: the target puts a Done on one of your chores (you choose which), or else shows their hand",
     "CR-10": "Teamwork: hands are shown; if the target holds a Done, each puts one on your chores, else you put up to 2",

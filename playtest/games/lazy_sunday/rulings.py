@@ -10,7 +10,7 @@ RULINGS = {
     "LS-5": "quick discard: anyone may claim that a card in any list matches the DONE top; a wrong claim draws a card",
     "LS-6": "empty deck: DONE except its top is shuffled into a new deck; with nothing to draw, drawing is not offered",
     "LS-7": "NOT ME!: called instead of your turn, once a round; each other seat takes one final turn, then all score",
-    "LS-8": "Let's Trade and Nosy Neighbour take one other player, Switcheroo and Not My Job two; never the caller",
+    "LS-8": "Let's Trade, Nosy Neighbour: 1 other; Switcheroo, Not My Job: 2 (void if 2 play); Landlord's Notice: any; not the caller",
     "LS-9": "round score: a caller lowest or tied lowest scores 0, else 50; everyone else scores their total",
     "LS-10": "one round (option rounds); with match_to 100, rounds go on until a total passes 100: lowest total wins",
     "LS-11": "a view never shows a face-down card, your own included, unless you are looking at it right now",
