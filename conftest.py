@@ -29,11 +29,14 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Files that take longest start first: browser tests, the docs build and the
-    notebooks (each a kernel of its own), then the rest. pytest-xdist hands out files in
-    this order (``--dist loadfile``), so the short ones fill both processes at the end
-    instead of one long file running alone while the other process waits."""
-    def long_first(item) -> int:
-        return 0 if item.get_closest_marker("browser") or item.get_closest_marker("docs") or \
-            item.path.suffix == ".ipynb" else 1
-    items.sort(key=long_first)      # stable: a file's tests keep their order, and stay together
+    """The order pytest-xdist hands out files in (``--dist loadfile
+    --no-loadscope-reorder``): the notebooks and the docs build first (long, each a kernel
+    or a build of its own), then the other tests, then the browser tests. Browser tests
+    come last in each process because the Playwright session they share, once started,
+    keeps its event loop running in the process's thread: a later test's
+    ``asyncio.run()`` would be refused."""
+    def group(item) -> int:
+        if item.get_closest_marker("browser"):
+            return 2
+        return 0 if item.get_closest_marker("docs") or item.path.suffix == ".ipynb" else 1
+    items.sort(key=group)      # stable: a file's tests keep their order

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from browser_support import dashboard_page
+from test_widgets_lab_people import exports  # noqa: F401 (fixture)
 
 from playtest import simulate
 from playtest.lab import metrics, read_csv
@@ -62,4 +63,42 @@ def test_run_a_small_simulation_and_download_the_csv(dashboards):
         back = read_csv(download.path())   # the lab's CSV: the same games, their set-up in the file
         pd.testing.assert_frame_equal(back, expected, check_dtype=False)
         pd.testing.assert_frame_equal(metrics(rows), metrics(expected))
+        assert not errors, errors
+
+
+def test_in_the_browser_the_tab_loads_an_export_and_sets_bots_beside_people(exports, dashboards):
+    """Headless Chromium: the People's games tab of balance_lab.ipynb takes the export
+    through the upload button, refuses one too large beside it, and plays bot games."""
+    _service, _ids, files = exports
+    with dashboard_page(dashboards, None, ".pt-lab button:has-text('Run')", height=1400, timeout=180,
+                        path="balance_lab.ipynb") as (page, _frames, errors, _base):
+        lab = page.locator(".pt-lab")
+        lab.get_by_label("Seats", exact=True).select_option("3")
+        games = lab.locator(".widget-text", has_text="Games").locator("input")
+        games.fill("20")
+        games.press("Enter")
+        page.get_by_role("tab", name="People's games").click()
+        people = page.locator(".pt-lab-people")
+        upload = people.locator(".pt-upload")
+        upload.wait_for(state="visible", timeout=30_000)
+        assert upload.locator(".pt-upload-hint").inner_text() == "The lobby's Results export (JSON or CSV), up to 1 MiB"
+
+        def choose(name: str, data: bytes) -> None:
+            with page.expect_file_chooser() as chooser:
+                upload.locator("button").click()
+            chooser.value.set_files(files=[{"name": name, "mimeType": "application/json", "buffer": data}])
+
+        choose("huge.json", b" " * (2 << 20))
+        note = upload.locator(".pt-upload-note")
+        note.wait_for(state="visible", timeout=10_000)
+        assert note.inner_text().startswith("huge.json is 2.0 MiB: the dashboard reads table exports of at most")
+        choose("tables.json", files["json"])
+        people.get_by_text("3 finished tables").wait_for(timeout=60_000)
+        shown = people.inner_text()
+        assert "AdvantageP1" in shown and "human" in shown and "1 table(s) of other games than Lazy Sunday" in shown
+        people.get_by_role("button", name="Play bot games beside them").click()
+        people.get_by_text("Played 20 games of bots").wait_for(timeout=120_000)
+        shown = people.inner_text()
+        assert "people − bots" in shown and "DurationTurns" in shown
+        assert not page.locator(".pt-error").is_visible()
         assert not errors, errors

@@ -206,7 +206,7 @@ def test_a_preheated_kernel_reads_its_pages_request_from_voilas_own_query_websoc
             RequestInfoSocketHandler.send_updates({"kernel_id": kernel_id, "payload": sent})   # a page took it
             await loop["stop"].wait()
             server.stop()
-        asyncio.run(main())
+        run_coroutine(main())
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()

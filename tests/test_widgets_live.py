@@ -1427,5 +1427,5 @@ def test_a_list_of_tables_refreshes_while_its_page_is_used_and_skips_a_failed_re
         if len(calls) == 3:
             active[0] = -1e9                                       # an hour without a click
 
-    asyncio.run(asyncio.wait_for(listing.refresh_while_active(refresh, 0.01, lambda: active[0]), 10))
+    run_coroutine(asyncio.wait_for(listing.refresh_while_active(refresh, 0.01, lambda: active[0]), 10))
     assert calls == [0, 1, 2]
