@@ -1,14 +1,6 @@
 """Test-session settings that must reach every test item, notebooks (nbval) included."""
 import os
-import sys
 import tempfile
-
-# The suite starts hundreds of Python processes (test workers, servers, kernels, command
-# lines). Where PYTHONDONTWRITEBYTECODE is set (this project's machines set it), each one
-# compiled the kit, and pytest rewrote every test module, from source again: the suite
-# writes the usual __pycache__ folders (git ignores them) for itself and what it starts.
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-sys.dont_write_bytecode = False
 
 from playtest.server import skip_iri_format_checker
 
@@ -27,16 +19,3 @@ def pytest_configure(config):
     # likewise the live tables' database (playtest.tables.store.data_dir)
     os.environ["PLAYTEST_DATA_DIR"] = tempfile.mkdtemp(prefix="playtest-data-")
 
-
-def pytest_collection_modifyitems(config, items):
-    """The order pytest-xdist hands out files in (``--dist loadfile
-    --no-loadscope-reorder``): the notebooks and the docs build first (long, each a kernel
-    or a build of its own), then the other tests, then the browser tests. Browser tests
-    come last in each process because the Playwright session they share, once started,
-    keeps its event loop running in the process's thread: a later test's
-    ``asyncio.run()`` would be refused."""
-    def group(item) -> int:
-        if item.get_closest_marker("browser"):
-            return 2
-        return 0 if item.get_closest_marker("docs") or item.path.suffix == ".ipynb" else 1
-    items.sort(key=group)      # stable: a file's tests keep their order
