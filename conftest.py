@@ -18,4 +18,3 @@ def pytest_configure(config):
     os.environ["PLAYTEST_AUTOSAVE_DIR"] = tempfile.mkdtemp(prefix="playtest-autosave-")
     # likewise the live tables' database (playtest.tables.store.data_dir)
     os.environ["PLAYTEST_DATA_DIR"] = tempfile.mkdtemp(prefix="playtest-data-")
-
