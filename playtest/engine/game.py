@@ -568,7 +568,6 @@ class HasResources(Protocol):
         ...
 
 
-
 @runtime_checkable
 class Pinnable(Protocol):
     """A scenario or a tutorial can fix the game's setup (the keys of ``Game.SETUP``);

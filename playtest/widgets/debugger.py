@@ -710,7 +710,7 @@ class ScenarioDebugger:
 
     def why_not(self, text: str | None = None) -> str:
         """Say whether a move is legal at the shown position, and if not, the ruling
-        (when one forbids it) with what it says (its line, :func:`~playtest.widgets.app.ruling_sentence`),
+        (when one forbids it) with what it says (its line, :func:`~playtest.widgets.gameboard.ruling_sentence`),
         the reason and the seat's legal alternatives. The answer
         can tell what the move's seat holds, so it is given only in that seat's view;
         in another view the answer says whose view is needed (and offers a button to
@@ -901,7 +901,7 @@ class ScenarioDebugger:
 
     def _failing(self) -> str:
         """The failing step of the loaded scenario: which move, its ruling and what the
-        ruling says (:func:`~playtest.widgets.app.ruling_sentence`), and (in its
+        ruling says (:func:`~playtest.widgets.gameboard.ruling_sentence`), and (in its
         seat's view only: they can tell what the seat holds) the reason and the legal
         alternatives."""
         failure, seat = self.failure, self._failing_seat()

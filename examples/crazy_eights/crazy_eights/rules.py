@@ -459,7 +459,6 @@ class CrazyEights(Game):
         the discard pile's top, the deck's size, and the counters. In the zone
         vocabulary of :mod:`playtest.widgets.board`."""
         o = self.options
-        top = s.discard[-1] % 52
         zones = [
             {"kind": "pile", "name": "deck", "owner": None, "face": "down", "count": len(s.deck)},
             {"kind": "pile", "name": "discard pile", "owner": None, "face": "up", "count": len(s.discard),

@@ -445,7 +445,7 @@ class SeatApp:
     def _answered(self, result: dict) -> None:
         """A move's answer, said next to the controls that sent it (and in the banner when
         it did not count): played, refused with the table's sentence and what its ruling
-        says (:func:`~playtest.widgets.app.ruling_sentence`), or too late with what beat
+        says (:func:`~playtest.widgets.gameboard.ruling_sentence`), or too late with what beat
         it. Every move sent gets exactly one answer from the table."""
         if result.get("ok") and not result.get("late"):
             self.outcome.value = "<span class='pt-played'>Your move was played.</span>"
