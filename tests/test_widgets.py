@@ -592,6 +592,19 @@ def test_error_banner_keeps_its_button_whole_and_the_link_looks_like_a_button():
     assert "a.pt-download" in STYLE and "background" in STYLE.split("a.pt-download", 1)[1].split("}")[0]
 
 
+def test_no_style_animates_without_end():
+    # an endless animation repaints an idle page for as long as it is open (a lit tutorial
+    # card cost ~0.2 of a core per learn page); the tutorial's glow pulses a few times
+    import re
+    from playtest.widgets.live.style import STYLE as LIVE_STYLE
+    from playtest.widgets.style import STYLE
+    for css in (STYLE, LIVE_STYLE):
+        assert "infinite" not in css
+        for count in re.findall(r"animation:[^;}]*?\b(\d+) alternate", css):
+            assert 1 <= int(count) <= 10
+    assert re.search(r"\.pt-card\.pt-lit \{[^}]*animation: pt-glow [^;]* 6 alternate", STYLE)
+
+
 @pytest.mark.parametrize("game", ["lazy_sunday", "chore_race", "night_shift"])
 def test_how_to_play_panel_is_there_and_closed(game):
     app = GameApp(game, seed=1)
