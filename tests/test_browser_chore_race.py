@@ -25,7 +25,7 @@ import time
 from collections import Counter
 
 import pytest
-from browser_support import dashboard_page, guard_wait
+from browser_support import POLL_MS, dashboard_page, guard_wait
 
 from playtest import Match
 from playtest.games.chore_race import CARDS
@@ -91,7 +91,7 @@ def settle(page, timeout: float = 90.0) -> list[str]:
 
 def wait_moved(page, before: int, timeout: float = 90.0) -> None:
     page.wait_for_function(f"(document.querySelector('.pt-timeline').innerText.match(/Move (\\d+)/) || [0, 0])[1]"
-                           f" > {before}", timeout=timeout * 1000)
+                           f" > {before}", timeout=timeout * 1000, polling=POLL_MS)
 
 
 def my_rows(page):
@@ -152,9 +152,9 @@ def test_play_a_quick_game_in_the_browser(dashboards):
         frames_at_start = len(frames)      # the page's first game (3 seats) is not ours
         page.get_by_role("button", name="Start new game").click()
         page.wait_for_function("[...document.querySelectorAll('.cr-seat')].filter(e => e.offsetParent).length === 2",
-                               timeout=60_000)
+                               timeout=60_000, polling=POLL_MS)
         page.wait_for_function("document.querySelector('.pt-status').innerText.includes('first to 10 VP')",
-                               timeout=60_000)
+                               timeout=60_000, polling=POLL_MS)
         assert "Seat 2 (heuristic bot)" in page.inner_text(".pt-table")      # seat 1, counted from 1
 
         for _ in range(80):

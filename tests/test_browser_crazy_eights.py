@@ -11,6 +11,7 @@ import json
 import re
 
 import pytest
+from browser_support import POLL_MS
 from table_support import Player, api, browser  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
@@ -92,7 +93,7 @@ def test_the_debugger_opens_its_example_scenario_and_the_lab_offers_its_bots(ser
         example.wait_for(timeout=150_000)
         example.select_option("crazy_eights_eight_names_the_suit")
         debugger.page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 0 of')",
-                                        timeout=60_000)
+                                        timeout=60_000, polling=POLL_MS)
         app.locator(".pt-card.pt-face", has_text="7♣").wait_for(timeout=30_000)   # the generic board: the top card
         assert app.locator(".pt-card.pt-back").count() == 5      # the deck and the pinned hands, face down
         game = lab.page.locator(".pt-lab").get_by_role("combobox", name="Game")

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from browser_support import dashboard_page, guard_wait
+from browser_support import POLL_MS, dashboard_page, guard_wait
 
 from playtest import Match
 from playtest.scenarios import Scenario, example, examples
@@ -29,24 +29,28 @@ def test_debugger_steps_rewinds_branches_and_exports(dashboards):
         # the step and the scenario's title are widgets of their own, drawn one after the other
         page.wait_for_function("([step, title]) => ['Move 0 of ' + step, title].every("
                                "t => document.querySelector('.pt-debugger').innerText.includes(t))",
-                               arg=[total, scenario.title], timeout=60_000)
+                               arg=[total, scenario.title], timeout=60_000, polling=POLL_MS)
 
         forward = app.get_by_role("button", name="Forward ▶")
         forward.click()
-        page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 1 of')")
+        page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 1 of')",
+                               polling=POLL_MS)
         forward.click()
-        page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 2 of')")
+        page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 2 of')",
+                               polling=POLL_MS)
         # the step and its "what changed" are two widgets: updated one after the other
-        page.wait_for_function("() => document.querySelector('.pt-changed').innerText.includes('Move 2')")
+        page.wait_for_function("() => document.querySelector('.pt-changed').innerText.includes('Move 2')",
+                               polling=POLL_MS)
         app.get_by_role("button", name="◀ Back").click()
-        page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 1 of')")
+        page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 1 of')",
+                               polling=POLL_MS)
 
         # "why not?" answers on Enter, under its box
         why = app.get_by_placeholder("a move, e.g. 1 claim 0 2 5")
         why.fill("garbage")
         why.press("Enter")
         page.wait_for_function("() => document.querySelector('.pt-debugger .pt-why').innerText.includes('Not a move here')",
-                               timeout=30_000)
+                               timeout=30_000, polling=POLL_MS)
         assert not page.locator(".pt-error").is_visible()
 
         # jump to the first move where the seat to act had another choice, and branch there
@@ -55,7 +59,8 @@ def test_debugger_steps_rewinds_branches_and_exports(dashboards):
                                  for m in scenario.to_match(upto=k).legal_moves(seat) if str(m) != scenario.moves[k])
         app.locator("input[type=number]").fill(str(step))
         app.get_by_role("button", name="Go", exact=True).click()
-        page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move {step} of')")
+        page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move {step} of')",
+                               polling=POLL_MS)
         # the step's "Act as" choices come a moment after its number: a pick from the step
         # before's list would be read against the new one (a Dropdown sends an index)
         probe = scenario.to_match(upto=step)
@@ -63,17 +68,17 @@ def test_debugger_steps_rewinds_branches_and_exports(dashboards):
                   for s in range(probe.game.seats) if probe.legal_moves(s)]
         actor = app.get_by_role("combobox", name="Act as")
         page.wait_for_function("([select, labels]) => JSON.stringify([...select.options].map(o => o.textContent))"
-                               " === JSON.stringify(labels)", arg=[actor.element_handle(), actors])
+                               " === JSON.stringify(labels)", arg=[actor.element_handle(), actors], polling=POLL_MS)
         actor.select_option(label=f"seat\xa0{seat + 1}")   # people count seats from 1
         move_select = app.get_by_role("combobox", name="Move", exact=True)
         shown = other.replace(" ", "\xa0")          # ipywidgets draws option spaces as no-break spaces
         page.wait_for_function(f"() => [...document.querySelectorAll('.pt-debugger select option')]"
-                               f".some(o => o.textContent === {json.dumps(shown)})")
+                               f".some(o => o.textContent === {json.dumps(shown)})", polling=POLL_MS)
         move_select.select_option(label=shown)
         guard_wait(page)
         app.get_by_role("button", name="Play this move").click()
         page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('branch from move {step}')",
-                               timeout=30_000)
+                               timeout=30_000, polling=POLL_MS)
         assert app.get_by_role("button", name="Back to the loaded line").is_visible()
 
         app.get_by_role("button", name="Export scenario (.toml)").click()
@@ -86,7 +91,8 @@ def test_debugger_steps_rewinds_branches_and_exports(dashboards):
         assert exported.verify() == []
 
         app.get_by_role("button", name="Back to the loaded line").click()
-        page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move {step} of {total}')")
+        page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move {step} of {total}')",
+                               polling=POLL_MS)
         assert not page.locator(".pt-error").is_visible()
         assert not errors, errors
 

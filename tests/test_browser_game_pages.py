@@ -3,12 +3,18 @@ lists every game ``games()`` returns, and each one's game page (``game.ipynb?gam
 and learn page (``learn.ipynb?game=NAME``) open on its board (Crazy Eights, a package
 outside the kit on the generic board, where it is installed; test_browser_crazy_eights.py
 installs it for its own server); an address naming no game gets the
-sentence linking every game, not a traceback."""
+sentence linking every game, not a traceback.
+
+Layout: each game page at its usual seat count fits a 1280x720 screen (the board, then
+the seat's move controls, within the first 720 px after load) and on a 390 px phone no
+card runs off the edge (screenshots in /tmp/pt_layout_*.png), and loads nothing from
+outside 127.0.0.1."""
 from __future__ import annotations
 
 from importlib.metadata import entry_points
 
 import pytest
+from browser_support import outside_requests
 
 from playtest.pages import game_page, learn_page
 
@@ -20,13 +26,16 @@ such as the toy game, is not the server's)."""
 TAUGHT = sorted(name for name, game in GAMES.items() if game.TUTORIAL is not None)
 
 
-def open_page(dashboards, path: str, ready: str):
-    """A fresh context's page at ``path`` of the shared server, once ``ready`` shows;
-    returns (page, its uncaught errors). Close ``page.context`` after."""
-    context = dashboards.browser.new_context(viewport={"width": 1280, "height": 1000})
+def open_page(dashboards, path: str, ready: str, height: int = 1000, requests: list[str] | None = None):
+    """A fresh context's page at ``path`` of the shared server (1280 px wide, ``height``
+    px high), once ``ready`` shows; returns (page, its uncaught errors). The URL of every
+    request the page makes is added to ``requests``. Close ``page.context`` after."""
+    context = dashboards.browser.new_context(viewport={"width": 1280, "height": height})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    if requests is not None:
+        page.on("request", lambda request: requests.append(request.url))
     page.goto(f"{dashboards.base}/voila/render/{path}", timeout=180_000)
     page.wait_for_selector(ready, timeout=180_000)
     return page, errors
@@ -54,16 +63,45 @@ def test_the_index_links_every_game_and_its_learn_page(dashboards):
     assert not errors, errors
 
 
+GEOMETRY = """() => {
+  const box = (e) => { const b = e.getBoundingClientRect(); return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
+  const cards = [...document.querySelectorAll('.pt-table .pt-card')].filter(e => e.offsetParent);
+  const vw = document.documentElement.clientWidth;
+  return {controls: box(document.querySelector('.pt-controls')),
+          moves: box(document.querySelector('.pt-controls .pt-guarded')),
+          lowest: Math.max(...cards.map(e => e.getBoundingClientRect().bottom)),
+          clipped: cards.filter(e => { const b = e.getBoundingClientRect(); return b.left < -1 || b.right > vw + 1; }).length,
+          cards: cards.length, scroll: document.documentElement.scrollWidth, vw};
+}"""
+"""Where the page's visible cards and move controls are (px from the viewport's top left)."""
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_games_page_opens_on_its_board(dashboards, name):
-    page, errors = open_page(dashboards, game_page(name, "seed=4"), ".pt-table .pt-card")
+def test_every_games_page_opens_on_its_board_and_fits_a_laptop_and_a_phone(dashboards, name):
+    requests: list[str] = []
+    page, errors = open_page(dashboards, game_page(name, "seed=4"), ".pt-table .pt-card", 720, requests)
     try:
         assert page.locator("h1", has_text=GAMES[name].title).count() == 1
         assert page.locator(".pt-controls button:visible").count() > 0             # the seat's moves
         assert page.locator(".pt-no-game").count() == 0
+        assert page.locator(".pt-seatlabel").count() >= GAMES[name].SEATS
+        page.wait_for_timeout(1500)                                                  # the last layout pass
+        geometry = page.evaluate(GEOMETRY)
+        page.screenshot(path=f"/tmp/pt_layout_{name}_1280x720.png")
+        assert geometry["cards"] > 10 and geometry["clipped"] == 0, geometry
+        assert 0 <= geometry["controls"]["top"] and geometry["controls"]["bottom"] <= 720, geometry
+        assert geometry["moves"]["bottom"] <= 720, geometry                 # the seat's move buttons on screen
+        assert geometry["lowest"] <= geometry["controls"]["top"] + 4, geometry   # no card hidden under them
+        page.set_viewport_size({"width": 390, "height": 844})                   # the same page on a phone
+        page.wait_for_timeout(1000)                                             # the layout pass
+        geometry = page.evaluate(GEOMETRY)
+        page.screenshot(path=f"/tmp/pt_layout_{name}_390.png", full_page=True)
+        assert geometry["clipped"] == 0 and geometry["scroll"] <= 391, geometry      # rows wrap; nothing cut off
+        assert geometry["controls"]["bottom"] <= 844, geometry
     finally:
         page.context.close()
     assert not errors, errors
+    assert not outside_requests(requests), outside_requests(requests)
 
 
 @pytest.mark.parametrize("name", TAUGHT)

@@ -18,7 +18,7 @@ import re
 import time
 
 import pytest
-from browser_support import dashboard_page, guard_wait, page_html
+from browser_support import POLL_MS, dashboard_page, guard_wait, page_html
 
 from playtest import Match
 from playtest.games.lazy_sunday import LazySunday
@@ -104,6 +104,7 @@ def late_double_click(page, label) -> str | None:
     box = move_button(page, label).bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.click(x, y)
+    # on every frame (not POLL_MS): the second press must follow the new button at once
     page.wait_for_function(f"({BUTTON_AT})([{x}, {y}]) !== {label!r}", timeout=30_000)
     under = page.evaluate(BUTTON_AT, [x, y])
     page.mouse.down(click_count=2)          # the second press alone: event.detail 2 (Playwright's
@@ -159,7 +160,7 @@ def test_play_a_round_in_the_browser(dashboards):
         assert move_number(page) == 6          # a new game: its 3 bots have peeked at once (LS-3), seat 0 not yet
         resume.click()
         page.wait_for_function(f"document.querySelector('.pt-timeline').innerText.includes('Move {played} (live)')",
-                               timeout=30_000)
+                               timeout=30_000, polling=POLL_MS)
         page.locator(".pt-resume").wait_for(state="hidden", timeout=10_000)    # the offer goes once taken
         assert last_logged(page) == logged
         assert wait_for_moves(page)[0] == "Draw from the deck"
@@ -171,7 +172,8 @@ def test_play_a_round_in_the_browser(dashboards):
         frames_at_start = len(frames)      # the page's first game (4 seats) is not ours
         page.get_by_role("button", name="Start new game").click()
         page.wait_for_function("document.querySelectorAll('.pt-row').length === 3 || "
-                               "[...document.querySelectorAll('.pt-row')].filter(e => e.offsetParent).length === 3")
+                               "[...document.querySelectorAll('.pt-row')].filter(e => e.offsetParent).length === 3",
+                               polling=POLL_MS)
         page.wait_for_timeout(500)
         assert "Seat 2 (heuristic bot)" in page.inner_text(".pt-table")
 
@@ -184,7 +186,7 @@ def test_play_a_round_in_the_browser(dashboards):
         page.wait_for_timeout(300)
         my_cards.nth(1).click()
         page.wait_for_function("document.querySelectorAll('.pt-row .pt-card.pt-looking').length === 2",
-                               timeout=30_000)         # both cards drawn face-up, and no other
+                               timeout=30_000, polling=POLL_MS)         # both cards drawn face-up, and no other
         assert page.locator(".pt-row .pt-face").count() == 2
         click_move(page, "Done looking")
         move_button(page, "Done looking").wait_for(state="hidden", timeout=30_000)
@@ -202,13 +204,13 @@ def test_play_a_round_in_the_browser(dashboards):
                 html_before_call = page_html(page)
                 click_move(page, "NOT ME!")
                 page.wait_for_function("document.querySelector('.pt-status').innerText.includes('Match over')",
-                                       timeout=30_000)
+                                       timeout=30_000, polling=POLL_MS)
             elif "Draw from the deck" in labels:
                 click_move(page, "Draw from the deck", double=True)     # the second click must do nothing
                 move_button(page, "Discard it").wait_for(state="visible", timeout=30_000)
                 # the drawn card shows face-up to its drawer, beside the DONE top
                 page.wait_for_function("document.querySelectorAll('.pt-pile .pt-face').length === 2",
-                                       timeout=30_000)
+                                       timeout=30_000, polling=POLL_MS)
                 if late_checked:
                     click_move(page, "Discard it", double=True)
                 else:                   # the second click lands on the next decision's button: dropped

@@ -19,7 +19,7 @@ import time
 from collections import Counter
 
 import pytest
-from browser_support import dashboard_page, guard_wait
+from browser_support import POLL_MS, dashboard_page, guard_wait
 from browser_support import page_html as browser_page_html
 
 from playtest import Match
@@ -86,7 +86,7 @@ def test_play_a_short_game_in_the_browser(dashboards):
         frames_at_start = len(frames)      # the page's first game (Shift limit 50) is not ours
         page.get_by_role("button", name="Start new game").click()
         page.wait_for_function(f"document.querySelector('.pt-status').innerText.includes('Shift 1 of {TURN_LIMIT}')",
-                               timeout=60_000)
+                               timeout=60_000, polling=POLL_MS)
         assert "Seat 2 (heuristic bot)" in page.inner_text(".pt-table")      # seat 1, counted from 1
 
         # Activate is shown as unavailable; clicking it gives the NS-9 reason
@@ -178,7 +178,7 @@ def test_end_shift_pressed_ten_times_ends_one_shift(dashboards):
         page.mouse.down(click_count=1)
         page.mouse.up(click_count=1)
         page.wait_for_function("document.querySelector('.pt-status').innerText.includes('Shift 3 of 50')",
-                               timeout=60_000)
+                               timeout=60_000, polling=POLL_MS)
         new = page.locator(".ns-actions button:not([data-pt-old])", has_text="End Shift")
         new.wait_for(state="visible", timeout=30_000)          # seat 0's Shift 3, drawn after the press
         log = page.locator(".pt-log").inner_text()
@@ -196,4 +196,4 @@ def test_end_shift_pressed_ten_times_ends_one_shift(dashboards):
         guard_wait(page)
         new.click()                     # a deliberate press, a moment later: plays
         page.wait_for_function("document.querySelector('.pt-status').innerText.includes('Shift 5 of 50')",
-                               timeout=60_000)
+                               timeout=60_000, polling=POLL_MS)

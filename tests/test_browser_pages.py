@@ -26,7 +26,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from browser_support import dashboard_server, guard_wait, require_chromium
+from browser_support import POLL_MS, dashboard_server, guard_wait, require_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -154,7 +154,8 @@ def test_a_killed_kernel_says_so_on_the_page_and_a_reload_resumes_the_game(brows
         bar.wait_for(state="visible", timeout=60_000)
         assert bar.get_attribute("role") == "alert"
         # the server answers: the page names its kernel as what stopped, not the server
-        page.wait_for_function("document.getElementById('pt-kernel-lost').dataset.lost === 'kernel'", timeout=10_000)
+        page.wait_for_function("document.getElementById('pt-kernel-lost').dataset.lost === 'kernel'",
+                               timeout=10_000, polling=POLL_MS)
         assert KERNEL_GONE in bar.inner_text() and SERVER_GONE not in bar.inner_text()
         # the game under the message is greyed out and takes no clicks: it says "Connected" no more
         assert page.evaluate("getComputedStyle(document.querySelector('.pt-app').closest('.jp-OutputArea'))"
@@ -162,7 +163,7 @@ def test_a_killed_kernel_says_so_on_the_page_and_a_reload_resumes_the_game(brows
 
         # the server itself is up: the page finds it answering, and says that Reload works now
         page.wait_for_function("document.getElementById('pt-kernel-lost').dataset.server === 'answering'",
-                               timeout=10_000)
+                               timeout=10_000, polling=POLL_MS)
         assert "The server is answering: Reload gets your game back." in bar.inner_text()
         bar.get_by_role("button", name="Reload the page").click()
         resume = page.locator(".pt-resume button", has_text="Resume your unfinished game")
@@ -175,7 +176,7 @@ def test_a_killed_kernel_says_so_on_the_page_and_a_reload_resumes_the_game(brows
             other.goto(server + PAGE, timeout=180_000, wait_until="commit")
             resume.click()
             page.wait_for_function("/Move [1-9][0-9]* \\(live\\)/.test(document.querySelector('.pt-timeline').innerText)",
-                                   timeout=30_000)
+                                   timeout=30_000, polling=POLL_MS)
             [cookie] = [c for c in context.cookies() if c["name"] == "playtest_browser"]
             assert cookie["httpOnly"] and len(cookie["value"]) >= 16
             # that browser is never offered this browser's game
@@ -221,13 +222,14 @@ def test_a_page_whose_server_stopped_says_so_within_half_a_minute(browser, modul
         bar.wait_for(state="visible", timeout=45_000)
         # the setting holds (the page checks every 2 s); the margin is for a loaded machine
         assert time.monotonic() - start < CONNECTING_MS / 1000 + 2 + 10
-        page.wait_for_function("document.getElementById('pt-kernel-lost').dataset.lost === 'server'", timeout=10_000)
+        page.wait_for_function("document.getElementById('pt-kernel-lost').dataset.lost === 'server'",
+                               timeout=10_000, polling=POLL_MS)
         assert SERVER_GONE in bar.inner_text() and KERNEL_GONE not in bar.inner_text()
         assert bar.get_attribute("data-reason") in ("no connection", "disconnected", "no answer", "dead")
         # the page keeps asking whether the server is back; Reload waits for it (reloading now
         # would show the browser's "This site can't be reached" instead of the game)
         page.wait_for_function("document.getElementById('pt-kernel-lost').dataset.server === 'waiting'",
-                               timeout=10_000)
+                               timeout=10_000, polling=POLL_MS)
         assert "Waiting for the server to answer again." in bar.inner_text()
         address = page.url
         bar.get_by_role("button", name="Reload the page").click()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from browser_support import POLL_MS
 from table_support import (LS_PATTERNS, RULES, Player, api, browser, claim_button, create, create_in_lobby,  # noqa: F401 (fixtures)
                            entitled_names, my_card, seat_token, seat_url, server, state, stored_moves, wait_version)
 
@@ -48,7 +49,8 @@ def test_lazy_sunday_slaps_between_people_and_paced_bots(server, browser):
         # both people slap seat 1's Water the Plants at once: the first registered wins,
         # the other is judged on the new top and returned, no penalty (LS-5)
         second.wait(".pt-live")
-        first.page.wait_for_function("document.querySelector('.pt-last-move').innerText.includes('Seat 1 (you)')")
+        first.page.wait_for_function("document.querySelector('.pt-last-move').innerText.includes('Seat 1 (you)')",
+                                     polling=POLL_MS)
         deck = state(base, made, 0)["view"]["deck"]
         claim_button(first).click()
         claim_button(second).click()
@@ -81,7 +83,8 @@ def test_lazy_sunday_slaps_between_people_and_paced_bots(server, browser):
         # a reload rejoins the seat; the other page sees it leave and come back
         second.page.reload()
         second.wait(".pt-live .pt-table .pt-card")
-        first.page.wait_for_function("document.querySelector('.pt-players').innerText.includes('Seat 2 · connected')")
+        first.page.wait_for_function("document.querySelector('.pt-players').innerText.includes('Seat 2 · connected')",
+                                     polling=POLL_MS)
         assert "Seat 2 · connected · you" in second.page.locator(".pt-players").inner_text()
         # the bot slaps too, in its own time, once the claimer has given its card (LS-5)
         winner = state(base, made, people[0][2])
@@ -97,14 +100,15 @@ def test_lazy_sunday_slaps_between_people_and_paced_bots(server, browser):
             time.sleep(0.5)
             bot_slaps = [m for m in stored_moves(data, tid) if m[3] == 1 and " claim " in m[1]]
         assert bot_slaps, "the heuristic bot never slapped the Water the Plants it peeked"
-        assert not first.page.locator(".pt-error").is_visible()
+        assert not first.page.locator(".pt-error").is_visible(), first.page.locator(".pt-error").inner_text()
         # a person closes their page: the others see the seat disconnected as soon as the
         # server sees the page's websocket close (the kernel reaper hears it), long before
         # the kernel is shut down (45 s after the page left: only then would the table see
         # the seat's kernel go); the margin is for a loaded test machine
         second.close()
         first.page.wait_for_function(
-            "document.querySelector('.pt-players').innerText.includes('Seat 2 · disconnected')", timeout=25_000)
+            "document.querySelector('.pt-players').innerText.includes('Seat 2 · disconnected')",
+                                     timeout=25_000, polling=POLL_MS)
     finally:
         first.close()
         second.close()

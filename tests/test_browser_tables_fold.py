@@ -7,6 +7,7 @@ import time
 import urllib.error
 
 import pytest
+from browser_support import POLL_MS
 from table_support import Player, api, browser, create, seat_token, seat_url, server  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -44,12 +45,13 @@ def test_the_seats_own_controls_are_above_the_fold_and_the_tab_and_the_name_work
                 assert 0 <= box["x"] and box["x"] + box["width"] <= width + 1, (game, width, box)
                 assert 0 <= box["y"] and box["y"] + box["height"] <= height, (game, width, height, box)
         # the tab says whose turn it is; a name typed is kept in the browser and shown
-        player.page.wait_for_function("document.title.startsWith('● Your turn — ')", timeout=30_000)
+        player.page.wait_for_function("document.title.startsWith('● Your turn — ')", timeout=30_000,
+                                      polling=POLL_MS)
         player.page.get_by_role("textbox", name="Your name").fill("Ana")
         player.page.get_by_role("button", name="Save name").click()
         named = f"Seat {seat + 1} · Ana"
         player.page.wait_for_function(f"document.querySelector('.pt-players').innerText.includes('{named}')",
-                                      timeout=30_000)
+                                      timeout=30_000, polling=POLL_MS)
         assert player.page.evaluate("localStorage.getItem('playtest-name')") == "Ana"
     finally:
         player.close()
@@ -70,13 +72,13 @@ def test_a_reloaded_seat_page_fills_in_the_kept_name_and_its_old_kernel_stops(se
         assert "You are seat 1." in page.inner_text(".pt-live-intro")       # seat 0, counted from 1
         page.get_by_role("textbox", name="Your name").fill("Ana")
         page.get_by_role("button", name="Save name").click()
-        page.wait_for_function("localStorage.getItem('playtest-name') === 'Ana'", timeout=30_000)
+        page.wait_for_function("localStorage.getItem('playtest-name') === 'Ana'", timeout=30_000, polling=POLL_MS)
         old = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
         page.reload(timeout=120_000)
         page.locator(".pt-controls .widget-button").first.wait_for(timeout=120_000)
         box = page.get_by_role("textbox", name="Your name")
         page.wait_for_function("[...document.querySelectorAll('.pt-you input')].some(i => i.value === 'Ana')",
-                               timeout=30_000)
+                               timeout=30_000, polling=POLL_MS)
         assert box.input_value() == "Ana"
         # the old kernel went with its page (the reaper would wait 45 s for it)
         deadline = time.monotonic() + 20
@@ -95,7 +97,7 @@ def test_a_reloaded_seat_page_fills_in_the_kept_name_and_its_old_kernel_stops(se
     other = Player(browser, seat_url(base, made, 0))
     try:
         other.page.wait_for_function("[...document.querySelectorAll('.pt-you input')].some(i => i.value === 'Ana')",
-                                     timeout=120_000)
-        other.page.wait_for_function("localStorage.getItem('playtest-name') === 'Ana'", timeout=30_000)
+                                     timeout=120_000, polling=POLL_MS)
+        other.page.wait_for_function("localStorage.getItem('playtest-name') === 'Ana'", timeout=30_000, polling=POLL_MS)
     finally:
         other.close()

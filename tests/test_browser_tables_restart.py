@@ -7,7 +7,7 @@ import os
 import pytest
 
 from playtest.engine.counting import for_people
-from browser_support import dashboard_server
+from browser_support import POLL_MS, dashboard_server
 from table_support import Player, api, browser, create, seat_token, seat_url, state  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -32,7 +32,7 @@ def test_a_restarted_server_restores_the_table(tmp_path, browser):
                 player.wait(".pt-live .cr-seat")
                 last = for_people(after["log"][-1][1])          # the page shows seats from 1
                 player.page.wait_for_function("text => document.body.innerText.includes(text)", arg=last,
-                                              timeout=30_000)
+                                              timeout=30_000, polling=POLL_MS)
             finally:
                 player.close()
     finally:

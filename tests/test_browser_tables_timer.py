@@ -15,6 +15,7 @@ import random
 import time
 
 import pytest
+from browser_support import POLL_MS
 from table_support import Player, api, browser, create, seat_token, seat_url, server, state  # noqa: F401 (fixtures)
 from test_browser_uploads import choose_file
 
@@ -24,7 +25,8 @@ NAMES = ["Ana", "Ben", "Cleo"]
 
 
 def text_appears(player: Player, text: str, timeout: float = 60) -> None:
-    player.page.wait_for_function(f"document.body.innerText.includes({json.dumps(text)})", timeout=timeout * 1000)
+    player.page.wait_for_function(f"document.body.innerText.includes({json.dumps(text)})",
+                                  timeout=timeout * 1000, polling=POLL_MS)
 
 
 def downloaded(player: Player, scope: str) -> dict:

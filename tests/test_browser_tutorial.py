@@ -1,21 +1,14 @@
-"""In headless Chromium, against the test process's shared ``playtest serve``:
-
-* layout: each game's dashboard at its usual seat count fits a 1280x720 screen (the
-  board, then the seat's move controls, within the first 720 px after load) and on a
-  390 px phone no card runs off the edge; screenshots in /tmp/pt_layout_*.png;
-* the Lazy Sunday tutorial is completed by clicking, as a learner would: the lit cards
-  are lit, a wrong move is refused with why, the finale offers a hint;
-* no request leaves 127.0.0.1 (no font or script from a CDN).
-"""
+"""In headless Chromium, against the test process's shared ``playtest serve``: the Lazy
+Sunday tutorial is completed by clicking, as a learner would: the lit cards are lit, a
+wrong move is refused with why, the finale offers a hint; no request leaves 127.0.0.1
+(no font or script from a CDN). Each game page's layout is checked in
+test_browser_game_pages.py."""
 from __future__ import annotations
 
-import urllib.parse
-
 import pytest
+from browser_support import POLL_MS, outside_requests
 
 pytestmark = pytest.mark.browser
-
-GAMES = {"lazy_sunday": 4, "chore_race": 3, "night_shift": 2}     # the game page's first seat counts (Game.SEATS)
 
 
 @pytest.fixture(scope="module")
@@ -35,49 +28,6 @@ def open_page(browser, base, path: str, width: int, height: int, requests: list[
     return page
 
 
-def outside_requests(requests: list[str]) -> list[str]:
-    """The requests that left this machine (data: and blob: never leave)."""
-    hosts = {urllib.parse.urlsplit(url).hostname for url in requests if not url.startswith(("data:", "blob:"))}
-    return [url for url in requests if urllib.parse.urlsplit(url).hostname in hosts - {"127.0.0.1"}]
-
-
-GEOMETRY = """() => {
-  const box = (e) => { const b = e.getBoundingClientRect(); return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
-  const cards = [...document.querySelectorAll('.pt-table .pt-card')].filter(e => e.offsetParent);
-  const vw = document.documentElement.clientWidth;
-  return {controls: box(document.querySelector('.pt-controls')),
-          moves: box(document.querySelector('.pt-controls .pt-guarded')),
-          lowest: Math.max(...cards.map(e => e.getBoundingClientRect().bottom)),
-          clipped: cards.filter(e => { const b = e.getBoundingClientRect(); return b.left < -1 || b.right > vw + 1; }).length,
-          cards: cards.length, scroll: document.documentElement.scrollWidth, vw};
-}"""
-
-
-@pytest.mark.parametrize("game", list(GAMES))
-def test_the_board_and_the_move_controls_fit_a_laptop_and_a_phone(browser_and_base, game):
-    browser, base = browser_and_base
-    requests: list[str] = []
-    page = open_page(browser, base, f"game.ipynb?game={game}", 1280, 720, requests)
-    try:
-        seats = page.locator(".pt-seatlabel").count()
-        assert seats >= GAMES[game]
-        geometry = page.evaluate(GEOMETRY)
-        page.screenshot(path=f"/tmp/pt_layout_{game}_1280x720.png")
-        assert geometry["cards"] > 10 and geometry["clipped"] == 0, geometry
-        assert 0 <= geometry["controls"]["top"] and geometry["controls"]["bottom"] <= 720, geometry
-        assert geometry["moves"]["bottom"] <= 720, geometry                 # the seat's move buttons on screen
-        assert geometry["lowest"] <= geometry["controls"]["top"] + 4, geometry   # no card hidden under them
-        page.set_viewport_size({"width": 390, "height": 844})                   # the same page on a phone
-        page.wait_for_timeout(1000)                                             # the layout pass
-        geometry = page.evaluate(GEOMETRY)
-        page.screenshot(path=f"/tmp/pt_layout_{game}_390.png", full_page=True)
-        assert geometry["clipped"] == 0 and geometry["scroll"] <= 391, geometry      # rows wrap; nothing cut off
-        assert geometry["controls"]["bottom"] <= 844, geometry
-    finally:
-        page.close()
-    assert not outside_requests(requests), outside_requests(requests)
-
-
 def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
     browser, base = browser_and_base
     requests: list[str] = []
@@ -86,7 +36,8 @@ def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
     move = lambda label: page.locator(".pt-controls").get_by_role("button", name=label, exact=True)  # noqa: E731
 
     def step(text: str) -> None:
-        page.wait_for_function(f"document.querySelector('.pt-coach').innerText.includes({text!r})", timeout=60_000)
+        page.wait_for_function(f"document.querySelector('.pt-coach').innerText.includes({text!r})",
+                               timeout=60_000, polling=POLL_MS)
 
     def click(locator) -> None:
         locator.wait_for(state="visible", timeout=60_000)
@@ -95,7 +46,8 @@ def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
     def next_button(label: str = "Next") -> None:
         button = page.locator(".pt-coach-next")          # by class: its icon's glyph is part of its name
         page.wait_for_function(f"(() => {{ const b = document.querySelector('.pt-coach-next'); "
-                               f"return b && b.offsetParent && b.innerText.trim() === {label!r}; }})()", timeout=60_000)
+                               f"return b && b.offsetParent && b.innerText.trim() === {label!r}; }})()",
+                               timeout=60_000, polling=POLL_MS)
         button.click()
 
     try:
@@ -105,20 +57,20 @@ def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
         # on a 720 px screen the lit cards are scrolled clear of the move controls stuck to the bottom
         page.wait_for_function("""() => { const lit = document.querySelector('.pt-lit').getBoundingClientRect();
             return lit.top >= 0 && lit.bottom <= document.querySelector('.pt-controls').getBoundingClientRect().top; }""",
-                               timeout=10_000)
+                               timeout=10_000, polling=POLL_MS)
         assert "pt-lit" not in row(0).nth(2).get_attribute("class")
         click(move("Peek at 2 of my cards"))
         click(row(0).nth(2))
         click(row(0).nth(2))                                         # the same card twice: said in a player's words
         page.wait_for_function("document.querySelector('.pt-coach-feedback').innerText.includes("
                                "'You picked the same card twice: pick two different cards of your list')",
-                               timeout=60_000)
+                               timeout=60_000, polling=POLL_MS)
         assert "0.." not in page.locator(".pt-coach-feedback").inner_text()
         click(move("Peek at 2 of my cards"))
         click(row(0).nth(2))                                         # not the lit card: refused, with why
         click(row(0).nth(3))
         page.wait_for_function("document.querySelector('.pt-coach-feedback').innerText.includes('Peek at your two lit')",
-                               timeout=60_000)
+                               timeout=60_000, polling=POLL_MS)
         click(move("Peek at 2 of my cards"))
         click(row(0).nth(1))                                         # the second one first: any order
         click(row(0).nth(0))
@@ -186,7 +138,7 @@ def test_the_lazy_sunday_tutorial_is_completed_by_clicking(browser_and_base):
         step("Your first round")
         click(page.locator(".pt-coach-hint"))
         page.wait_for_function("document.querySelector('.pt-coach-feedback').innerText.startsWith('Hint: ')",
-                               timeout=60_000)
+                               timeout=60_000, polling=POLL_MS)
         assert not page.locator(".pt-error").is_visible()
         page.screenshot(path="/tmp/pt_tutorial_finale.png")
     finally:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import dashboard_page
+from browser_support import POLL_MS, dashboard_page
 
 from playtest import Match
 from playtest.engine import limits
@@ -57,7 +57,7 @@ def test_an_oversized_upload_is_refused_beside_the_button_and_the_game_goes_on(d
         # 3 MiB: under the websocket's limit, over the kit's
         choose_file(page, ".pt-app", "big.json", b"[" * (3 << 20))
         page.wait_for_function("() => document.querySelector('.pt-app .pt-upload-note').innerText.includes('big.json')",
-                               timeout=10_000)
+                               timeout=10_000, polling=POLL_MS)
         assert note.inner_text() == refusal("big.json", "3.0 MiB")
         assert page.locator(".pt-status").inner_text() == status
         assert page.locator(".pt-timeline").inner_text() == timeline
