@@ -248,6 +248,52 @@ def test_a_table_whose_stored_move_is_illegal_is_kept_listed_as_damaged_with_its
     db.close()
 
 
+def test_a_table_whose_game_is_not_installed_is_kept_as_such_and_plays_on_once_it_is(tmp_path, monkeypatch):
+    from playtest.engine import registry
+    from playtest.games.lazy_sunday import LazySunday
+    service, made = made_table(tmp_path, moves=3)
+    moves = [str(m) for m in service.table(made["id"]).match.moves]
+    service.close()
+    db = sqlite3.connect(tmp_path / DB_NAME)                     # a table of a game this server lacks
+    db.execute("UPDATE tables SET game='lazy_sunday_plus' WHERE id=?", (made["id"],))
+    db.commit()
+    db.close()
+
+    again = TableService(tmp_path)
+    [kept] = again.status()["damaged"]
+    assert kept["installed"] is False and kept["game"] == "lazy_sunday_plus" and kept["moves"] == 3
+    assert kept["reason"] == ("its game 'lazy_sunday_plus' is not installed on this server; install the game's "
+                              "package and restart the server to play on"), kept
+    with pytest.raises(ServiceError) as error:
+        again.authenticate(made["id"], made["host_token"])
+    assert error.value.status == 409 and str(error.value) == f"this table cannot be played here: {kept['reason']}"
+    assert "damaged" not in str(error.value)
+    again.close()
+
+    # the game's package installed, the server restarted: the table plays on where it was
+    monkeypatch.setitem(registry._registered, "lazy_sunday_plus", type("Plus", (LazySunday,), {"name": "lazy_sunday_plus"}))
+    installed = TableService(tmp_path)
+    assert installed.status()["damaged"] == []
+    assert [str(m) for m in installed.table(made["id"]).match.moves] == moves
+    installed.close()
+
+
+def test_the_lobby_says_not_installed_not_damaged_for_a_game_it_lacks():
+    from playtest.widgets.live.client import TableApi
+    from playtest.widgets.live.lobby import LobbyApp
+    lobby = LobbyApp(TableApi(url="http://127.0.0.1:1/playtest/api", key="k"), start=False)
+    lobby.show_store({"problem": None, "damaged": [
+        {"id": "ab12cd34", "game": "lazy_sunday_plus", "seats": 2, "moves": 3, "created": 0, "installed": False,
+         "reason": "its game 'lazy_sunday_plus' is not installed on this server; install the game's package and "
+                   "restart the server to play on"},
+        {"id": "ef56ab78", "game": "lazy_sunday", "seats": 2, "moves": 1, "created": 0, "installed": True,
+         "reason": "its stored move 1 ('0 nonsense') cannot be played"}]})
+    rows = [row.children[0].value for row in lobby.damaged_box.children[1:]]
+    assert rows[0].startswith("<b>Not installed</b> · lazy_sunday_plus · table ab12cd34") and "restart" in rows[0]
+    assert rows[1].startswith("<b>Damaged</b> · lazy_sunday · table ef56ab78")
+    assert "plays on once it is" in lobby.damaged_box.children[0].value
+
+
 def test_the_api_lists_a_damaged_table_and_the_lobby_downloads_its_record(server):  # noqa: F811
     from playtest.tables import web
     folder = server / "data"

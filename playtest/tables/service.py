@@ -112,10 +112,13 @@ class TableService:
         if self.store is None:
             return
         self.notice = f"{self.store.notice[:1].upper()}{self.store.notice[1:]}." if self.store.notice else ""
+        installed = set(games())
         for stored in self.store.tables():
             try:
                 if stored.damage:
                     raise PlaytestError(stored.damage)
+                if stored.game not in installed:     # kept as it is: playable again once installed
+                    raise PlaytestError(not_installed(stored.game))
                 self._restore(stored)
             except Exception as exc:  # noqa: BLE001 - one damaged table must not stop the server
                 stored.damage = stored.damage or str(exc)
@@ -133,11 +136,15 @@ class TableService:
 
     def status(self) -> dict:
         """The store's state for the lobby: ``{"available": bool, "problem": sentence
-        or None, "damaged": [{"id", "game", "seats", "moves", "created", "reason"}]}``
+        or None, "damaged": [{"id", "game", "seats", "moves", "created", "reason", "installed"}]}``
         (``problem``: why live tables are off, or the store's notice; ``damaged``: the
-        stored tables that cannot be replayed, oldest first, kept in the store)."""
+        stored tables that cannot be replayed, oldest first, kept in the store;
+        ``installed`` is false for a table whose game is not installed on this server,
+        which is not damaged: it plays on once its game's package is installed and the
+        server restarted)."""
+        installed = set(games())
         damaged = [{"id": t.id, "game": t.game, "seats": t.seats, "moves": len(t.moves), "created": t.created,
-                    "reason": t.damage} for t in self.damaged.values()]
+                    "reason": t.damage, "installed": t.game in installed} for t in self.damaged.values()]
         return {"available": self.store is not None, "problem": self.problem or self.notice or None,
                 "damaged": damaged}
 
@@ -510,7 +517,10 @@ class TableService:
         self._usable()
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None and table_id in self.damaged:
-            raise ServiceError(f"this table is damaged in the store and cannot be played ({self.damaged[table_id].damage}); "
+            stored = self.damaged[table_id]
+            if stored.game not in games():
+                raise ServiceError(f"this table cannot be played here: {stored.damage}", 409)
+            raise ServiceError(f"this table is damaged in the store and cannot be played ({stored.damage}); "
                                "its record can be downloaded from the lobby", 409)
         if table is None:
             raise ServiceError("there is no table with this id on this server (it may have been ended "
@@ -660,8 +670,10 @@ class TableService:
     def damaged_record(self, table_id: str) -> dict:
         """The record of a table that cannot be replayed (:attr:`damaged`), as stored:
         its game, seats, options, seed, setup and every stored move (the one that cannot
-        be played too), for the lobby's download. The table's game is over for good, so
-        its hidden cards are no secret worth keeping.
+        be played too), for the lobby's download with the server key (whoever holds it can
+        read the store itself). A damaged table's game is over for good; one whose game is
+        not installed here may play on elsewhere, so its record, hidden cards included,
+        is for the server's owner.
 
         Raises:
             ServiceError: no damaged table of this id (404)."""
@@ -757,6 +769,13 @@ def _game(name: Any):
         return get_game(name)
     except Exception:  # noqa: BLE001 - any unknown name, or not a string
         raise ServiceError(f"unknown game {reprlib.repr(name)}; games: {', '.join(games())}") from None
+
+
+def not_installed(game: str) -> str:
+    """Why a stored table of ``game`` (a name no installed game has) is not played on:
+    the sentence the lobby shows and the API answers."""
+    return (f"its game {reprlib.repr(game)} is not installed on this server; install the game's package "
+            "and restart the server to play on")
 
 
 def _check_scenario_fields(spec: Mapping[str, Any], scenario) -> None:

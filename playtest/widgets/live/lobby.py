@@ -592,19 +592,21 @@ class LobbyApp:
         self.damaged = damaged
         rows = []
         for table in damaged:
-            text = w.HTML(f"<b>Damaged</b> · {html.escape(str(table.get('game')))} · table "
+            kind = "Damaged" if table.get("installed", True) else "Not installed"
+            text = w.HTML(f"<b>{kind}</b> · {html.escape(str(table.get('game')))} · table "
                           f"{html.escape(str(table.get('id')))} · {table.get('moves', 0)} stored moves · "
                           f"{html.escape(str(table.get('reason')))}", layout=w.Layout(flex="1 1 auto"))
             button = w.Button(description="Record", icon="download", layout=w.Layout(width="auto"),
-                              tooltip="Download the table's stored record (its game cannot go on)")
+                              tooltip="Download the table's stored record (it cannot be played on here)")
             link = w.HTML()
             button.on_click(safe(lambda _b, t=table["id"], out=link: self._clicked(
                 lambda: spawn(self._damaged_record(t, out), self.report)), self.report))
             row = w.HBox([text, button, link], layout=w.Layout(align_items="center"))
             row.add_class("pt-damaged-row")
             rows.append(row)
-        head = ([w.HTML("<p>These tables are kept in the store but cannot be played on: a stored move or their "
-                        "set-up cannot be replayed. Download a record to look at it.</p>")] if rows else [])
+        head = ([w.HTML("<p>These tables are kept in the store but cannot be played on here: a damaged "
+                        "table's stored move or set-up cannot be replayed; a table whose game is not installed "
+                        "plays on once it is. Download a record to look at it.</p>")] if rows else [])
         self.damaged_box.children = tuple(head + rows)
 
     async def _damaged_record(self, table_id: str, out: w.HTML) -> None:
