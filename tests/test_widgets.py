@@ -349,9 +349,33 @@ def test_new_game_from_panel_and_bad_option():
     app.new_game.start.click()
     assert app.match.game.seats == 2 and app.humans == [0, 1] and app.match.game.options.max_turns == 50
     old = app.match
-    app.new_game.inputs["first_player"].value = "7"
+    app.new_game.inputs["max_turns"].value = "0"
     app.new_game.start.click()
-    assert "first_player" in app.banner.message and app.match is old
+    assert "max_turns: must be 1 or more (got 0)" in app.banner.message and app.match is old
+
+
+def test_the_first_player_is_picked_among_the_seats_counted_from_1_and_follows_the_seat_count():
+    from playtest.games.lazy_sunday import LazySunday
+    started = []
+    panel = NewGamePanel(LazySunday, lambda *config: started.append(config))
+    first = panel.inputs["first_player"]
+    assert isinstance(first, w.Dropdown) and first.description == "First player"
+    assert first.options == (("Seat 1", 0), ("Seat 2", 1), ("Seat 3", 2), ("Seat 4", 3), ("Random", "random"))
+    assert first.value == 0 and first.label == "Seat 1"                       # G-2's default
+    first.value = 1
+    panel.seats.value = 2                                                    # seat 2 is still there
+    assert first.options == (("Seat 1", 0), ("Seat 2", 1), ("Random", "random")) and first.value == 1
+    panel.seats.value = 4
+    first.value = 3
+    panel.seats.value = 3                                                    # seat 4 is gone: seat 1
+    assert first.value == 0 and [label for label, _ in first.options][-1] == "Random"
+    first.value = 2
+    panel.start.click()
+    assert started[-1][0] == 3 and started[-1][2]["first_player"] == 2
+    panel.set_options({"first_player": "random"})
+    assert first.value == "random"
+    panel.set_options({})
+    assert first.value == 0
 
 
 @pytest.mark.parametrize("typed", ["1e9", "5.5", "0x10", "٣", "", "1" * 41])

@@ -176,10 +176,35 @@ def option_label(name: str, field) -> str:
     return field.title or name.replace("_", " ").capitalize()
 
 
-def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
+FIRST_PLAYER = "first_player"
+"""The option of every game's Options naming the seat that starts (G-2, ``Game.Options``):
+its input offers the seats as people count them, not a number box."""
+
+
+def seat_choices(seats: int) -> list[tuple[str, int | str]]:
+    """The choices of the :data:`FIRST_PLAYER` input at a table of ``seats`` seats:
+    ``[("Seat 1", 0), ..., ("Seat N", N - 1), ("Random", "random")]`` (labels count from
+    1, as people do; values are the engine's seats, from 0) (G-2)."""
+    return [(f"Seat {seat + 1}", seat) for seat in range(seats)] + [("Random", "random")]
+
+
+def offer_seats(box: w.Dropdown, seats: int) -> None:
+    """Make the :data:`FIRST_PLAYER` dropdown ``box`` offer the seats of a ``seats``-seat
+    table; its choice stays where it is still a seat, else it goes back to seat 1."""
+    chosen = box.value
+    choices = seat_choices(seats)
+    if [value for _label, value in box.options] != [value for _label, value in choices]:
+        box.options = choices
+    box.value = chosen if chosen in [value for _label, value in choices] else 0
+
+
+def option_input(name: str, field, seats: int | None = None) -> tuple[w.Widget, Callable[[], Any]]:
     """An input widget for one pydantic option field, and a function reading its value.
     Its label is :func:`option_label`; its tooltip the field's description (RULINGS id).
 
+    :data:`FIRST_PLAYER`, given ``seats`` (the table's seat count; the new-game panel gives it,
+    the balance lab, whose tables count seats from 0 as its data does, does not) -> Dropdown of
+    :func:`seat_choices` (keep it in step with the seat count by :func:`offer_seats`);
     bool -> Checkbox; a finite set (Literal, None) -> Dropdown; int -> Text read by
     :func:`read_whole_number` (a number box would cut "1e9" to 1 and "5.5" to 5 in the
     browser without a word; a value out of the field's ``ge``/``le`` bounds is read as
@@ -194,6 +219,11 @@ def option_input(name: str, field) -> tuple[w.Widget, Callable[[], Any]]:
     """
     tip = field.description or ""
     common = dict(description=option_label(name, field), tooltip=tip, style={"description_width": "initial"})
+    if name == FIRST_PLAYER and seats is not None:
+        box = w.Dropdown(options=seat_choices(seats), **common)
+        offer_seats(box, seats)
+        box.value = field.default if field.default in [v for _label, v in box.options] else 0
+        return box, lambda: box.value
     choices = _choices(field.annotation)
     if field.annotation is bool:
         box = w.Checkbox(value=bool(field.default), indent=False, **common)
@@ -217,7 +247,10 @@ def set_option_inputs(game, inputs: Mapping[str, w.Widget], values: Mapping) -> 
     fields = game.Options.model_fields
     for option, box in inputs.items():
         value = values.get(option, fields[option].default)
-        if isinstance(box, w.Dropdown):
+        if option == FIRST_PLAYER and isinstance(box, w.Dropdown):
+            if value in [v for _label, v in box.options]:   # else a seat this table lacks: the game says so
+                box.value = value
+        elif isinstance(box, w.Dropdown):
             box.index = list(box.options).index("none" if value is None else str(value))
         elif isinstance(box, w.Text):
             box.value = show_option(value)
@@ -279,7 +312,7 @@ class NewGamePanel(BuiltOnUse):
         self._readers: dict[str, Callable[[], Any]] = {}
         rows = []
         for name, field in game.Options.model_fields.items():
-            box, read = option_input(name, field)
+            box, read = option_input(name, field, self.seats.value)
             self.inputs[name], self._readers[name] = box, read
             help_line = w.HTML(html.escape(field.description or ""))
             help_line.add_class("pt-help")
@@ -297,6 +330,8 @@ class NewGamePanel(BuiltOnUse):
 
     def _sync(self) -> None:
         self.player_box.children = tuple(self.players[:self.seats.value])
+        if FIRST_PLAYER in self.inputs:
+            offer_seats(self.inputs[FIRST_PLAYER], self.seats.value)
 
     @staticmethod
     def _warn(name: str, field, text: str, line: w.HTML) -> None:
