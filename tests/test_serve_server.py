@@ -308,7 +308,7 @@ def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp
         page = f"{base}/voila/render/table.ipynb"
         refused = {
             f"table={tid}&token=wrong": (403, "This link's token is not valid for this table"),
-            f"table={tid}": (403, "This page needs a table and a token in its address"),
+            f"table={tid}": (403, "This link names a table but holds no token"),
             f"table=0000abcd&token={seat0}": (404, "There is no table with this id on this server"),
             f"table={tid}&table=0000abcd&token={seat0}": (404, "This link names more than one table"),
             "table=%3Cscript%3Ealert(1)%3C/script%3E&token=x": (404, "There is no table with this id"),

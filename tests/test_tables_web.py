@@ -316,9 +316,9 @@ def test_a_table_pages_link_is_judged_by_the_service_before_any_kernel(tmp_path,
     refused = {
         f"table={tid}&token=wrong": (403, "not valid for this table"),
         f"table={tid}&token={seat0},wrong": (403, "not valid for this table"),   # hotseat with one bad token
-        f"table={tid}&token=": (403, "needs a table and a token"),
-        f"table={tid}": (403, "needs a table and a token"),
-        f"token={seat0}": (404, "needs a table and a token"),
+        f"table={tid}&token=": (403, "names a table but holds no token (token=… is missing"),
+        f"table={tid}": (403, "names a table but holds no token (token=… is missing"),
+        f"token={seat0}": (404, "holds a token but names no table (table=… is missing"),
         "": (404, "needs a table and a token"),
         f"table=nosuch&token={seat0}": (404, "no table with this id"),
         f"table={tid}&table=other&token={seat0}": (404, "more than one table"),

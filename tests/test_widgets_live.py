@@ -367,8 +367,9 @@ def test_game_over_shows_the_result_and_a_feedback_form_that_is_stored(data):
 @pytest.mark.parametrize("query, words", [
     ("table=0000abcd&token=whatever", "no table with this id"),
     ("table=not-a-table&token=whatever", "There is no table with this id on this server"),
-    ("token=whatever", "needs a table and a token"),
-    ("table=0000abcd", "needs a table and a token"),
+    ("token=whatever", "This link holds a token but names no table"),
+    ("table=0000abcd", "This link names a table but holds no token"),
+    ("", "This page needs a table and a token in its address"),
     ("table=0000abcd&table=ffff0000&token=whatever", "names more than one table"),
 ])
 def test_a_wrong_or_missing_token_or_table_gives_a_plain_message(data, query, words):

@@ -27,6 +27,10 @@ a longer one is no table's address at all (:func:`playtest.tables.web.table_hand
 
 NEEDS_BOTH = ("this page needs a table and a token in its address (table.ipynb?table=…&token=…): "
               "open the link the table's host gave you")
+NEEDS_TABLE = ("this link holds a token but names no table (table=… is missing from its address): "
+               "open the whole link the table's host gave you")
+NEEDS_TOKEN = ("this link names a table but holds no token (token=… is missing from its address), and a table "
+               "opens only with one of its tokens: open the whole link the table's host gave you")
 SEVERAL_TABLES = ("this link names more than one table (table=… appears with different values), and a page "
                   "shows one table: open the link the table's host gave you")
 TOO_MANY_TOKENS = (f"this link holds more than {MAX_TOKENS} tokens, and a page takes at most {MAX_TOKENS} "
@@ -63,17 +67,24 @@ def parse_query(query: str) -> tuple[list[str], list[str]]:
     return tables, list(dict.fromkeys(tokens))
 
 
+def missing(table: bool, token: bool) -> str:
+    """The reason for an address that lacks its table, its token or both (``table``,
+    ``token``: whether the address names one): :data:`NEEDS_TOKEN`, :data:`NEEDS_TABLE`
+    or :data:`NEEDS_BOTH`."""
+    return NEEDS_TOKEN if table else NEEDS_TABLE if token else NEEDS_BOTH
+
+
 def malformed(query: str) -> Refusal | None:
     """The refusal of an address that names no table or token, several tables, or too
     many tokens; None when it names one table and its tokens (which only the table
     service can judge)."""
     tables, tokens = parse_query(query)
     if not tables:
-        return Refusal(404, NEEDS_BOTH)
+        return Refusal(404, missing(False, bool(tokens)))
     if len(tables) > 1:
         return Refusal(404, SEVERAL_TABLES)
     if not tokens:
-        return Refusal(403, NEEDS_BOTH)
+        return Refusal(403, missing(True, False))
     if len(tokens) > MAX_TOKENS:
         return Refusal(403, TOO_MANY_TOKENS)
     if len(quote(tables[0], safe="")) > ID_LIMIT:

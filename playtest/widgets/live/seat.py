@@ -257,7 +257,7 @@ class SeatApp:
         self.widget.add_class("pt-app")
         self.widget.add_class("pt-live")
         if not table_id or not self.tokens:
-            self.refuse(html.escape(pages.sentence(pages.NEEDS_BOTH)))
+            self.refuse(html.escape(pages.sentence(pages.missing(bool(table_id), bool(self.tokens)))))
         elif not self.api.available:
             self.refuse("This page was not opened from a playtest server, so there is no table to join. "
                         "Start one with <code>playtest serve</code> and open the lobby."
