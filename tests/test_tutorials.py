@@ -128,6 +128,9 @@ def test_the_tutorial_plays_through_on_the_real_board(game):
     assert app.match.outcome() is not None, "the finale did not end by following the hints"
     assert app.again_button.layout.display != "none" and app.banner.message == ""
     assert app.feedback.value.startswith("Game over: ") and "the tutorial&#x27;s last game" in app.feedback.value
+    assert app.hint_button.disabled                                  # nothing left to hint
+    app.again_button.click()                                         # Play again: hints again
+    assert app.match.outcome() is None and not app.hint_button.disabled
 
 
 def test_wrong_moves_are_refused_in_the_coach_with_why():
@@ -161,6 +164,10 @@ def test_a_new_step_leads_with_the_last_steps_well_done_and_has_none_under_it():
     for text in ["0 peek 0 1", "0 done"]:
         make_move(short, Move.parse(text))
     assert short.current is None and short.feedback.value == "Well done."
+    # a wrong move on the new step takes the last step's praise away: the refusal stands alone
+    app.play(Move(0, "draw"))
+    assert app.feedback.value and "pt-good" not in app.feedback._dom_classes
+    assert "Well done" not in app.text.value and app.step == 2
 
 
 # --- a rules editor's mistakes ------------------------------------------------------------------

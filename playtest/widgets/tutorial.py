@@ -105,6 +105,10 @@ def paragraphs(text: str) -> str:
     return "".join(out)
 
 
+DONE_LEAD = "<p class='pt-coach-done'>✓ Well done. Next:</p>"
+"""Above a step's words when the step before was just done (HTML); a refused move takes it away."""
+
+
 class TutorialApp(GameApp):
     """A tutorial on the game's real board (see the module docstring).
 
@@ -293,6 +297,7 @@ class TutorialApp(GameApp):
         self.refusals += 1
         self.feedback.remove_class("pt-good")
         self.feedback.value = html.escape(text)
+        self.text.value = self.text.value.removeprefix(DONE_LEAD)    # the praise was for the step before
 
     def hint(self) -> str:
         """In the finale: what the hint bot would do in the learner's seat now (from
@@ -347,7 +352,7 @@ class TutorialApp(GameApp):
             intro = self.tutorial.intro if self.lesson == 0 and self.step == 0 else ""
             progress = (f"<b>Lesson {self.lesson + 1} of {len(lessons)}: {html.escape(lesson.title)}</b>"
                         f" · step {self.step + 1} of {len(lesson.steps)}")
-            done = "<p class='pt-coach-done'>✓ Well done. Next:</p>" if lead else ""
+            done = DONE_LEAD if lead else ""
             text = done + paragraphs(intro) + paragraphs(step.say)
             lit, next_label = step.lit, None if step.do else "Next"
         self.next_button.description = next_label or "Next"
@@ -363,4 +368,6 @@ class TutorialApp(GameApp):
         super()._draw()
         if not self.in_finale:     # the script's seats wait (no "Continue"); a lesson is no game to replay
             self.opened_box.layout.display = self.again_button.layout.display = "none"
+        else:                      # a game over has nothing left to hint
+            self.hint_button.disabled = self.match.outcome() is not None
 
