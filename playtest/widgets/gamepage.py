@@ -142,7 +142,7 @@ class GamePage:
             raise OptionError("this page plays the game its address names (game.ipynb?game=NAME), and this address "
                               "names none")
         if named not in self.games:
-            raise OptionError(f"no game installed here is named {reprlib.repr(named)}")
+            raise not_installed(named)
         return self.games[named], ""
 
     def open(self, query: str) -> None:
@@ -159,6 +159,12 @@ class GamePage:
         self.header.value = header_html(self.game, bool(self.app.board.rules_html)) + note
         self.app.open_page(query)
         self.widget.children = (self.header, self.app.widget)
+
+
+def not_installed(name: str) -> OptionError:
+    """The error for an address naming ``name``, a name no game installed here has (the
+    game page and the learn page say the same, then list the games they have)."""
+    return OptionError(f"no game installed here is named {reprlib.repr(name)}")
 
 
 def header_html(game: type[Game], rules: bool) -> str:
@@ -207,7 +213,7 @@ class LearnPage:
                 raise OptionError(f"{found[name].title} has no tutorial yet (play it on its game page, "
                                   f"{game_page(name)})")
             if name not in taught:
-                raise OptionError(f"no game installed here is named {reprlib.repr(name)}")
+                raise not_installed(name)
             self.app = TutorialApp(name)
         except PlaytestError as exc:
             self.header.value = _no_game(str(exc), taught, learn_page)
