@@ -169,6 +169,9 @@ def test_the_peek_form_says_two_cards_are_chosen():
     assert "Choose 2 cards (LS-3): click two of your cards, or pick them above" in hint and "Chosen" not in hint
     app.board.rows[0].box.children[4].click()
     assert "Chosen so far: position 5; choose 1 more" in app.moves.hint.value     # position 4, counted from 1
+    shown = [dd for dd in app.moves.arg_box.children if isinstance(dd, w.Dropdown)]
+    assert [dd.description for dd in shown] == ["my card", "and my card"]
+    assert all(dd.style.description_width == "initial" for dd in shown)   # whole labels, not "and my c…"
     app.moves.choose(1, 1)                                    # the second card from its dropdown
     assert "press Play" in app.moves.hint.value and not app.moves.play_button.disabled
     app.moves.play_button.click()

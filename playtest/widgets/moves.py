@@ -33,6 +33,7 @@ import time
 from typing import Callable, Mapping, NamedTuple, Sequence
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_description import DescriptionStyle
 
 from ..engine import Move
 from .components import safe, shared
@@ -456,7 +457,9 @@ class MoveBuilder:
                     if len(values) < 2 and not (values and i == len(self.prefix)):
                         continue
                     while len(self.dropdowns) <= i:
-                        dd = w.Dropdown(layout=w.Layout(width="auto"))
+                        # the label its own width: "and my card" was cut to "and my c…" at the default 80 px
+                        dd = w.Dropdown(layout=w.Layout(width="auto"),
+                                        style=shared(DescriptionStyle, description_width="initial"))
                         dd.observe(safe(lambda ch, pos=len(self.dropdowns): self._dropdown_changed(pos, ch),
                                         self.report), "index")
                         self.dropdowns.append(dd)
