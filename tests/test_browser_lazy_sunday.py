@@ -182,8 +182,10 @@ def test_play_a_round_in_the_browser(dashboards):
         assert labels == ["Peek at 2 of my cards"]
         click_move(page, "Peek at 2 of my cards")
         my_cards = page.locator(".pt-row").first.locator(".pt-card")
-        my_cards.nth(0).click()
+        my_cards.nth(0).dblclick()           # a double click picks the card once, not twice (LS-3's refusal)
+        page.locator(".pt-controls", has_text="choose 1 more").wait_for(timeout=30_000)
         page.wait_for_timeout(300)
+        assert not page.locator(".pt-error").is_visible(), page.locator(".pt-error").inner_text()
         my_cards.nth(1).click()
         page.wait_for_function("document.querySelectorAll('.pt-row .pt-card.pt-looking').length === 2",
                                timeout=30_000, polling=POLL_MS)         # both cards drawn face-up, and no other

@@ -16,7 +16,10 @@ redrew reach the old button, which the kernel ignores (a click acts only on the 
 its button was drawn for, :class:`~playtest.widgets.moves.MoveBuilder`), and those made
 after it land on the next decision's button (or on the next hotseat seat's "show my
 cards") and are dropped here, all of them, not only the first. A repeated click on the
-same button goes through.
+same button goes through, except on a card: a click on a card picks it for the move
+being built, and the second click of a double click on one card would pick it again
+(Lazy Sunday's peek refused it: the same card twice, LS-3); a slower second click, which
+the browser counts as a first, still goes through and is answered.
 
 The front end is a few lines of JavaScript run by ``anywidget`` (as the upload button's,
 :mod:`playtest.widgets.upload`); the listener is installed once per page, however many
@@ -36,7 +39,8 @@ function render({ model, el }) {
   document.addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target : null;
     const button = target && target.closest(".pt-guarded button");
-    if (!button || !(event.detail > 1) || last === button) {
+    const card = button && button.classList.contains("pt-card");
+    if (!button || !(event.detail > 1) || (last === button && !card)) {
       last = button || target;
       return;
     }
