@@ -353,11 +353,20 @@ def test_a_page_left_shuts_its_kernel_down_at_once_and_a_stop_prints_no_tracebac
     unload request, ``POST voila/api/shutdown/<id>`` with the ``_xsrf`` cookie's value,
     got 403 "'_xsrf' argument missing": the page set no such cookie); and stopping the
     server with Ctrl+C printed a KeyboardInterrupt traceback from a kernel still starting
-    (the server interrupts each kernel it stops; the interrupt was a SIGINT)."""
+    (the server interrupts each kernel it stops; the interrupt was a SIGINT); and a
+    preheated kernel waiting in its first cell for its page (voila #1189), as a
+    dashboard's does, printed a "ZMQError: Socket operation on non-socket" traceback when
+    stopped: its cell ended after its sockets had closed."""
     from http.cookies import SimpleCookie
 
-    (folder / "voila.json").write_text(json.dumps({"PlaytestVoila": {"pool_sizes": {"trivial.ipynb": 1}}}))
-    with standalone(folder, tmp_path) as (proc, base, log):
+    (folder / "waiting.ipynb").write_text(json.dumps({**TRIVIAL, "cells": [{**TRIVIAL["cells"][0], "source": [
+        "from playtest.widgets import query_string\n", "query = query_string()\n", "import ipywidgets as w\n",
+        "w.Button(description='Go')"]}]}))
+    (folder / "voila.json").write_text(json.dumps({"PlaytestVoila": {"pool_sizes": {"trivial.ipynb": 1,
+                                                                                     "waiting.ipynb": 1}}}))
+    with standalone(folder, tmp_path, "--VoilaKernelManager.fill_delay=1") as (proc, base, log):
+        get_page(f"{base}/voila/render/waiting.ipynb")           # its pool's kernel will wait for a page
+        wait_until(lambda: "Kernel pool of waiting.ipynb is filled" in log.read_text(), 60, "the pool filled")
         request = urllib.request.Request(f"{base}/voila/render/trivial.ipynb")
         with urllib.request.urlopen(request, timeout=60) as answer:
             page = answer.read()
@@ -376,15 +385,17 @@ def test_a_page_left_shuts_its_kernel_down_at_once_and_a_stop_prints_no_tracebac
         with urllib.request.urlopen(shutdown, timeout=60) as answer:    # 403 before: HTTPError
             assert answer.status == 204
         assert get(f"{base}/api/kernels/{kernel}")[0] == 404         # answered once the kernel is down
-        assert "shutting down kernel" not in log.read_text()        # by the request, not the reaper
-        # Ctrl+C while the pool's kernel is starting (its imports take a second or two)
-        wait_until(lambda: log.read_text().count("Kernel started:") >= 2, 60, "the pool's kernel starting")
+        assert f"shutting down kernel {kernel}" not in log.read_text()      # by the request, not the reaper
+        # Ctrl+C while the trivial pool's kernel is starting (its imports take a second or
+        # two), after the waiting page's and its pool's and the trivial page's
+        wait_until(lambda: log.read_text().count("Kernel started:") >= 4, 60, "the pool's kernel starting")
         proc.send_signal(signal.SIGINT)
         assert proc.wait(60) == 0
         time.sleep(3)          # a kernel still starting had printed its traceback by now
     stopped = log.read_text()
     assert "Stopping" in stopped
-    for noise in ("Traceback", "KeyboardInterrupt", "Kernel is running over TCP"):
+    assert stopped.count("Kernel shutdown:") >= 3, stopped[-3000:]     # the server stopped the kernels left
+    for noise in ("Traceback", "KeyboardInterrupt", "Kernel is running over TCP", "ZMQError"):
         assert noise not in stopped, stopped[-3000:]
 
 

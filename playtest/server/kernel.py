@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
+import zmq
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 
 UNUSED = ("debugpy", "jedi")
@@ -57,7 +58,7 @@ def connection_file(argv: list[str]) -> str | None:
 
 def main() -> None:
     """Start ipykernel with :data:`UNUSED` missing (command line as ``ipykernel_launcher``'s:
-    ``-f <connection file>`` and ipykernel's options).
+    ``-f <connection file>`` and ipykernel's options), its kernel a :func:`page_kernel`.
 
     A kernel whose connection file is gone by the time ipykernel is imported exits at
     once, quietly: the server shut it down while it was starting (a server being
@@ -70,7 +71,28 @@ def main() -> None:
     path = connection_file(sys.argv[1:])
     if path is not None and not os.path.exists(path):
         return
-    kernelapp.launch_new_instance()
+    kernelapp.launch_new_instance(kernel_class=page_kernel())
+
+
+def page_kernel() -> type:
+    """ipykernel's IPythonKernel, quiet about the one reply it cannot send: a preheated
+    page's kernel waits in its notebook's first cell for its page (voila #1189), and when
+    the server stops it, that cell ends after the kernel's sockets are closed. ipykernel
+    then logs a ``ZMQError: Socket operation on non-socket`` traceback per kernel on the
+    server's terminal; nobody is left to read the reply, so it goes to the debug log.
+    (Imported here, in the kernel, once :data:`UNUSED` are marked missing.)"""
+    from ipykernel.ipkernel import IPythonKernel
+
+    class PageKernel(IPythonKernel):
+        async def execute_request(self, stream, ident, parent):
+            try:
+                await super().execute_request(stream, ident, parent)
+            except zmq.ZMQError as exc:
+                if exc.errno != zmq.ENOTSOCK:
+                    raise
+                self.log.debug("no reply to %s: the kernel's sockets are closed", parent["header"]["msg_id"])
+
+    return PageKernel
 
 
 if __name__ == "__main__":
