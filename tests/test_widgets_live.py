@@ -257,6 +257,26 @@ def test_a_move_that_lost_the_race_shows_the_tables_reason_in_the_banner(data):
     run(scenario)
 
 
+def test_your_move_was_played_goes_once_another_seat_has_moved(data):
+    from playtest.widgets.live.seat import PLAYED
+    async def scenario():
+        server, port = serve()
+        api = api_for(port)
+        made = await make_table(api)
+        page = await seat_page(api, made, seat_token(made, 0))
+        table = live_table(made)
+        page.play(Move(0, "peek", (0, 1)))
+        await until(lambda: page.outcome.value == PLAYED, what="the answer")
+        page.play(Move(0, "done"))                       # this page's next move: its own answer
+        await until(lambda: page.outcome.value == PLAYED and page.links[0].state["version"] == 2, what="done")
+        assert table.submit(1, "1 peek 0 1").ok          # another seat moves: the line is old news
+        await until(lambda: page.links[0].state["version"] == 3, what="seat 2's move")
+        assert page.outcome.value == ""
+        page.close()
+        server.stop()
+    run(scenario)
+
+
 def test_a_full_disk_is_said_on_the_movers_page_and_the_others_wait_then_the_move_goes_through(data):
     import sqlite3
     async def scenario():

@@ -56,6 +56,10 @@ on its seat's part of the board)."""
 TEXT_LIMIT = 2000
 """Characters of a feedback text (the service's limit)."""
 
+PLAYED = "<span class='pt-played'>Your move was played.</span>"
+"""Said beside the controls when the table accepted this page's move; it goes once another
+seat has moved (the next move's own line takes over)."""
+
 SEAT_INTRO = ("<b>You are {who}.</b> Your cards, everyone's moves as they happen (the last one is marked for a "
               "moment), your moves, the round's reveal, and a short feedback form when the game is over. The "
               "link you opened is your seat: keep it to yourself. If the connection drops, the page reconnects "
@@ -436,6 +440,9 @@ class SeatApp:
             if message["version"] >= self._latest()["version"]:
                 left = message.get("reaction_seconds")
                 self._reaction_until = None if left is None else self.clock() + float(left)
+                mover = (message.get("last_move") or {}).get("seat")
+                if mover is not None and mover not in self.seats and PLAYED in self.outcome.value:
+                    self.outcome.value = ""          # another seat has moved since: old news
             if link.resynced:
                 moves, link.resynced = ", ".join(link.resynced), []
                 self.banner.show(f"the connection dropped before the table answered your move ({moves}) and the "
@@ -448,7 +455,7 @@ class SeatApp:
         says (:func:`~playtest.widgets.gameboard.ruling_sentence`), or too late with what beat
         it. Every move sent gets exactly one answer from the table."""
         if result.get("ok") and not result.get("late"):
-            self.outcome.value = "<span class='pt-played'>Your move was played.</span>"
+            self.outcome.value = PLAYED
             return
         error = str(result.get("late") or result.get("error") or "the table refused the move")
         ruling = str(result.get("ruling") or "")
