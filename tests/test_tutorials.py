@@ -149,6 +149,16 @@ def test_wrong_moves_are_refused_in_the_coach_with_why():
     assert app.banner.message == "" and app.step == 2
 
 
+def test_a_card_click_that_makes_no_move_in_a_lesson_is_answered_with_what_the_step_asks():
+    app = TutorialApp("lazy_sunday")
+    make_move(app, Move.parse(app.current.do))                     # lesson 1: the peek; now "Done looking"
+    assert app.current.do == "0 done"
+    before, refusals = app.match.fingerprint(), app.refusals
+    app.board.rows[1].cards[0].click()                              # Ann's card: no move uses it now
+    assert app.feedback.value == "That card is not part of this step, which asks for: Done looking."
+    assert app.refusals == refusals + 1 and app.match.fingerprint() == before and app.banner.message == ""
+
+
 def test_a_new_step_leads_with_the_last_steps_well_done_and_has_none_under_it():
     # Lazy Sunday lesson 2: after "Keep it", step 3 asks for a Done it! that is not done yet
     app = TutorialApp("lazy_sunday")
