@@ -40,7 +40,7 @@ def test_two_people_play_crazy_eights_at_a_live_table_made_in_the_lobby(served, 
         game.select_option(label="Crazy\xa0Eights")
         seats = host.page.get_by_label("Seats", exact=True)
         seats.locator("option", has_text="15").wait_for(state="attached", timeout=30_000)  # Crazy Eights' form: 2-15
-        host.page.locator(".widget-dropdown", has_text="Seat 2").locator("select").select_option(label="Human")
+        host.page.get_by_label("Seat 2", exact=True).select_option(label="Human")
         host.page.get_by_role("button", name="Create table").click()
         links = host.page.locator(".pt-lobby-links a")
         links.filter(has_text="Seat 2").wait_for(timeout=60_000)
