@@ -427,3 +427,18 @@ def test_a_record_of_an_unknown_game_is_not_named_as_if_it_were_a_game():
     with pytest.raises(PlaytestError, match="this is a Chore Race record, not a Lazy Sunday one"):
         app.load('{"game": "chore_race", "seats": 2}', "cr.json")
     assert app.match.fingerprint() == before
+
+
+def test_a_click_on_the_deck_draws_when_the_viewer_may_draw():
+    from playtest.widgets.tutorial import TutorialApp
+    app = TutorialApp("lazy_sunday")
+    deck = app.board.deck.card
+    assert app.current.do == "0 peek 0 1" and "pt-clickable" not in deck._dom_classes
+    deck.click()                                               # no draw during the peek: nothing happens
+    assert app.match.moves[-1:] != [Move(0, "draw")] and app.step == 0
+    app.open_lesson(1)                                         # lesson 2 starts with a draw (LS-4)
+    assert app.current.do == "0 draw" and "pt-clickable" in deck._dom_classes
+    moves = len(app.match.moves)
+    deck.click()                                               # as "Draw from the deck" would
+    assert app.match.moves[moves] == Move(0, "draw") and app.step == 1
+    assert "pt-clickable" not in deck._dom_classes             # drawn: keep it or discard it now

@@ -11,9 +11,10 @@ import html
 
 import ipywidgets as w
 
+from ...engine import Move
 from ...engine.counting import for_people
 from ...widgets import CardRow, GameApp, GameBoard, Pile
-from ...widgets.components import BLANK
+from ...widgets.components import BLANK, safe
 
 _PHASE = {"peek": "setup: peeking (LS-3)", "look": "looking at a card", "turn": "on turn",
           "drawn": "holding a drawn card", "give": "giving a card (LS-5)", "round_over": "round over",
@@ -55,7 +56,7 @@ LS-10), or set <code>rounds</code>.</p>
 position. Positions count from 1 at the left; a card leaving a list (Done it!, Knock It
 Out, a give) closes the gap, so the cards to its right move one place left; penalty and
 Landlord cards join at the right end.</p>
-<p><b>Your turn</b> — do one (LS-4): <i>Draw from the deck</i>, look at it, then <i>Keep it</i>
+<p><b>Your turn</b> — do one (LS-4): <i>Draw from the deck</i> (or click the deck), look at it, then <i>Keep it</i>
 (swap it for one of your cards, which goes face-up onto DONE) or <i>Discard it</i> onto DONE;
 or <i>Take the DONE card</i> (swap it into your list; taking never triggers an action); or
 call <i>NOT ME!</i>. If nothing can be drawn, you pass (LS-6).</p>
@@ -110,7 +111,7 @@ class LazySundayBoard(GameBoard):
         super().__init__(app)
         self.status = w.HTML()
         self.status.add_class("pt-status")
-        self.deck = Pile()
+        self.deck = Pile(on_click=safe(self._deck_clicked, app.banner.show))
         self.done = Pile()
         self.drawn = Pile()
         self.scores = w.HTML()
@@ -121,6 +122,21 @@ class LazySundayBoard(GameBoard):
                        layout=w.Layout(align_items="flex-start"))
         self.widget.children = (self.status, piles, self.row_box)
 
+    def _draw(self) -> Move | None:
+        """The viewer's draw (LS-4) if it may draw now, else None."""
+        viewer = self.app.viewer
+        if not self.app.live or viewer is None:
+            return None
+        return next((move for move in self.app.decision_moves(viewer) if move.kind == "draw"), None)
+
+    def _deck_clicked(self) -> None:
+        """A click on the deck draws, as "Draw from the deck" does, when the viewer may
+        draw now (the deck is then marked clickable); otherwise it does nothing, as a
+        click on a card no move uses."""
+        move = self._draw()
+        if move is not None:
+            self.app.play(move)
+
     def update(self, view: dict, clickable: set) -> None:
         """Show a Lazy Sunday view dict (see the class docstring)."""
         n = view["seats"]
@@ -129,7 +145,8 @@ class LazySundayBoard(GameBoard):
             self.rows.append(CardRow(lambda pos, seat=seat: self.app.card_clicked(seat, pos)))
         self.row_box.children = tuple(r.widget for r in self.rows[:n])
         self.status.value = self._status(view)
-        self.deck.show(f"Deck: {view['deck']}", face_up=False if view["deck"] else None)
+        self.deck.show(f"Deck: {view['deck']}", face_up=False if view["deck"] else None,
+                       clickable=self._draw() is not None)
         done = view["done"]
         self.done.show(f"DONE: {done['size']}", **self._face(done["top"]))
         drawn = view["drawn"]
