@@ -520,10 +520,20 @@ class GameApp:
         """A card of ``seat`` at ``pos`` was clicked: it fills an argument of the move
         being built: the open move if one is being built (open moves are chosen by
         their button first), else the seat's own move. A click that completes a move
-        no rule allows is explained in the banner (:meth:`refuse`)."""
+        no rule allows is explained in the banner (:meth:`refuse`); any other click goes
+        to :meth:`unused_click`."""
         builder = self.open_moves if self.open_moves.kind is not None else self.moves
-        if not builder.pick_card(seat, pos) and self.live and (move := builder.attempt(seat, pos)) is not None:
+        if builder.pick_card(seat, pos):
+            return
+        move = builder.attempt(seat, pos) if self.live else None
+        if move is not None:
             self.refuse(move)
+        else:
+            self.unused_click()
+
+    def unused_click(self) -> None:
+        """A card click that neither picked a card nor made a move: nothing to say in a
+        game (as a click on a card no move uses); a tutorial says what its step asks."""
 
     def refuse(self, move: Move) -> str:
         """Say why ``move`` cannot be played now, in the error banner, in plain words

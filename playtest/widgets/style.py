@@ -30,7 +30,7 @@ STYLE = """<style>
 .pt-card.pt-clickable { cursor: pointer; box-shadow: 0 0 0 3px #7fe3ff, 0 1px 3px rgba(0,0,0,.45); }
 .pt-card.pt-clickable:hover { transform: translateY(-3px); }
 /* a tutorial's lit cards: a thick orange ring and glow, unlike the cyan of any clickable card;
-   it pulses three times and then holds still (an endless pulse repaints the page without end:
+   it pulses three times (six half-cycles, alternate) and then holds still (an endless pulse repaints the page without end:
    ~0.2 of a core for each open learn page, measured) */
 .pt-card.pt-lit { outline: 5px solid #ff8c00; outline-offset: 2px;
   box-shadow: 0 0 14px 6px rgba(255, 170, 0, .9); animation: pt-glow 0.6s ease-in-out 6 alternate; }

@@ -258,8 +258,8 @@ class TutorialApp(GameApp):
         elif step is None or not step.do:
             self._refused(self._waiting_for_next())
         elif move != Move.parse(step.do):
-            expected = self.board.describe(Move.parse(step.do), self.match.view(self.viewer))
-            self._refused(" ".join(step.wrong.split()) or f"That move is allowed, but this step asks for: {expected}.")
+            self._refused(" ".join(step.wrong.split()) or
+                          f"That move is allowed, but this step asks for: {self._expected()}.")
         else:
             for text in [step.do, *step.then]:
                 self.match.play(text)
@@ -273,25 +273,19 @@ class TutorialApp(GameApp):
         label = self.next_button.description            # "Next", "Next lesson" or "Start the game"
         return f"Read this step first, then press {label}." if self.current else f"This lesson is done: press {label}."
 
-    def card_clicked(self, seat: int, pos: int | None) -> None:
-        """A card click, as in a game (:meth:`GameApp.card_clicked`); in a lesson, a click
-        that neither picks the card for a move nor makes a move the rules forbid (the
-        deck while the step asks for Done looking) is answered in the coach panel with
-        what the step asks, never met with silence."""
+    def _expected(self) -> str:
+        """The move the step on show asks for, in the words of the move controls."""
+        return self.board.describe(Move.parse(self.current.do), self.match.view(self.viewer))
+
+    def unused_click(self) -> None:
+        """In a lesson, a card click that neither picks the card for a move nor makes a
+        move the rules forbid (another seat's card while the step asks for Done looking)
+        is answered in the coach panel with what the step asks, never met with silence."""
         if self.in_finale:
-            return super().card_clicked(seat, pos)
-        builder = self.open_moves if self.open_moves.kind is not None else self.moves
-        if builder.pick_card(seat, pos):
             return
-        move = builder.attempt(seat, pos) if self.live else None
         step = self.current
-        if move is not None:
-            self.refuse(move)
-        elif step is None or not step.do:
-            self._refused(self._waiting_for_next())
-        else:
-            expected = self.board.describe(Move.parse(step.do), self.match.view(self.viewer))
-            self._refused(f"That card is not part of this step, which asks for: {expected}.")
+        self._refused(self._waiting_for_next() if step is None or not step.do else
+                      f"That card is not part of this step, which asks for: {self._expected()}.")
 
     def refuse(self, move: Move) -> str:
         """A card click that completes a move the rules forbid: said in the coach panel

@@ -123,11 +123,10 @@ class LazySundayBoard(GameBoard):
         self.widget.children = (self.status, piles, self.row_box)
 
     def _draw(self) -> Move | None:
-        """The viewer's draw (LS-4) if it may draw now, else None."""
-        viewer = self.app.viewer
-        if not self.app.live or viewer is None:
-            return None
-        return next((move for move in self.app.decision_moves(viewer) if move.kind == "draw"), None)
+        """The viewer's draw (LS-4) if its move controls offer one now, else None (the
+        app fills its :class:`~playtest.widgets.moves.MoveBuilder` before it draws the board)."""
+        builder = self.app.moves
+        return next((move for move in builder.moves if move.kind == "draw"), None) if builder.enabled else None
 
     def _deck_clicked(self) -> None:
         """A click on the deck draws, as "Draw from the deck" does, when the viewer may

@@ -441,7 +441,7 @@ class SeatApp:
                 left = message.get("reaction_seconds")
                 self._reaction_until = None if left is None else self.clock() + float(left)
                 mover = (message.get("last_move") or {}).get("seat")
-                if mover is not None and mover not in self.seats and PLAYED in self.outcome.value:
+                if mover is not None and mover not in self.seats and self.outcome.value == PLAYED:
                     self.outcome.value = ""          # another seat has moved since: old news
             if link.resynced:
                 moves, link.resynced = ", ".join(link.resynced), []
