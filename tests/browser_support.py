@@ -61,23 +61,38 @@ def require_chromium() -> None:
         pytest.skip(problem)
 
 
+NO_POOLS = {"PlaytestVoila": {"pool_sizes": {}, "awaited_cap": 0}}
+"""Voilà settings for the suite's servers: no preheated kernels. A page then starts its own
+kernel as it opens (preheating only starts that kernel earlier), and no kernel is started
+for a page that never comes: in a test run about a quarter of the preheated kernels never
+got a page, about 1 CPU-s each on a 2-core machine. The pools themselves are tested with
+servers of their own (tests/test_serve_server.py, tests/test_page_cost.py)."""
+
+
+def voila_config_env(config: dict, folder: Path, env: dict | None = None) -> dict:
+    """``env`` (default: this process's environment) with ``config`` (traitlets settings,
+    e.g. :data:`NO_POOLS`) written as ``folder``/voila.json and ``folder`` put first on
+    ``$JUPYTER_CONFIG_PATH``: Voilà reads it over playtest's defaults (``playtest serve``
+    passes no Voilà options)."""
+    env = dict(os.environ if env is None else env)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "voila.json").write_text(json.dumps(config), encoding="utf-8")
+    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(filter(None, [str(folder), env.get("JUPYTER_CONFIG_PATH", "")]))
+    return env
+
+
 @contextlib.contextmanager
 def dashboard_server(timeout: float = 90.0, voila_config: dict | None = None):
     """Run ``playtest serve --port <free>`` (Voilà on 127.0.0.1) from the checkout for the
     duration of the block (:func:`playtest.server.launch.running`); yields the base URL.
-    ``voila_config`` (traitlets configuration, e.g. ``{"VoilaConfiguration": {...}}``) is
-    given to the server as a ``voila.json`` in a folder of ``$JUPYTER_CONFIG_PATH``, which
-    Voilà reads over playtest's defaults (``playtest serve`` passes no Voilà options)."""
+    Its Voilà settings (:func:`voila_config_env`) are :data:`NO_POOLS` with ``voila_config``
+    (e.g. ``{"VoilaConfiguration": {...}}``) added."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = Path(os.environ.get("TMPDIR", "/tmp")) / f"playtest_serve_{port}.log"
     with contextlib.ExitStack() as stack:
-        env = None
-        if voila_config is not None:
-            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="playtest-voila-config-")))
-            (folder / "voila.json").write_text(json.dumps(voila_config), encoding="utf-8")
-            env = {**os.environ, "JUPYTER_CONFIG_PATH": os.pathsep.join(
-                filter(None, [str(folder), os.environ.get("JUPYTER_CONFIG_PATH", "")]))}
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="playtest-voila-config-")))
+        env = voila_config_env({**NO_POOLS, **(voila_config or {})}, folder)
         stack.enter_context(running(serve_command(port), f"{base}/voila/tree", log, cwd=ROOT, env=env,
                                     timeout=timeout, stop_wait=10))
         yield base

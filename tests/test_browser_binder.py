@@ -7,8 +7,11 @@ the server behind the proxy crashes, the page says so at once and stops reconnec
 proxy starts the server again and a reload gives the seat back."""
 from __future__ import annotations
 
+import json
+
 import psutil
 import pytest
+from browser_support import NO_POOLS
 from table_support import Player, browser, create_in_lobby  # noqa: F401 (fixture)
 from test_serve_server import ROOT, binder_server_command
 
@@ -22,6 +25,7 @@ def test_binder_serves_the_lobby_behind_its_proxy_and_a_seat_address_opens_on_an
         tmp_path, browser, request):
     token = "b1nder-t0ken"
     command, env, base = binder_server_command(tmp_path, request, ROOT, token)
+    (tmp_path / "config" / "voila.json").write_text(json.dumps(NO_POOLS))    # the proxy's playtest serve reads it
     log = tmp_path / "server.log"
     with running(command, f"{base}/api/status", log, cwd=ROOT, env=env) as proc:
         host = Player(browser, f"{base}/playtest/voila/render/lobby.ipynb?token={token}")

@@ -1,7 +1,8 @@
 """Issue 27's Done-when, in real browsers: Crazy Eights installed beside the kit (its
 package on the path and its ``playtest.games`` entry point in the metadata, which is
 what ``pip install -e examples/crazy_eights`` gives) appears on the index with its game
-and learn pages, in the lobby, the scenario debugger and the balance lab, with no file
+and learn pages (tests/test_browser_game_pages.py, which opens every installed game's from
+the index and by address), in the lobby, the scenario debugger and the balance lab, with no file
 of the kit edited; two people play it at one live table, each in their own browser
 (their own context: cookies and storage, as on their own device), drawn by the generic
 board, and no seat's page receives the other seat's hand."""
@@ -105,20 +106,3 @@ def test_the_debugger_opens_its_example_scenario_and_the_lab_offers_its_bots(ser
     finally:
         debugger.close()
         lab.close()
-
-
-def test_the_index_links_its_game_page_and_learn_page(served, browser):
-    """The index, built from games(), links Crazy Eights' game page and its learn page
-    (its declared tutorial); both open on the generic board."""
-    index = Player(browser, f"{served}/voila/render/index.ipynb")
-    try:
-        index.page.get_by_role("link", name="Learn Crazy Eights", exact=True).wait_for(timeout=150_000)
-        index.page.get_by_role("link", name="Crazy Eights", exact=True).click()        # as a person would
-        index.wait(".pt-table .pt-card.pt-face")
-        assert "game=crazy_eights" in index.page.url and index.page.locator("h1", has_text="Crazy Eights").count()
-        index.page.go_back()
-        index.page.get_by_role("link", name="Learn Crazy Eights", exact=True).click()
-        index.page.locator(".pt-table .pt-card.pt-face").first.wait_for(timeout=150_000)
-        assert "learn.ipynb?game=crazy_eights" in index.page.url
-    finally:
-        index.close()

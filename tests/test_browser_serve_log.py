@@ -9,7 +9,7 @@ import json
 
 import pytest
 import tornado.websocket
-from browser_support import run_coroutine
+from browser_support import NO_POOLS, run_coroutine
 from table_support import Player, api, browser, seat_token  # noqa: F401 (fixture)
 from test_serve_server import ROOT, standalone, wait_until
 
@@ -51,7 +51,8 @@ def play_one_move(base: str, made: dict) -> bool:
 def test_a_full_live_game_with_pages_closing_leaves_no_traceback_in_the_log(tmp_path, browser):
     # first_connect as a loaded machine needs it: three pages load one after the other, and
     # the fast reaper's 3 s can pass before a slow browser's page says it is alive
-    with standalone(ROOT / "playtest" / "dashboards", tmp_path, first_connect=60) as (proc, base, log):
+    with standalone(ROOT / "playtest" / "dashboards", tmp_path, first_connect=60,
+                    voila_config=NO_POOLS) as (proc, base, log):
         status, made = api(base, "POST", "tables", {"game": "night_shift", "seats": 2, "players": ["human", "human"],
                                                     "seed": 1, "pace": "instant"})
         assert status == 201, made

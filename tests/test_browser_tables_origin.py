@@ -17,6 +17,7 @@ import threading
 
 import psutil
 import pytest
+from browser_support import NO_POOLS, voila_config_env
 from table_support import Player, api, browser, create_in_lobby  # noqa: F401 (fixture)
 from test_serve_server import ROOT, fast_reaper
 
@@ -78,7 +79,7 @@ def test_the_lobby_works_on_a_lan_address_and_a_page_of_another_site_creates_no_
     command = [sys.executable, "-m", "playtest.server", str(ROOT / "playtest" / "dashboards"), "--no-browser",
                f"--port={lan.rsplit(':', 1)[1]}", f"--Voila.ip={ip}", "--Voila.port_retries=0", *fast_reaper(60)]
     log = tmp_path / "server.log"
-    env = {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")}
+    env = voila_config_env(NO_POOLS, tmp_path / "voila-config", {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")})
     with running(command, f"{lan}/voila/tree", log, cwd=ROOT / "playtest" / "dashboards", env=env):
         host = Player(browser, f"{lan}/voila/render/lobby.ipynb")
         guest = None

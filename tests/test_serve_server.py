@@ -24,6 +24,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from browser_support import voila_config_env
 
 from playtest.server.launch import free_port, running
 
@@ -100,14 +101,18 @@ def kernel_id_of(page: bytes) -> str:
 
 
 @contextlib.contextmanager
-def standalone(folder: Path, tmp_path: Path, *options: str, first_connect: float = 3):
+def standalone(folder: Path, tmp_path: Path, *options: str, first_connect: float = 3,
+               voila_config: dict | None = None):
     """``python -m playtest.server`` (what ``playtest serve`` runs) on ``folder`` with the
     fast reaper, its data in ``tmp_path``, until the block ends: yields ``(process, base
     URL, log file)``. ``first_connect``: seconds the reaper leaves a kernel whose page
-    never connected (a test that opens pages in a browser on a busy machine wants more)."""
+    never connected (a test that opens pages in a browser on a busy machine wants more).
+    ``voila_config``: Voilà settings over playtest's (browser_support.voila_config_env)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "PLAYTEST_DATA_DIR": str(tmp_path / "data")}
+    if voila_config is not None:
+        env = voila_config_env(voila_config, tmp_path / "voila-config", env)
     command = [sys.executable, "-m", "playtest.server", str(folder), "--no-browser", f"--port={port}",
                "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *fast_reaper(first_connect),
                *options]
