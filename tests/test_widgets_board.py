@@ -89,6 +89,7 @@ def test_a_whole_game_is_played_on_the_board_with_components_updated_in_place():
     board = game.board
     rng = random.Random(1)
     parts, panels = dict(board.parts), list(board.panels)
+    assert game.moves.buttons and game.moves.title.layout.display is None      # "Your move" over its buttons
     for _ in range(3000):
         if game.match.outcome() is not None:
             break
@@ -99,6 +100,7 @@ def test_a_whole_game_is_played_on_the_board_with_components_updated_in_place():
     outcome = game.match.outcome()
     assert outcome is not None
     assert "Game over" in board.status.value and outcome.reason in board.status.value
+    assert game.moves.title.layout.display == "none" and "Game over." in game.moves.hint.value   # no "Your move"
     assert all(board.parts[key] is part for key, part in parts.items())
     assert board.panels[:3] == panels
     assert f"score {outcome.scores[0]}" in board.panels[0][1].value

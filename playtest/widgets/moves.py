@@ -211,6 +211,8 @@ class MoveBuilder:
         shown = tuple(self.buttons[k] for k in kinds)
         if self.kind_box.children != shown:
             self.kind_box.children = shown
+        # no "Your move" heading over "Game over." or "Waiting for another seat."
+        self.title.layout.display = None if shown else "none"
         if not same or not enabled:
             if not (keep and enabled and self._candidates(self.prefix)):
                 several = keep and enabled and sum(m.kind == self.kind for m in self.choices) > 1
