@@ -188,14 +188,17 @@ def seat_choices(seats: int) -> list[tuple[str, int | str]]:
     return [(f"Seat {seat + 1}", seat) for seat in range(seats)] + [("Random", "random")]
 
 
-def offer_seats(box: w.Dropdown, seats: int) -> None:
+def offer_seats(box: w.Dropdown, seats: int) -> int | None:
     """Make the :data:`FIRST_PLAYER` dropdown ``box`` offer the seats of a ``seats``-seat
-    table; its choice stays where it is still a seat, else it goes back to seat 1."""
+    table; its choice stays where it is still a seat, else it goes back to seat 1.
+    Returns the chosen seat (from 0) that the table no longer has, None if the choice stayed."""
     chosen = box.value
     choices = seat_choices(seats)
     if [value for _label, value in box.options] != [value for _label, value in choices]:
         box.options = choices
-    box.value = chosen if chosen in [value for _label, value in choices] else 0
+    kept = chosen in [value for _label, value in choices]
+    box.value = chosen if kept else 0
+    return None if kept or chosen is None else chosen
 
 
 def option_input(name: str, field, seats: int | None = None) -> tuple[w.Widget, Callable[[], Any]]:
@@ -310,14 +313,17 @@ class NewGamePanel(BuiltOnUse):
         self.player_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.inputs: dict[str, w.Widget] = {}
         self._readers: dict[str, Callable[[], Any]] = {}
+        self._help: dict[str, w.HTML] = {}        # option name -> the line beside its input
         rows = []
         for name, field in game.Options.model_fields.items():
             box, read = option_input(name, field, self.seats.value)
             self.inputs[name], self._readers[name] = box, read
-            help_line = w.HTML(html.escape(field.description or ""))
+            help_line = self._help[name] = w.HTML(html.escape(field.description or ""))
             help_line.add_class("pt-help")
             if field.annotation is int:         # say at once that a number is wrong or out of range
                 box.observe(lambda ch, n=name, f=field, line=help_line: self._warn(n, f, ch["new"], line), "value")
+            if name == FIRST_PLAYER:    # a new choice or seat count replaces the warning of _sync
+                box.observe(lambda _c, line=help_line, text=help_line.value: setattr(line, "value", text), "value")
             rows.append(w.HBox([box, help_line], layout=w.Layout(align_items="center", flex_flow="row wrap")))
         self.seed = w.Text(description="Seed", placeholder="blank = random",
                            tooltip="G-3: the seed of the game's random stream; blank draws a random one")
@@ -331,7 +337,11 @@ class NewGamePanel(BuiltOnUse):
     def _sync(self) -> None:
         self.player_box.children = tuple(self.players[:self.seats.value])
         if FIRST_PLAYER in self.inputs:
-            offer_seats(self.inputs[FIRST_PLAYER], self.seats.value)
+            gone = offer_seats(self.inputs[FIRST_PLAYER], self.seats.value)
+            if gone is not None:        # say so: a choice made by hand changed without a click
+                line = self._help[FIRST_PLAYER]
+                line.value = (f"<b class='pt-warn'>⚠ A {self.seats.value}-seat table has no seat {gone + 1}: "
+                              f"Seat 1 starts.</b> {line.value}")
 
     @staticmethod
     def _warn(name: str, field, text: str, line: w.HTML) -> None:
