@@ -535,6 +535,12 @@ class GameApp:
         """A card click that neither picked a card nor made a move: nothing to say in a
         game (as a click on a card no move uses); a tutorial says what its step asks."""
 
+    def moves_closed(self) -> str:
+        """Why the viewer's moves are offered greyed out now, though the rules allow them
+        ("" = they are not: always, in a game); a tutorial's step to read, or its lesson
+        done, closes them."""
+        return ""
+
     def refuse(self, move: Move) -> str:
         """Say why ``move`` cannot be played now, in the error banner, in plain words
         with its ruling id (:func:`refusal_text` of ``Match.refusal``); nothing changes.
@@ -784,11 +790,13 @@ class GameApp:
         mine = []
         if self.viewer is not None and live:
             mine = [m for m in self.decision_moves(self.viewer) if m.kind not in self.game.OPEN_MOVES]
+        closed = self.moves_closed() if live and mine else ""
         note = ("The match is rewound: moves are off." if not live else
                 f"Hidden until seat {self.control + 1} confirms." if locked else
-                "Game over." if over else "" if mine else "Waiting for another seat." if self.viewer is not None else "")
+                "Game over." if over else closed or "" if mine else
+                "Waiting for another seat." if self.viewer is not None else "")
         decision = (id(match), match.cursor, len(match.moves), self.viewer)
-        self.moves.show(self.viewer, mine, view, enabled=live, note=note, decision=decision)
+        self.moves.show(self.viewer, mine, view, enabled=live and not closed, note=note, decision=decision)
         # behind the privacy screen nobody acts: the device is changing hands, and a claim
         # now would be made in the name of whoever the panel last showed
         claimers = [s for s in humans if live and not locked and self.table.open_moves(s)]

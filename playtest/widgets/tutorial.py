@@ -277,6 +277,12 @@ class TutorialApp(GameApp):
         """The move the step on show asks for, in the words of the move controls."""
         return self.board.describe(Move.parse(self.current.do), self.match.view(self.viewer))
 
+    def moves_closed(self) -> str:
+        """In a lesson, the moves are greyed out on a step to read and once the lesson is
+        done (a move then would only be refused), saying what to press instead."""
+        step = self.current
+        return "" if self.in_finale or (step is not None and step.do) else self._waiting_for_next()
+
     def unused_click(self) -> None:
         """In a lesson, a card click that neither picks the card for a move nor makes a
         move the rules forbid (another seat's card while the step asks for Done looking)
