@@ -178,6 +178,27 @@ def test_the_peek_form_says_two_cards_are_chosen():
     assert app.match.moves[4:] == [Move(0, "peek", (1, 4))] and app.moves.hint.value == ""
 
 
+def test_the_switcheroo_form_says_two_cards_of_others_are_chosen():
+    # LS-2: the burn's form is built by two clicks on other players' cards, as the peek
+    from playtest.scenarios import Scenario
+    lists = [["Nap", "Make the Bed", "Feed the Fish"], ["Fold the Laundry", "Scrub the Bathroom", "Nap"],
+             ["Water the Plants", "Clean the Oven", "Make the Bed"]]
+    scenario = Scenario(game="lazy_sunday", seats=3, seed=1, moves=[
+        "0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "2 peek 0 1", "2 done", "0 draw"],
+        setup={"lists": lists, "deck_top": ["Switcheroo"]})
+    app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "random", 2: "random"}, seed=1)
+    app.open_scenario(scenario)
+    click_kind(app.moves, "Burn: swap two others' cards")
+    assert "Choose 2 cards (LS-2): click two cards of other players, or pick them above" in app.moves.hint.value
+    app.board.rows[1].cards[2].click()
+    assert "Chosen so far: seat 2's position 3; choose 1 more" in app.moves.hint.value
+    app.moves.choose(2, 2)                                  # the second card from the dropdowns
+    app.moves.choose(3, 0)
+    assert "Both cards chosen: press Play to swap them." in app.moves.hint.value
+    app.moves.play_button.click()
+    assert app.match.moves[7] == Move(0, "switcheroo", (1, 2, 2, 0))
+
+
 def play_round_as_human(app, rng):
     """Seat 0 plays sensibly until the round is over: draw and discard, NOT ME! soon."""
     turns = 0

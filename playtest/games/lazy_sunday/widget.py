@@ -88,6 +88,14 @@ total, or ties for it, the caller scores 0; if anyone is strictly lower, the cal
 """The "How to play" panel of the Lazy Sunday app (rulebook v1.1 with RULINGS LS-1..LS-11)."""
 
 
+TWO_CARDS = {"peek": ("LS-3", "two of your cards", "peek at them"),
+             "switcheroo": ("LS-2", "two cards of other players", "swap them"),
+             "not_my_job": ("LS-2", "two cards of other players", "look at them")}
+"""The moves that take two cards, each by a click: kind -> (ruling, which cards, what Play
+does), for the line under the move buttons while one is built (a single "my card" dropdown
+and a grey Play read as if one card were enough)."""
+
+
 class LazySundayBoard(GameBoard):
     """The Lazy Sunday table for :class:`~playtest.widgets.GameApp`.
 
@@ -163,21 +171,26 @@ class LazySundayBoard(GameBoard):
                      for pos, slot in enumerate(view["lists"][seat])]
             row.show(self._seat_label(view, seat), cards)
         builder = getattr(self.app, "moves", None)
-        if builder is not None and builder.kind == "peek":
-            builder.hint.value = self._peek_hint(builder, view)
+        if builder is not None and builder.kind in TWO_CARDS:
+            builder.hint.value = self._two_card_hint(builder)
             self._hinted = True
         elif builder is not None and self._hinted:
             builder.hint.value, self._hinted = builder._note, False
 
     @staticmethod
-    def _peek_hint(builder, view: dict) -> str:
-        """The line under the move buttons while a peek is built: two cards are chosen
-        (LS-3), by clicks or the dropdowns, and which are chosen so far."""
+    def _two_card_hint(builder) -> str:
+        """The line under the move buttons while a move of :data:`TWO_CARDS` is built: two
+        cards are chosen, by clicks or the dropdowns, and which are chosen so far."""
+        rule, which, then = TWO_CARDS[builder.kind]
         if builder._complete() is not None:
-            return "<i>Both cards chosen: press Play to peek at them.</i>"
-        chosen = " and ".join(f"position {p + 1}" for p in builder.prefix)
-        so_far = f" Chosen so far: {chosen}; choose 1 more." if chosen else ""
-        return f"<i>Choose 2 cards (LS-3): click two of your cards, or pick them above.{so_far}</i>"
+            return f"<i>Both cards chosen: press Play to {then}.</i>"
+        prefix = builder.prefix
+        if builder.kind == "peek":          # (a, b): positions of the peeker's own list
+            cards = [f"position {p + 1}" for p in prefix]
+        else:                               # (s, p, t, q): two (seat, position) pairs
+            cards = [f"seat {seat + 1}'s position {p + 1}" for seat, p in zip(prefix[0::2], prefix[1::2])]
+        so_far = f" Chosen so far: {' and '.join(cards)}; choose 1 more." if cards else ""
+        return f"<i>Choose 2 cards ({rule}): click {which}, or pick them above.{so_far}</i>"
 
     def seat_widget(self, seat: int) -> w.Widget | None:
         """``seat``'s row of cards."""
