@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import signal
 import time
@@ -538,3 +539,18 @@ def test_the_server_imports_voila_without_jsonschemas_iri_checker():
             "print(sys.modules['rfc3987_syntax'] is None, 'iri' in checkers, 'uri-reference' in checkers)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.split() == ["True", "False", "True"], out.stderr[-2000:]
+
+
+def test_voilas_data_folder_is_searched_when_jupyter_does_not_look_there(monkeypatch):
+    # a venv made with --system-site-packages: Voilà is the machine's, its templates in the
+    # machine's share/jupyter, which the venv's Jupyter does not search ("No template
+    # sub-directory with name 'lab'")
+    monkeypatch.delenv("JUPYTER_PATH", raising=False)
+    monkeypatch.setattr(server_app, "jupyter_path", lambda *parts: ["/nowhere/share/jupyter"])
+    added = server_app.share_voila_data()
+    assert added is not None and (added / "voila" / "templates" / "lab" / "index.html.j2").is_file()
+    assert os.environ["JUPYTER_PATH"] == str(added)
+    # where Jupyter already looks (a plain venv, a machine's Python), nothing changes
+    monkeypatch.delenv("JUPYTER_PATH")
+    monkeypatch.setattr(server_app, "jupyter_path", lambda *parts: [str(added)])
+    assert server_app.share_voila_data() is None and "JUPYTER_PATH" not in os.environ

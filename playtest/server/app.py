@@ -15,6 +15,7 @@ It is Voilà (``voila.app.Voila``) with four additions:
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import os
 import re
 import secrets
@@ -26,6 +27,7 @@ import tornado.iostream
 import tornado.web
 import tornado.websocket
 from tornado.ioloop import IOLoop
+from jupyter_core.paths import jupyter_path
 from tornado.log import access_log
 from traitlets import Dict, Float, Int, List, Unicode, default
 from traitlets.config import Config
@@ -241,6 +243,23 @@ def loopback_for(ip: str) -> str:
     return f"[{ip}]" if ":" in ip and not ip.startswith("[") else ip
 
 
+def share_voila_data() -> Path | None:
+    """Put the Jupyter data folder of the installed Voilà (its ``share/jupyter``: the page
+    templates and the widgets' lab extensions) on ``$JUPYTER_PATH`` when Jupyter does not
+    look there: in a venv made with ``--system-site-packages`` Voilà comes from the
+    machine's Python, whose data folder Jupyter does not search, and Voilà stopped with "No
+    template sub-directory with name 'lab'". Returns the folder added, None if none was
+    needed (or Voilà's files are not listed)."""
+    for file in importlib.metadata.distribution("voila").files or ():
+        if file.parts[-4:] == ("voila", "templates", "lab", "index.html.j2"):
+            data = Path(file.locate()).resolve().parents[3]
+            if data in {Path(folder).resolve() for folder in jupyter_path()}:
+                return None
+            os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [os.environ.get("JUPYTER_PATH"), str(data)]))
+            return data
+    return None
+
+
 class PlaytestVoila(Voila):
     """Voilà serving the playtest dashboards (see the module docstring).
 
@@ -296,6 +315,7 @@ class PlaytestVoila(Voila):
         super().initialize(argv)
 
     def setup_template_dirs(self) -> None:
+        share_voila_data()
         super().setup_template_dirs()
         # the playtest page template shadows lab's index.html.j2 and extends it
         self.template_paths.insert(0, str(TEMPLATE_DIR))
