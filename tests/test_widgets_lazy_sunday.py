@@ -199,6 +199,25 @@ def test_the_switcheroo_form_says_two_cards_of_others_are_chosen():
     assert app.match.moves[7] == Move(0, "switcheroo", (1, 2, 2, 0))
 
 
+def test_the_nosy_neighbour_form_says_a_card_of_another_is_clicked():
+    # LS-2: a "seat" dropdown and a grey Play do not say that a click on a card is the way
+    from playtest.scenarios import Scenario
+    lists = [["Nap", "Make the Bed", "Feed the Fish"], ["Fold the Laundry", "Scrub the Bathroom", "Nap"],
+             ["Water the Plants", "Clean the Oven", "Make the Bed"]]
+    scenario = Scenario(game="lazy_sunday", seats=3, seed=1, moves=[
+        "0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "2 peek 0 1", "2 done", "0 draw"],
+        setup={"lists": lists, "deck_top": ["Nosy Neighbour"]})
+    app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "random", 2: "random"}, seed=1)
+    app.open_scenario(scenario)
+    click_kind(app.moves, "Burn: look at another's card")
+    assert "Choose a card (LS-2): click a card of another player, or pick it above." in app.moves.hint.value
+    app.moves.choose(0, 2)
+    app.moves.choose(1, 1)
+    assert "The card chosen: press Play to look at it." in app.moves.hint.value
+    app.moves.play_button.click()
+    assert app.match.moves[7] == Move(0, "nosy", (2, 1))
+
+
 def play_round_as_human(app, rng):
     """Seat 0 plays sensibly until the round is over: draw and discard, NOT ME! soon."""
     turns = 0

@@ -88,12 +88,15 @@ total, or ties for it, the caller scores 0; if anyone is strictly lower, the cal
 """The "How to play" panel of the Lazy Sunday app (rulebook v1.1 with RULINGS LS-1..LS-11)."""
 
 
-TWO_CARDS = {"peek": ("LS-3", "two of your cards", "peek at them"),
-             "switcheroo": ("LS-2", "two cards of other players", "swap them"),
-             "not_my_job": ("LS-2", "two cards of other players", "look at them")}
-"""The moves that take two cards, each by a click: kind -> (ruling, which cards, what Play
-does), for the line under the move buttons while one is built (a single "my card" dropdown
-and a grey Play read as if one card were enough)."""
+CLICKED_CARDS = {"peek": ("LS-3", "two of your cards", "peek at them"),
+                 "switcheroo": ("LS-2", "two cards of other players", "swap them"),
+                 "not_my_job": ("LS-2", "two cards of other players", "look at them"),
+                 "nosy": ("LS-2", "a card of another player", "look at it"),
+                 "double_check": ("LS-2", "one of your cards", "look at it"),
+                 "knock_out": ("LS-2", "one of your cards", "knock it out")}
+"""The moves whose cards are chosen by clicks: kind -> (ruling, which cards, what Play
+does), for the line under the move buttons while one is built (a "seat" or "my card"
+dropdown and a grey Play do not say that a click on a card is the way)."""
 
 
 class LazySundayBoard(GameBoard):
@@ -171,26 +174,29 @@ class LazySundayBoard(GameBoard):
                      for pos, slot in enumerate(view["lists"][seat])]
             row.show(self._seat_label(view, seat), cards)
         builder = getattr(self.app, "moves", None)
-        if builder is not None and builder.kind in TWO_CARDS:
-            builder.hint.value = self._two_card_hint(builder)
+        if builder is not None and builder.kind in CLICKED_CARDS:
+            builder.hint.value = self._clicked_cards_hint(builder)
             self._hinted = True
         elif builder is not None and self._hinted:
             builder.hint.value, self._hinted = builder._note, False
 
-    @staticmethod
-    def _two_card_hint(builder) -> str:
-        """The line under the move buttons while a move of :data:`TWO_CARDS` is built: two
-        cards are chosen, by clicks or the dropdowns, and which are chosen so far."""
-        rule, which, then = TWO_CARDS[builder.kind]
+    def _clicked_cards_hint(self, builder) -> str:
+        """The line under the move buttons while a move of :data:`CLICKED_CARDS` is built:
+        its cards are chosen by clicks or the dropdowns, and which are chosen so far."""
+        rule, which, then = CLICKED_CARDS[builder.kind]
+        count = len(self.card_args[builder.kind])
         if builder._complete() is not None:
-            return f"<i>Both cards chosen: press Play to {then}.</i>"
+            return f"<i>{'Both cards' if count == 2 else 'The card'} chosen: press Play to {then}.</i>"
         prefix = builder.prefix
         if builder.kind == "peek":          # (a, b): positions of the peeker's own list
             cards = [f"position {p + 1}" for p in prefix]
-        else:                               # (s, p, t, q): two (seat, position) pairs
+        elif count == 2:                    # (s, p, t, q): two (seat, position) pairs
             cards = [f"seat {seat + 1}'s position {p + 1}" for seat, p in zip(prefix[0::2], prefix[1::2])]
+        else:
+            cards = []
         so_far = f" Chosen so far: {' and '.join(cards)}; choose 1 more." if cards else ""
-        return f"<i>Choose 2 cards ({rule}): click {which}, or pick them above.{so_far}</i>"
+        what = "2 cards" if count == 2 else "a card"
+        return f"<i>Choose {what} ({rule}): click {which}, or pick {'them' if count == 2 else 'it'} above.{so_far}</i>"
 
     def seat_widget(self, seat: int) -> w.Widget | None:
         """``seat``'s row of cards."""
