@@ -369,9 +369,12 @@ def test_the_first_player_is_picked_among_the_seats_counted_from_1_and_follows_t
     first.value = 3
     panel.seats.value = 3                                                    # seat 4 is gone: seat 1
     assert first.value == 0 and [label for label, _ in first.options][-1] == "Random"
-    assert "A 3-seat table has no seat 4: Seat 1 starts." in panel._help["first_player"].value   # said, not silent
+    assert "A 3-seat table has no seat 4: Seat 1 starts." in panel.first_player_line.value   # said, not silent
+    panel.seats.value = 4                                  # the warning was for that change only
+    assert "pt-warn" not in panel.first_player_line.value
+    panel.seats.value = 3
     first.value = 2                                                          # a new choice: the warning goes
-    assert "pt-warn" not in panel._help["first_player"].value and "G-2" in panel._help["first_player"].value
+    assert "pt-warn" not in panel.first_player_line.value and "G-2" in panel.first_player_line.value
     panel.start.click()
     assert started[-1][0] == 3 and started[-1][2]["first_player"] == 2
     panel.set_options({"first_player": "random"})

@@ -178,16 +178,23 @@ def test_the_peek_form_says_two_cards_are_chosen():
     assert app.match.moves[4:] == [Move(0, "peek", (1, 4))] and app.moves.hint.value == ""
 
 
-def test_the_switcheroo_form_says_two_cards_of_others_are_chosen():
-    # LS-2: the burn's form is built by two clicks on other players' cards, as the peek
+def drawn_action(action: str) -> GameApp:
+    """A 3-seat game page where seat 0 (a person) has just drawn ``action`` (LS-2), after
+    everyone's peek (LS-3), the other seats random bots."""
     from playtest.scenarios import Scenario
     lists = [["Nap", "Make the Bed", "Feed the Fish"], ["Fold the Laundry", "Scrub the Bathroom", "Nap"],
              ["Water the Plants", "Clean the Oven", "Make the Bed"]]
     scenario = Scenario(game="lazy_sunday", seats=3, seed=1, moves=[
         "0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "2 peek 0 1", "2 done", "0 draw"],
-        setup={"lists": lists, "deck_top": ["Switcheroo"]})
+        setup={"lists": lists, "deck_top": [action]})
     app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "random", 2: "random"}, seed=1)
     app.open_scenario(scenario)
+    return app
+
+
+def test_the_switcheroo_form_says_two_cards_of_others_are_chosen():
+    # LS-2: the burn's form is built by two clicks on other players' cards, as the peek
+    app = drawn_action("Switcheroo")
     click_kind(app.moves, "Burn: swap two others' cards")
     assert "Choose 2 cards (LS-2): click two cards of other players, or pick them above" in app.moves.hint.value
     app.board.rows[1].cards[2].click()
@@ -201,14 +208,7 @@ def test_the_switcheroo_form_says_two_cards_of_others_are_chosen():
 
 def test_the_nosy_neighbour_form_says_a_card_of_another_is_clicked():
     # LS-2: a "seat" dropdown and a grey Play do not say that a click on a card is the way
-    from playtest.scenarios import Scenario
-    lists = [["Nap", "Make the Bed", "Feed the Fish"], ["Fold the Laundry", "Scrub the Bathroom", "Nap"],
-             ["Water the Plants", "Clean the Oven", "Make the Bed"]]
-    scenario = Scenario(game="lazy_sunday", seats=3, seed=1, moves=[
-        "0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "2 peek 0 1", "2 done", "0 draw"],
-        setup={"lists": lists, "deck_top": ["Nosy Neighbour"]})
-    app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "random", 2: "random"}, seed=1)
-    app.open_scenario(scenario)
+    app = drawn_action("Nosy Neighbour")
     click_kind(app.moves, "Burn: look at another's card")
     assert "Choose a card (LS-2): click a card of another player, or pick it above." in app.moves.hint.value
     app.moves.choose(0, 2)

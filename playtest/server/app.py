@@ -26,8 +26,8 @@ from pathlib import Path
 import tornado.iostream
 import tornado.web
 import tornado.websocket
-from tornado.ioloop import IOLoop
 from jupyter_core.paths import jupyter_path
+from tornado.ioloop import IOLoop
 from tornado.log import access_log
 from traitlets import Dict, Float, Int, List, Unicode, default
 from traitlets.config import Config

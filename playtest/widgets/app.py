@@ -793,7 +793,7 @@ class GameApp:
         closed = self.moves_closed() if live and mine else ""
         note = ("The match is rewound: moves are off." if not live else
                 f"Hidden until seat {self.control + 1} confirms." if locked else
-                "Game over." if over else closed or "" if mine else
+                "Game over." if over else closed if mine else
                 "Waiting for another seat." if self.viewer is not None else "")
         decision = (id(match), match.cursor, len(match.moves), self.viewer)
         self.moves.show(self.viewer, mine, view, enabled=live and not closed, note=note, decision=decision)

@@ -278,7 +278,9 @@ class NewGamePanel(BuiltOnUse):
     Attributes:
         widget: the box to display. inputs: option name -> its input widget.
         presets: a :class:`PresetPicker` of ``game.PRESETS`` (None for a game without).
-        built: whether the inputs exist yet.
+        built: whether the inputs exist yet. first_player_line: the line beside the first
+            player's list, for a game with a :data:`FIRST_PLAYER` option (its description,
+            after a warning when a lower seat count dropped the chosen seat).
 
     The inputs (seats, players, inputs, seed, start, presets, ...) are made the first time
     one of them is read, or by :meth:`build` when the panel is first shown: a dashboard
@@ -286,7 +288,8 @@ class NewGamePanel(BuiltOnUse):
     widget models (``widget`` is an empty box until then).
     """
 
-    MADE_ON_USE = frozenset({"seats", "players", "player_box", "inputs", "_readers", "seed", "start", "presets"})
+    MADE_ON_USE = frozenset({"seats", "players", "player_box", "inputs", "_readers", "seed", "start", "presets",
+                             "first_player_line"})
 
     def __init__(self, game, on_start: Callable[[int, dict, dict, int | None], None],
                  seats: int | None = None, players: dict[int, str] | None = None,
@@ -313,17 +316,17 @@ class NewGamePanel(BuiltOnUse):
         self.player_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.inputs: dict[str, w.Widget] = {}
         self._readers: dict[str, Callable[[], Any]] = {}
-        self._help: dict[str, w.HTML] = {}        # option name -> the line beside its input
         rows = []
         for name, field in game.Options.model_fields.items():
             box, read = option_input(name, field, self.seats.value)
             self.inputs[name], self._readers[name] = box, read
-            help_line = self._help[name] = w.HTML(html.escape(field.description or ""))
+            help_line = w.HTML(html.escape(field.description or ""))
             help_line.add_class("pt-help")
             if field.annotation is int:         # say at once that a number is wrong or out of range
                 box.observe(lambda ch, n=name, f=field, line=help_line: self._warn(n, f, ch["new"], line), "value")
-            if name == FIRST_PLAYER:    # a new choice or seat count replaces the warning of _sync
-                box.observe(lambda _c, line=help_line, text=help_line.value: setattr(line, "value", text), "value")
+            if name == FIRST_PLAYER:    # a new choice takes away the warning of _sync
+                self.first_player_line = help_line
+                box.observe(lambda _c: self._say_first_player(None), "value")
             rows.append(w.HBox([box, help_line], layout=w.Layout(align_items="center", flex_flow="row wrap")))
         self.seed = w.Text(description="Seed", placeholder="blank = random",
                            tooltip="G-3: the seed of the game's random stream; blank draws a random one")
@@ -337,11 +340,16 @@ class NewGamePanel(BuiltOnUse):
     def _sync(self) -> None:
         self.player_box.children = tuple(self.players[:self.seats.value])
         if FIRST_PLAYER in self.inputs:
-            gone = offer_seats(self.inputs[FIRST_PLAYER], self.seats.value)
-            if gone is not None:        # say so: a choice made by hand changed without a click
-                line = self._help[FIRST_PLAYER]
-                line.value = (f"<b class='pt-warn'>⚠ A {self.seats.value}-seat table has no seat {gone + 1}: "
-                              f"Seat 1 starts.</b> {line.value}")
+            self._say_first_player(offer_seats(self.inputs[FIRST_PLAYER], self.seats.value))
+
+    def _say_first_player(self, gone: int | None) -> None:
+        """The line beside the first player (G-2): its description, after a warning when
+        the seat count just dropped the chosen seat ``gone`` (from 0) and Seat 1 starts
+        instead (a choice made by hand does not change without a word)."""
+        warning = (f"<b class='pt-warn'>⚠ A {self.seats.value}-seat table has no seat {gone + 1}: Seat 1 "
+                   "starts.</b> " if gone is not None else "")
+        description = self.game.Options.model_fields[FIRST_PLAYER].description or ""
+        self.first_player_line.value = warning + html.escape(description)
 
     @staticmethod
     def _warn(name: str, field, text: str, line: w.HTML) -> None:

@@ -255,8 +255,8 @@ class TutorialApp(GameApp):
         refusal = self.match.refusal(move)
         if refusal is not None:
             self._refused(refusal_text(refusal, self.game))
-        elif step is None or not step.do:
-            self._refused(self._waiting_for_next())
+        elif closed := self.moves_closed():
+            self._refused(closed)
         elif move != Move.parse(step.do):
             self._refused(" ".join(step.wrong.split()) or
                           f"That move is allowed, but this step asks for: {self._expected()}.")
@@ -268,30 +268,27 @@ class TutorialApp(GameApp):
             return
         self.refresh()                       # the move builder lets go of the refused choice
 
-    def _waiting_for_next(self) -> str:
-        """What a lesson's reading step, or a lesson done, says to a move or a click."""
-        label = self.next_button.description            # "Next", "Next lesson" or "Start the game"
-        return f"Read this step first, then press {label}." if self.current else f"This lesson is done: press {label}."
-
     def _expected(self) -> str:
         """The move the step on show asks for, in the words of the move controls."""
         return self.board.describe(Move.parse(self.current.do), self.match.view(self.viewer))
 
     def moves_closed(self) -> str:
-        """In a lesson, the moves are greyed out on a step to read and once the lesson is
-        done (a move then would only be refused), saying what to press instead."""
+        """In a lesson, on a step to read and once the lesson is done (a move then would
+        only be refused), what to press instead: the moves are greyed out, and a move or a
+        card click is answered with it. "" in the finale and on a step that asks for a move."""
         step = self.current
-        return "" if self.in_finale or (step is not None and step.do) else self._waiting_for_next()
+        if self.in_finale or (step is not None and step.do):
+            return ""
+        label = self.next_button.description            # "Next", "Next lesson" or "Start the game"
+        return f"Read this step first, then press {label}." if step else f"This lesson is done: press {label}."
 
     def unused_click(self) -> None:
         """In a lesson, a card click that neither picks the card for a move nor makes a
         move the rules forbid (another seat's card while the step asks for Done looking)
         is answered in the coach panel with what the step asks, never met with silence."""
-        if self.in_finale:
-            return
-        step = self.current
-        self._refused(self._waiting_for_next() if step is None or not step.do else
-                      f"That card is not part of this step, which asks for: {self._expected()}.")
+        if not self.in_finale:
+            self._refused(self.moves_closed() or
+                          f"That card is not part of this step, which asks for: {self._expected()}.")
 
     def refuse(self, move: Move) -> str:
         """A card click that completes a move the rules forbid: said in the coach panel

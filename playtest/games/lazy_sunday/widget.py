@@ -8,6 +8,7 @@ it now, LS-11, or the round is over and lists are revealed, LS-7).
 from __future__ import annotations
 
 import html
+import itertools
 
 import ipywidgets as w
 
@@ -182,21 +183,22 @@ class LazySundayBoard(GameBoard):
 
     def _clicked_cards_hint(self, builder) -> str:
         """The line under the move buttons while a move of :data:`CLICKED_CARDS` is built:
-        its cards are chosen by clicks or the dropdowns, and which are chosen so far."""
+        its cards (its :attr:`card_args`) are chosen by clicks or the dropdowns, and which
+        are chosen so far."""
         rule, which, then = CLICKED_CARDS[builder.kind]
         count = len(self.card_args[builder.kind])
         if builder._complete() is not None:
             return f"<i>{'Both cards' if count == 2 else 'The card'} chosen: press Play to {then}.</i>"
-        prefix = builder.prefix
-        if builder.kind == "peek":          # (a, b): positions of the peeker's own list
-            cards = [f"position {p + 1}" for p in prefix]
-        elif count == 2:                    # (s, p, t, q): two (seat, position) pairs
-            cards = [f"seat {seat + 1}'s position {p + 1}" for seat, p in zip(prefix[0::2], prefix[1::2])]
-        else:
-            cards = []
-        so_far = f" Chosen so far: {' and '.join(cards)}; choose 1 more." if cards else ""
-        what = "2 cards" if count == 2 else "a card"
-        return f"<i>Choose {what} ({rule}): click {which}, or pick {'them' if count == 2 else 'it'} above.{so_far}</i>"
+        chosen, values = [], iter(builder.prefix)
+        for seat_arg, _position_arg in self.card_args[builder.kind]:     # a card: (seat,) position
+            taken = list(itertools.islice(values, 1 if seat_arg is None else 2))
+            if len(taken) < (1 if seat_arg is None else 2):
+                break
+            chosen.append(f"position {taken[0] + 1}" if seat_arg is None else
+                          f"seat {taken[0] + 1}'s position {taken[1] + 1}")
+        so_far = f" Chosen so far: {' and '.join(chosen)}; choose {count - len(chosen)} more." if chosen else ""
+        cards, them = ("2 cards", "them") if count == 2 else ("a card", "it")
+        return f"<i>Choose {cards} ({rule}): click {which}, or pick {them} above.{so_far}</i>"
 
     def seat_widget(self, seat: int) -> w.Widget | None:
         """``seat``'s row of cards."""
