@@ -103,7 +103,8 @@ def test_the_tutorial_plays_through_on_the_real_board(game):
             check_step(app, tutorial, step)
             shown = app.moves.kind_box.children          # a step to read greys the moves out, saying why
             assert all(button.disabled != bool(step.do) for button in shown), (i, j)
-            assert step.do or not shown or "Read this step first" in app.moves.hint.value, app.moves.hint.value
+            assert step.do or all(button.disabled for button in app.open_moves.kind_box.children), (i, j)
+            assert step.do or "Read this step first, then press Next." in app.moves.hint.value, app.moves.hint.value
             if j == 0:
                 try_wrong_moves(app, tutorial, step)
             if step.do:
@@ -115,8 +116,10 @@ def test_the_tutorial_plays_through_on_the_real_board(game):
                 app.next_button.click()
             assert app.banner.message == ""
         assert app.current is None and app.next_button.layout.display != "none"
-        shown = app.moves.kind_box.children                       # the lesson done: its moves greyed out
-        assert all(button.disabled for button in shown) and (not shown or "This lesson is done" in app.moves.hint.value)
+        shown = app.moves.kind_box.children + app.open_moves.kind_box.children   # the lesson done: moves greyed out
+        assert all(button.disabled for button in shown)
+        assert f"This lesson is done: press {app.next_button.description}." in app.moves.hint.value   # its label
+        assert app.next_button.description in ("Next lesson", "Start the game")
         app.next_button.click()                                  # next lesson, or the game
     assert app.in_finale and app.hint_button.layout.display != "none"
     assert set(app.match.game.seats and app.players.values()) == {tutorial.finale.bot}

@@ -536,7 +536,8 @@ class GameApp:
         game (as a click on a card no move uses); a tutorial says what its step asks."""
 
     def moves_closed(self) -> str:
-        """Why the viewer's moves are offered greyed out now, though the rules allow them
+        """Why the viewer's moves (its own and the open moves) are offered greyed out now,
+        though the rules allow them, said under them instead of "Waiting for another seat."
         ("" = they are not: always, in a game); a tutorial's step to read, or its lesson
         done, closes them."""
         return ""
@@ -790,11 +791,11 @@ class GameApp:
         mine = []
         if self.viewer is not None and live:
             mine = [m for m in self.decision_moves(self.viewer) if m.kind not in self.game.OPEN_MOVES]
-        closed = self.moves_closed() if live and mine else ""
+        closed = self.moves_closed() if live else ""
         note = ("The match is rewound: moves are off." if not live else
                 f"Hidden until seat {self.control + 1} confirms." if locked else
-                "Game over." if over else closed if mine else
-                "Waiting for another seat." if self.viewer is not None else "")
+                closed or ("Game over." if over else "" if mine else
+                           "Waiting for another seat." if self.viewer is not None else ""))
         decision = (id(match), match.cursor, len(match.moves), self.viewer)
         self.moves.show(self.viewer, mine, view, enabled=live and not closed, note=note, decision=decision)
         # behind the privacy screen nobody acts: the device is changing hands, and a claim
@@ -813,8 +814,8 @@ class GameApp:
             self._claim_viewer = self.viewer
         self.claimer.layout.display = None if len(claimers) > 1 else "none"
         who = self.claimer.value
-        self.open_moves.show(who, self.table.open_moves(who) if who is not None else [], view, enabled=live,
-                             decision=decision)
+        self.open_moves.show(who, self.table.open_moves(who) if who is not None else [], view,
+                             enabled=live and not closed, decision=decision)
         self.open_box.layout.display = None if claimers else "none"
         self.log.show(match.log_for(self.viewer))
         self.timeline.show(match.cursor, len(match.moves))

@@ -276,11 +276,21 @@ class TutorialApp(GameApp):
         """In a lesson, on a step to read and once the lesson is done (a move then would
         only be refused), what to press instead: the moves are greyed out, and a move or a
         card click is answered with it. "" in the finale and on a step that asks for a move."""
+        label = self._next_label()
+        if label is None:
+            return ""
+        return f"Read this step first, then press {label}." if self.current else f"This lesson is done: press {label}."
+
+    def _next_label(self) -> str | None:
+        """The Next button's words now: "Next" on a step to read, "Next lesson" or "Start
+        the game" once a lesson is done; None where the button is hidden (a step that asks
+        for a move, the finale)."""
         step = self.current
         if self.in_finale or (step is not None and step.do):
-            return ""
-        label = self.next_button.description            # "Next", "Next lesson" or "Start the game"
-        return f"Read this step first, then press {label}." if step else f"This lesson is done: press {label}."
+            return None
+        if step is not None:
+            return "Next"
+        return "Start the game" if self.lesson + 1 == len(self.tutorial.lessons) else "Next lesson"
 
     def unused_click(self) -> None:
         """In a lesson, a card click that neither picks the card for a move nor makes a
@@ -358,7 +368,7 @@ class TutorialApp(GameApp):
             finale = self.tutorial.finale
             progress = f"<b>{html.escape(finale.title)}</b> · against the {html.escape(finale.bot)} bot"   # as its seat is labelled
             text = paragraphs(finale.say)
-            lit, next_label = [], None
+            lit = []
         elif step is None:
             lesson = lessons[self.lesson]
             last = self.lesson + 1 == len(lessons)
@@ -366,7 +376,7 @@ class TutorialApp(GameApp):
                         " · done")
             text = paragraphs("Lesson done. " + ("Next: your first game." if last else
                                                  f"Next: {lessons[self.lesson + 1].title}."))
-            lit, next_label = [], "Start the game" if last else "Next lesson"
+            lit = []
         else:
             lesson = lessons[self.lesson]
             intro = self.tutorial.intro if self.lesson == 0 and self.step == 0 else ""
@@ -374,7 +384,8 @@ class TutorialApp(GameApp):
                         f" · step {self.step + 1} of {len(lesson.steps)}")
             done = DONE_LEAD if lead else ""
             text = done + paragraphs(intro) + paragraphs(step.say)
-            lit, next_label = step.lit, None if step.do else "Next"
+            lit = step.lit
+        next_label = self._next_label()
         self.next_button.description = next_label or "Next"
         self.next_button.layout.display = None if next_label else "none"
         self.hint_button.layout.display = None if self.in_finale else "none"
