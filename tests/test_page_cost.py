@@ -253,7 +253,7 @@ def test_seat_spectator_and_game_page_kernels_import_only_what_they_use(tmp_path
     from jupyter_client import BlockingKernelClient
 
     from table_support import api
-    from test_serve_server import get, kernel_id_of, kernel_processes, standalone, wait_until
+    from test_serve_server import get, kernel_command_lines, kernel_id_of, standalone, wait_until
     folder = tmp_path / "dashboards"
     folder.mkdir()
     for name in ("table.ipynb", "game.ipynb"):
@@ -270,7 +270,7 @@ def test_seat_spectator_and_game_page_kernels_import_only_what_they_use(tmp_path
             kernel_id = kernel_id_of(page)
             # no page websocket connects (the reaper's first_connect is 3 s here): say it loads
             assert get(f"{base}/playtest/pages/{kernel_id}/alive")[0] == 204
-            connection = next(part for p in kernel_processes(proc.pid) for part in p.cmdline()
+            connection = next(part for line in kernel_command_lines(proc.pid) for part in line
                               if part.endswith(f"kernel-{kernel_id}.json"))
             client = BlockingKernelClient()
             client.load_connection_file(connection)
@@ -353,7 +353,7 @@ def test_a_full_server_answers_every_page_with_a_plain_page_naming_who_plays_and
     import shutil
 
     from table_support import api
-    from test_serve_server import get, kernel_processes, standalone
+    from test_serve_server import get, kernel_command_lines, standalone
     folder = tmp_path / "dashboards"
     folder.mkdir()
     shutil.copy(ROOT / "playtest" / "dashboards" / "table.ipynb", folder / "table.ipynb")
@@ -365,7 +365,7 @@ def test_a_full_server_answers_every_page_with_a_plain_page_naming_who_plays_and
         text = page.decode()
         assert "<title>This server is full</title>" in text
         assert "This server is full: 0 pages are open for 1 table. Try again when a table ends." in text
-        assert "(1 MB)" in text and kernel_processes(proc.pid) == []
+        assert "(1 MB)" in text and kernel_command_lines(proc.pid) == []
         status, page = get(f"{base}/voila/render/table.ipynb?table=nosuch&token=x")
         assert status == 404                                       # a wrong link is still told so first
         assert "page refused, the server is full (0 pages open, 1 tables)" in log.read_text()

@@ -147,10 +147,18 @@ def binder_server_command(tmp_path: Path, request, root: Path, token: str, *opti
     return command, env, f"http://127.0.0.1:{port}"
 
 
-def kernel_processes(server_pid: int) -> list:
+def kernel_command_lines(server_pid: int) -> list[list[str]]:
+    """The command lines of the server's running kernels (one that exits while listed is left out)."""
     import psutil
-    return [p for p in psutil.Process(server_pid).children(recursive=True)
-            if any(re.search(r"kernel-[0-9a-f-]{36}\.json$", part) for part in p.cmdline())]
+    lines = []
+    for process in psutil.Process(server_pid).children(recursive=True):
+        try:
+            line = process.cmdline()
+        except psutil.Error:    # gone, or a zombie not yet reaped, since the listing
+            continue
+        if any(re.search(r"kernel-[0-9a-f-]{36}\.json$", part) for part in line):
+            lines.append(line)
+    return lines
 
 
 @pytest.fixture
@@ -165,7 +173,7 @@ def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_pa
     # (refilled 1 s after a page took a kernel here, not playtest serve's 10 s: fill_delay)
     (folder / "voila.json").write_text(json.dumps({"PlaytestVoila": {"pool_sizes": {"trivial.ipynb": 1}}}))
     with standalone(folder, tmp_path, "--VoilaKernelManager.fill_delay=1") as (proc, base, log):
-        assert kernel_processes(proc.pid) == []                      # no kernel before a page asks
+        assert kernel_command_lines(proc.pid) == []                 # no kernel before a page asks
         # the live-table service answers on the same port, before Voilà's catch-all handlers
         status, body = get(f"{base}/playtest/api/games")
         assert status == 200 and "lazy_sunday" in {g["name"] for g in json.loads(body)["games"]}
@@ -189,7 +197,7 @@ def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_pa
         assert f"Using pre-heated kernel: {second}" in log.read_text()
 
         # kernels talk over ipc sockets in the server's private folder: no TCP port race
-        connection = next(part for p in kernel_processes(proc.pid) for part in p.cmdline()
+        connection = next(part for line in kernel_command_lines(proc.pid) for part in line
                           if part.endswith(f"kernel-{second}.json"))
         info = json.loads(Path(connection).read_text())
         assert info["transport"] == "ipc" and oct(Path(connection).parent.stat().st_mode)[-3:] == "700"
@@ -206,7 +214,7 @@ def test_standalone_server_serves_tables_preheated_pages_and_frees_kernels_no_pa
         assert get(f"{base}/playtest/pages/{second}/alive")[0] == 404
         assert log.read_text().count("no page connected to it") == 2
         time.sleep(4)
-        assert len(kernel_processes(proc.pid)) == 1                    # the pool's kernel, held
+        assert len(kernel_command_lines(proc.pid)) == 1               # the pool's kernel, held
     assert proc.returncode == 0                    # SIGTERM stops the server cleanly
 
 
@@ -337,7 +345,7 @@ def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp
             assert code == 414 and "This page address is too long" in body.decode(), (code, body[:300])
             assert f"It holds {len(query):,} characters" in body.decode() and "at most 100,000" in body.decode()
         # no refusal used a kernel (Voilà lists none; its started kernels are in its log)
-        assert kernel_processes(proc.pid) == [] and "Kernel started" not in log.read_text()
+        assert kernel_command_lines(proc.pid) == [] and "Kernel started" not in log.read_text()
         cut = f"({len('record=') + 2_000_000 + len('/voila/render/table.ipynb?'):,} characters)"
         wait_until(lambda: cut in log.read_text(), 10, "the access log line")   # written after the answer
         assert max(map(len, log.read_text().splitlines())) < 1000       # the addresses are cut in the log
