@@ -25,6 +25,18 @@ def pytest_configure(config):
     install_for_this_process(Path(folder) / "site")
 
 
+SLOW_MARKERS = ("browser", "docs", "server")
+"""The markers of tests that take seconds each (pages, a Sphinx build, server processes)."""
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files with slow tests run first (xdist hands out files in collection order,
+    ``--no-loadscope-reorder``): the quick files then fill the workers' last minute, where
+    a browser file at the end kept one worker busy for half a minute after the others."""
+    slow = {item.path for item in items if any(item.get_closest_marker(m) for m in SLOW_MARKERS)}
+    items.sort(key=lambda item: item.path not in slow)     # stable: each file's order kept
+
+
 @pytest.fixture(autouse=True)
 def _autosave_in_tmp(tmp_path_factory, monkeypatch):
     """Every test (and every `playtest serve` a browser test starts) autosaves games

@@ -247,6 +247,7 @@ itself when its page opens), Voilà's server side (the page wait reads Voilà's 
 itself) and what no page uses (:mod:`playtest.server.kernel`)."""
 
 
+@pytest.mark.server
 def test_seat_spectator_and_game_page_kernels_import_only_what_they_use(tmp_path):
     import shutil
 
@@ -325,30 +326,46 @@ def test_the_default_budget_is_the_containers_cgroup_limit_and_its_use_counts_on
 
 
 def test_the_budget_counts_the_server_and_its_processes_plus_one_more_kernel():
+    import signal
     import subprocess
     import sys
 
     from playtest.server.memory import KERNEL_COST, MemoryBudget, pss
-    budget = MemoryBudget(limit=1 << 50)
-    used, one_more = budget.measure()
-    import psutil
-    if not psutil.Process().children(recursive=True):         # no child yet (other tests' may live on): the default
-        assert one_more == KERNEL_COST
-    assert used >= pss(os.getpid()) > 0
-    child = subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(40 << 20); print('held', flush=True); "
-                              "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    # a stand-in server, so that no other process of this test run is counted: it starts
+    # a "kernel" holding 40 MB (written, so resident) when told to
+    server = subprocess.Popen([sys.executable, "-c", SERVER_WITH_ONE_KERNEL], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        assert child.stdout.readline() == "held\n"                  # its 40 MB are written (zeroed): resident
-        used_with_child, one_more = budget.measure()
-        assert used_with_child >= used + (30 << 20) and one_more >= 25 << 20      # the child is the kernel to expect
+        assert server.stdout.readline() == "ready\n"
+        budget = MemoryBudget(limit=1 << 50, pid=server.pid)
+        used, one_more = budget.measure()
+        assert one_more == KERNEL_COST                              # no kernel yet: the default
+        assert used >= pss(server.pid) > 0
+        server.stdin.write("start\n")
+        server.stdin.flush()
+        assert server.stdout.readline() == "held\n"
+        used_with_kernel, one_more = budget.measure()
+        assert used_with_kernel >= used + (30 << 20) and one_more >= 25 << 20     # the kernel is the one to expect
         assert not budget.full()
-        assert MemoryBudget(limit=used_with_child + one_more - (15 << 20)).full()     # margins: memory moves
-        assert not MemoryBudget(limit=used_with_child + one_more + (20 << 20)).full()
+        assert MemoryBudget(limit=used_with_kernel + one_more - (15 << 20), pid=server.pid).full()  # margins
+        assert not MemoryBudget(limit=used_with_kernel + one_more + (20 << 20), pid=server.pid).full()
     finally:
-        child.kill()
-        child.wait()
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
 
 
+SERVER_WITH_ONE_KERNEL = """
+import subprocess, sys, time
+print("ready", flush=True)
+sys.stdin.readline()
+kernel = subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(40 << 20); print('held', flush=True); "
+                           "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+print(kernel.stdout.readline(), end="", flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.server
 def test_a_full_server_answers_every_page_with_a_plain_page_naming_who_plays_and_starts_no_kernel(tmp_path):
     import shutil
 

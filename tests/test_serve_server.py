@@ -28,6 +28,8 @@ from browser_support import voila_config_env
 
 from playtest.server.launch import free_port, running
 
+pytestmark = pytest.mark.server
+
 ROOT = Path(__file__).resolve().parent.parent
 def fast_reaper(first_connect: float = 3) -> list[str]:
     """The reaper's options for a test: kernels without a page go in seconds."""
