@@ -11,6 +11,7 @@ import time
 import urllib.request
 
 import pytest
+from browser_support import POLL_MS
 
 from playtest import Match
 from playtest.games.lazy_sunday import LazySunday
@@ -163,6 +164,42 @@ class Player:
 
     def close(self):
         self.context.close()
+
+
+FOLD_SIZES = [(1280, 720), (390, 844)]
+"""A laptop's screen and a phone's (px): a seat's own move buttons must fit in the first screen."""
+
+
+def assert_moves_above_the_fold(player: Player, what: str) -> None:
+    """Every move button of the seat's page lies within the first screen at each of
+    :data:`FOLD_SIZES` (issue 24: Chore Race's reaction buttons were below the fold at
+    1280x720); ``what`` names the case in a failure. The page is left at 1280x1000."""
+    buttons = player.page.locator(".pt-controls .widget-button:visible")
+    buttons.first.wait_for(timeout=120_000)
+    for width, height in FOLD_SIZES:
+        player.page.set_viewport_size({"width": width, "height": height})
+        player.page.evaluate("window.scrollTo(0, 0)")
+        player.page.wait_for_timeout(300)          # the layout settles
+        boxes = [buttons.nth(i).bounding_box() for i in range(buttons.count())]
+        assert boxes, f"{what}: no move button at {width}x{height}"
+        for box in boxes:
+            assert box is not None and box["width"] > 0
+            assert 0 <= box["x"] and box["x"] + box["width"] <= width + 1, (what, width, box)
+            assert 0 <= box["y"] and box["y"] + box["height"] <= height, (what, width, height, box)
+    player.page.set_viewport_size({"width": 1280, "height": 1000})
+
+
+def assert_turn_tab_and_name(player: Player, seat: int, name: str = "Ana") -> None:
+    """The page's tab says it is this seat's turn; a name typed and saved is shown on the
+    players line ("Seat 2 · Ana", seats counted from 1) and kept in the browser."""
+    player.page.wait_for_function("document.title.startsWith('● Your turn — ')", timeout=30_000,
+                                  polling=POLL_MS)
+    player.page.get_by_role("textbox", name="Your name").fill(name)
+    player.page.get_by_role("button", name="Save name").click()
+    named = f"Seat {seat + 1} · {name}"
+    player.page.wait_for_function(f"document.querySelector('.pt-players').innerText.includes('{named}')",
+                                  timeout=30_000, polling=POLL_MS)
+    assert player.page.evaluate("localStorage.getItem('playtest-name')") == name
 
 
 def create_in_lobby(host: Player) -> tuple[str, str]:

@@ -1,5 +1,6 @@
 """Live Chore Race tables in real browsers, each person in their own browser context: the
-target of an Inspection answers with Excuse from its own browser (CR-7); three people play
+target of an Inspection answers with Excuse from its own browser (CR-7), its reaction
+buttons within a laptop's and a phone's first screen; three people play
 a Family Meeting, each choosing its pass by clicks in its own browser, and no page shows
 another seat's choice before the cards change hands (CR-8)."""
 from __future__ import annotations
@@ -10,8 +11,8 @@ from collections import Counter
 
 import pytest
 from browser_support import guard_wait
-from table_support import (Player, api, browser, create, seat_token, seat_url, server, state,  # noqa: F401
-                           stored_moves, wait_version)  # noqa: F401 (fixtures)
+from table_support import (Player, api, assert_moves_above_the_fold, assert_turn_tab_and_name, browser,  # noqa: F401
+                           create, seat_token, seat_url, server, state, stored_moves, wait_version)  # noqa: F401
 
 from playtest import Match
 from playtest.games.chore_race import CARDS as CR_CARDS
@@ -30,7 +31,10 @@ def test_chore_race_the_target_answers_from_its_own_browser(server, browser):
         assert status == 200 and result["ok"], result
         excuse = target.page.locator(".pt-controls").get_by_role("button", name="Excuse: cancel it", exact=True)
         excuse.wait_for(state="visible", timeout=60_000)
-        target.page.wait_for_timeout(400)            # the double-click guard of a new decision
+        # the reaction's buttons fit a laptop's and a phone's first screen (issue 24), the
+        # tab says the seat must act, and a name works on a reaction page too
+        assert_moves_above_the_fold(target, "chore_race reaction")
+        assert_turn_tab_and_name(target, 1)
         excuse.click()
         after = wait_version(base, made, 0, 5)
         assert stored_moves(data, made["id"])[4][1:3] == ("1 excuse", 1)
