@@ -179,7 +179,9 @@ def main(argv: list[str] | None = None) -> int:
                                                "instead of the kit's")
     p.add_argument("--crowd", type=crowd_size, default=0, metavar="N",
                    help="pages you expect to open at once (a class, a playtest of N people): each dashboard "
-                        "opened keeps N kernels ready, about 60 MB each (default: 1-2 per dashboard)")
+                        "opened keeps N kernels ready, about 60 MB each (default: 1-2 per dashboard; the "
+                        "table page also keeps one for each seat of a new or restored table whose "
+                        "person has not come yet, at most 8)")
     p.add_argument("--base-url", type=base_url_path, default="/", metavar="PATH",
                    help="the path every address starts with (default /), e.g. behind a proxy as on Binder")
     p.add_argument("--allow-origin", type=origin, action="append", default=[], metavar="ORIGIN",

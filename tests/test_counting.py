@@ -20,8 +20,8 @@ from playtest.engine.counting import api_seat, for_people, move_text_seat
     ("Seats 0 and 2 swap chores.", "Seats 1 and 3 swap chores."),
     ("waiting for seats 0, 1 or 3", "waiting for seats 1, 2 or 4"),
     ("Turn 3: seat 0 draws 2 cards (catch-up).", "Turn 3: seat 1 draws 2 cards (catch-up)."),
-    ("Round 2 scored: totals [3, 9]; seat 1 called NOT ME! and was lowest: 0",
-     "Round 2 scored: totals [3, 9]; seat 2 called NOT ME! and was lowest: 0"),
+    ("Round 2 scored. Lists: seat 0: 3, seat 1: 9. Seat 1 called NOT ME! and was beaten: 50.",
+     "Round 2 scored. Lists: seat 1: 3, seat 2: 9. Seat 2 called NOT ME! and was beaten: 50."),
     # move texts, ranges, counts and other numbers are kept
     ("Legal moves for seat 1: 1 draw, 1 take 2.", "Legal moves for seat 2: 1 draw, 1 take 2."),
     ("seats are numbered 0..2", "seats are numbered 0..2"),

@@ -349,6 +349,23 @@ def test_status_names_the_seat_taking_its_final_turn_now_and_those_after_it():
     assert "NOT ME! called by seat 1 — final turns: seat 2 now; then seat 3 (LS-7)" in app.board.status.value
 
 
+def test_the_board_counts_one_card_and_names_the_quick_discard_by_its_button():
+    """Fresh-user findings: a one-card list read "1 cards"; the status line spoke of
+    "quick discards" and "setup", where the page's button says Done it! (LS-5) and the
+    first thing each seat does is peek at 2 cards (LS-3)."""
+    app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "random", 2: "random"}, seed=11)
+    assert "peeking at 2 cards (LS-3)" in app.board.status.value
+    assert "no Done it! now (LS-5)" in app.board.status.value             # nothing on DONE yet
+    from playtest.scenarios import Scenario
+    # seat 0 knocks out one of its two cards (LS-2): a list of one, face up on DONE
+    lists = [["Nap", "Make the Bed"], ["Fold the Laundry", "Nap"], ["Water the Plants", "Clean the Oven", "Feed the Fish"]]
+    app.open_scenario(Scenario(game="lazy_sunday", seats=3, seed=1, moves=["0 draw", "0 knock_out 1"],
+                               setup={"lists": lists, "deck_top": ["Knock It Out"], "peeks_done": True}))
+    assert [re.search(r"\d+ cards?\b", row.label.value)[0] for row in app.board.rows] == ["1 card", "2 cards", "3 cards"]
+    assert "Done it! open to all (LS-5)" in app.board.status.value
+    assert "quick discard" not in app.board.status.value and "setup" not in app.board.status.value
+
+
 def test_the_giver_sees_the_card_it_gives_on_the_board():
     """LS-5: after a correct claim on another seat's card, the person giving a card is
     shown it on the board as they give it: face-up and marked as looked at, in the gap

@@ -38,6 +38,12 @@ from .state import CLAIM_PHASES, PHASE_KINDS, Give, Shown, Spot
 MAX_ROUNDS = 20
 """The most rounds option ``rounds`` may ask for (LS-10; the kit's range, RULINGS.md): a
 round is 13 to 49 turns (2 to 6 seats, heuristic bots), so 20 rounds is an evening."""
+def _by_seat(values: list[int]) -> str:
+    """A number per seat as a log line says it: ``"seat 0: 13, seat 1: 50"`` (seats counted
+    from 0, as engine texts count them; pages show them from 1)."""
+    return ", ".join(f"seat {seat}: {value}" for seat, value in enumerate(values))
+
+
 _new = tuple.__new__  # Move(...), Spot(...) without the NamedTuple's Python-level __new__: the hot path
 
 
@@ -314,9 +320,9 @@ class LazySunday(Game):
             if self.options.great_escape and s.scores[seat] == 100:
                 s.scores[seat] = 50
         if self.keep_log:
-            events.append(Event(f"Round {s.round} scored: totals {totals}; seat {c} called NOT ME! and "
-                                f"{'was lowest: 0' if lowest else 'was beaten: 50'}; round scores {scores}, "
-                                f"cumulative {s.scores}."))
+            events.append(Event(f"Round {s.round} scored. Lists: {_by_seat(totals)}. Seat {c} called NOT ME! "
+                                f"and {'was lowest: 0' if lowest else 'was beaten: 50'}. Round scores: "
+                                f"{_by_seat(scores)}. Match scores: {_by_seat(s.scores)}."))
         s.turn = None
         over = max(s.scores) > 100 if self.options.match_to else s.round >= self.options.rounds
         if not over:

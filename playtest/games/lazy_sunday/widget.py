@@ -17,7 +17,7 @@ from ...engine.counting import for_people
 from ...widgets import CardRow, GameApp, GameBoard, Pile
 from ...widgets.components import BLANK, safe
 
-_PHASE = {"peek": "setup: peeking (LS-3)", "look": "looking at a card", "turn": "on turn",
+_PHASE = {"peek": "peeking at 2 cards (LS-3)", "look": "looking at a card", "turn": "on turn",
           "drawn": "holding a drawn card", "give": "giving a card (LS-5)", "round_over": "round over",
           "over": "match over"}
 
@@ -50,7 +50,7 @@ RULES_HTML = """
 <p><b>Goal.</b> End each round with the lowest total effort in your chore list: 6 face-down
 cards, each worth its effort (Nap 0 … Clean the Oven 9; action cards 1–13, LS-1, LS-2).
 Lowest cumulative score wins (LS-10). A game here is one round unless you choose more: New
-game, Preset "match to 100" plays rounds until a score reaches 100 (option <code>match_to</code>,
+game, Preset "match to 100" plays rounds until a score passes 100 (option <code>match_to</code>,
 LS-10), or set <code>rounds</code>.</p>
 <p><b>Setup and peeking.</b> Before the first turn you peek at 2 of your own cards, once
 (LS-3). After that you see a card only while you look at it (LS-11): remember it by its
@@ -246,7 +246,8 @@ class LazySundayBoard(GameBoard):
             parts.append(f"NOT ME! called by seat {view['caller'] + 1} — final turns: {final or 'all taken'} (LS-7)")
         if view["skip_next"]:
             parts.append("the next player's turn is skipped (LS-2)")
-        parts.append("quick discards open" if view["claims_open"] else "quick discards closed")
+        # LS-5's quick discard, by the name of its button
+        parts.append("Done it! open to all (LS-5)" if view["claims_open"] else "no Done it! now (LS-5)")
         return " · ".join(parts)
 
     def _seat_label(self, view: dict, seat: int) -> str:
@@ -258,8 +259,9 @@ class LazySundayBoard(GameBoard):
             marks.append("called NOT ME!")
         if seat in view["final_turns"]:
             marks.append("owes a final turn")
+        count = len(view["lists"][seat])
         return (f"<span class='pt-seatlabel'><b>{name}</b> · score {view['scores'][seat]} · "
-                f"{len(view['lists'][seat])} cards {' · '.join([''] + marks) if marks else ''}</span>")
+                f"{count} card{'s' * (count != 1)} {' · '.join([''] + marks) if marks else ''}</span>")
 
     def _score_table(self, view: dict) -> str:
         """The scores of each round and the match total; once a round's lists are
