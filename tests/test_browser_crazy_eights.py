@@ -2,17 +2,18 @@
 package on the path and its ``playtest.games`` entry point in the metadata, which is
 what ``pip install -e examples/crazy_eights`` gives) appears on the index with its game
 and learn pages (tests/test_browser_game_pages.py, which opens every installed game's from
-the index and by address), in the lobby, the scenario debugger and the balance lab, with no file
-of the kit edited; two people play it at one live table, each in their own browser
-(their own context: cookies and storage, as on their own device), drawn by the generic
-board, and no seat's page receives the other seat's hand."""
+the index and by address), in the lobby, the scenario debugger (its example scenario:
+tests/test_browser_debugger.py) and the balance lab (its bots: tests/test_browser_lab.py,
+each on the page those files share), with no file of the kit edited; two people play it
+at one live table, each in their own browser (their own context: cookies and storage, as
+on their own device), drawn by the generic board, and no seat's page receives the other
+seat's hand."""
 from __future__ import annotations
 
 import json
 import re
 
 import pytest
-from browser_support import POLL_MS
 from table_support import Player, api, browser  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
@@ -81,28 +82,3 @@ def test_two_people_play_crazy_eights_at_a_live_table_made_in_the_lobby(served, 
         host.close()
         if guest is not None:
             guest.close()
-
-
-def test_the_debugger_opens_its_example_scenario_and_the_lab_offers_its_bots(served, browser):
-    """The scenario debugger lists the package's example scenario (its ``EXAMPLES``) and
-    opens it on the generic board; the balance lab offers the game with its bots."""
-    debugger = Player(browser, f"{served}/voila/render/scenario_debugger.ipynb")
-    lab = Player(browser, f"{served}/voila/render/balance_lab.ipynb")
-    try:
-        app = debugger.page.locator(".pt-debugger")
-        example = app.get_by_role("combobox", name="Example")
-        example.wait_for(timeout=150_000)
-        example.select_option("crazy_eights_eight_names_the_suit")
-        debugger.page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 0 of')",
-                                        timeout=60_000, polling=POLL_MS)
-        app.locator(".pt-card.pt-face", has_text="7♣").wait_for(timeout=30_000)   # the generic board: the top card
-        assert app.locator(".pt-card.pt-back").count() == 5      # the deck and the pinned hands, face down
-        game = lab.page.locator(".pt-lab").get_by_role("combobox", name="Game")
-        game.wait_for(timeout=150_000)
-        game.select_option(label="Crazy\xa0Eights")
-        seat = lab.page.locator(".pt-lab .widget-dropdown", has_text="Seat 1").locator("option")
-        seat.filter(has_text="ismcts").wait_for(state="attached", timeout=30_000)     # its declared bots
-        assert {"random", "heuristic", "ismcts"} <= {t.replace("Bot:\xa0", "") for t in seat.all_inner_texts()}
-    finally:
-        debugger.close()
-        lab.close()

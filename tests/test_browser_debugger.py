@@ -94,6 +94,15 @@ def test_debugger_steps_rewinds_branches_and_exports(dashboards):
         page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('Move {step} of {total}')",
                                polling=POLL_MS)
         assert not page.locator(".pt-error").is_visible()
+
+        # issue 27: the example scenario of Crazy Eights, the game installed from outside
+        # the kit (its EXAMPLES), is listed and opens on the generic board
+        app.get_by_role("combobox", name="Example").select_option("crazy_eights_eight_names_the_suit")
+        page.wait_for_function("() => document.querySelector('.pt-debugger').innerText.includes('Move 0 of')",
+                               timeout=60_000, polling=POLL_MS)
+        app.locator(".pt-card.pt-face", has_text="7♣").wait_for(timeout=30_000)   # the generic board: the top card
+        assert app.locator(".pt-card.pt-back").count() == 5      # the deck and the pinned hands, face down
+        assert not page.locator(".pt-error").is_visible()
         assert not errors, errors
 
 

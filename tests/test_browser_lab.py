@@ -3,7 +3,8 @@ open it from the index, set a small Lazy Sunday run (3 seats, 20 games, a fixed 
 one seat a random bot), Run, see the progress bar finish, the tables and the plots,
 then download the CSV and check it holds the same games as ``playtest.simulate`` (the lab's
 CSV reads back into the same rows and metrics); then, on the same page (one lab kernel for
-the file), the People's games tab takes an export and plays bot games beside it."""
+the file), the People's games tab takes an export and plays bot games beside it, and the
+game picker offers Crazy Eights, installed from outside the kit, with its bots."""
 from __future__ import annotations
 
 import pandas as pd
@@ -107,5 +108,19 @@ def test_in_the_browser_the_tab_loads_an_export_and_sets_bots_beside_people(expo
     people.get_by_text("Played 20 games of bots").wait_for(timeout=120_000)
     shown = people.inner_text()
     assert "people − bots" in shown and "DurationTurns" in shown
+    assert not page.locator(".pt-error").is_visible()
+    assert not errors, errors
+
+
+def test_the_lab_offers_a_game_installed_from_outside_the_kit_with_its_bots(lab_page):
+    """Issue 27: Crazy Eights, installed beside the kit (examples/crazy_eights), is a game of
+    the lab, each seat offered the bots the package declares."""
+    page, errors = lab_page
+    page.get_by_role("tab", name="Runs").click()          # the page's first tab (another test may leave another)
+    game = page.locator(".pt-lab").get_by_role("combobox", name="Game")
+    game.select_option(label="Crazy\xa0Eights")
+    seat = page.locator(".pt-lab .widget-dropdown", has_text="Seat 1").locator("option")
+    seat.filter(has_text="ismcts").wait_for(state="attached", timeout=30_000)     # its declared bots
+    assert {"random", "heuristic", "ismcts"} <= {t.replace("Bot:\xa0", "") for t in seat.all_inner_texts()}
     assert not page.locator(".pt-error").is_visible()
     assert not errors, errors
