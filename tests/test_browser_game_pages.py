@@ -57,6 +57,7 @@ def test_the_index_links_every_game_and_its_learn_page(dashboards):
                 assert learn.get_attribute("href") == learn_page(name)
         for kit_page in ("Lobby: live tables", "All tables", "Card editor", "Balance lab", "Scenario debugger"):
             assert page.get_by_role("link", name=kit_page, exact=True).count() == 1, kit_page
+        assert page.title() == "Games and tools · playtest"           # the tab says what the page is
         outside = GAMES[OUTSIDE].title
         page.get_by_role("link", name=outside, exact=True).click()     # as a person would
         page.wait_for_selector(".pt-table .pt-card", timeout=180_000)
@@ -84,7 +85,7 @@ def test_every_games_page_opens_on_its_board_and_fits_a_laptop_and_a_phone(dashb
     requests: list[str] = []
     page, errors = open_page(dashboards, game_page(name, "seed=4"), ".pt-table .pt-card", 720, requests)
     try:
-        assert page.locator("h1", has_text=GAMES[name].title).count() == 1
+        assert page.locator("h1", has_text=GAMES[name].title).count() == 1 and page.title() == "Game · playtest"
         assert page.locator(".pt-controls button:visible").count() > 0             # the seat's moves
         assert page.locator(".pt-no-game").count() == 0
         assert page.locator(".pt-seatlabel").count() >= GAMES[name].SEATS
@@ -112,6 +113,7 @@ def test_every_games_learn_page_opens_its_first_lesson(dashboards, name):
     page, errors = open_page(dashboards, learn_page(name), ".pt-table .pt-card")
     try:
         assert page.locator("h1", has_text=f"Learn to play {GAMES[name].title}").count() == 1
+        assert page.title() == "Learn to play · playtest"
         assert page.locator(".pt-coach-progress").inner_text().strip()               # the coach: lesson 1
     finally:
         page.context.close()

@@ -47,6 +47,15 @@ def test_no_dashboard_is_a_single_games_and_no_dashboards_code_names_a_game():
             assert name not in code_of(notebook), (notebook, name)
 
 
+def test_every_dashboard_names_itself_in_the_browsers_tab():
+    """The tab of a page says what it is (a fresh user's tabs read "index", "game",
+    "learn" and "lobby", the file names): Voilà's page title is the notebook's
+    ``metadata.title``. A seat page then shows whose turn it is (PageSignals)."""
+    titles = {p.stem: json.loads(p.read_text())["metadata"].get("title") for p in DASHBOARDS.glob("*.ipynb")}
+    assert all(title and title.endswith(" · playtest") for title in titles.values()), titles
+    assert len(set(titles.values())) == len(titles), titles
+
+
 def test_the_index_lists_every_game_with_its_seats_blurb_and_pages():
     shown = {}
     exec(code_of("index.ipynb"), shown)             # the index's code cell, as its kernel runs it
