@@ -354,16 +354,23 @@ def test_the_board_counts_one_card_and_names_the_quick_discard_by_its_button():
     "quick discards" and "setup", where the page's button says Done it! (LS-5) and the
     first thing each seat does is peek at 2 cards (LS-3)."""
     app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "random", 2: "random"}, seed=11)
-    assert "peeking at 2 cards (LS-3)" in app.board.status.value
-    assert "no Done it! now (LS-5)" in app.board.status.value             # nothing on DONE yet
-    from playtest.scenarios import Scenario
-    # seat 0 knocks out one of its two cards (LS-2): a list of one, face up on DONE
+    # the bots have peeked (LS-3): only the person is left to
+    assert "you: peeking at 2 cards (LS-3) · no Done it! now (LS-5)" in app.board.status.value
+    from playtest.scenarios import Scenario, example
     lists = [["Nap", "Make the Bed"], ["Fold the Laundry", "Nap"], ["Water the Plants", "Clean the Oven", "Feed the Fish"]]
-    app.open_scenario(Scenario(game="lazy_sunday", seats=3, seed=1, moves=["0 draw", "0 knock_out 1"],
-                               setup={"lists": lists, "deck_top": ["Knock It Out"], "peeks_done": True}))
+    setup = {"lists": lists, "deck_top": ["Knock It Out"], "peeks_done": True}
+    app.open_scenario(Scenario(game="lazy_sunday", seats=3, seed=1, moves=[], setup=setup))
+    assert "<b>Your turn</b> · Done it! open to all (LS-5)" in app.board.status.value   # DONE has its first card
+    # seat 0 knocks out one of its two cards (LS-2): a list of one, face up on DONE
+    app.open_scenario(Scenario(game="lazy_sunday", seats=3, seed=1, moves=["0 draw", "0 knock_out 1"], setup=setup))
     assert [re.search(r"\d+ cards?\b", row.label.value)[0] for row in app.board.rows] == ["1 card", "2 cards", "3 cards"]
-    assert "Done it! open to all (LS-5)" in app.board.status.value
+    assert "seat 2: on turn · Done it! open to all (LS-5)" in app.board.status.value
     assert "quick discard" not in app.board.status.value and "setup" not in app.board.status.value
+    # once the match is over, the status says so and who called, and no more (no final
+    # turns, no Done it!)
+    app.open_scenario(example("lazy_sunday_great_escape"))
+    assert app.match.view(None)["outcome"] and "Match over" in app.board.status.value
+    assert app.board.status.value.endswith(" · NOT ME! called by seat 3") and "Done it!" not in app.board.status.value
 
 
 def test_the_giver_sees_the_card_it_gives_on_the_board():

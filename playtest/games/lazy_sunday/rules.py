@@ -320,9 +320,10 @@ class LazySunday(Game):
             if self.options.great_escape and s.scores[seat] == 100:
                 s.scores[seat] = 50
         if self.keep_log:
+            match_scores = f" Match scores: {_by_seat(s.scores)}." if s.scores != scores else ""  # else the same numbers
             events.append(Event(f"Round {s.round} scored. Lists: {_by_seat(totals)}. Seat {c} called NOT ME! "
                                 f"and {'was lowest: 0' if lowest else 'was beaten: 50'}. Round scores: "
-                                f"{_by_seat(scores)}. Match scores: {_by_seat(s.scores)}."))
+                                f"{_by_seat(scores)}.{match_scores}"))
         s.turn = None
         over = max(s.scores) > 100 if self.options.match_to else s.round >= self.options.rounds
         if not over:

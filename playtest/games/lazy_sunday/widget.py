@@ -226,17 +226,22 @@ class LazySundayBoard(GameBoard):
     def _status(self, view: dict) -> str:
         phase, turn = view["phase"], view["turn_seat"]
         parts = [f"<b>Round {view['round']}</b>"]
-        if view["outcome"]:
-            o = view["outcome"]
-            won = ", ".join(f"seat {s + 1}" for s in o["winners"]) or "nobody"
-            parts.append(f"<b>Match over</b>: {html.escape(for_people(o['reason']))} — winner: {won}")
-        elif phase == "round_over":
-            parts.append("<b>Round over</b>: all lists revealed and scored (LS-9)")
+        if view["outcome"] or phase == "round_over":
+            if view["outcome"]:
+                o = view["outcome"]
+                won = ", ".join(f"seat {s + 1}" for s in o["winners"]) or "nobody"
+                parts.append(f"<b>Match over</b>: {html.escape(for_people(o['reason']))} — winner: {won}")
+            else:
+                parts.append("<b>Round over</b>: all lists revealed and scored (LS-9)")
+            if view["caller"] is not None:      # who called; the final turns and claims are over
+                parts.append(f"NOT ME! called by seat {view['caller'] + 1}")
+            return " · ".join(parts)
+        acting = [turn] if phase in ("turn", "drawn") and turn is not None else list(view["to_act"])
+        if acting == [self.app.viewer]:
+            parts.append("<b>Your turn</b>" if phase == "turn" else f"you: {_PHASE.get(phase, phase)}")
         else:
-            acting = view["to_act"]
-            who = f"seat {turn + 1}" if phase in ("turn", "drawn") and turn is not None else (
-                ", ".join(f"seat {s + 1}" for s in acting) or "—")
-            parts.append(f"{html.escape(who)}: {_PHASE.get(phase, phase)}")
+            who = ", ".join(f"seat {s + 1}" for s in acting) or "—"
+            parts.append(f"{who}: {_PHASE.get(phase, phase)}")
         if view["caller"] is not None:
             # the seat taking its final turn now is no longer in final_turns (LS-7)
             now = view["turn_seat"] if view["turn_seat"] not in (None, view["caller"]) else None
