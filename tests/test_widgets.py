@@ -779,3 +779,11 @@ def test_autosave_discard_finish_and_corrupt_file():
     assert autosave_files() == [] and path.with_suffix(".corrupt").exists()   # set aside, kept
     step(broken)
     assert autosave_files() == [broken.autosave_path] and broken.resume_box.layout.display == "none"
+
+
+def test_the_waiting_line_names_the_seats_a_page_waits_for():
+    from playtest.widgets.moves import waiting_note
+    name = lambda seat: f"Seat {seat + 1}" + (" (Ana)" if seat == 1 else "")
+    assert waiting_note([1], name) == "Waiting for Seat 2 (Ana)."
+    assert waiting_note([0, 1, 3], name) == "Waiting for Seat 1, Seat 2 (Ana) and Seat 4."
+    assert waiting_note([], name) == "Waiting for another seat."       # a round's reveal, say

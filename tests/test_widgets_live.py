@@ -224,8 +224,12 @@ def test_a_move_that_lost_the_race_shows_the_tables_reason_in_the_banner(data):
         made = await make_table(api)
         page = await seat_page(api, made, seat_token(made, 0))
         table = live_table(made)
-        for text in ("0 peek 0 1", "0 done", "1 peek 0 1", "1 done"):
-            assert table.submit(int(text[0]), text).ok
+        for text in ("0 peek 0 1", "0 done"):
+            assert table.submit(0, text).ok
+        # seat 0 has peeked (LS-3): its page names the seat it waits for, counted from 1
+        await until(lambda: "Waiting for Seat 2" in page.moves.hint.value, what="the waiting line")
+        for text in ("1 peek 0 1", "1 done"):
+            assert table.submit(1, text).ok
         await until(lambda: page.links[0].state["version"] == 4, what="seat 0's turn")
         replies = []
         page.links[0].on_message = lambda link, m, inner=page._message: (replies.append(m), inner(link, m))

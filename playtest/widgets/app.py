@@ -60,7 +60,7 @@ from . import autosave
 from .board import board_class
 from .components import AppBox, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from .gameboard import GameBoard, builder_kinds, how_to_play_html, ruling_sentence
-from .moves import MoveBuilder
+from .moves import MoveBuilder, waiting_note
 from .newgame import HUMAN, NewGamePanel, default_bot
 from .page import browser_id
 from .records import RecordPanel, pack_record, parse_link, players_query, unpack_record
@@ -537,7 +537,7 @@ class GameApp:
 
     def moves_closed(self) -> str:
         """Why the viewer's moves (its own and the open moves) are offered greyed out now,
-        though the rules allow them, said under them instead of "Waiting for another seat."
+        though the rules allow them, said under them instead of "Waiting for Seat 2."
         ("" = they are not: always, in a game); a tutorial's step to read, or its lesson
         done, closes them."""
         return ""
@@ -795,7 +795,8 @@ class GameApp:
         note = ("The match is rewound: moves are off." if not live else
                 f"Hidden until seat {self.control + 1} confirms." if locked else
                 closed or ("Game over." if over else "" if mine else
-                           "Waiting for another seat." if self.viewer is not None else ""))
+                           waiting_note([s for s in match.to_act() if s != self.viewer], self.seat_name)
+                           if self.viewer is not None else ""))
         decision = (id(match), match.cursor, len(match.moves), self.viewer)
         self.moves.show(self.viewer, mine, view, enabled=live and not closed, note=note, decision=decision)
         # behind the privacy screen nobody acts: the device is changing hands, and a claim

@@ -83,6 +83,21 @@ class _Offer(NamedTuple):
     at: float                   # time.monotonic() of the change
 
 
+def waiting_note(seats: Sequence[int], seat_name: Callable[[int], str]) -> str:
+    """The line under a seat's moves while other seats must act, naming them as the page
+    does: "Waiting for Seat 2 (Ana)." or "Waiting for Seat 1 and Seat 3 (heuristic bot).";
+    "Waiting for another seat." when no seat is named.
+
+    Args:
+        seats: the seats that must act (0-based ints), the viewing seat left out.
+        seat_name: a seat's label for people (``GameApp.seat_name``).
+    """
+    names = [seat_name(seat) for seat in seats]
+    if not names:
+        return "Waiting for another seat."
+    return f"Waiting for {names[0] if len(names) == 1 else ', '.join(names[:-1]) + ' and ' + names[-1]}."
+
+
 class MoveBuilder:
     """Builds one move for one seat from its legal moves.
 
@@ -211,7 +226,7 @@ class MoveBuilder:
         shown = tuple(self.buttons[k] for k in kinds)
         if self.kind_box.children != shown:
             self.kind_box.children = shown
-        # no "Your move" heading over "Game over." or "Waiting for another seat."
+        # no "Your move" heading over "Game over." or "Waiting for Seat 2."
         self.title.layout.display = None if shown else "none"
         if not same or not enabled:
             if not (keep and enabled and self._candidates(self.prefix)):

@@ -41,7 +41,7 @@ from ...tables.live import HUMAN, TOO_LATE, check_name
 from ..gameboard import GameBoard, builder_kinds, how_to_play_html, ruling_sentence
 from ..components import AppBox, Card, ErrorBanner, LogView, PrivacyScreen, safe, style_widget
 from ..board import board_class
-from ..moves import MoveBuilder
+from ..moves import MoveBuilder, waiting_note
 from ..page import proxied_lobby_note
 from .client import TableApi, TableLink, parse_table_query, spawn
 from .host import HostControls
@@ -645,7 +645,9 @@ class SeatApp:
                 f"This page has left the table: {link.reason}." if link is not None and link.status == "closed" else
                 "Not connected: waiting for the table…" if link is not None and not link.open else
                 self._hold_note(shown["hold"]) if shown.get("hold") and link is not None else
-                "" if mine else "Waiting for another seat." if link is not None else "")
+                "" if mine else
+                waiting_note([s for s in shown.get("to_act", ()) if s != self.viewer], self.seat_name)
+                if link is not None else "")
         # a decision lasts while only other seats move and this seat is offered the same
         # moves: in a Family Meeting everyone chooses at once (CR-8), so another seat's
         # commit must not wipe the pass being built. A move of its own starts a new one.
