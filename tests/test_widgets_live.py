@@ -1340,6 +1340,9 @@ def test_a_quick_discard_in_progress_survives_another_seats_move(data):
         await until(lambda: len(table.match.moves) == moves + 1, what="the stale claim")
         assert str(table.match.moves[-1]) == finished
         assert "came too late: returned, no penalty (LS-5)" in table.match.log_for(1)[-1][1]
+        # the last-move line names the seat once (it read "Seat 2 (you): Seat 2's claim ...")
+        await until(lambda: "came too late" in page.last_move.value, what="the last move")
+        assert "Seat 2 (you)'s claim on seat 1's position 3 came too late" in html.unescape(page.last_move.value)
         page.close()
         server.stop()
     run(scenario)

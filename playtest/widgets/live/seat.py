@@ -795,10 +795,10 @@ class SeatApp:
             what = self.board.move_label(last["kind"], shown["view"])
         else:                       # behind the privacy screen: nothing but the public kind
             what = last["kind"]
-        plain = f"Seat {seat + 1} "
-        # the game's log line names the seat already ("Seat 3 draws ..." as people count):
-        # name it once, with its marks
-        line = who + what[len(plain) - 1:] if what.startswith(plain) else f"{who}: {what}"
+        plain = f"Seat {seat + 1}"
+        # the game's log line names the seat already ("Seat 3 draws ...", "Seat 3's claim
+        # ..." as people count): name it once, with its marks
+        line = who + what[len(plain):] if what.startswith((plain + " ", plain + "'s ")) else f"{who}: {what}"
         self.last_move.value = f"<b>Last move</b> · {html.escape(line)}"
         if number != self._seen_move:
             self._seen_move = number
