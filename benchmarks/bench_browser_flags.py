@@ -8,8 +8,8 @@ Headless Chromium 156 makes, for every browser context (each test's "device"), t
 omnibox popups of a browser window: two WebUI pages (``chrome://omnibox-popup.top-chrome/``
 and its AI Mode variant) in a renderer process of their own, and it keeps a spare renderer
 ready for the next site. No page of the kit needs any of them. The suite's Chromium
-(``tests/browser_support.py``, ``CHROMIUM_ARGS``) switches them off with
-``--disable-features=`` :data:`SWITCHED_OFF`.
+(``tests/browser_support.py``, ``CHROMIUM_ARGS``) switches them off (its
+``FEATURES_OFF``).
 
 One ``playtest serve`` (``python -m playtest.server``) serves the Lazy Sunday game page.
 Each round opens ``--pages`` game pages one after the other, each in a fresh browser
@@ -41,8 +41,6 @@ from bench_pages import CHROMIUM, ROOT, server  # noqa: E402
 sys.path.insert(0, str(ROOT / "tests"))
 from browser_support import CHROMIUM_ARGS  # noqa: E402  (the suite's flags, the switches included)
 
-SWITCHED_OFF = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "SpareRendererForSitePerProcess"]
-"""The Chromium features the suite's browser runs without (``--disable-features=``)."""
 WITHOUT = [arg for arg in CHROMIUM_ARGS if not arg.startswith("--disable-features=")]
 """The suite's flags less the switches: Chromium as it was before them."""
 PAGE, READY = "game.ipynb?game=lazy_sunday", ".pt-table .pt-card"

@@ -38,6 +38,8 @@ from .state import CLAIM_PHASES, PHASE_KINDS, Give, Shown, Spot
 MAX_ROUNDS = 20
 """The most rounds option ``rounds`` may ask for (LS-10; the kit's range, RULINGS.md): a
 round is 13 to 49 turns (2 to 6 seats, heuristic bots), so 20 rounds is an evening."""
+
+
 def _by_seat(values: list[int]) -> str:
     """A number per seat as a log line says it: ``"seat 0: 13, seat 1: 50"`` (seats counted
     from 0, as engine texts count them; pages show them from 1)."""
