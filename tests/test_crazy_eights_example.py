@@ -97,3 +97,20 @@ def test_bots_finish_games_at_every_table_size():
         while table.step_bot() is not None:
             pass
         assert match.outcome() is not None and match.outcome().finished
+
+
+def test_the_suit_to_match_reads_to_be_named_while_an_eight_waits_for_its_suit():
+    """CE-5: after an eight and before its suit is named, the board's counter says the
+    suit is to be named, not the suit it replaces; once named, it shows that suit."""
+    match = Match(CrazyEights, 2, seed=0)
+    for _ in range(500):
+        eights = [m for m in match.legal_moves(match.to_act()[0]) if m.kind == "play" and m.args[0].startswith("8")]
+        if eights:
+            break
+        match.play(next(m for m in match.legal_moves(match.to_act()[0]) if m.kind in ("draw", "pass", "play")))
+    assert eights, "no eight came up to play"
+    counter = lambda: next(z["value"] for z in match.view(None)["zones"] if z["name"] == "suit to match")
+    match.play(eights[0])
+    assert counter() == "to be named (CE-5)"
+    match.play(Move(eights[0].seat, "nominate", ("hearts",)))
+    assert counter() == "♥ hearts"

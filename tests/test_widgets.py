@@ -221,9 +221,15 @@ def test_a_card_click_that_only_chooses_a_move_says_to_press_play():
     b, played = builder(moves, {"trade": ((None, "p"),), "claim": (("s", "p"),)})
     b.show(0, moves, {}, note="Your turn.")
     assert b.pick_card(1, 1) and b.kind == "claim" and played == []
-    assert "That card chose “CLAIM”: press Play to make the move, or Cancel." in b.hint.value
+    assert "That card chose “CLAIM”: click it again or press Play to make the move, or Cancel." in b.hint.value
     b.play_button.click()
     assert played == [Move(0, "claim", (1, 1, 9))] and b.hint.value == "<i>Your turn.</i>"
+    # a second click on the same card makes the move as Play does; a click on another card
+    # changes the choice (and plays nothing), and a click on that one then makes it
+    b.show(0, moves, {}, note="Your turn.")
+    assert b.pick_card(1, 1) and played == [Move(0, "claim", (1, 1, 9))]
+    assert b.pick_card(1, 0) and b.prefix == [1, 0, 9] and len(played) == 1 and "click it again" in b.hint.value
+    assert b.pick_card(1, 0) and played[-1] == Move(0, "claim", (1, 0, 9)) and b.kind is None
 
 
 def test_a_card_click_just_after_the_offer_changed_finishes_the_move_on_the_old_offer(monkeypatch):

@@ -43,7 +43,9 @@ def test_a_game_without_a_board_gets_the_generic_board_drawing_its_zones():
     view = game.match.view(0)
     mine = hand_zone(view, 0)["cards"]
     row = board.parts[("hand", "hand", 0)]
-    assert [c.description for c in row.box.children] == [f"{c['name']}\n{c['corner']}" for c in mine]
+    # a tile shows the card's name alone: the example puts its CE-9 penalty in the hover text
+    assert [c.description for c in row.box.children] == [c["name"] for c in mine]
+    assert all("penalty points" in c.tooltip for c in row.box.children)
     top = board.parts[("pile", "discard pile", None)]
     assert top.card.description.startswith(view["zones"][1]["cards"][0]["name"])
     assert "discard pile: 1" in top.caption.value
@@ -82,6 +84,25 @@ def test_a_card_click_chooses_the_play_and_play_makes_it():
     assert game.moves.kind == "play" and game.moves.prefix == [legal[0].args[0]]
     game.moves.play_button.click()
     assert game.match.moves[0] == legal[0]
+
+
+def test_a_second_click_on_the_chosen_card_plays_it_and_another_card_changes_the_choice():
+    """Where Play and Draw are both on offer, a click only chooses the play; the same card
+    clicked again plays it, as in card games on screens, and a click on another playable
+    card first changes the choice."""
+    game = app(seats=2, seed=3, players={1: "heuristic"})
+    row = game.board.parts[("hand", "hand", 0)]
+    codes = [c["arg"] for c in hand_zone(game.match.view(0), 0)["cards"]]
+    playable = [codes.index(m.args[0]) for m in game.match.legal_moves(0) if m.kind == "play"]
+    assert len(playable) >= 2, "seed 3 deals seat 1 two playable cards"
+    first, second = playable[:2]
+    row.cards[first].click()
+    assert game.moves.prefix == [codes[first]] and not game.match.moves
+    assert "click it again or press Play" in game.moves.hint.value
+    row.cards[second].click()                       # another card: chosen instead, nothing played
+    assert game.moves.prefix == [codes[second]] and not game.match.moves
+    row.cards[second].click()                       # the same card again: played
+    assert game.match.moves[0].kind == "play" and game.match.moves[0].args == (codes[second],)
 
 
 def test_a_whole_game_is_played_on_the_board_with_components_updated_in_place():

@@ -3,7 +3,8 @@
 Pick the move's kind (one button per kind), then each argument in turn from the values
 the legal moves still allow given the earlier choices (a dropdown per argument, hidden
 when only one value is possible), then Play. Clicking a card can fill a card argument
-(see :meth:`MoveBuilder.pick_card`); a card click that completes a chosen move plays it.
+(see :meth:`MoveBuilder.pick_card`); a card click that completes a chosen move plays it,
+and so does a second click on the card that chose it.
 Arguments the game lists in a fixed order but that form a set (Lazy Sunday's two peeked
 cards, a Family Meeting's three cards) are picked in any order (``unordered_args``).
 
@@ -326,7 +327,9 @@ class MoveBuilder:
         Plays the move if the click completes it and its kind is no guess: chosen before
         the click, or the only kind on offer (e.g. Chore Race's steal: "from whom" is
         the whole decision). A click that picked one kind among several only selects it
-        (Play confirms): a card click must not take a move the person never chose.
+        (Play confirms): a card click must not take a move the person never chose. Once
+        the move is complete, a second click on a card it holds makes it, as Play does,
+        and a click on another card that can take that card's place chooses it instead.
         Returns whether the click was used."""
         if not self.enabled or not self.moves:
             return False
@@ -338,6 +341,17 @@ class MoveBuilder:
                 self.hint.value = self._note
                 self._sync()
                 self.on_move(move)
+                return True
+        if self.kind is not None and self._complete() and not self._next_values():
+            if self._holds_card(seat, pos):
+                self._emit()                # the card clicked again: the person means this move
+                return True
+            repicked = self._repick(seat, pos)
+            if repicked is not None:        # another card in place of the chosen one: chosen, not played
+                self.prefix = repicked
+                self._advance()
+                self._say_chosen()
+                self._sync()
                 return True
         offered = list(dict.fromkeys(m.kind for m in self.moves))
         kinds = [self.kind] if self.kind else [k for k in offered if self._card_prefix(k, [], seat, pos) is not None]
@@ -353,9 +367,7 @@ class MoveBuilder:
             self._emit()
         else:
             if not sure:        # say why nothing was played yet, and how to go on
-                label = html.escape(self.labels.move_label(self.kind, self.view))
-                then = "press Play to make the move" if self._complete() else "choose the rest, then press Play"
-                self.hint.value = f"<i>That card chose “{label}”: {then}, or Cancel.</i>"
+                self._say_chosen()
             self._sync()
         return True
 
@@ -407,6 +419,37 @@ class MoveBuilder:
     def _pair_raw(self, kind, seat_arg, pos_arg):
         names = list(self.move_args.get(kind, ()))
         return [names.index(a) if a in names else None for a in (seat_arg, pos_arg)]
+
+    def _say_chosen(self) -> None:
+        """The hint after a card click chose a move without making it: how to go on."""
+        label = html.escape(self.labels.move_label(self.kind, self.view))
+        then = ("click it again or press Play to make the move" if self._complete()
+                else "choose the rest, then press Play")
+        self.hint.value = f"<i>That card chose “{label}”: {then}, or Cancel.</i>"
+
+    def _repick(self, seat, pos) -> list | None:
+        """The prefix with card ``pos`` of ``seat`` in place of the card the move being
+        built holds (its later arguments dropped), or None if no legal move has it there."""
+        for seat_arg, pos_arg in self.card_args.get(self.kind, ()):
+            start = min(i for i in self._pair_raw(self.kind, seat_arg, pos_arg) if i is not None)
+            if start < len(self.prefix):
+                prefix = self._card_prefix(self.kind, self.prefix[:start], seat, pos)
+                if prefix is not None:
+                    return prefix
+        return None
+
+    def _holds_card(self, seat, pos) -> bool:
+        """Whether the move being built holds card ``pos`` of ``seat`` in one of its card
+        arguments already."""
+        for seat_arg, pos_arg in self.card_args.get(self.kind, ()):
+            if seat_arg is None and seat != self.seat:
+                continue
+            raw = self._pair_raw(self.kind, seat_arg, pos_arg)
+            values = {raw[0]: seat, raw[1]: pos}
+            if raw[1] is not None and all(i is None or (i < len(self.prefix) and self.prefix[i] == values[i])
+                                          for i in raw):
+                return True
+        return False
 
     def _card_prefix(self, kind, prefix, seat, pos):
         """The prefix after a click on (seat, pos) for ``kind``, or None if unusable."""

@@ -463,8 +463,8 @@ class CrazyEights(Game):
             {"kind": "pile", "name": "deck", "owner": None, "face": "down", "count": len(s.deck)},
             {"kind": "pile", "name": "discard pile", "owner": None, "face": "up", "count": len(s.discard),
              "cards": [_card(c % 52) for c in reversed(s.discard)]},     # all played face up (CE-12)
-            {"kind": "counter", "name": "suit to match", "owner": None,
-             "value": f"{SUIT_SIGNS[s.suit]} {SUITS[s.suit]}"},
+            {"kind": "counter", "name": "suit to match", "owner": None,      # named after an eight (CE-5)
+             "value": "to be named (CE-5)" if s.nominating else f"{SUIT_SIGNS[s.suit]} {SUITS[s.suit]}"},
             {"kind": "counter", "name": "card plays", "owner": None, "value": f"{s.plays} of {o.max_plays}"},
         ]
         if o.use_special_cards:
@@ -556,7 +556,7 @@ class CrazyEights(Game):
 def _card(card: int) -> dict:
     """A face-up card in the zone vocabulary: its name, the ``card`` argument a click
     on it fills (CE-1's code), its colour (diamonds and hearts red), and its CE-9
-    penalty."""
+    penalty in its hover text (not in its corner: a number under "9♠" reads as a rank,
+    and OpenSpiel's penalty for 9♠ is 33)."""
     return {"name": NAMES[card], "arg": CODES[card], "kind": "red" if card % 4 in (1, 2) else "black",
-            "corner": penalty(card),
             "text": f"{NAMES[card]}: {penalty(card)} penalty points if left in hand (CE-9)"}
