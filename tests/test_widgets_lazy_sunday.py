@@ -506,3 +506,44 @@ def test_a_click_on_the_deck_draws_when_the_viewer_may_draw():
     deck.click()                                               # as "Draw from the deck" would
     assert app.match.moves[moves] == Move(0, "draw") and app.step == 1
     assert "pt-clickable" not in deck._dom_classes             # drawn: keep it or discard it now
+
+
+def test_in_a_kernel_the_bots_give_a_person_time_to_slap_first(monkeypatch):
+    """LS-5 on a game page (an event loop running, as in a kernel): when a bot wants a
+    Done it! that the person at the page may race it to, the bots wait BOT_REACTION
+    seconds first; a Done it! of the person's meanwhile is played first, and without one
+    the bot's comes after the wait. Without an event loop (scripts, these tests) bots
+    move at once."""
+    import asyncio
+    import playtest.widgets.app as app_module
+    monkeypatch.setattr(app_module, "BOT_REACTION", 0.2)
+
+    async def until_the_bots_wait(seed: int) -> GameApp:
+        app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "heuristic", 2: "heuristic"}, seed=seed,
+                      autosave=False)
+        rng = random.Random(seed)
+        while app._bot_wait is None:
+            assert app.match.outcome() is None, "the bots never wanted a Done it!"
+            app.play(rng.choice([m for m in app.table.decision_moves(0) if m.kind != "call"]))
+        return app
+
+    async def bots_slap_after_the_wait():
+        app = await until_the_bots_wait(0)
+        waiting_at = len(app.match.moves)
+        assert app.table.proposals()[0] and app.table.open_moves(0)     # a bot wants one; so may the person
+        await asyncio.sleep(0.05)
+        assert len(app.match.moves) == waiting_at                        # nobody moved in the reaction time
+        await asyncio.sleep(0.3)
+        slap = app.match.moves[waiting_at]
+        assert slap.seat != 0 and slap.kind == "claim" and app._bot_wait is None
+
+    async def a_person_slaps_first():
+        app = await until_the_bots_wait(0)
+        waiting_at = len(app.match.moves)
+        app.play(app.table.open_moves(0)[0])                              # in the reaction time
+        assert app.match.moves[waiting_at].seat == 0 and app.match.moves[waiting_at].kind == "claim"
+        await asyncio.sleep(0.3)                                          # the old wait does nothing more
+        assert app.match.moves[waiting_at].seat == 0
+
+    asyncio.run(bots_slap_after_the_wait())
+    asyncio.run(a_person_slaps_first())

@@ -42,6 +42,7 @@ presses "Continue".
 """
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import reprlib
@@ -70,6 +71,14 @@ from .timeline import Timeline
 OFFERED = 8
 """Most unfinished autosaved games a page offers to resume (newest first); each is
 replayed to be described, so the offer stays quick."""
+
+BOT_REACTION = 1.5
+"""Seconds a bot waits before an open move it wants (a Lazy Sunday Done it!, LS-5) while a
+person at the page may make an open move too: the person who spots the match has a fair
+chance to slap first, as at a live table's "human" pace (its reaction times are 1 to 3 s,
+:data:`playtest.tables.live.PACES`). Everything waits meanwhile; a bot's decisions never
+do. Only in a kernel (an event loop running): without one, as in scripts and the widget
+tests, bots move at once."""
 
 
 def refusal_text(refusal: IllegalMove, game: Game | type[Game]) -> str:
@@ -167,6 +176,7 @@ class GameApp:
                                       self.board.card_args, on_change=self._highlight,
                                       title=self.board.open_title, report=report)
         self._claim_viewer = None
+        self._bot_wait: asyncio.TimerHandle | None = None     # the bots' reaction time running (_run_bots)
         self.claimer = w.Dropdown(description="Who", layout=w.Layout(width="180px"))
         self.claimer.observe(safe(lambda _c: self._drawing or self.refresh(), report), "value")
         self.open_box = w.VBox([self.open_moves.widget, self.claimer])
@@ -438,7 +448,7 @@ class GameApp:
         """"Continue": let the bots play on from a paused scenario or shared position."""
         self.paused = False
         try:
-            self.table.run_bots()
+            self._run_bots()
             self._autosave()
         finally:
             self.refresh()
@@ -485,10 +495,10 @@ class GameApp:
         old = (self.table, self.players, self.seed_chosen, self.control, self.unlocked, self.viewer,
                self._claim_viewer, self.paused, self.about.value)
         try:
-            if not paused:
-                table.run_bots()
-            self.paused, self.about.value = paused, about
             self.table, self.players, self.seed_chosen = table, dict(bots), seed_chosen
+            if not paused:
+                self._run_bots()
+            self.paused, self.about.value = paused, about
             self.autosave_path = None          # a new game gets its own file at its first save
             self.control = self.unlocked = None
             self.banner.clear()
@@ -511,8 +521,51 @@ class GameApp:
         try:
             self.match.play(move)
             self.paused = False             # the player moved: the bots play on
-            self.table.run_bots()
+            self._run_bots()
             self._autosave()
+        finally:
+            self.refresh()
+
+    def reaction_time(self) -> float:
+        """Seconds a bot waits before an open move a person here may race it to
+        (:data:`BOT_REACTION`; 0: bots never wait)."""
+        return BOT_REACTION
+
+    def _run_bots(self, waited: bool = False) -> None:
+        """Let the bots move until a person must decide or the game ends; before an
+        open move a bot wants while a person at this page may make one too, stop for
+        :meth:`reaction_time` seconds on the kernel's event loop (the person may move
+        meanwhile: :meth:`play` plays on from there), then go on (:meth:`_bots_after_wait`,
+        ``waited``: the first bot move goes ahead)."""
+        if self._bot_wait is not None:
+            self._bot_wait.cancel()
+            self._bot_wait = None
+        wait = self.reaction_time()
+        try:
+            loop = asyncio.get_running_loop() if wait > 0 else None
+        except RuntimeError:        # no event loop: a script or a test drives the page
+            loop = None
+        table = self.table
+        while True:
+            if (loop is not None and not waited and table.proposals()[0]
+                    and any(table.open_moves(s) for s in table.humans)):
+                self._bot_wait = loop.call_later(wait, self._bots_after_wait, table, len(table.match.moves))
+                return
+            if table.step_bot() is None:
+                return
+            waited = False
+
+    def _bots_after_wait(self, table: Table, version: int) -> None:
+        """The reaction time is over: the bots move on, unless the game moved, was
+        rewound or replaced meanwhile. An error is shown in the banner."""
+        self._bot_wait = None
+        if table is not self.table or len(table.match.moves) != version or not table.match.at_end or self.paused:
+            return
+        try:
+            self._run_bots(waited=True)
+            self._autosave()
+        except Exception as error:  # noqa: BLE001 - a loop callback: the banner is where the person sees it
+            self.banner.show(error)
         finally:
             self.refresh()
 
@@ -733,7 +786,7 @@ class GameApp:
         match = self.match.branch()
         table = Table(match, self.players)
         self.table, self.paused = table, False
-        self.table.run_bots()
+        self._run_bots()
         self._autosave()
         self.refresh()
 

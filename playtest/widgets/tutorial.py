@@ -204,6 +204,11 @@ class TutorialApp(GameApp):
         self._seat(match, others, seed_chosen=True, paused=True)
         self._show()
 
+    def reaction_time(self) -> float:
+        """The bots wait before a Done it! only in the closing game (a lesson is a
+        script: its bots move at once, as its steps say)."""
+        return super().reaction_time() if self.in_finale else 0.0
+
     def open_finale(self) -> None:
         """Start the closing game: the learner against the gentle bot, with hints."""
         finale = self.tutorial.finale
