@@ -131,6 +131,7 @@ def test_the_tutorial_plays_through_on_the_real_board(game):
             assert text == "Nothing to decide right now."
             break
         assert text.startswith("Hint: ") and app.hinted in app.match.legal_moves(tutorial.seat)
+        assert text[-1] in ".!?" and not text.endswith(("!.", "?.", "..")), text     # one stop
         make_move(app, app.hinted)
         assert "Hint:" not in app.feedback.value                 # the hint was for the position before
     assert app.match.outcome() is not None, "the finale did not end by following the hints"

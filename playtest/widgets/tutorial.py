@@ -346,7 +346,8 @@ class TutorialApp(GameApp):
         else:
             bot = make_bot(self.match.game, self.tutorial.finale.hints, len(self.match.moves))
             self.hinted = bot.choose(self.match.bot_view(seat), moves)
-            text = f"Hint: {self.board.describe(self.hinted, self.match.view(seat))}."
+            said = self.board.describe(self.hinted, self.match.view(seat))
+            text = f"Hint: {said}" + ("" if said.endswith((".", "!", "?")) else ".")   # "Hint: NOT ME!", not "NOT ME!."
         self.feedback.add_class("pt-good")
         self.feedback.value = html.escape(text)
         return text
