@@ -1457,3 +1457,17 @@ def test_a_list_of_tables_refreshes_while_its_page_is_used_and_skips_a_failed_re
 
     run_coroutine(asyncio.wait_for(listing.refresh_while_active(refresh, 0.01, lambda: active[0]), 10))
     assert calls == [0, 1, 2]
+
+
+@pytest.mark.parametrize("line, said", [
+    ("Seat 3 draws a card.", "Seat 3 (Bo) draws a card."),
+    ("Seat 3's claim on seat 1's position 3 came too late", "Seat 3 (Bo)'s claim on seat 1's position 3 came too late"),
+    ("Done it! Seat 3 quick-discards its own position 1: Feed the Fish (2).",
+     "Done it! Seat 3 (Bo) quick-discards its own position 1: Feed the Fish (2)."),
+    ("Round 2: seat 1 starts.", "Seat 3 (Bo): Round 2: seat 1 starts."),
+    ("Done it! Seat 2 quick-discards seat 3's position 1.", "Seat 3 (Bo): Done it! Seat 2 quick-discards seat 3's position 1."),
+])
+def test_the_last_move_line_names_its_seat_once(line, said):
+    # the seat's name takes the place of the game's own "Seat 3", after a cry such as
+    # "Done it!" too; a line led by another seat or none keeps the name before it
+    assert live_seat.name_once(line, 2, "Seat 3 (Bo)") == said

@@ -140,6 +140,19 @@ class FeedbackForm:
         self.report(exc)
 
 
+def name_once(line: str, seat: int, who: str) -> str:
+    """A move's log ``line`` (as people count) led by ``who``, the name of the ``seat``
+    that made it ("Seat 3 (Bo)"), naming that seat once: where the line names it first
+    ("Seat 3 draws ...", "Seat 3's claim ...", or after a game's cry such as "Done it!
+    Seat 3 quick-discards ..."), ``who`` takes its place; else ``"<who>: <line>"``."""
+    plain = f"Seat {seat + 1}"
+    lead, _, rest = line.partition("! ") if 0 <= line.find("! ") < line.find(plain) else ("", "", line)
+    lead = lead + "! " if lead else ""
+    if rest.startswith((plain + " ", plain + "'s ")):
+        return lead + who + rest[len(plain):]
+    return f"{who}: {line}"
+
+
 class SeatApp:
     """A live table's page: one or more tokens of one table, shown with the game's board.
 
@@ -795,11 +808,7 @@ class SeatApp:
             what = self.board.move_label(last["kind"], shown["view"])
         else:                       # behind the privacy screen: nothing but the public kind
             what = last["kind"]
-        plain = f"Seat {seat + 1}"
-        # the game's log line names the seat already ("Seat 3 draws ...", "Seat 3's claim
-        # ..." as people count): name it once, with its marks
-        line = who + what[len(plain):] if what.startswith((plain + " ", plain + "'s ")) else f"{who}: {what}"
-        self.last_move.value = f"<b>Last move</b> · {html.escape(line)}"
+        self.last_move.value = f"<b>Last move</b> · {html.escape(name_once(what, seat, who))}"
         if number != self._seen_move:
             self._seen_move = number
             if not first:
