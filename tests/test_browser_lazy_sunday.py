@@ -231,7 +231,7 @@ def test_play_a_round_in_the_browser(dashboards):
                 page.wait_for_timeout(1000)
             assert not page.locator(".pt-error").is_visible(), page.locator(".pt-error").inner_text()
         status = page.locator(".pt-status").inner_text()
-        assert "Match over" in status and "NOT ME! called by seat" in status
+        assert "Match over" in status and "NOT ME! called by Seat" in status
         assert cursor_before_call is not None, "seat 0 never called NOT ME!"
         assert late_checked, "the late second click was never tried"
         scores = page.locator(".pt-scores:not(.pt-reveal)")          # the match table, under the reveal

@@ -241,7 +241,7 @@ def test_full_round_scores_and_record():
     app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "heuristic", 2: "heuristic"}, seed=4)
     play_round_as_human(app, random.Random(1))
     view = app.match.view(0)
-    assert view["outcome"] is not None and "NOT ME! called by seat" in app.board.status.value
+    assert view["outcome"] is not None and "NOT ME! called by Seat" in app.board.status.value
     assert "round 1" in app.board.scores.value and str(view["scores"][0]) in app.board.scores.value
     app.records.save.click()        # the game is over: no warning, a link at once
     assert app.records.note.value == "" and "lazy_sunday_record.json" in app.records.link.value
@@ -345,8 +345,9 @@ def test_status_names_the_seat_taking_its_final_turn_now_and_those_after_it():
     app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "human", 2: "human"}, seed=4)
     for move in ["0 peek 0 1", "0 done", "1 peek 0 1", "1 done", "2 peek 0 1", "2 done", "0 notme"]:
         app.play(Move.parse(move))
-    # seats counted from 1: seat 0 called, seat 1 takes its final turn now, then seat 2
-    assert "NOT ME! called by seat 1 — final turns: seat 2 now; then seat 3 (LS-7)" in app.board.status.value
+    # seats counted from 1 and named as the page names them: seat 0 called, seat 1 takes
+    # its final turn now, then seat 2
+    assert "NOT ME! called by Seat 1 — final turns: Seat 2 now; then Seat 3 (LS-7)" in app.board.status.value
 
 
 def test_the_board_counts_one_card_and_names_the_quick_discard_by_its_button():
@@ -364,13 +365,13 @@ def test_the_board_counts_one_card_and_names_the_quick_discard_by_its_button():
     # seat 0 knocks out one of its two cards (LS-2): a list of one, face up on DONE
     app.open_scenario(Scenario(game="lazy_sunday", seats=3, seed=1, moves=["0 draw", "0 knock_out 1"], setup=setup))
     assert [re.search(r"\d+ cards?\b", row.label.value)[0] for row in app.board.rows] == ["1 card", "2 cards", "3 cards"]
-    assert "seat 2: on turn · Done it! open to all (LS-5)" in app.board.status.value
+    assert "Seat 2 (random bot): on turn · Done it! open to all (LS-5)" in app.board.status.value   # as its panel says
     assert "quick discard" not in app.board.status.value and "setup" not in app.board.status.value
     # once the match is over, the status says so and who called, and no more (no final
     # turns, no Done it!)
     app.open_scenario(example("lazy_sunday_great_escape"))
     assert app.match.view(None)["outcome"] and "Match over" in app.board.status.value
-    assert app.board.status.value.endswith(" · NOT ME! called by seat 3") and "Done it!" not in app.board.status.value
+    assert app.board.status.value.endswith(" · NOT ME! called by Seat 3 (random bot)") and "Done it!" not in app.board.status.value
 
 
 def test_the_giver_sees_the_card_it_gives_on_the_board():

@@ -225,30 +225,30 @@ class LazySundayBoard(GameBoard):
 
     def _status(self, view: dict) -> str:
         phase, turn = view["phase"], view["turn_seat"]
+        name = lambda seat: html.escape(self.app.seat_name(seat))   # as the seat panels and the page name it
         parts = [f"<b>Round {view['round']}</b>"]
         if view["outcome"] or phase == "round_over":
             if view["outcome"]:
                 o = view["outcome"]
-                won = ", ".join(f"seat {s + 1}" for s in o["winners"]) or "nobody"
+                won = ", ".join(name(s) for s in o["winners"]) or "nobody"
                 parts.append(f"<b>Match over</b>: {html.escape(for_people(o['reason']))} — winner: {won}")
             else:
                 parts.append("<b>Round over</b>: all lists revealed and scored (LS-9)")
             if view["caller"] is not None:      # who called; the final turns and claims are over
-                parts.append(f"NOT ME! called by seat {view['caller'] + 1}")
+                parts.append(f"NOT ME! called by {name(view['caller'])}")
             return " · ".join(parts)
         acting = [turn] if phase in ("turn", "drawn") and turn is not None else list(view["to_act"])
         if acting == [self.app.viewer]:
             parts.append("<b>Your turn</b>" if phase == "turn" else f"you: {_PHASE.get(phase, phase)}")
         else:
-            who = ", ".join(f"seat {s + 1}" for s in acting) or "—"
+            who = ", ".join(name(s) for s in acting) or "—"
             parts.append(f"{who}: {_PHASE.get(phase, phase)}")
         if view["caller"] is not None:
             # the seat taking its final turn now is no longer in final_turns (LS-7)
             now = view["turn_seat"] if view["turn_seat"] not in (None, view["caller"]) else None
-            later = ", ".join(str(s + 1) for s in view["final_turns"])
-            final = "; ".join(filter(None, [now is not None and f"seat {now + 1} now",
-                                            later and f"then seat{'s' * (len(view['final_turns']) > 1)} {later}"]))
-            parts.append(f"NOT ME! called by seat {view['caller'] + 1} — final turns: {final or 'all taken'} (LS-7)")
+            later = ", ".join(name(s) for s in view["final_turns"])
+            final = "; ".join(filter(None, [now is not None and f"{name(now)} now", later and f"then {later}"]))
+            parts.append(f"NOT ME! called by {name(view['caller'])} — final turns: {final or 'all taken'} (LS-7)")
         if view["skip_next"]:
             parts.append("the next player's turn is skipped (LS-2)")
         # LS-5's quick discard, by the name of its button
