@@ -201,8 +201,8 @@ def test_the_switcheroo_form_says_two_cards_of_others_are_chosen():
     assert "Chosen so far: seat 2's position 3; choose 1 more" in app.moves.hint.value
     app.moves.choose(2, 2)                                  # the second card from the dropdowns
     app.moves.choose(3, 0)
-    assert "Both cards chosen: press Play to swap them." in app.moves.hint.value
-    app.moves.play_button.click()
+    assert "Both cards chosen: press Play, or click one of them again, to swap them." in app.moves.hint.value
+    app.board.rows[2].cards[0].click()                      # one of them again: played, as Play does
     assert app.match.moves[7] == Move(0, "switcheroo", (1, 2, 2, 0))
 
 
@@ -213,7 +213,7 @@ def test_the_nosy_neighbour_form_says_a_card_of_another_is_clicked():
     assert "Choose a card (LS-2): click a card of another player, or pick it above." in app.moves.hint.value
     app.moves.choose(0, 2)
     app.moves.choose(1, 1)
-    assert "The card chosen: press Play to look at it." in app.moves.hint.value
+    assert "The card chosen: press Play, or click it again, to look at it." in app.moves.hint.value
     app.moves.play_button.click()
     assert app.match.moves[7] == Move(0, "nosy", (2, 1))
 

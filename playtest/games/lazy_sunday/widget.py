@@ -188,7 +188,8 @@ class LazySundayBoard(GameBoard):
         rule, which, then = CLICKED_CARDS[builder.kind]
         count = len(self.card_args[builder.kind])
         if builder._complete() is not None:
-            return f"<i>{'Both cards' if count == 2 else 'The card'} chosen: press Play to {then}.</i>"
+            again = "click one of them again" if count == 2 else "click it again"   # MoveBuilder.pick_card
+            return f"<i>{'Both cards' if count == 2 else 'The card'} chosen: press Play, or {again}, to {then}.</i>"
         chosen, values = [], iter(builder.prefix)
         for seat_arg, _position_arg in self.card_args[builder.kind]:     # a card: (seat,) position
             taken = list(itertools.islice(values, 1 if seat_arg is None else 2))
