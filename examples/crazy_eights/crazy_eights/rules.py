@@ -144,7 +144,7 @@ class CrazyEights(Game):
     MOVE_WORDS = {"play": ("Play a card", "CE-4: a card of the suit to match or of the top card's rank; "
                                           "an eight at any time"),
                   "nominate": ("Name the suit", "CE-5: the next seat must match this suit (or play an eight)"),
-                  "draw": ("Draw", "CE-6: draw a card from the deck (at most max_draw_cards a turn)"),
+                  "draw": ("Draw", "CE-6: draw a card from the deck (at most 5 a turn; option max_draw_cards)"),
                   "pass": ("Pass", "CE-6, CE-7: only after drawing the most cards allowed, or when the deck "
                                    "is empty")}
     BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}     # weakest first
@@ -154,10 +154,13 @@ class CrazyEights(Game):
         "CE-3": "the dealer turns up the first card; an eight goes back into the deck and another is turned up",
         "CE-4": "on your turn, play a card of the suit to match or of the top card's rank, or any eight",
         "CE-5": "after playing an eight you name the suit the next seat must match",
-        "CE-6": "instead of playing you may draw, at most max_draw_cards a turn; pass only after the last draw",
+        "CE-6": "instead of playing you may draw, at most 5 cards a turn (option max_draw_cards); pass only after "
+                "the last draw",
         "CE-7": "with an empty deck any seat may pass; seats + 1 passes in a row end the game",
-        "CE-8": "the game ends when a seat plays its last card, after max_plays card plays, or when blocked",
-        "CE-9": "each seat scores minus its hand: 50 an eight, 10 a J, Q, K or A, card id + 2 any other card",
+        "CE-8": "the game ends when a seat plays its last card, after 100 card plays (option max_plays), or when "
+                "blocked",
+        "CE-9": "each seat scores minus its hand: 50 an eight, 10 a J, Q, K or A, another card its id + 2 "
+                "(9♠: 33; a card's hover text says)",
         "CE-10": "special cards: Q skips the next seat, A reverses play, 2 makes the next seat draw 2 (stackable)",
         "CE-11": "reshuffle: an empty deck is refilled by shuffling the discard pile under its top card",
         "CE-12": "a seat sees its own hand, every hand's size, the deck's size and the whole discard pile",
