@@ -92,6 +92,8 @@ def voila_config_env(config: dict, folder: Path, env: dict | None = None) -> dic
 def dashboard_server(timeout: float = 90.0, voila_config: dict | None = None):
     """Run ``playtest serve --port <free>`` (Voilà on 127.0.0.1) from the checkout for the
     duration of the block (:func:`playtest.server.launch.running`); yields the base URL.
+    The server's output goes to ``$TMPDIR/playtest_serve_<port>.log``, removed when the
+    block ends, unless it ended with an error.
     Its Voilà settings (:func:`voila_config_env`) are :data:`NO_POOLS` with ``voila_config``
     (e.g. ``{"VoilaConfiguration": {...}}``) added."""
     port = free_port()
@@ -103,6 +105,7 @@ def dashboard_server(timeout: float = 90.0, voila_config: dict | None = None):
         stack.enter_context(running(serve_command(port), f"{base}/voila/tree", log, cwd=ROOT, env=env,
                                     timeout=timeout, stop_wait=10))
         yield base
+    log.unlink(missing_ok=True)     # kept only when the block failed, to read what the server said
 
 
 def guard_wait(page) -> None:
