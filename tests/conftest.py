@@ -61,6 +61,17 @@ def _no_click_guard(monkeypatch):
     monkeypatch.setattr(moves, "CLICK_GUARD", 0.0, raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _bots_never_wait(monkeypatch):
+    """A game page's bots wait for a person's Done it! chance on the kernel's event loop
+    (playtest.widgets.app.BOT_REACTION). Playwright's sync API runs an event loop in a test
+    process that has opened a browser, so a widget test after a browser test would see
+    one, and its bots would wait for a loop that never turns: 0 here (a test of the wait
+    sets its own; the served pages' kernels keep theirs)."""
+    import playtest.widgets.app as app
+    monkeypatch.setattr(app, "BOT_REACTION", 0.0)
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """One headless Chromium for every browser test of this test process (Playwright on

@@ -73,12 +73,12 @@ OFFERED = 8
 replayed to be described, so the offer stays quick."""
 
 BOT_REACTION = 1.5
-"""Seconds a bot waits before an open move it wants (a Lazy Sunday Done it!, LS-5) while a
-person at the page may make an open move too: the person who spots the match has a fair
-chance to slap first, as at a live table's "human" pace (its reaction times are 1 to 3 s,
-:data:`playtest.tables.live.PACES`). Everything waits meanwhile; a bot's decisions never
-do. Only in a kernel (an event loop running): without one, as in scripts and the widget
-tests, bots move at once."""
+"""Seconds the bots wait, on a game page, when a person at the page gets a new chance to
+make an open move (a Lazy Sunday Done it!, LS-5: a new card on DONE) and whenever a bot
+wants an open move the person could race it to: the person who spots a match has time to
+see it and slap first, as at a live table's paced bots (their reaction times are 1 to 3 s,
+:data:`playtest.tables.live.PACES`). Everything waits meanwhile; otherwise bots move at
+once. Only with an event loop running (a kernel's): in a script, bots move at once."""
 
 
 def refusal_text(refusal: IllegalMove, game: Game | type[Game]) -> str:
@@ -177,6 +177,7 @@ class GameApp:
                                       title=self.board.open_title, report=report)
         self._claim_viewer = None
         self._bot_wait: asyncio.TimerHandle | None = None     # the bots' reaction time running (_run_bots)
+        self._chance: frozenset[str] = frozenset()            # the people's open moves the bots last waited on
         self.claimer = w.Dropdown(description="Who", layout=w.Layout(width="180px"))
         self.claimer.observe(safe(lambda _c: self._drawing or self.refresh(), report), "value")
         self.open_box = w.VBox([self.open_moves.widget, self.claimer])
@@ -496,6 +497,7 @@ class GameApp:
                self._claim_viewer, self.paused, self.about.value)
         try:
             self.table, self.players, self.seed_chosen = table, dict(bots), seed_chosen
+            self._chance = frozenset()
             if not paused:
                 self._run_bots()
             self.paused, self.about.value = paused, about
@@ -532,11 +534,12 @@ class GameApp:
         return BOT_REACTION
 
     def _run_bots(self, waited: bool = False) -> None:
-        """Let the bots move until a person must decide or the game ends; before an
-        open move a bot wants while a person at this page may make one too, stop for
-        :meth:`reaction_time` seconds on the kernel's event loop (the person may move
-        meanwhile: :meth:`play` plays on from there), then go on (:meth:`_bots_after_wait`,
-        ``waited``: the first bot move goes ahead)."""
+        """Let the bots move until a person must decide or the game ends. While the
+        people at this page may make open moves, stop for :meth:`reaction_time` seconds
+        on the kernel's event loop before the bots' next move when those open moves are
+        new (a new chance, e.g. a new card on DONE) or a bot wants one; the person may
+        move meanwhile (:meth:`play` plays on from there), then the bots go on
+        (:meth:`_bots_after_wait`; ``waited``: the first bot move goes ahead)."""
         if self._bot_wait is not None:
             self._bot_wait.cancel()
             self._bot_wait = None
@@ -547,10 +550,13 @@ class GameApp:
             loop = None
         table = self.table
         while True:
-            if (loop is not None and not waited and table.proposals()[0]
-                    and any(table.open_moves(s) for s in table.humans)):
-                self._bot_wait = loop.call_later(wait, self._bots_after_wait, table, len(table.match.moves))
-                return
+            if loop is not None and not waited:
+                chance = frozenset(str(m) for s in table.humans for m in table.open_moves(s))
+                wanted, deciding = table.proposals() if chance else ({}, None)
+                if wanted or (deciding is not None and chance != self._chance):
+                    self._chance = chance
+                    self._bot_wait = loop.call_later(wait, self._bots_after_wait, table, len(table.match.moves))
+                    return
             if table.step_bot() is None:
                 return
             waited = False
@@ -785,7 +791,7 @@ class GameApp:
         (the timeline asks first). Bots move if it is their turn."""
         match = self.match.branch()
         table = Table(match, self.players)
-        self.table, self.paused = table, False
+        self.table, self.paused, self._chance = table, False, frozenset()
         self._run_bots()
         self._autosave()
         self.refresh()
