@@ -112,6 +112,9 @@ class Labels:
     def arg_label(self, kind, name, value, view):
         return f"{name}={value}"
 
+    def describe(self, move, view):
+        return " ".join([move.kind.upper(), *map(str, move.args)])
+
 
 def builder(moves, card_args=None):
     played = []
@@ -221,7 +224,7 @@ def test_a_card_click_that_only_chooses_a_move_says_to_press_play():
     b, played = builder(moves, {"trade": ((None, "p"),), "claim": (("s", "p"),)})
     b.show(0, moves, {}, note="Your turn.")
     assert b.pick_card(1, 1) and b.kind == "claim" and played == []
-    assert "That card chose “CLAIM”: click it again or press Play to make the move, or Cancel." in b.hint.value
+    assert "That card chose “CLAIM 1 1 9”: click it again or press Play to make the move, or Cancel." in b.hint.value
     b.play_button.click()
     assert played == [Move(0, "claim", (1, 1, 9))] and b.hint.value == "<i>Your turn.</i>"
     # a second click on the same card makes the move as Play does; a click on another card

@@ -98,7 +98,11 @@ def test_a_second_click_on_the_chosen_card_plays_it_and_another_card_changes_the
     first, second = playable[:2]
     row.cards[first].click()
     assert game.moves.prefix == [codes[first]] and not game.match.moves
+    names = [c["name"] for c in hand_zone(game.match.view(0), 0)["cards"]]
+    assert f"Play a card (card: {names[first]})" in game.moves.hint.value         # which card
     assert "click it again or press Play" in game.moves.hint.value
+    # the chosen card and the others it may give way to stay outlined; no other card is
+    assert {i for i, card in enumerate(row.cards) if "pt-clickable" in card._dom_classes} == set(playable)
     row.cards[second].click()                       # another card: chosen instead, nothing played
     assert game.moves.prefix == [codes[second]] and not game.match.moves
     row.cards[second].click()                       # the same card again: played

@@ -109,8 +109,9 @@ class MoveBuilder:
         labels: an object with ``move_label(kind, view) -> str``,
             ``move_tooltip(kind, view) -> str`` and
             ``arg_title(kind, arg_name) -> str`` and
-            ``arg_label(kind, arg_name, value, view) -> str`` (the game board); labels
-            must say only what ``view`` says.
+            ``arg_label(kind, arg_name, value, view) -> str`` and
+            ``describe(move, view) -> str`` (the game board); labels must say only what
+            ``view`` says.
         on_move: called with the finished :class:`Move`.
         card_args: which arguments a card click fills (see :data:`CardArgs`).
         on_change: called with no argument after the selection changes (so the board
@@ -396,6 +397,8 @@ class MoveBuilder:
         highlighting); position None stands for "any card of that seat"."""
         if not self.enabled:
             return set()
+        if self.kind is not None and self._complete() and not self._next_values():
+            return self._confirming_cards()
         prefix = self.prefix if self.kind else []
         found: dict[tuple, set] = {}
         for kind in [self.kind] if self.kind else list(dict.fromkeys(m.kind for m in self.moves)):
@@ -412,6 +415,21 @@ class MoveBuilder:
         return {card for card, kinds in found.items() if len(kinds) == 1}
 
     # --- internals ----------------------------------------------------------------
+    def _confirming_cards(self) -> set[tuple[int, int | None]]:
+        """With a finished move built: the cards it holds (a click makes the move) and
+        those that may take their place (a click chooses that one instead)."""
+        cards = set()
+        for seat_arg, pos_arg in self.card_args.get(self.kind, ()):
+            si, pi = self._pair_raw(self.kind, seat_arg, pos_arg)
+            held = [i for i in (si, pi) if i is not None]
+            if pi is None or max(held) >= len(self.prefix):
+                continue
+            start = min(held)
+            for m in self.choices:
+                if m.kind == self.kind and list(m.args[:start]) == self.prefix[:start] and len(m.args) > max(held):
+                    cards.add((m.args[si] if si is not None else m.seat, m.args[pi]))
+        return cards
+
     def _arg_name(self, i: int) -> str:
         names = self.move_args.get(self.kind, ())
         return names[i] if i < len(names) else f"argument {i + 1}"
@@ -422,8 +440,10 @@ class MoveBuilder:
 
     def _say_chosen(self) -> None:
         """The hint after a card click chose a move without making it: how to go on."""
-        label = html.escape(self.labels.move_label(self.kind, self.view))
-        then = ("click it again or press Play to make the move" if self._complete()
+        move = self._complete()
+        label = html.escape(self.labels.describe(self._canonical[move], self.view) if move is not None
+                            else self.labels.move_label(self.kind, self.view))     # which card, once chosen
+        then = ("click it again or press Play to make the move" if move is not None
                 else "choose the rest, then press Play")
         self.hint.value = f"<i>That card chose “{label}”: {then}, or Cancel.</i>"
 
