@@ -160,7 +160,7 @@ class CrazyEights(Game):
         "CE-8": "the game ends when a seat plays its last card, after 100 card plays (option max_plays), or when "
                 "blocked",
         "CE-9": "each seat scores minus its hand: 50 an eight, 10 a J, Q, K or A, another card its id + 2 "
-                "(9♠ costs 33)",
+                "(a card's hover text says)",
         "CE-10": "special cards: Q skips the next seat, A reverses play, 2 makes the next seat draw 2 (stackable)",
         "CE-11": "reshuffle: an empty deck is refilled by shuffling the discard pile under its top card",
         "CE-12": "a seat sees its own hand, every hand's size, the deck's size and the whole discard pile",
