@@ -1,5 +1,6 @@
 """Test-session settings that must reach every test item, notebooks (nbval) included."""
 import os
+import shutil
 import tempfile
 
 from playtest.server import skip_iri_format_checker
@@ -12,9 +13,19 @@ skip_iri_format_checker()
 pytest_plugins = ["nbval.plugin"]
 
 
+_FOLDERS: list[str] = []
+"""This test process's own autosave and table folders, removed when it ends."""
+
+
 def pytest_configure(config):
     # dashboards and tutorials autosave games (playtest.widgets.autosave); a test run must
     # never write into, or resume from, the user's own ~/.cache/playtest
     os.environ["PLAYTEST_AUTOSAVE_DIR"] = tempfile.mkdtemp(prefix="playtest-autosave-")
     # likewise the live tables' database (playtest.tables.store.data_dir)
     os.environ["PLAYTEST_DATA_DIR"] = tempfile.mkdtemp(prefix="playtest-data-")
+    _FOLDERS[:] = [os.environ["PLAYTEST_AUTOSAVE_DIR"], os.environ["PLAYTEST_DATA_DIR"]]
+
+
+def pytest_unconfigure(config):
+    for folder in _FOLDERS:          # each test process made two (about 8 were left per run)
+        shutil.rmtree(folder, ignore_errors=True)
