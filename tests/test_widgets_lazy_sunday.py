@@ -513,7 +513,8 @@ def test_in_a_kernel_the_bots_give_a_person_time_to_slap_first(monkeypatch):
     """LS-5 on a game page (an event loop running, as in a kernel): when a new card on
     DONE gives the person at the page a new Done it! chance, and whenever a bot wants a
     Done it! the person may race it to, the bots wait BOT_REACTION seconds before they
-    move on; a Done it! of the person's meanwhile is played first. Without an event loop
+    move on (once more while the person's Done it! is being made); a Done it! of the
+    person's meanwhile is played first. Without an event loop
     (scripts, these tests) bots move at once."""
     import asyncio
     import playtest.widgets.app as app_module
@@ -557,8 +558,18 @@ def test_in_a_kernel_the_bots_give_a_person_time_to_slap_first(monkeypatch):
         app.play(app.table.open_moves(0)[0])                              # in the reaction time
         assert app.match.moves[waiting_at].seat == 0 and app.match.moves[waiting_at].kind == "claim"
 
+    async def a_done_it_being_made_gets_one_more_reaction_time():
+        app = new_app()
+        waiting_at = await next_wait(app, random.Random(0))
+        app.open_moves.buttons["claim"].click()                           # Done it! pressed, no card yet
+        await asyncio.sleep(0.6)                                          # just past the first reaction time
+        assert len(app.match.moves) == waiting_at and app.open_moves.kind == "claim"
+        await asyncio.sleep(0.6)                                          # past the second: the bots go on
+        assert len(app.match.moves) > waiting_at
+
     # a thread of its own: a test process that has opened a browser runs Playwright's loop here
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(1) as thread:
         thread.submit(asyncio.run, bots_wait_for_each_chance_and_before_their_slaps()).result()
         thread.submit(asyncio.run, a_person_slaps_first()).result()
+        thread.submit(asyncio.run, a_done_it_being_made_gets_one_more_reaction_time()).result()

@@ -561,11 +561,18 @@ class GameApp:
                 return
             waited = False
 
-    def _bots_after_wait(self, table: Table, version: int) -> None:
+    def _bots_after_wait(self, table: Table, version: int, extended: bool = False) -> None:
         """The reaction time is over: the bots move on, unless the game moved, was
-        rewound or replaced meanwhile. An error is shown in the banner."""
+        rewound or replaced meanwhile, or the person is making an open move (its button
+        pressed: they get one more reaction time, ``extended``). An error is shown in
+        the banner."""
         self._bot_wait = None
         if table is not self.table or len(table.match.moves) != version or not table.match.at_end or self.paused:
+            return
+        if self.open_moves.kind is not None and not extended:
+            # a Done it! being made (its button pressed, the card not yet clicked): once more
+            self._bot_wait = asyncio.get_running_loop().call_later(self.reaction_time(), self._bots_after_wait,
+                                                                   table, version, True)
             return
         try:
             self._run_bots(waited=True)
