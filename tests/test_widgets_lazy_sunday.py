@@ -573,3 +573,25 @@ def test_in_a_kernel_the_bots_give_a_person_time_to_slap_first(monkeypatch):
         thread.submit(asyncio.run, bots_wait_for_each_chance_and_before_their_slaps()).result()
         thread.submit(asyncio.run, a_person_slaps_first()).result()
         thread.submit(asyncio.run, a_done_it_being_made_gets_one_more_reaction_time()).result()
+
+
+def test_a_done_it_being_made_survives_the_moves_made_meanwhile():
+    """LS-5 on a game page, as on a live seat page: Done it! pressed, then the person's
+    discard and the bots' turns change DONE; the Done it! stays chosen (it was dropped
+    without a word; a card clicked just after a change is judged on the top it was begun
+    on, as tests/test_widgets.py checks of the builder)."""
+    app = GameApp("lazy_sunday", seats=3, players={0: "human", 1: "random", 2: "random"}, seed=11)
+    rng = random.Random(3)
+    for _ in range(100):
+        moves = app.table.decision_moves(0)
+        if any(m.kind == "discard" for m in moves):
+            break
+        app.play(rng.choice([m for m in moves if m.kind in ("peek", "done", "draw")] or moves))
+    else:
+        raise AssertionError("seat 0 never held a drawn card")
+    app.open_moves.buttons["claim"].click()
+    assert app.open_moves.kind == "claim"
+    before = len(app.match.moves)
+    app.play(next(m for m in app.table.decision_moves(0) if m.kind == "discard"))
+    assert len(app.match.moves) > before + 1 and app.match.outcome() is None      # the bots moved too
+    assert app.open_moves.kind == "claim"

@@ -881,8 +881,11 @@ class GameApp:
             self._claim_viewer = self.viewer
         self.claimer.layout.display = None if len(claimers) > 1 else "none"
         who = self.claimer.value
+        # one decision per claiming seat and game, as on a live seat page: a Done it! being
+        # made survives the bots' moves, and a card clicked just after DONE changed is
+        # judged on the top it was begun on (LS-5: too late, returned without a penalty)
         self.open_moves.show(who, self.table.open_moves(who) if who is not None else [], view,
-                             enabled=live and not closed, decision=decision)
+                             enabled=live and not closed, decision=(id(match), who))
         self.open_box.layout.display = None if claimers else "none"
         self.log.show(match.log_for(self.viewer))
         self.timeline.show(match.cursor, len(match.moves))
