@@ -667,7 +667,7 @@ def test_game_page_intros_hold_for_any_seat_count():
         intro = header_html(game, rules=True)
         assert not any(w in intro for w in ("three bots", "two bots", "against 3", "against 2")), game.name
         # neutral about hotseat: the seats with bots are only the default
-        assert "By default you are seat 1" in intro and "hotseat" in intro, game.name
+        assert f"By default you are seat 1 of {game.SEATS or game.min_seats}, " in intro and "hotseat" in intro, game.name
         assert "seat 0" not in intro and "How to play" in intro, game.name
     assert "How to play" not in header_html(game, rules=False)      # a board without rules: not promised
 

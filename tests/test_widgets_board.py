@@ -46,6 +46,9 @@ def test_a_game_without_a_board_gets_the_generic_board_drawing_its_zones():
     # a tile shows the card's name alone: the example puts its CE-9 penalty in the hover text
     assert [c.description for c in row.box.children] == [c["name"] for c in mine]
     assert all("penalty points" in c.tooltip for c in row.box.children)
+    # CE-9: a plain card's says why it costs its id + 2; an eight's or a J, Q, K, A's counts as printed
+    assert all(("id + 2" in c.tooltip) == (c.description[:-1] not in ("8", "J", "Q", "K", "A"))
+               for c in row.box.children)
     top = board.parts[("pile", "discard pile", None)]
     assert top.card.description.startswith(view["zones"][1]["cards"][0]["name"])
     assert "discard pile: 1" in top.caption.value

@@ -93,8 +93,9 @@ def malformed(query: str) -> Refusal | None:
 
 
 def sentence(reason: str) -> str:
-    """A reason as a sentence: capital first letter, final full stop (plain text)."""
-    return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
+    """A reason as a sentence: capital first letter, and a full stop unless it ends with
+    one, a "!" or a "?" (plain text)."""
+    return reason[:1].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")
 
 
 def refusal_html(sentence_html: str) -> str:

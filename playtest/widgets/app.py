@@ -177,7 +177,7 @@ class GameApp:
                                       title=self.board.open_title, report=report)
         self._claim_viewer = None
         self._bot_wait: asyncio.TimerHandle | None = None     # the bots' reaction time running (_run_bots)
-        self._chance: frozenset[str] = frozenset()            # the people's open moves the bots last waited on
+        self._chance: tuple = ()        # (table, the people's open moves) the bots last waited on
         self.claimer = w.Dropdown(description="Who", layout=w.Layout(width="180px"))
         self.claimer.observe(safe(lambda _c: self._drawing or self.refresh(), report), "value")
         self.open_box = w.VBox([self.open_moves.widget, self.claimer])
@@ -497,7 +497,6 @@ class GameApp:
                self._claim_viewer, self.paused, self.about.value)
         try:
             self.table, self.players, self.seed_chosen = table, dict(bots), seed_chosen
-            self._chance = frozenset()
             if not paused:
                 self._run_bots()
             self.paused, self.about.value = paused, about
@@ -543,23 +542,27 @@ class GameApp:
         if self._bot_wait is not None:
             self._bot_wait.cancel()
             self._bot_wait = None
-        wait = self.reaction_time()
         try:
-            loop = asyncio.get_running_loop() if wait > 0 else None
+            clocked = self.reaction_time() > 0 and asyncio.get_running_loop() is not None
         except RuntimeError:        # no event loop: a script or a test drives the page
-            loop = None
+            clocked = False
         table = self.table
         while True:
-            if loop is not None and not waited:
-                chance = frozenset(str(m) for s in table.humans for m in table.open_moves(s))
-                wanted, deciding = table.proposals() if chance else ({}, None)
+            if clocked and not waited:
+                chance = (table, frozenset(str(m) for s in table.humans for m in table.open_moves(s)))
+                wanted, deciding = table.proposals() if chance[1] else ({}, None)
                 if wanted or (deciding is not None and chance != self._chance):
                     self._chance = chance
-                    self._bot_wait = loop.call_later(wait, self._bots_after_wait, table, len(table.match.moves))
+                    self._wait_bots(table, len(table.match.moves))
                     return
             if table.step_bot() is None:
                 return
             waited = False
+
+    def _wait_bots(self, table: Table, version: int, extended: bool = False) -> None:
+        """Let the bots go on after :meth:`reaction_time` seconds, on the running loop."""
+        self._bot_wait = asyncio.get_running_loop().call_later(self.reaction_time(), self._bots_after_wait,
+                                                               table, version, extended)
 
     def _bots_after_wait(self, table: Table, version: int, extended: bool = False) -> None:
         """The reaction time is over: the bots move on, unless the game moved, was
@@ -570,9 +573,7 @@ class GameApp:
         if table is not self.table or len(table.match.moves) != version or not table.match.at_end or self.paused:
             return
         if self.open_moves.kind is not None and not extended:
-            # a Done it! being made (its button pressed, the card not yet clicked): once more
-            self._bot_wait = asyncio.get_running_loop().call_later(self.reaction_time(), self._bots_after_wait,
-                                                                   table, version, True)
+            self._wait_bots(table, version, extended=True)   # a Done it! being made: once more
             return
         try:
             self._run_bots(waited=True)
@@ -798,7 +799,7 @@ class GameApp:
         (the timeline asks first). Bots move if it is their turn."""
         match = self.match.branch()
         table = Table(match, self.players)
-        self.table, self.paused, self._chance = table, False, frozenset()
+        self.table, self.paused = table, False
         self._run_bots()
         self._autosave()
         self.refresh()

@@ -176,8 +176,10 @@ def header_html(game: type[Game], rules: bool) -> str:
     how = " <i>How to play</i> (under the moves) has the rules." if rules else ""
     learn = (f"; new to it? <a href='{html.escape(learn_page(game.name))}'>Learn {title}</a>"
              if game.TUTORIAL is not None else "")
-    return (f"{HEADER_STYLE}<h1>{title}</h1><p>{text} By default you are seat 1 against the "
-            f"{html.escape(default_bot(game))} bot{learn}.</p><details><summary>More: seats, rules, saving, share "
+    seats = game.SEATS or game.min_seats                 # as GameApp starts it
+    others = "the other seat" if seats == 2 else f"the other {seats - 1} seats"
+    return (f"{HEADER_STYLE}<h1>{title}</h1><p>{text} By default you are seat 1 of {seats}, {others} played "
+            f"by the {html.escape(default_bot(game))} bot{learn}.</p><details><summary>More: seats, rules, saving, share "
             f"links</summary><p>Under <i>New game</i> choose who plays each seat (a person, for hotseat, or a bot) and "
             f"the options, for {seat_range(game)}.{how}</p>{MORE}</details>")
 

@@ -300,7 +300,7 @@ class MoveBuilder:
         self.kind, self.prefix, self._sent = kind, [], False
         if kind is not None:
             self._advance()
-            if self._complete() and not self._next_values():
+            if self._finished():
                 return self._emit()
         self._sync()
 
@@ -343,7 +343,7 @@ class MoveBuilder:
                 self._sync()
                 self.on_move(move)
                 return True
-        if self.kind is not None and self._complete() and not self._next_values():
+        if self.kind is not None and self._finished():
             if self._holds_card(seat, pos):
                 self._emit()                # the card clicked again: the person means this move
                 return True
@@ -364,7 +364,7 @@ class MoveBuilder:
         sure = self.kind is not None or offered == kinds
         self.kind, self.prefix = kinds[0], prefix
         self._advance()
-        if sure and self._complete() and not self._next_values():
+        if sure and self._finished():
             self._emit()
         else:
             if not sure:        # say why nothing was played yet, and how to go on
@@ -397,9 +397,15 @@ class MoveBuilder:
         highlighting); position None stands for "any card of that seat"."""
         if not self.enabled:
             return set()
-        if self.kind is not None and self._complete() and not self._next_values():
-            return self._confirming_cards()
-        prefix = self.prefix if self.kind else []
+        if self.kind is not None and self._finished():
+            # the move is finished: its cards (a click makes it) and those that may take
+            # their place (a click chooses that one instead)
+            return {card for start in self._card_starts() for card in self._cards_after(self.prefix[:start])}
+        return self._cards_after(self.prefix if self.kind else [])
+
+    def _cards_after(self, prefix: list) -> set[tuple[int, int | None]]:
+        """The (seat, position) cards a click may add to ``prefix`` (of the kind being
+        built, else of any kind on offer), each usable by one kind only."""
         found: dict[tuple, set] = {}
         for kind in [self.kind] if self.kind else list(dict.fromkeys(m.kind for m in self.moves)):
             for seat_arg, pos_arg in self.card_args.get(kind, ()):
@@ -415,21 +421,6 @@ class MoveBuilder:
         return {card for card, kinds in found.items() if len(kinds) == 1}
 
     # --- internals ----------------------------------------------------------------
-    def _confirming_cards(self) -> set[tuple[int, int | None]]:
-        """With a finished move built: the cards it holds (a click makes the move) and
-        those that may take their place (a click chooses that one instead)."""
-        cards = set()
-        for seat_arg, pos_arg in self.card_args.get(self.kind, ()):
-            si, pi = self._pair_raw(self.kind, seat_arg, pos_arg)
-            held = [i for i in (si, pi) if i is not None]
-            if pi is None or max(held) >= len(self.prefix):
-                continue
-            start = min(held)
-            for m in self.choices:
-                if m.kind == self.kind and list(m.args[:start]) == self.prefix[:start] and len(m.args) > max(held):
-                    cards.add((m.args[si] if si is not None else m.seat, m.args[pi]))
-        return cards
-
     def _arg_name(self, i: int) -> str:
         names = self.move_args.get(self.kind, ())
         return names[i] if i < len(names) else f"argument {i + 1}"
@@ -447,16 +438,25 @@ class MoveBuilder:
                 else "choose the rest, then press Play")
         self.hint.value = f"<i>That card chose “{label}”: {then}, or Cancel.</i>"
 
-    def _repick(self, seat, pos) -> list | None:
-        """The prefix with card ``pos`` of ``seat`` in place of the card the move being
-        built holds (its later arguments dropped), or None if no legal move has it there."""
+    def _card_starts(self) -> list[int]:
+        """Where each card argument pair of the kind being built begins in its arguments,
+        for the pairs the prefix has filled."""
+        starts = []
         for seat_arg, pos_arg in self.card_args.get(self.kind, ()):
-            start = min(i for i in self._pair_raw(self.kind, seat_arg, pos_arg) if i is not None)
-            if start < len(self.prefix):
-                prefix = self._card_prefix(self.kind, self.prefix[:start], seat, pos)
-                if prefix is not None:
-                    return prefix
-        return None
+            raw = [i for i in self._pair_raw(self.kind, seat_arg, pos_arg) if i is not None]
+            if max(raw) < len(self.prefix):
+                starts.append(min(raw))
+        return starts
+
+    def _repick(self, seat, pos) -> list | None:
+        """The prefix with card ``pos`` of ``seat`` in place of a card the move being
+        built holds (its later arguments dropped), or None if no legal move has it there."""
+        return next((prefix for start in self._card_starts()
+                     if (prefix := self._card_prefix(self.kind, self.prefix[:start], seat, pos)) is not None), None)
+
+    def _finished(self) -> Move | None:
+        """The move built, when its arguments are all chosen (None before)."""
+        return None if self._next_values() else self._complete()
 
     def _holds_card(self, seat, pos) -> bool:
         """Whether the move being built holds card ``pos`` of ``seat`` in one of its card

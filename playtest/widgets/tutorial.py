@@ -24,6 +24,7 @@ import traitlets
 from ..engine import Move, get_game
 from ..engine.bots import make_bot
 from ..engine.counting import for_people
+from ..tables.pages import sentence
 from ..tutorials import Tutorial, load_tutorial
 from .app import GameApp, refusal_text
 from .components import safe
@@ -346,8 +347,7 @@ class TutorialApp(GameApp):
         else:
             bot = make_bot(self.match.game, self.tutorial.finale.hints, len(self.match.moves))
             self.hinted = bot.choose(self.match.bot_view(seat), moves)
-            said = self.board.describe(self.hinted, self.match.view(seat))
-            text = f"Hint: {said}" + ("" if said.endswith((".", "!", "?")) else ".")   # "Hint: NOT ME!", not "NOT ME!."
+            text = sentence(f"Hint: {self.board.describe(self.hinted, self.match.view(seat))}")   # "Hint: NOT ME!"
         self.feedback.add_class("pt-good")
         self.feedback.value = html.escape(text)
         return text

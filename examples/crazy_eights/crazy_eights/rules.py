@@ -561,7 +561,8 @@ def _card(card: int) -> dict:
     on it fills (CE-1's code), its colour (diamonds and hearts red), and its CE-9
     penalty in its hover text (not in its corner: a number under "9♠" reads as a rank,
     and OpenSpiel's penalty for 9♠ is 33)."""
+    points = penalty(card)
+    why = ": OpenSpiel counts a plain card as its id + 2, rank × 4 + suit, not its face value" \
+        if points == card + 2 else ""           # an eight or a J, Q, K, A counts as printed
     return {"name": NAMES[card], "arg": CODES[card], "kind": "red" if card % 4 in (1, 2) else "black",
-            "text": f"{NAMES[card]}: {penalty(card)} penalty points if left in hand (CE-9"
-                    + ("" if card // 4 == EIGHT or card // 4 >= 9 else ": OpenSpiel counts a card below J "
-                       "as its id + 2, rank × 4 + suit, not its face value") + ")"}
+            "text": f"{NAMES[card]}: {points} penalty points if left in hand (CE-9{why})"}

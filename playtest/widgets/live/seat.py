@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import html
 import math
+import re
 import time
 from typing import Sequence
 
@@ -142,15 +143,20 @@ class FeedbackForm:
 
 def name_once(line: str, seat: int, who: str) -> str:
     """A move's log ``line`` (as people count) led by ``who``, the name of the ``seat``
-    that made it ("Seat 3 (Bo)"), naming that seat once: where the line names it first
-    ("Seat 3 draws ...", "Seat 3's claim ...", or after a game's cry such as "Done it!
-    Seat 3 quick-discards ..."), ``who`` takes its place; else ``"<who>: <line>"``."""
-    plain = f"Seat {seat + 1}"
-    lead, _, rest = line.partition("! ") if 0 <= line.find("! ") < line.find(plain) else ("", "", line)
-    lead = lead + "! " if lead else ""
-    if rest.startswith((plain + " ", plain + "'s ")):
-        return lead + who + rest[len(plain):]
-    return f"{who}: {line}"
+    that made it, naming that seat once.
+
+    Args:
+        line: the log line, e.g. ``"Seat 3 draws a card."``.
+        seat: the seat that made the move (0-based int).
+        who: its name on the page, e.g. ``"Seat 3 (Bo)"``.
+
+    Returns:
+        ``line`` with ``who`` in place of "Seat N" where the line names the seat first
+        ("Seat 3 draws ...", "Seat 3's claim ...", or after a game's cry: "Done it!
+        Seat 3 quick-discards ..."), else ``"<who>: <line>"``.
+    """
+    named = re.match(rf"([^!]*! )?Seat {seat + 1}(?= |'s )", line)
+    return f"{named[1] or ''}{who}{line[named.end():]}" if named else f"{who}: {line}"
 
 
 class SeatApp:
