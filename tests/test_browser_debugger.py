@@ -79,7 +79,8 @@ def test_debugger_steps_rewinds_branches_and_exports(dashboards):
         app.get_by_role("button", name="Play this move").click()
         page.wait_for_function(f"() => document.querySelector('.pt-debugger').innerText.includes('branch from move {step}')",
                                timeout=30_000, polling=POLL_MS)
-        assert app.get_by_role("button", name="Back to the loaded line").is_visible()
+        # the button's layout is a message of its own, a moment after the line's text
+        app.get_by_role("button", name="Back to the loaded line").wait_for(state="visible", timeout=10_000)
 
         app.get_by_role("button", name="Export scenario (.toml)").click()
         href = app.locator("a.pt-download").get_attribute("href", timeout=30_000)
