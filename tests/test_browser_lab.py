@@ -102,6 +102,8 @@ def test_in_the_browser_the_tab_loads_an_export_and_sets_bots_beside_people(expo
     assert note.inner_text().startswith("huge.json is 2.0 MiB: the dashboard reads table exports of at most")
     choose("tables.json", files["json"])
     people.get_by_text("3 finished tables").wait_for(timeout=60_000)
+    # the summary's line and its table are messages of their own: the table may come a moment later
+    people.get_by_text("AdvantageP1").first.wait_for(timeout=30_000)
     shown = people.inner_text()
     assert "AdvantageP1" in shown and "human" in shown and "1 table(s) of other games than Lazy Sunday" in shown
     people.get_by_role("button", name="Play bot games beside them").click()
