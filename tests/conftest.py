@@ -72,6 +72,19 @@ def _bots_never_wait(monkeypatch):
     monkeypatch.setattr(app, "BOT_REACTION", 0.0)
 
 
+@pytest.fixture
+def ctrl_c():
+    """Ctrl-C (SIGINT) as a terminal delivers it, for a test that presses it: Python's
+    default handler for the test, the process's own again after. A test process started
+    with SIGINT ignored (a background job of a shell script, ``pytest &``) would pass the
+    ignore on to the servers it starts, which then never stop on SIGINT, and would find
+    the ignore, not Python's handler, restored after an in-process Ctrl-C."""
+    import signal
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """One headless Chromium for every browser test of this test process (Playwright on

@@ -133,7 +133,7 @@ def test_an_unknown_preset_lists_the_presets(capsys):
 
 
 @pytest.mark.parametrize("signals", [1, 2])
-def test_ctrl_c_stops_reports_and_writes_the_games_finished(signals, tmp_path, capsys, monkeypatch):
+def test_ctrl_c_stops_reports_and_writes_the_games_finished(signals, tmp_path, capsys, monkeypatch, ctrl_c):
     """In-process: the first chunk ends with a SIGINT, as if Ctrl-C were pressed then;
     delivered twice at once (as `timeout -s INT` does: the command, then its process
     group), it is still one Ctrl-C and the games are kept."""

@@ -363,7 +363,7 @@ def test_a_bad_table_link_is_refused_at_once_with_a_plain_page_and_no_kernel(tmp
         assert log.read_text().count("playtest: table page refused") == len(refused)
 
 
-def test_a_page_left_shuts_its_kernel_down_at_once_and_a_stop_prints_no_traceback(folder, tmp_path):
+def test_a_page_left_shuts_its_kernel_down_at_once_and_a_stop_prints_no_traceback(folder, tmp_path, ctrl_c):
     """Found by a fresh user: a reloaded page's old kernel was not shut down (Voilà's
     unload request, ``POST voila/api/shutdown/<id>`` with the ``_xsrf`` cookie's value,
     got 403 "'_xsrf' argument missing": the page set no such cookie); and stopping the
