@@ -14,6 +14,7 @@ import json
 import re
 
 import pytest
+from browser_support import guard_wait
 from table_support import Player, api, browser  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
@@ -70,6 +71,17 @@ def test_two_people_play_crazy_eights_at_a_live_table_made_in_the_lobby(served, 
         guest.page.locator(".pt-log", has_text="Seat 1 draws").wait_for(timeout=60_000)
         status, after = api(served, "GET", f"tables/{table_id}/state", token=token)
         assert status == 200 and after["version"] == 1, after
+        # a click on the deck draws too (the zone vocabulary's pile "move"): the deck alone is
+        # outlined while Draw is offered (CE-6: seat 1 may draw up to 5 cards this turn)
+        deck = host.page.locator(".pt-pile .pt-card.pt-clickable")
+        deck.wait_for(timeout=60_000)
+        assert deck.count() == 1 and "pt-back" in deck.get_attribute("class")
+        guard_wait(host.page)
+        deck.click()
+        guest.page.wait_for_function("[...document.querySelector('.pt-log').innerText.matchAll("
+                                     "/Seat 1 draws/g)].length == 2", timeout=60_000)
+        status, after = api(served, "GET", f"tables/{table_id}/state", token=token)
+        assert status == 200 and after["version"] == 2, after
         # seat 1's cards seat 2 does not see; less any its own log names (a card turned up at
         # the deal and shuffled back, CE-3, is public, and seat 1 may hold it by now)
         public = guest.page.locator(".pt-log").inner_text()

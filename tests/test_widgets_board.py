@@ -112,6 +112,27 @@ def test_a_second_click_on_the_chosen_card_plays_it_and_another_card_changes_the
     assert game.match.moves[0].kind == "play" and game.match.moves[0].args == (codes[second],)
 
 
+def test_a_click_on_the_deck_draws_while_draw_is_offered_and_does_nothing_otherwise():
+    """The example's deck names the move "draw" (the zone vocabulary's pile "move"): it is
+    outlined while Draw is among seat 1's moves and a click on it draws (CE-6); the
+    discard pile names no move; a rewound match offers no move, and the deck takes no
+    click."""
+    game = app(seats=2, seed=3, players={1: "heuristic"})
+    deck = game.board.parts[("pile", "deck", None)].card
+    discard = game.board.parts[("pile", "discard pile", None)].card
+    assert "pt-clickable" in deck._dom_classes and "pt-clickable" not in discard._dom_classes
+    discard.click()
+    assert not game.match.moves
+    held = hand_zone(game.match.view(0), 0)["count"]
+    deck.click()
+    assert [(m.seat, m.kind) for m in game.match.moves] == [(0, "draw")]
+    assert hand_zone(game.match.view(0), 0)["count"] == held + 1 and not game.banner.message
+    game.goto(0)                                    # rewound: moves are off
+    assert "pt-clickable" not in deck._dom_classes
+    deck.click()
+    assert len(game.match.moves) == 1 and game.match.cursor == 0
+
+
 def test_a_whole_game_is_played_on_the_board_with_components_updated_in_place():
     game = app(seats=3, seed=5)
     board = game.board

@@ -24,7 +24,11 @@ A view (``Game.view(state, seat)``) may carry, besides its own keys:
   ``pt-kind-<kind>``; ``"red"`` draws red text) and ``"text"`` (hover text). A card
   the viewer may not see in a face-up zone is ``{"face_up": false}``;
 * ``"count"``: how many cards the zone holds (a pile's size, a hidden hand's size);
-* ``"value"``: a counter's value (``"counter"`` zones only).
+* ``"value"``: a counter's value (``"counter"`` zones only);
+* ``"move"``: the kind of a move without arguments that a click on the pile makes
+  (``"pile"`` zones only, e.g. ``"draw"`` on the deck): while the viewer's move controls
+  offer that move, the pile's top is outlined and a click on it plays the move, as its
+  button does.
 
 and, as the kit's games already have them: ``"seats"`` (the seat count), ``"viewer"``,
 ``"turn_seat"`` (whose turn, None when nobody's or the game is over), ``"to_act"`` and
@@ -36,7 +40,8 @@ the board never draws a name for it.
 Moves are made with the kit's move controls (:class:`~playtest.widgets.moves.MoveBuilder`
 of the game's ``MOVE_ARGS``, labelled by its ``MOVE_WORDS``); a click on a face-up card
 of the viewer's own zones, or of a shared row or tableau (never a pile's top), fills a
-move argument named ``card`` with the card's ``"arg"``.
+move argument named ``card`` with the card's ``"arg"``; a click on a pile with a
+``"move"`` makes that move.
 """
 from __future__ import annotations
 
@@ -46,10 +51,10 @@ import json
 
 import ipywidgets as w
 
-from ..engine import Game, OptionError
+from ..engine import Game, Move, OptionError
 from ..engine.counting import for_people
 from .gameboard import BoardHost, GameBoard
-from .components import Card, CardRow, Pile
+from .components import Card, CardRow, Pile, safe
 
 ZONE_KINDS = ("hand", "pile", "tableau", "row", "counter")
 """The kinds of zone the generic board draws."""
@@ -148,7 +153,8 @@ class ViewBoard(GameBoard):
         """The component of a zone seen for the first time (kept for the next views)."""
         kind, _name, owner = key
         if kind == "pile":
-            part = Pile()               # a pile's top is never a card to pick for a move
+            # its top is never a card to pick; a pile with a "move" makes that move
+            part = Pile(on_click=safe(lambda: self._pile_clicked(key), self.app.banner.show))
         else:
             part = CardRow(lambda pos: self._clicked(key, pos))
             part.widget.layout.min_width = "0"
@@ -168,7 +174,7 @@ class ViewBoard(GameBoard):
         name = html.escape(str(zone.get("name", "")))
         if isinstance(part, Pile):
             top = cards[0] if cards and count else {"face_up": None}
-            part.show(f"{zone.get('name', '')}: {count}", **top)
+            part.show(f"{zone.get('name', '')}: {count}", **{**top, "clickable": self._pile_move(zone) is not None})
             return
         part.show(f"<span class='pt-seatlabel'>{name} · {count} card{'s' * (count != 1)}</span>", cards)
         mini = zone.get("face") == "down"
@@ -196,6 +202,24 @@ class ViewBoard(GameBoard):
         cards = zone.get("cards", ()) if zone.get("face") != "down" else ()
         if pos < len(cards) and cards[pos].get("arg") is not None:
             self.app.card_clicked(self._seat_of(key[2]), cards[pos]["arg"])
+
+    def _pile_move(self, zone: dict) -> Move | None:
+        """The move a click on the pile ``zone`` makes now: the viewer's one offered move
+        of the zone's ``"move"`` kind, while its move controls take moves; else None."""
+        builder = self.app.moves
+        if zone.get("move") is None or builder is None or not builder.enabled:
+            return None
+        offered = [move for move in builder.moves if move.kind == zone["move"]]
+        return offered[0] if len(offered) == 1 else None
+
+    def _pile_clicked(self, key: tuple) -> None:
+        """A click on a pile's top: its move (:meth:`_pile_move`) is played; a click on a
+        pile that makes no move now does nothing, as a click on a card no move uses."""
+        if key not in self._keys:
+            return
+        move = self._pile_move(self._view["zones"][self._keys.index(key)])
+        if move is not None:
+            self.app.play(move)
 
     def _status(self, view: dict) -> str:
         """Whose turn, or how the game ended."""

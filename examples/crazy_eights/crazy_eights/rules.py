@@ -463,7 +463,8 @@ class CrazyEights(Game):
         vocabulary of :mod:`playtest.widgets.board`."""
         o = self.options
         zones = [
-            {"kind": "pile", "name": "deck", "owner": None, "face": "down", "count": len(s.deck)},
+            {"kind": "pile", "name": "deck", "owner": None, "face": "down", "count": len(s.deck),
+             "move": "draw"},                                            # a click on it draws (CE-6)
             {"kind": "pile", "name": "discard pile", "owner": None, "face": "up", "count": len(s.discard),
              "cards": [_card(c % 52) for c in reversed(s.discard)]},     # all played face up (CE-12)
             {"kind": "counter", "name": "suit to match", "owner": None,      # named after an eight (CE-5)
