@@ -114,7 +114,7 @@ def test_cancel_before_the_start_returns_no_games():
 @pytest.mark.parametrize("kwargs, message", [
     (dict(game="no_such_game"), "unknown game"),
     (dict(seats=8), "2 to 7 seats"),
-    (dict(bots="robot"), "unknown bot 'robot'.*random, heuristic"),
+    (dict(bots="robot"), "unknown bot 'robot'.*random, gentle, heuristic"),
     (dict(bots=["random"]), "one per seat"),
     (dict(bots=[1, 2]), "a bot is a name"),
     (dict(options={"rounds": 0}), "rounds"),

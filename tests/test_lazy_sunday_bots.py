@@ -98,3 +98,32 @@ def test_heuristic_peeks_at_varied_positions():
     assert games == in_fresh_process("""
         from playtest.engine import play_game
         result = [[str(m) for m in play_game("lazy_sunday", 2, "heuristic", seed=seed)[0].moves] for seed in range(40)]""")
+
+
+def test_the_gentle_bot_leaves_not_me_to_the_others_for_its_first_four_turns_of_each_round():
+    """The gentle bot (the tutorial finale's) never calls NOT ME! (LS-7) in its first
+    GENTLE_TURNS turns of a round, though it was offered, calls it later, and finishes
+    2-round matches; the random bot in its place calls early in some of the same games."""
+    from playtest.games.lazy_sunday.bots import GENTLE_TURNS
+    from playtest.tutorials import load_tutorial
+    assert load_tutorial("lazy_sunday").finale.bot == "gentle"
+    early = {"gentle": 0, "random": 0}
+    later_calls = 0
+    for bot in ("gentle", "random"):
+        for seed in range(40):
+            match, outcome = play_game(LazySunday, 3, {0: bot, 1: bot, 2: bot}, seed=seed, options={"rounds": 2})
+            assert outcome.finished, (bot, seed)
+            turns = Counter()                                  # (seat, round) -> its turns so far
+            replay = Match(LazySunday, 3, {"rounds": 2}, seed=seed)
+            for move in match.moves:
+                view = replay.view(move.seat)
+                if view["phase"] == "turn" and move.seat == view["turn_seat"] and move.kind != "claim":
+                    turns[move.seat, view["round"]] += 1
+                    if move.kind == "notme":
+                        if turns[move.seat, view["round"]] <= GENTLE_TURNS:
+                            early[bot] += 1
+                        elif bot == "gentle":
+                            later_calls += 1
+                replay.play(move)
+    assert early["gentle"] == 0 and later_calls > 0
+    assert early["random"] > 0

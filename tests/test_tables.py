@@ -548,7 +548,7 @@ def test_the_host_hands_seats_only_to_a_player_who_can_play_them(tmp_path):
     before = (service.listing(), len(page.sent))
     for seat, player, words in [
             (2, "human", 'seat 3 ("seat": 2) was made for a bot and has no person\'s link, so no person can play it; it may '
-                         "be handed to another bot (random, heuristic, ismcts)"),
+                         "be handed to another bot (random, gentle, heuristic, ismcts)"),
             # as people count, with the request's "seat" (from 0): the host page sends it
             (2, "heuristic", 'seat 3 ("seat": 2) is already played by the heuristic bot'),
             (0, "human", 'seat 1 ("seat": 0) is already played by its person'),

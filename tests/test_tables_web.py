@@ -253,10 +253,10 @@ def test_host_refusals_say_what_is_missing_and_change_nothing(server):
         f'the body needs an "action": {actions}', f'unknown action \'fly\'; "action" is {actions}',
         'the body needs a "pace": one of instant, fast, human, slow',
         'the body needs a "seat": a whole number 0 to 2',
-        'the body needs a "bot": one of random, heuristic, ismcts, or "human" to hand a person\'s seat back to them',
+        'the body needs a "bot": one of random, gentle, heuristic, ismcts, or "human" to hand a person\'s seat back to them',
         'seat 3 ("seat": 2) is already played by the heuristic bot',
         'seat 3 ("seat": 2) was made for a bot and has no person\'s link, so no person can play it; it may be handed to '
-        "another bot (random, heuristic, ismcts)"]]
+        "another bot (random, gentle, heuristic, ismcts)"]]
     players = web.service().tables[next(iter(web.service().tables))].players
     assert players == ["human", "human", "heuristic"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import groupby
 from operator import itemgetter
 
-from playtest.engine import Bot, Move
+from playtest.engine import Bot, Move, RandomBot
 
 from .cards import load_cards
 
@@ -13,6 +13,7 @@ CALL_MARGIN = 3    # call NOT ME! only when this much below every opponent's est
 KEEP_GAIN = 1      # keep a drawn card when it lowers the expected total by more than this
 TAKE_GAIN = 3      # taking DONE gives up a draw, so it must gain more
 HIGH = 7           # a known card this heavy is worth trading away (Let's Trade)
+GENTLE_TURNS = 4   # the gentle bot's own turns in a round before it may call NOT ME!
 
 
 _READ_PHASES = ("look", "turn", "drawn", "give")  # the decisions that read the view
@@ -179,3 +180,29 @@ class HeuristicBot(Bot):
         return next((move for _, t, p in spots if (move := Move(me, "claim", (t, p, done["serial"]))) in open_moves),
                     None)
 
+
+
+class GentleBot(RandomBot):
+    """The bot of a learner's first round (the tutorial's finale): it plays at random, as
+    :class:`~playtest.engine.RandomBot` does, but calls NOT ME! (LS-7) only from its
+    :data:`GENTLE_TURNS` + 1-th turn of a round on, so the round lasts long enough to try
+    peeking, keeping, burning and Done it! (the random bot ends about one round in five
+    within its first two turns). After that, NOT ME! is one legal move among the others.
+
+    Args:
+        seed: the bot's own random stream (see :class:`playtest.engine.Bot`).
+    """
+
+    name = "gentle"
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self._turns: dict[int, int] = {}       # round -> its turns so far
+
+    def choose(self, view, legal):
+        """Pick one of ``legal`` at random, without NOT ME! in its first turns of a round."""
+        if view["phase"] == "turn":
+            played = self._turns[view["round"]] = self._turns.get(view["round"], 0) + 1
+            if played <= GENTLE_TURNS:
+                legal = [move for move in legal if move.kind != "notme"] or legal
+        return super().choose(view, legal)

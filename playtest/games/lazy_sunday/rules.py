@@ -29,7 +29,7 @@ from playtest.engine.rng import shuffle
 from playtest.games.variants import card_file, card_variant_field
 
 from . import explain, lab, rulings, search, setup, views
-from .bots import HeuristicBot
+from .bots import GentleBot, HeuristicBot
 from .cards import ACTIONS, CARDS_FILE, DeckError, load_cards  # noqa: F401 (ACTIONS: read from here too)
 from .moves import _burns, _claims, _keep_or_discard, _look_moves, _peeks, _turn_moves
 from .setup import LIST_SIZE, deal
@@ -78,7 +78,7 @@ class LazySunday(Game):
         "skip_next": "I'm Busy pending (LS-2)", "claims_open": "claims open (LS-5)", "give": "card to give (LS-5)",
         "scores.*": "seat {0}'s effort",
         "start": "starting seat", "turns": "turns played"}
-    BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
+    BOTS = {"random": RandomBot, "gentle": GentleBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}  # weakest first
     RULINGS = rulings.RULINGS
     """The ruling ids it cites -> one line each (its ``rulings.py``; RULINGS.md)."""
     BOARD = "playtest.games.lazy_sunday.widget:LazySundayBoard"
