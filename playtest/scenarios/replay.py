@@ -37,15 +37,11 @@ from . import examples
 from .scenario import Scenario, ScenarioError, ScenarioMoveError
 
 
-def summary(match: Match, view: dict) -> str:
-    """One line about the position in ``view``: the game's own ``summary(view)`` if its
-    Game class has one, else the view's short facts (phase, whose decision, counts,
-    scores, and the cards the view shows, by name, ``?`` for a card it hides), never
-    anything the view itself does not hold. The zones of an all-cards view's
-    ``"all_cards"`` are left to :func:`zone_lines`."""
-    own = getattr(match.game, "summary", None)
-    if callable(own):
-        return own(view)
+def summary(view: dict) -> str:
+    """One line about the position in ``view``: the view's short facts (phase, whose
+    decision, counts, scores, and the cards the view shows, by name, ``?`` for a card it
+    hides), never anything the view itself does not hold. The zones of an all-cards
+    view's ``"all_cards"`` are left to :func:`zone_lines`."""
     parts = []
 
     def walk(prefix: str, value: Any) -> None:
@@ -192,7 +188,7 @@ def _replay(args: argparse.Namespace, stop) -> int:
         memory = match.bot_view(seat).get("memory") if isinstance(seat, int) and seat >= 0 else None
         steps.append({"number": number, "move": _move_text(match, number, seat) if number else None,
                       "log": [text for n, text in match.log_for(seat) if n == number],
-                      "to_act": list(match.to_act()), "summary": summary(match, view), "view": view,
+                      "to_act": list(match.to_act()), "summary": summary(view), "view": view,
                       **({"memory": memory} if memory is not None else {})})
     report = scenario.report(upto=last)     # before an illegal move too: its earlier entries count
     failures = report.failures

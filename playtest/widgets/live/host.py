@@ -71,7 +71,7 @@ class HostControls:
                                tip="No time limit on people's decisions")
         self.turn_note = w.HTML()
         self.seat = w.Dropdown(description="Seat", layout=w.Layout(width="320px"))
-        bots = list(getattr(game, "BOTS", None) or ["random"])
+        bots = list(game.BOTS)
         self._bot_options = [(f"Bot: {b}", b) for b in bots]
         self.player = w.Dropdown(options=self._bot_options + [PERSON], layout=w.Layout(width="200px"))
         self.seat.observe(lambda _c: self._offer_players(), "value")
