@@ -1466,6 +1466,9 @@ def test_a_list_of_tables_refreshes_while_its_page_is_used_and_skips_a_failed_re
      "Done it! Seat 3 (Bo) quick-discards its own position 1: Feed the Fish (2)."),
     ("Round 2: seat 1 starts.", "Seat 3 (Bo): Round 2: seat 1 starts."),
     ("Done it! Seat 2 quick-discards seat 3's position 1.", "Seat 3 (Bo): Done it! Seat 2 quick-discards seat 3's position 1."),
+    # a private line for the seat that made the move already says "(you)" (Night Shift,
+    # Crazy Eights): the page's name for it stands in for both, once
+    ("Seat 3 (you) draws 2♦.", "Seat 3 (Bo) draws 2♦."),
 ])
 def test_the_last_move_line_names_its_seat_once(line, said):
     # the seat's name takes the place of the game's own "Seat 3", after a cry such as

@@ -151,11 +151,12 @@ def name_once(line: str, seat: int, who: str) -> str:
         who: its name on the page, e.g. ``"Seat 3 (Bo)"``.
 
     Returns:
-        ``line`` with ``who`` in place of "Seat N" where the line names the seat first
-        ("Seat 3 draws ...", "Seat 3's claim ...", or after a game's cry: "Done it!
-        Seat 3 quick-discards ..."), else ``"<who>: <line>"``.
+        ``line`` with ``who`` in place of "Seat N" (or of a private line's "Seat N
+        (you)") where the line names the seat first ("Seat 3 draws ...", "Seat 3's
+        claim ...", or after a game's cry: "Done it! Seat 3 quick-discards ..."), else
+        ``"<who>: <line>"``.
     """
-    named = re.match(rf"([^!]*! )?Seat {seat + 1}(?= |'s )", line)
+    named = re.match(rf"([^!]*! )?Seat {seat + 1}(?: \(you\))?(?= |'s )", line)
     return f"{named[1] or ''}{who}{line[named.end():]}" if named else f"{who}: {line}"
 
 
