@@ -121,7 +121,8 @@ def test_first_claim_registered_wins_and_the_second_is_returned_without_penalty(
     assert len(table.match.moves) == 8
     # every page saw both moves without asking, each in its own words
     assert all(page.state["version"] == 8 for page in pages)
-    assert pages[0].state["last_move"] == {"number": 8, "seat": 2, "kind": "claim", "by_bot": False}
+    assert pages[0].state["last_move"] == {"number": 8, "seat": 2, "kind": "claim", "by_bot": False, "public": [
+        "Seat 2's claim on seat 2's position 3 came too late: returned, no penalty (LS-5)."]}
     assert pages[2].state["last_move"]["text"] == "2 claim 2 3 1"
 
 

@@ -28,6 +28,7 @@ from widget_support import fresh_widgets  # noqa: F401  (autouse: every test sta
 from browser_support import run_coroutine
 from playtest import Match, Move
 from playtest.engine import get_game
+from playtest.engine.counting import for_people
 from playtest.scenarios import example
 from playtest.tables import pages, web
 from playtest.tables.live import LiveTable
@@ -600,6 +601,9 @@ def test_hotseat_page_hides_a_seats_cards_until_the_next_person_confirms(data):
         # seat 1 must decide now: the device changes hands
         assert page.control == 1 and page.privacy.shown and page.viewer is None
         assert page.board_box.layout.display == "none" and page.moves.kind_box.children == ()
+        # behind the screen, the last move is told by its public log line, not its bare kind
+        [said] = [text for n, text in table.match.log_for(None) if n == 2]
+        assert page.last_move.value.endswith(html.escape(for_people(said))), page.last_move.value
         assert all(c.description == BLANK and "pt-face" not in c._dom_classes for c in cards_in(page.board.widget))
         board = state_text(page.board.widget, page.moves.widget, page.log.widget)
         assert not any(f'"{name}\\n' in board for name in names)

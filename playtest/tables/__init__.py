@@ -103,8 +103,8 @@ browser is back); then:
   "seat": s | null, "role": "seat" | "spectator" | "host"}``, then a ``state``.
 * server -> client ``{"type": "state", "version": v, "view": {...}, "log": [[n, text],
   ...], "to_act": [...], "moves": [text, ...], "open_moves": [text, ...], "outcome":
-  null | {"finished", "winners", "scores", "reason"}, "last_move": null | {"seat", "kind",
-  "text", "by_bot"}, "players": [{"seat", "player", "connected", "person"}, ...], "hold": null |
+  null | {"finished", "winners", "scores", "reason"}, "last_move": null | {"number", "seat", "kind",
+  "text", "by_bot", "public"}, "players": [{"seat", "player", "connected", "person"}, ...], "hold": null |
   {"reason": text, "waiting": [seats]}, "paused": bool, "pace": name, "reaction_seconds": null |
   seconds, "turn_limit": null | seconds, "turn_deadlines": [{"seat", "deadline"}], "status": text,
   "store": null | text}``: the full state, once after the welcome (and
@@ -122,7 +122,8 @@ browser is back); then:
   plays for them with the seat's fallback bot, the log says, after the move's own line,
   "Time ran out for seat 2 (Ana): the table made that move for them", ``last_move`` has ``"timed_out": true`` and the
   record lists the move in ``timed_out``; empty while the table is paused or no page is
-  connected, when the clock holds).
+  connected, when the clock holds; ``last_move``'s ``text`` (the move as text) goes to its
+  own seat's pages only, and ``public`` holds its log lines as the spectator reads them).
 * server -> client ``{"type": "update", "log_from": i, "log": [[n, text], ...], "view": {...},
   "view_gone": [name, ...], ...}`` after every change: the fields of a ``state``, except
   that ``log`` holds only the lines from index ``i`` of the log on (the lines the page has

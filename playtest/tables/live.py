@@ -28,7 +28,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from ..engine import Match, Move, MoveSyntaxError, OptionError, PlaytestError, Table
+from ..engine import SPECTATOR, Match, Move, MoveSyntaxError, OptionError, PlaytestError, Table
 from ..engine.counting import api_seat, for_people
 from ..engine.game import CountsTurns, Reacts
 from .thinking import Decision, Thinker, check_table_bot, decide, fallback_bot
@@ -623,6 +623,7 @@ class LiveTable:
             return Result(False, f"the server cannot save moves now ({exc}): your move was not played; make it "
                                  "again once the server can save", unsaved=True)
         self.unsaved = ""
+        log_start = len(match.log)
         events = match.play(move)
         self.by_bot.append(by_bot)
         if timed_out:
@@ -632,8 +633,11 @@ class LiveTable:
             self.deadlines.pop(move.seat, None)     # its decision is answered: the next one has its own time
             self._turn_left.pop(move.seat, None)
         self.last_move_at = time.time()
+        # "public": the move's log lines as the spectator reads them (a hotseat page behind
+        # its privacy screen says what happened without any seat's private line)
         self.last_move = {"number": number, "seat": move.seat, "kind": move.kind, "by_bot": by_bot,
-                          "text": str(move), **({"timed_out": True} if timed_out else {})}
+                          "text": str(move), "public": [text for _n, text in match.log_for(SPECTATOR, log_start)],
+                          **({"timed_out": True} if timed_out else {})}
         if not match.game.round_break(match.state):
             self.ready.clear()
         if match.outcome() is not None:

@@ -813,8 +813,8 @@ class SeatApp:
             what = " ".join(lines)
         elif shown is not None:
             what = self.board.move_label(last["kind"], shown["view"])
-        else:                       # behind the privacy screen: nothing but the public kind
-            what = last["kind"]
+        else:                       # behind the privacy screen: the move's public lines only
+            what = " ".join(for_people(text) for text in last.get("public") or ()) or last["kind"]
         self.last_move.value = f"<b>Last move</b> · {html.escape(name_once(what, seat, who))}"
         if number != self._seen_move:
             self._seen_move = number
