@@ -24,6 +24,7 @@ import copy
 import json
 import random
 import re
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -40,6 +41,12 @@ GARBAGE = ("", "0", "x y", "0 ", "-1 pass", "0 \x00", "0 'unclosed", "9999999999
 """Move texts no game reads as a move: each is refused and changes nothing."""
 SEARCH_BUDGET = "1"
 """The budget a bot that takes one (a search bot) gets in :func:`check_bots`."""
+
+
+class UncheckedWarning(UserWarning):
+    """:func:`check_game` could not check part of a property on this game: the warning
+    says which part and what the game lacks for it (e.g. a determinizer). The game passed
+    every check that ran."""
 
 
 @dataclass
@@ -410,6 +417,11 @@ def check_game(game_class: type[Game], seats=None, games: int = 50) -> None:
             for Night Shift's one seat count, 11 s for Lazy Sunday's six and Chore Race's
             five (about 40 ms a game). Each bot plays ``max(1, games // 50)`` more.
 
+    Warns:
+        UncheckedWarning: a part of property ``hidden_information`` the game gives no
+            way to check (:func:`warn_unchecked`): its views without a determinizer, its
+            log lines without card names in its all-cards view.
+
     Raises:
         AssertionError: ``"check_game: property '<name>' broke: <what> [<game>, <n>
             seats, seed <s>, after move <k> (<move>); replay: ...]"``.
@@ -425,12 +437,37 @@ def check_game(game_class: type[Game], seats=None, games: int = 50) -> None:
     if not counts or not all(type(n) is int for n in counts):
         raise ValueError(f"seats is a seat count or a list of them, not {seats!r}")
     check_declarations(game_class)
+    warn_unchecked(game_class, counts[0])
     known = declared_rulings(game_class)
     for n in counts:
         every = max(1, _expected_length(game_class, n) // CHECKED_POSITIONS)
         for seed in range(games):
             play_checked(game_class, n, seed, known, every)
         check_bots(game_class, n, range(max(1, games // 50)))
+
+
+def warn_unchecked(game_class: type[Game], seats: int) -> None:
+    """Warn (:class:`UncheckedWarning`) about the parts of property ``hidden_information``
+    that ``game_class`` gives :func:`check_game` no way to check, judged at the setup of a
+    ``seats``-seat game with seed 0: its views, when it is not
+    :class:`~playtest.engine.game.Searchable` (the check draws the hidden cards again
+    with the game's determinizer and compares the views); its log lines, when its
+    all-cards view (``Game.all_cards_view``) names, as text, no card the spectator's view
+    does not show (the check looks for those names in each seat's log lines)."""
+    match = Match(game_class, seats, seed=0)
+    title = game_class.title
+    if not isinstance(match.game, Searchable):
+        warnings.warn(f"check_game: {title}'s views were not checked for hidden cards (property "
+                      f"'hidden_information'): the check draws each seat's hidden cards again with the game's "
+                      f"determinizer and compares the views, and {title} has no copy_state and determinizer "
+                      f"(Searchable). Its log lines are checked.", UncheckedWarning, stacklevel=3)
+    hidden = _strings(match.all_cards_view()) - _strings(match.view(SPECTATOR))
+    if not any(any(c.isalnum() for c in name) for name in hidden):
+        warnings.warn(f"check_game: {title}'s log lines were checked against no hidden card (property "
+                      f"'hidden_information'): at the setup, its all-cards view (Game.all_cards_view) names "
+                      f"no card, as text, that the spectator's view does not show. Name every card there (the "
+                      f"default puts the state's dump under 'all_cards', and card numbers are not names); a game "
+                      f"that hides no card may ignore this.", UncheckedWarning, stacklevel=3)
 
 
 def play_checked(game_class: type[Game], seats: int, seed: int, known: frozenset[str], every: int) -> Match:
