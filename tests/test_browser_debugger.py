@@ -46,7 +46,7 @@ def test_debugger_steps_rewinds_branches_and_exports(dashboards):
                                polling=POLL_MS)
 
         # "why not?" answers on Enter, under its box
-        why = app.get_by_placeholder("a move, e.g. 1 claim 0 2 5")
+        why = app.get_by_placeholder("a move, e.g. 0 done", exact=True)     # a move of Lazy Sunday's
         why.fill("garbage")
         why.press("Enter")
         page.wait_for_function("() => document.querySelector('.pt-debugger .pt-why').innerText.includes('Not a move here')",

@@ -89,6 +89,11 @@ def test_board_of_each_game_and_a_plain_view_for_a_game_without_one():
         debugger.last.click()
         debugger.set_view(1)
         assert debugger.board.widget in debugger.board_box.children and not debugger.banner.message
+        # the move boxes show how a move of this game is written (a kind of its own, no card)
+        example = {"chore_race": "0 meeting", "night_shift": "0 tidy"}[game]
+        assert debugger.why_text.placeholder == f"a move, e.g. {example}"
+        assert debugger.move_text.placeholder == f"or type a move, e.g. {example}"
+        Move.parse(example)
 
 
 # --- views: nothing hidden reaches the widgets ------------------------------------------

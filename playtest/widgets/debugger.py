@@ -399,7 +399,7 @@ class ScenarioDebugger:
         self.actor = w.Dropdown(description="Act as", layout=w.Layout(width="300px"))
         self.actor.observe(safe(self._actor_picked, report), "value")
         self.legal = w.Dropdown(description="Move", layout=w.Layout(width="340px"))
-        self.move_text = w.Text(placeholder="or type a move, e.g. 0 draw", layout=w.Layout(width="220px"))
+        self.move_text = w.Text(placeholder="or type a move", layout=w.Layout(width="220px"))
         self.play_button = button("Play this move", "Branch: play the move here and go on from there",
                                   self.play_chosen, "success")
         self.confirm_text = w.HTML()
@@ -409,7 +409,7 @@ class ScenarioDebugger:
                          self.actor, self.legal,
                          w.HBox([self.move_text, self.play_button]), self.confirm_box])
         # Enter asks too: the value is sent on Enter (or when the box loses focus)
-        self.why_text = w.Text(placeholder="a move, e.g. 1 claim 0 2 5", continuous_update=False,
+        self.why_text = w.Text(placeholder="a move", continuous_update=False,
                                layout=w.Layout(width="220px"))
         self.why_text.observe(safe(lambda change: change["new"].strip() and self.ask(), report), "value")
         self.why_button = button("Why not?", "Is this move legal here? If not, which ruling forbids it", self.ask)
@@ -481,6 +481,12 @@ class ScenarioDebugger:
             self.moves = MoveBuilder(game.MOVE_ARGS, self.board, lambda _m: None)   # the boards read it
             self.moves.show(None, [], {}, enabled=False)
             self.board_box.children = (self.board.widget,)
+            # a move of this game to show how one is written (a kind without arguments:
+            # it names no card, whichever view is shown)
+            kind = next((kind for kind, args in game.MOVE_ARGS.items() if not args), next(iter(game.MOVE_ARGS)))
+            example = f"0 {kind}"
+            self.why_text.placeholder = f"a move, e.g. {example}"
+            self.move_text.placeholder = f"or type a move, e.g. {example}"
         self._drawing = True
         try:
             self.views.options = ([(SPECTATOR_LABEL, None)] + [(f"Seat {s + 1}", s) for s in range(line.game.seats)]
