@@ -91,6 +91,19 @@ def test_metrics_on_hand_built_games():
     assert "too few" in m.at["DurationTurns", "note"] and m["meaning"].str.len().gt(10).all()
 
 
+def test_a_metric_no_game_gives_says_which_capability_the_game_lacks():
+    """A game without the Leads or CountsTurns capability (its turns and lead changes are
+    None in every game) gets a note naming the capability, not "no games to go on"."""
+    games = hand_built().assign(turns=None, lead_changes=None)
+    m = metrics(games)
+    for metric in ("LeadChange", "LeadChangesPerGame"):
+        assert m.at[metric, "n"] == 0 and m.at[metric, "note"] == (
+            "no value in 5 games: the game does not report its leaders (playtest.engine.Leads)")
+    assert m.at["DurationTurns", "note"].endswith("does not count its turns (playtest.engine.CountsTurns)")
+    assert m.at["DurationMoves", "n"] == 5 and "no value" not in m.at["DurationMoves", "note"]
+    assert metrics(games.iloc[:0]).at["LeadChange", "note"] == "no games to go on"
+
+
 def test_ranks_shared_places_draws_and_a_lowest_score_game():
     df = hand_built()
     places = seat_ranks(df)

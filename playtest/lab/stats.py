@@ -311,6 +311,8 @@ class MetricSpec:
         bounds: the range of the per-game value, and so of the mean.
         values: ``values(df, seats) -> Series`` of per-game values (floats; NaN where
             the game does not count, e.g. ScoreMargin of a draw).
+        needs: the game capability the per-game value comes from ("" = every game
+            gives it): said in the note when no game gave a value.
     """
 
     name: str
@@ -318,6 +320,7 @@ class MetricSpec:
     kind: str
     bounds: tuple[float, float]
     values: Callable[[pd.DataFrame, int], pd.Series]
+    needs: str = ""
 
 
 def _advantage_p1(df: pd.DataFrame, seats: int) -> pd.Series:
@@ -360,14 +363,15 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("Timeouts", "share of games stopped unfinished by the G-4 cap (Ludii's)", RATE, (0.0, 1.0),
                lambda df, _: 1.0 - _flag(df["finished"])),
     MetricSpec("DurationTurns", "mean turns per game, every game (Ludii's)", MEAN, (0.0, INF),
-               lambda df, _: _number(df, "turns")),
+               lambda df, _: _number(df, "turns"), "the game does not count its turns (playtest.engine.CountsTurns)"),
     MetricSpec("DurationTurnsNotTimeouts", "mean turns of the games that finished (Ludii's)", MEAN, (0.0, INF),
-               lambda df, _: _number(df, "turns").where(_flag(df["finished"]) == 1.0)),
+               lambda df, _: _number(df, "turns").where(_flag(df["finished"]) == 1.0), "the game does not count its turns (playtest.engine.CountsTurns)"),
     MetricSpec("DurationMoves", "mean moves per game (Ludii's)", MEAN, (0.0, INF), lambda df, _: _number(df, "moves")),
     MetricSpec("LeadChange", "changes of the leading seats per move, averaged over games (Ludii's)", MEAN, (0.0, 1.0),
-               lambda df, _: _number(df, "lead_changes") / _number(df, "moves").where(_number(df, "moves") > 0)),
+               lambda df, _: _number(df, "lead_changes") / _number(df, "moves").where(_number(df, "moves") > 0),
+               "the game does not report its leaders (playtest.engine.Leads)"),
     MetricSpec("LeadChangesPerGame", "changes of the leading seats per game", MEAN, (0.0, INF),
-               lambda df, _: _number(df, "lead_changes")),
+               lambda df, _: _number(df, "lead_changes"), "the game does not report its leaders (playtest.engine.Leads)"),
     MetricSpec("ScoreMargin", "score distance from the winners to the nearest other seat (games with both)", MEAN,
                (0.0, INF), lambda df, _: _number(df, "margin")),
 )
@@ -390,9 +394,13 @@ def per_game(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({spec.name: spec.values(df, seats) for spec in METRICS}, index=df.index)
 
 
-def _note(n: int) -> str:
+def _note(n: int, games: int = 0, needs: str = "") -> str:
+    """The note of a metric resting on ``n`` of ``games`` games (``needs``: see
+    :class:`MetricSpec`)."""
     if n == 0:
-        return "no games to go on"
+        if games and needs:
+            return f"no value in {games} game{'s' if games != 1 else ''}: {needs}"
+        return "no games to go on" if not games else f"none of the {games} games counts for it"
     if n < MIN_GAMES:
         return f"only {n} game{'s' if n != 1 else ''}: too few to say anything; play more"
     return ""
@@ -403,13 +411,13 @@ def _rate_row(values: pd.Series, spec: MetricSpec, confidence: float) -> dict:
     n, successes = len(x), float(x.sum())
     low, high = wilson(min(successes, n), n, confidence)
     return {"value": successes / n if n else math.nan, "low": low, "high": high, "n": n, "interval": WILSON,
-            "successes": successes, "meaning": spec.meaning, "note": _note(n)}
+            "successes": successes, "meaning": spec.meaning, "note": _note(n, len(values), spec.needs)}
 
 
 def _mean_row(values: pd.Series, spec: MetricSpec, confidence: float) -> dict:
     mean, low, high, n = t_interval(values, confidence, spec.bounds)
     se = float(values.dropna().std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    note = _note(n) or ("" if n > 1 else "one game: no interval")
+    note = _note(n, len(values), spec.needs) or ("" if n > 1 else "one game: no interval")
     return {"value": mean, "low": low, "high": high, "n": n, "interval": T_INTERVAL, "se": se,
             "meaning": spec.meaning, "note": note}
 
