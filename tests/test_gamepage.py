@@ -89,7 +89,9 @@ def test_the_game_page_plays_every_game_on_its_declared_board_with_its_first_sea
 
 
 @pytest.mark.parametrize("query, says", [("", "names none"), ("seed=3", "names none"),
-                                         ("game=no_such_game", "No game installed here is named 'no_such_game'"),
+                                         ("game=no_such_game", "No game installed here is named 'no_such_game' (a "
+                                          "game installed since `playtest serve` started shows once the server is "
+                                          "restarted)"),
                                          ("game=chore_race&game=lazy_sunday", "?game= 2 times")])
 def test_an_address_without_a_game_gets_one_sentence_linking_every_game(query, says):
     page = GamePage()

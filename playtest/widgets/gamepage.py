@@ -163,8 +163,11 @@ class GamePage:
 
 def not_installed(name: str) -> OptionError:
     """The error for an address naming ``name``, a name no game installed here has (the
-    game page and the learn page say the same, then list the games they have)."""
-    return OptionError(f"no game installed here is named {reprlib.repr(name)}")
+    game page and the learn page say the same, then list the games they have). A game
+    installed while the server runs is not seen by the kernels it started before (its
+    preheated ones): the sentence says to restart it."""
+    return OptionError(f"no game installed here is named {reprlib.repr(name)} (a game installed since "
+                       f"`playtest serve` started shows once the server is restarted)")
 
 
 def header_html(game: type[Game], rules: bool) -> str:
