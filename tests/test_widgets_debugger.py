@@ -198,6 +198,29 @@ def test_describe_changes_says_what_happened_in_words():
     assert describe_changes({"a_b": [{"c": 1}]}, {"a_b": [{"c": 2}]}) == ["a b #0 c: 1 → 2"]
 
 
+def test_describe_changes_names_the_zones_of_the_zone_vocabulary():
+    """A game on the generic board (Crazy Eights): each zone is told by its name and owner
+    (as the board matches zones: kind, name, owner), never as a card ("zones card 1
+    (discard pile) count" before); a counter by its value; a zone that comes or goes."""
+    def zone(kind, name, owner=None, **fields):
+        return {"kind": kind, "name": name, "owner": owner, **fields}
+    five = {"name": "5♠", "arg": "5S"}
+    before = {"zones": [zone("pile", "deck", face="down", count=37),
+                        zone("pile", "discard pile", face="up", count=1, cards=[{"name": "7♠", "arg": "7S"}]),
+                        zone("counter", "card plays", value="0 of 100"),
+                        zone("hand", "hand", 0, face="up", count=2, cards=[five, {"name": "K♦", "arg": "KD"}]),
+                        zone("counter", "drawn this turn", 0, value="0 of 5")]}
+    after = {"zones": [zone("pile", "deck", face="down", count=37),
+                       zone("pile", "discard pile", face="up", count=2, cards=[five, {"name": "7♠", "arg": "7S"}]),
+                       zone("counter", "card plays", value="1 of 100"),
+                       zone("hand", "hand", 0, face="up", count=1, cards=[{"name": "K♦", "arg": "KD"}]),
+                       zone("counter", "drawn this turn", 1, value="0 of 5")]}
+    assert describe_changes(before, after) == [
+        "discard pile count: 1 → 2", "discard pile: +5♠", "card plays: 0 of 100 → 1 of 100",
+        "seat 0's hand count: 2 → 1", "seat 0's hand: -5♠", "seat 1's drawn this turn: now 0 of 5",
+        "seat 0's drawn this turn: gone"]
+
+
 def test_diff_labels_are_words():
     assert path_label("drawn.card") == "drawn card" and path_label("lists.0.2.face_up") == "lists #0 #2 face up"
     assert [value_label(v) for v in (None, MISSING, True, False, "Nap", 3, [], {}, [1, None])] == [

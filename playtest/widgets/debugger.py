@@ -52,7 +52,7 @@ from ..scenarios.scenario import move_mistake
 from ..scenarios.replay import zone_lines
 from . import moves as move_controls
 from .gameboard import GameBoard, ruling_sentence
-from .board import board_class
+from .board import ZONE_KINDS, board_class
 from .components import ErrorBanner, LogView, download_link, safe, style_widget
 from .moves import MoveBuilder
 from .records import parse_link, unpack_record
@@ -95,10 +95,39 @@ def path_label(path: str) -> str:
     return " ".join(f"#{p}" if p.isdigit() else p.replace("_", " ") for p in path.split("."))
 
 
+def _is_zone(value: Any) -> bool:
+    """Whether a view value is a zone of the zone vocabulary (:mod:`playtest.widgets.board`):
+    a dict with a zone ``"kind"`` and an ``"owner"`` (a card has no owner)."""
+    return isinstance(value, dict) and value.get("kind") in ZONE_KINDS and "owner" in value
+
+
+def _zone_list(values: list) -> bool:
+    return bool(values) and all(map(_is_zone, values))
+
+
+def _zone_value(zone: dict) -> str:
+    """A zone that appeared, in words: a counter's value, else its card count."""
+    if zone.get("kind") == "counter":
+        return value_label(zone.get("value"))
+    count = zone.get("count", len(zone.get("cards", ())))
+    return f"{count} card{'s' * (count != 1)}"
+
+
+def _zone_key(zone: dict) -> tuple:
+    return zone.get("kind"), zone.get("name", ""), zone.get("owner")
+
+
+def _zone_label(zone: dict) -> str:
+    """A zone in words: ``"discard pile"``, ``"seat 0's hand"`` (seats as the view counts)."""
+    owner, name = zone.get("owner"), str(zone.get("name", zone.get("kind")))
+    return name if owner is None else f"seat {owner}'s {name}"
+
+
 def is_card(value: Any) -> bool:
     """Whether a view value is one card: a dict with a ``"name"``, or a face-down card
     (``{"face_up": false}`` and no name)."""
-    return isinstance(value, dict) and (isinstance(value.get("name"), str) or value.get("face_up") is False)
+    return isinstance(value, dict) and not _is_zone(value) and (
+        isinstance(value.get("name"), str) or value.get("face_up") is False)
 
 
 def card_label(value: Any) -> str:
@@ -204,6 +233,21 @@ def describe_changes(before: Any, after: Any, words: Mapping[str, str] | None = 
             for key in [*old, *(k for k in new if k not in old)]:      # the view's own order
                 walk(old.get(key, MISSING), new.get(key, MISSING), path + (key,),
                      inside and f"{inside} {path_label(str(key))}")
+            return
+        if path == ("zones",) and isinstance(old, list) and isinstance(new, list) and _zone_list(old + new):
+            # the generic board's zone vocabulary: each zone by its name and owner, matched
+            # by (kind, name, owner) as the board matches them
+            before = {_zone_key(zone): zone for zone in old}
+            after = {_zone_key(zone) for zone in new}
+            for i, zone in enumerate(new):
+                label, was = _zone_label(zone), before.get(_zone_key(zone))
+                if was is None:
+                    out.append(f"{label}: now {_zone_value(zone)}")
+                    continue
+                for key in [*was, *(k for k in zone if k not in was)]:        # its value and cards by its name
+                    walk(was.get(key, MISSING), zone.get(key, MISSING), path + (i, key),
+                         label if key in ("value", "cards") else f"{label} {path_label(str(key))}")
+            out.extend(f"{_zone_label(zone)}: gone" for zone in old if _zone_key(zone) not in after)
             return
         if isinstance(old, list) and isinstance(new, list):
             if not _card_list(old, new) and name.named(path + ("*",)) is None and _flat(old) and _flat(new):
