@@ -181,13 +181,12 @@ class HeuristicBot(Bot):
                     None)
 
 
-
 class GentleBot(RandomBot):
     """The bot of a learner's first round (the tutorial's finale): it plays at random, as
-    :class:`~playtest.engine.RandomBot` does, but calls NOT ME! (LS-7) only from its
-    :data:`GENTLE_TURNS` + 1-th turn of a round on, so the round lasts long enough to try
-    peeking, keeping, burning and Done it! (the random bot ends about one round in five
-    within its first two turns). After that, NOT ME! is one legal move among the others.
+    :class:`~playtest.engine.RandomBot` does, but never calls NOT ME! (LS-7) in its first
+    :data:`GENTLE_TURNS` turns of a round, so the round lasts long enough to try peeking,
+    keeping, burning and Done it! (the random bot ends about one round in five within its
+    first two turns). After that, NOT ME! is one legal move among the others.
 
     Args:
         seed: the bot's own random stream (see :class:`playtest.engine.Bot`).
