@@ -176,7 +176,12 @@ def test_describe_changes_says_what_happened_in_words():
         "DONE's top card: none → Make the Bed", "done size: 0 → 1",
         "seat 0's position 0: a face-down card → Nap",          # same length: position by position
         "seat 1's position 5: Nap left the list",                # issue #15's own example
-        "seats to act: [0] → [1]", "gone: gone (was x)"]
+        "seats to act: seat 0 → seat 1", "gone: gone (was x)"]
+    # seats are told as seats (the page counts them from 1): who is on turn, to act, won
+    assert [for_people(line) for line in describe_changes(
+        {"turn_seat": 0, "to_act": [0, 1, 2], "outcome": None},
+        {"turn_seat": None, "to_act": [], "outcome": {"winners": [1], "reason": "x"}})] == [
+        "seat on turn: seat 1 → none", "seats to act: seats 1, 2 and 3 → none", "outcome: none → winners seat 2, reason x"]
     assert describe_changes(after, after, words) == []
     # a face-down card that left cannot be placed: it is counted
     assert describe_changes({"lists": [[down, down, down]]}, {"lists": [[down, down]]}, words) == [
@@ -241,7 +246,7 @@ def test_what_changed_shows_the_moves_log_and_sentences_for_each_game():
     before = match.view(None)
     match.goto(2)
     sentences = describe_changes(before, match.view(None), type(match.game).VIEW_WORDS)
-    assert sentences and all(f"<li>{html.escape(s)}</li>" in debugger.changes.value for s in sentences)
+    assert sentences and all(f"<li>{html.escape(for_people(s))}</li>" in debugger.changes.value for s in sentences)
 
 
 def changed(name: str, move: int, viewer) -> str:

@@ -138,10 +138,26 @@ def card_label(value: Any) -> str:
     return value["name"] if isinstance(value.get("name"), str) else "a face-down card"
 
 
+SEAT_VALUES = {("turn_seat",), ("to_act",), ("outcome", "winners")}
+"""View paths whose values are seats (numbers from 0): told as "seat N" in what changed,
+so that the page counts them from 1 as it does every seat (:func:`for_people`)."""
+
+
+def seat_label(value: Any) -> str:
+    """A seat value of :data:`SEAT_VALUES` in words: ``1`` -> ``"seat 1"``, ``[0, 2]``
+    -> ``"seats 0 and 2"``, None or ``[]`` -> ``"none"`` (as the engine counts)."""
+    seats = value if isinstance(value, list) else [] if value is None else [value]
+    if not all(isinstance(s, int) and not isinstance(s, bool) for s in seats):
+        return value_label(value)
+    if not seats:
+        return "none"
+    return f"seat {seats[0]}" if len(seats) == 1 else f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+
+
 def value_label(value: Any) -> str:
     """A view value in words: ``MISSING`` -> "absent", None -> "none", True/False ->
     "yes"/"no", a card -> its name (:func:`card_label`), a dict -> "key value, ..."
-    (empty: "empty"), a list -> "[a, b]"."""
+    (empty: "empty"; an outcome's ``winners`` by :func:`seat_label`), a list -> "[a, b]"."""
     if value is MISSING:
         return "absent"
     if value is None:
@@ -151,7 +167,8 @@ def value_label(value: Any) -> str:
     if is_card(value):
         return card_label(value)
     if isinstance(value, dict):
-        return ", ".join(f"{path_label(str(k))} {value_label(v)}" for k, v in value.items()) or "empty"
+        return ", ".join(f"{path_label(str(k))} {(seat_label if k == 'winners' else value_label)(v)}"
+                         for k, v in value.items()) or "empty"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(value_label(v) for v in value) + "]" if value else "empty"
     return str(value)
@@ -226,6 +243,9 @@ def describe_changes(before: Any, after: Any, words: Mapping[str, str] | None = 
         if old == new:
             return
         here = place or name(path)
+        if path in SEAT_VALUES and old is not MISSING and new is not MISSING:
+            out.append(f"{here}: {seat_label(old)} → {seat_label(new)}")           # e.g. seat on turn: seat 0 → seat 1
+            return
         if isinstance(old, dict) and isinstance(new, dict) and (
                 not (is_card(old) or is_card(new)) or (is_card(old) and is_card(new)
                                                           and card_label(old) == card_label(new))):
