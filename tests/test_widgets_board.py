@@ -14,6 +14,8 @@ from ipywidgets.widgets.widget import _instances
 
 from widget_support import answer_builder, fresh_widgets  # noqa: F401 (autouse fixture)
 
+from playtest.engine import Move
+from playtest.engine.counting import for_people
 from playtest.widgets import GameApp
 from playtest.widgets.board import ViewBoard
 from playtest.widgets.components import BLANK
@@ -133,6 +135,21 @@ def test_a_click_on_the_deck_draws_while_draw_is_offered_and_does_nothing_otherw
     assert len(game.match.moves) == 1 and game.match.cursor == 0
 
 
+def test_a_decision_of_one_kind_starts_with_that_kind_chosen():
+    """After an eight (CE-5) the only moves are the four suits: "Name the suit" starts
+    chosen, its suit list on show, so naming a suit is a choice and Play (it was: the
+    button, the list, Play); a decision of several kinds starts with none chosen."""
+    game = app(seats=2, seed=0, players={1: "heuristic"})
+    assert game.moves.kind is None                                  # Play a card or Draw
+    game.play(Move(0, "play", ("8C",)))
+    assert game.moves.kind == "nominate" and game.moves.prefix == []
+    [suits] = [d for d in game.moves.dropdowns if d in game.moves.arg_box.children]
+    assert [value for _label, value in suits.options] == ["clubs", "diamonds", "hearts", "spades"]
+    suits.value = "hearts"
+    game.moves.play_button.click()
+    assert game.match.moves[1] == Move(0, "nominate", ("hearts",))
+
+
 def test_a_whole_game_is_played_on_the_board_with_components_updated_in_place():
     game = app(seats=3, seed=5)
     board = game.board
@@ -148,7 +165,7 @@ def test_a_whole_game_is_played_on_the_board_with_components_updated_in_place():
             answer_builder(game.moves, rng)
     outcome = game.match.outcome()
     assert outcome is not None
-    assert "Game over" in board.status.value and outcome.reason in board.status.value
+    assert "Game over" in board.status.value and for_people(outcome.reason) in board.status.value   # seats from 1
     assert game.moves.title.layout.display == "none" and "Game over." in game.moves.hint.value   # no "Your move"
     assert all(board.parts[key] is part for key, part in parts.items())
     assert board.panels[:3] == panels

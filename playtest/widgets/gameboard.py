@@ -126,7 +126,7 @@ class GameBoard:
                 its click handlers go (e.g. ``ErrorBanner.show``).
         """
         return MoveBuilder(builder_kinds(self.app.game, open_moves=False), self, on_move, self.card_args,
-                           title="Your move", report=report)
+                           title="Your move", report=report, preselect=True)
 
     def seat_widget(self, seat: int) -> w.Widget | None:
         """The widget of ``seat``'s part of the table as drawn now (its row or panel),

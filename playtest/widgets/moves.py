@@ -121,6 +121,10 @@ class MoveBuilder:
             ``ErrorBanner.show``).
         unordered: see :data:`UnorderedArgs`; None = the ``unordered_args`` attribute of
             ``labels`` (the board), if any.
+        preselect: on a new decision whose moves are all of one kind, with a choice
+            among them (e.g. Crazy Eights' naming of a suit), that kind starts chosen:
+            its argument controls show at once (the seat's own moves; an open move is
+            begun by its button only).
 
     Attributes:
         widget: the box to display (CSS class ``pt-guarded``: the page's click guard
@@ -134,8 +138,9 @@ class MoveBuilder:
     def __init__(self, move_args: Mapping[str, Sequence[str]], labels, on_move: Callable[[Move], None],
                  card_args: CardArgs | None = None, on_change: Callable[[], None] | None = None,
                  title: str = "", report: Callable[[Exception], None] | None = None,
-                 unordered: UnorderedArgs | None = None):
+                 unordered: UnorderedArgs | None = None, preselect: bool = False):
         self.move_args, self.labels, self.on_move = move_args, labels, on_move
+        self.preselect = preselect
         self.ignored = 0
         self.unordered = dict(getattr(labels, "unordered_args", {}) if unordered is None else unordered)
         self.card_args = card_args or {}
@@ -234,6 +239,10 @@ class MoveBuilder:
             if not (keep and enabled and self._candidates(self.prefix)):
                 several = keep and enabled and sum(m.kind == self.kind for m in self.choices) > 1
                 self.kind, self.prefix = (self.kind if several else None), []
+        if (self.preselect and enabled and not keep and self.kind is None and len(kinds) == 1
+                and len(self.choices) > 1):
+            self.kind, self.prefix, self._sent = kinds[0], [], False     # one kind to choose within
+            self._advance()
         self._note = f"<i>{html.escape(note)}</i>" if note else ""
         self.hint.value = self._note
         self._sync()
