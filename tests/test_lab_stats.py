@@ -101,6 +101,8 @@ def test_a_metric_no_game_gives_says_which_capability_the_game_lacks():
             "no value in 5 games: the game does not report its leaders (playtest.engine.Leads)")
     assert m.at["DurationTurns", "note"].endswith("does not count its turns (playtest.engine.CountsTurns)")
     assert m.at["DurationMoves", "n"] == 5 and "no value" not in m.at["DurationMoves", "note"]
+    # a metric every game may give, that none of these did (no game with winners and others)
+    assert metrics(games.assign(margin=None)).at["ScoreMargin", "note"] == "none of the 5 games counts for it"
     assert metrics(games.iloc[:0]).at["LeadChange", "note"] == "no games to go on"
 
 

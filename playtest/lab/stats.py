@@ -351,6 +351,9 @@ def _flag(series: pd.Series) -> pd.Series:
 
 
 INF = math.inf
+NEEDS_TURNS = "the game does not count its turns (playtest.engine.CountsTurns)"
+NEEDS_LEADERS = "the game does not report its leaders (playtest.engine.Leads)"
+"""Why a game gives no turn counts, or no lead changes (:attr:`MetricSpec.needs`)."""
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("AdvantageP1", "the first seat to act's result, 1 = won, 0 = last, draws and middle places "
                "as part wins (Ludii's; fair = 0.5)", SCORE, (0.0, 1.0), _advantage_p1),
@@ -363,15 +366,15 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("Timeouts", "share of games stopped unfinished by the G-4 cap (Ludii's)", RATE, (0.0, 1.0),
                lambda df, _: 1.0 - _flag(df["finished"])),
     MetricSpec("DurationTurns", "mean turns per game, every game (Ludii's)", MEAN, (0.0, INF),
-               lambda df, _: _number(df, "turns"), "the game does not count its turns (playtest.engine.CountsTurns)"),
+               lambda df, _: _number(df, "turns"), NEEDS_TURNS),
     MetricSpec("DurationTurnsNotTimeouts", "mean turns of the games that finished (Ludii's)", MEAN, (0.0, INF),
-               lambda df, _: _number(df, "turns").where(_flag(df["finished"]) == 1.0), "the game does not count its turns (playtest.engine.CountsTurns)"),
+               lambda df, _: _number(df, "turns").where(_flag(df["finished"]) == 1.0), NEEDS_TURNS),
     MetricSpec("DurationMoves", "mean moves per game (Ludii's)", MEAN, (0.0, INF), lambda df, _: _number(df, "moves")),
     MetricSpec("LeadChange", "changes of the leading seats per move, averaged over games (Ludii's)", MEAN, (0.0, 1.0),
                lambda df, _: _number(df, "lead_changes") / _number(df, "moves").where(_number(df, "moves") > 0),
-               "the game does not report its leaders (playtest.engine.Leads)"),
+               NEEDS_LEADERS),
     MetricSpec("LeadChangesPerGame", "changes of the leading seats per game", MEAN, (0.0, INF),
-               lambda df, _: _number(df, "lead_changes"), "the game does not report its leaders (playtest.engine.Leads)"),
+               lambda df, _: _number(df, "lead_changes"), NEEDS_LEADERS),
     MetricSpec("ScoreMargin", "score distance from the winners to the nearest other seat (games with both)", MEAN,
                (0.0, INF), lambda df, _: _number(df, "margin")),
 )

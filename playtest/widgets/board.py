@@ -51,13 +51,24 @@ import json
 
 import ipywidgets as w
 
-from ..engine import Game, Move, OptionError
+from ..engine import Game, OptionError
 from ..engine.counting import for_people
 from .gameboard import BoardHost, GameBoard
 from .components import Card, CardRow, Pile, safe
 
 ZONE_KINDS = ("hand", "pile", "tableau", "row", "counter")
 """The kinds of zone the generic board draws."""
+
+
+def zone_key(zone: dict) -> tuple:
+    """What tells a zone from the others, in every view of a game: ``(kind, name,
+    owner)`` (the board keeps one component per key; the debugger matches zones by it)."""
+    return zone.get("kind"), zone.get("name", ""), zone.get("owner")
+
+
+def zone_count(zone: dict) -> int:
+    """How many cards a zone holds: its ``"count"``, else the cards it lists."""
+    return zone.get("count", len(zone.get("cards", ())))
 
 
 class ViewBoard(GameBoard):
@@ -122,7 +133,7 @@ class ViewBoard(GameBoard):
             kind, owner = zone.get("kind"), zone.get("owner")
             if kind not in ZONE_KINDS:
                 raise ValueError(f"a zone of kind {kind!r}: the zone vocabulary has {', '.join(ZONE_KINDS)}")
-            key = (kind, zone.get("name", ""), owner)
+            key = zone_key(zone)
             self._keys.append(key)
             if kind == "counter":
                 text = f"{html.escape(str(zone.get('name', '')))}: <b>{html.escape(str(zone.get('value', '')))}</b>"
@@ -165,7 +176,7 @@ class ViewBoard(GameBoard):
         """Draw one zone of cards: face-up cards as faces (lit when a click would use
         them), face-down ones as backs; a hidden hand is drawn small."""
         seat = self._seat_of(zone.get("owner"))
-        count = zone.get("count", len(zone.get("cards", ())))
+        count = zone_count(zone)
         if zone.get("face") == "down":
             cards = [{"face_up": False}] * count
         else:
@@ -174,7 +185,8 @@ class ViewBoard(GameBoard):
         name = html.escape(str(zone.get("name", "")))
         if isinstance(part, Pile):
             top = cards[0] if cards and count else {"face_up": None}
-            part.show(f"{zone.get('name', '')}: {count}", **{**top, "clickable": self._pile_move(zone) is not None})
+            clickable = zone.get("move") is not None and self.offered_move(zone["move"]) is not None
+            part.show(f"{zone.get('name', '')}: {count}", **top | {"clickable": clickable})
             return
         part.show(f"<span class='pt-seatlabel'>{name} · {count} card{'s' * (count != 1)}</span>", cards)
         mini = zone.get("face") == "down"
@@ -203,21 +215,14 @@ class ViewBoard(GameBoard):
         if pos < len(cards) and cards[pos].get("arg") is not None:
             self.app.card_clicked(self._seat_of(key[2]), cards[pos]["arg"])
 
-    def _pile_move(self, zone: dict) -> Move | None:
-        """The move a click on the pile ``zone`` makes now: the viewer's one offered move
-        of the zone's ``"move"`` kind, while its move controls take moves; else None."""
-        builder = self.app.moves
-        if zone.get("move") is None or builder is None or not builder.enabled:
-            return None
-        offered = [move for move in builder.moves if move.kind == zone["move"]]
-        return offered[0] if len(offered) == 1 else None
-
     def _pile_clicked(self, key: tuple) -> None:
-        """A click on a pile's top: its move (:meth:`_pile_move`) is played; a click on a
-        pile that makes no move now does nothing, as a click on a card no move uses."""
+        """A click on a pile's top: the move its ``"move"`` names, when the viewer is
+        offered it now (:meth:`~playtest.widgets.gameboard.GameBoard.offered_move`), is
+        played; any other click on a pile does nothing, as a click on a card no move uses."""
         if key not in self._keys:
             return
-        move = self._pile_move(self._view["zones"][self._keys.index(key)])
+        kind = self._view["zones"][self._keys.index(key)].get("move")
+        move = self.offered_move(kind) if kind is not None else None
         if move is not None:
             self.app.play(move)
 

@@ -52,7 +52,7 @@ from ..scenarios.scenario import move_mistake
 from ..scenarios.replay import zone_lines
 from . import moves as move_controls
 from .gameboard import GameBoard, ruling_sentence
-from .board import ZONE_KINDS, board_class
+from .board import ZONE_KINDS, board_class, zone_count, zone_key
 from .components import ErrorBanner, LogView, download_link, safe, style_widget
 from .moves import MoveBuilder
 from .records import parse_link, unpack_record
@@ -109,12 +109,8 @@ def _zone_value(zone: dict) -> str:
     """A zone that appeared, in words: a counter's value, else its card count."""
     if zone.get("kind") == "counter":
         return value_label(zone.get("value"))
-    count = zone.get("count", len(zone.get("cards", ())))
+    count = zone_count(zone)
     return f"{count} card{'s' * (count != 1)}"
-
-
-def _zone_key(zone: dict) -> tuple:
-    return zone.get("kind"), zone.get("name", ""), zone.get("owner")
 
 
 def _zone_label(zone: dict) -> str:
@@ -143,23 +139,27 @@ SEAT_VALUES = {("turn_seat",), ("to_act",), ("outcome", "winners")}
 so that the page counts them from 1 as it does every seat (:func:`for_people`)."""
 
 
-def seat_label(value: Any) -> str:
-    """A seat value of :data:`SEAT_VALUES` in words: ``1`` -> ``"seat 1"``, ``[0, 2]``
-    -> ``"seats 0 and 2"``, None or ``[]`` -> ``"none"`` (as the engine counts)."""
+def seat_label(value: Any) -> str | None:
+    """Seats in words: ``1`` -> ``"seat 1"``, ``[0, 2]`` -> ``"seats 0 and 2"``, None or
+    ``[]`` -> ``"none"`` (as the engine counts: :func:`for_people` counts them from 1);
+    None for a value that is not seats."""
     seats = value if isinstance(value, list) else [] if value is None else [value]
     if not all(isinstance(s, int) and not isinstance(s, bool) for s in seats):
-        return value_label(value)
+        return None
     if not seats:
         return "none"
     return f"seat {seats[0]}" if len(seats) == 1 else f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
 
 
-def value_label(value: Any) -> str:
-    """A view value in words: ``MISSING`` -> "absent", None -> "none", True/False ->
+def value_label(value: Any, path: tuple = ()) -> str:
+    """A view value at view path ``path`` in words: ``MISSING`` -> "absent", None ->
+    "none", seats at a path of :data:`SEAT_VALUES` -> :func:`seat_label`, True/False ->
     "yes"/"no", a card -> its name (:func:`card_label`), a dict -> "key value, ..."
-    (empty: "empty"; an outcome's ``winners`` by :func:`seat_label`), a list -> "[a, b]"."""
+    (empty: "empty"), a list -> "[a, b]"."""
     if value is MISSING:
         return "absent"
+    if path in SEAT_VALUES and (seats := seat_label(value)) is not None:
+        return seats
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -167,8 +167,7 @@ def value_label(value: Any) -> str:
     if is_card(value):
         return card_label(value)
     if isinstance(value, dict):
-        return ", ".join(f"{path_label(str(k))} {(seat_label if k == 'winners' else value_label)(v)}"
-                         for k, v in value.items()) or "empty"
+        return ", ".join(f"{path_label(str(k))} {value_label(v, path + (k,))}" for k, v in value.items()) or "empty"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(value_label(v) for v in value) + "]" if value else "empty"
     return str(value)
@@ -243,9 +242,6 @@ def describe_changes(before: Any, after: Any, words: Mapping[str, str] | None = 
         if old == new:
             return
         here = place or name(path)
-        if path in SEAT_VALUES and old is not MISSING and new is not MISSING:
-            out.append(f"{here}: {seat_label(old)} → {seat_label(new)}")           # e.g. seat on turn: seat 0 → seat 1
-            return
         if isinstance(old, dict) and isinstance(new, dict) and (
                 not (is_card(old) or is_card(new)) or (is_card(old) and is_card(new)
                                                           and card_label(old) == card_label(new))):
@@ -257,21 +253,22 @@ def describe_changes(before: Any, after: Any, words: Mapping[str, str] | None = 
         if path == ("zones",) and isinstance(old, list) and isinstance(new, list) and _zone_list(old + new):
             # the generic board's zone vocabulary: each zone by its name and owner, matched
             # by (kind, name, owner) as the board matches them
-            before = {_zone_key(zone): zone for zone in old}
-            after = {_zone_key(zone) for zone in new}
+            before = {zone_key(zone): zone for zone in old}
+            after = {zone_key(zone) for zone in new}
             for i, zone in enumerate(new):
-                label, was = _zone_label(zone), before.get(_zone_key(zone))
+                label, was = _zone_label(zone), before.get(zone_key(zone))
                 if was is None:
                     out.append(f"{label}: now {_zone_value(zone)}")
                     continue
                 for key in [*was, *(k for k in zone if k not in was)]:        # its value and cards by its name
                     walk(was.get(key, MISSING), zone.get(key, MISSING), path + (i, key),
                          label if key in ("value", "cards") else f"{label} {path_label(str(key))}")
-            out.extend(f"{_zone_label(zone)}: gone" for zone in old if _zone_key(zone) not in after)
+            out.extend(f"{_zone_label(zone)}: gone" for zone in old if zone_key(zone) not in after)
             return
         if isinstance(old, list) and isinstance(new, list):
             if not _card_list(old, new) and name.named(path + ("*",)) is None and _flat(old) and _flat(new):
-                out.append(f"{here}: {value_label(old)} → {value_label(new)}")     # e.g. seats to act: [0] → [1]
+                # e.g. seats to act: seat 0 → seat 1
+                out.append(f"{here}: {value_label(old, path)} → {value_label(new, path)}")
             elif not _card_list(old, new):
                 for i in range(max(len(old), len(new))):
                     walk(old[i] if i < len(old) else MISSING, new[i] if i < len(new) else MISSING, path + (i,))
@@ -289,11 +286,11 @@ def describe_changes(before: Any, after: Any, words: Mapping[str, str] | None = 
                         walk(a, b, path + (i,), f"{here} card {i}")
             return
         if old is MISSING:
-            out.append(f"{here}: now {value_label(new)}")
+            out.append(f"{here}: now {value_label(new, path)}")
         elif new is MISSING:
-            out.append(f"{here}: gone (was {value_label(old)})")
+            out.append(f"{here}: gone (was {value_label(old, path)})")
         else:
-            out.append(f"{here}: {value_label(old)} → {value_label(new)}")
+            out.append(f"{here}: {value_label(old, path)} → {value_label(new, path)}")     # seat on turn: …
 
     def cards(old: list, new: list, path: tuple, zone: str) -> None:
         """A list whose positions have names: the same length, position by position (a

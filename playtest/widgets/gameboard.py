@@ -128,6 +128,17 @@ class GameBoard:
         return MoveBuilder(builder_kinds(self.app.game, open_moves=False), self, on_move, self.card_args,
                            title="Your move", report=report, preselect=True)
 
+    def offered_move(self, kind: str) -> Move | None:
+        """The viewer's one move of ``kind`` its move controls offer now (a move a click
+        on a pile makes, e.g. a deck's draw), or None: none or several offered, or the
+        controls take no move (rewound, not this seat's decision). The app fills its
+        :class:`~playtest.widgets.moves.MoveBuilder` before it draws the board."""
+        builder = self.app.moves
+        if builder is None or not builder.enabled:
+            return None
+        offered = [move for move in builder.moves if move.kind == kind]
+        return offered[0] if len(offered) == 1 else None
+
     def seat_widget(self, seat: int) -> w.Widget | None:
         """The widget of ``seat``'s part of the table as drawn now (its row or panel),
         for the live table to mark the seat that just moved; None if the board has none."""

@@ -12,7 +12,6 @@ import itertools
 
 import ipywidgets as w
 
-from ...engine import Move
 from ...engine.counting import for_people
 from ...widgets import CardRow, GameApp, GameBoard, Pile
 from ...widgets.components import BLANK, safe
@@ -134,17 +133,11 @@ class LazySundayBoard(GameBoard):
                        layout=w.Layout(align_items="flex-start"))
         self.widget.children = (self.status, piles, self.row_box)
 
-    def _draw(self) -> Move | None:
-        """The viewer's draw (LS-4) if its move controls offer one now, else None (the
-        app fills its :class:`~playtest.widgets.moves.MoveBuilder` before it draws the board)."""
-        builder = self.app.moves
-        return next((move for move in builder.moves if move.kind == "draw"), None) if builder.enabled else None
-
     def _deck_clicked(self) -> None:
-        """A click on the deck draws, as "Draw from the deck" does, when the viewer may
-        draw now (the deck is then marked clickable); otherwise it does nothing, as a
+        """A click on the deck draws (LS-4), as "Draw from the deck" does, when the viewer
+        may draw now (the deck is then marked clickable); otherwise it does nothing, as a
         click on a card no move uses."""
-        move = self._draw()
+        move = self.offered_move("draw")
         if move is not None:
             self.app.play(move)
 
@@ -157,7 +150,7 @@ class LazySundayBoard(GameBoard):
         self.row_box.children = tuple(r.widget for r in self.rows[:n])
         self.status.value = self._status(view)
         self.deck.show(f"Deck: {view['deck']}", face_up=False if view["deck"] else None,
-                       clickable=self._draw() is not None)
+                       clickable=self.offered_move("draw") is not None)
         done = view["done"]
         self.done.show(f"DONE: {done['size']}", **self._face(done["top"]))
         drawn = view["drawn"]
