@@ -73,6 +73,7 @@ def test_two_people_play_crazy_eights_at_a_live_table_made_in_the_lobby(served, 
         assert status == 200 and after["version"] == 1, after
         # a click on the deck draws too (the zone vocabulary's pile "move"): the deck alone is
         # outlined while Draw is offered (CE-6: seat 1 may draw up to 5 cards this turn)
+        host.page.locator(".pt-played").wait_for(timeout=60_000)   # the draw's answer: the page takes moves again
         deck = host.page.locator(".pt-pile .pt-card.pt-clickable")
         deck.wait_for(timeout=60_000)
         assert deck.count() == 1 and "pt-back" in deck.get_attribute("class")
