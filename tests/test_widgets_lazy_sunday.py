@@ -178,6 +178,20 @@ def test_the_peek_form_says_two_cards_are_chosen():
     assert app.match.moves[4:] == [Move(0, "peek", (1, 4))] and app.moves.hint.value == ""
 
 
+def test_a_peek_at_a_list_of_two_says_one_click_picks_both():
+    """LS-3 with a list of two cards (the tutorial's lesson 3): the one pair is offered,
+    the line says a click on either card picks both, and one click makes the peek."""
+    from playtest.scenarios import Scenario
+    scenario = Scenario(game="lazy_sunday", seats=2, seed=1, moves=[],
+                        setup={"lists": [["Nap", "Make the Bed"], ["Fold the Laundry", "Scrub the Bathroom", "Nap"]]})
+    app = GameApp("lazy_sunday", seats=2, players={0: "human", 1: "random"}, seed=1)
+    app.open_scenario(scenario)
+    assert app.moves.kind == "peek"                          # the only kind: chosen at once
+    assert "there is one pair, so a click on either card picks both" in app.moves.hint.value
+    app.board.rows[0].box.children[1].click()
+    assert Move(0, "peek", (0, 1)) in app.match.moves
+
+
 def drawn_action(action: str) -> GameApp:
     """A 3-seat game page where seat 0 (a person) has just drawn ``action`` (LS-2), after
     everyone's peek (LS-3), the other seats random bots."""

@@ -191,6 +191,9 @@ class LazySundayBoard(GameBoard):
             chosen.append(f"position {taken[0] + 1}" if seat_arg is None else
                           f"seat {taken[0] + 1}'s position {taken[1] + 1}")
         so_far = f" Chosen so far: {' and '.join(chosen)}; choose {count - len(chosen)} more." if chosen else ""
+        if count == 2 and not chosen and sum(move.kind == builder.kind for move in builder.moves) == 1:
+            # one pair on offer (a peek at a list of two): a click on either card picks both
+            return f"<i>Choose 2 cards ({rule}): there is one pair, so a click on either card picks both.</i>"
         cards, them = ("2 cards", "them") if count == 2 else ("a card", "it")
         return f"<i>Choose {cards} ({rule}): click {which}, or pick {them} above.{so_far}</i>"
 
